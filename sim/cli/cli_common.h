@@ -1,0 +1,23 @@
+#pragma once
+#include <string>
+#include <vector>
+
+namespace warpsim::cli {
+
+// Each subcommand takes its own arguments (after the subcommand name) and returns an exit code.
+int run_command(const std::vector<std::string>& args);
+int arch_command(const std::vector<std::string>& args);
+int bench_command(const std::vector<std::string>& args);
+
+// Thrown for bad command lines; main prints it with a hint and exits 2.
+struct UsageError {
+  std::string message;
+};
+
+bool stderr_is_terminal();
+// Writes `content` to `path` atomically ("-" means stdout).
+void write_output(const std::string& path, const std::string& content);
+
+extern const char* const kVersion;
+
+}  // namespace warpsim::cli

@@ -1,0 +1,107 @@
+// warpsim run: simulate a workload on one GPU config and report.
+#include <boost/program_options.hpp>
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+
+#include "cli/cli_common.h"
+#include "common/error.h"
+#include "config/load_config.h"
+#include "frontend/trace/trace_reader.h"
+#include "gpu/simulation.h"
+#include "report/csv_report.h"
+#include "report/json_report.h"
+#include "report/text_report.h"
+
+namespace warpsim::cli {
+namespace po = boost::program_options;
+
+namespace {
+
+const char* const kRunHelp = R"(warpsim run: simulate a workload on a GPU config
+
+Usage: warpsim run --arch <name|file.yaml> [--set key.path=value ...] <input> [options]
+
+<input> is a warpsim trace (.trace or .trace.gz; docs/trace-format.md).
+
+Examples:
+  warpsim run --arch a100 traces/examples/vector_add.trace
+  warpsim run --arch h100 --set memory.l2.size_kib=102400 --set scheduler.policy=lrr traces/examples/fma_ilp.trace
+  warpsim run --arch v100 traces/examples/divergence.trace --json out.json --csv out.csv
+
+Output: a summary on stdout (cycles, time, IPC, occupancy, SIMT efficiency, stall breakdown,
+cache hit rates, DRAM traffic, and what bounds the kernel). --json and --csv files are written
+only after the whole simulation succeeded, and atomically.
+
+Options)";
+
+// Progress on stderr, only when it is a terminal and the run has taken a while.
+class Progress {
+ public:
+  void update(const KernelInfo& k, uint64_t done, uint64_t total) {
+    if (!enabled_) return;
+    auto now = std::chrono::steady_clock::now();
+    if (now - start_ < std::chrono::seconds(2) || now - last_ < std::chrono::milliseconds(250)) return;
+    last_ = now;
+    std::fprintf(stderr, "\r%s: %llu/%llu CTAs", k.name.c_str(), static_cast<unsigned long long>(done),
+                 static_cast<unsigned long long>(total));
+    shown_ = true;
+  }
+  ~Progress() {
+    if (shown_) std::fprintf(stderr, "\r\033[K");
+  }
+
+ private:
+  bool enabled_ = stderr_is_terminal();
+  bool shown_ = false;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now(), last_{};
+};
+
+}  // namespace
+
+int run_command(const std::vector<std::string>& args) {
+  std::string arch, input, json_path, csv_path;
+  std::vector<std::string> sets;
+  bool quiet = false;
+  po::options_description opts(kRunHelp);
+  opts.add_options()("help,h", "show this help")(
+      "arch,a", po::value(&arch), "GPU config: a shipped name (v100 a100 h100 h200 b200) or a YAML file")(
+      "set", po::value(&sets)->composing(), "override a config leaf, e.g. --set memory.l2.size_kib=81920 (repeatable)")(
+      "json", po::value(&json_path), "write results as JSON to FILE ('-' for stdout)")(
+      "csv", po::value(&csv_path), "write per-kernel Nsight-Compute-named metrics as CSV to FILE")(
+      "quiet,q", po::bool_switch(&quiet), "do not print the summary")(
+      "input", po::value(&input), "workload file");
+  po::positional_options_description pos;
+  pos.add("input", 1);
+  po::variables_map vm;
+  po::store(po::command_line_parser(args).options(opts).positional(pos).run(), vm);
+  po::notify(vm);
+  if (vm.count("help")) {
+    std::cout << opts << "\n";
+    return kExitOk;
+  }
+  if (arch.empty()) throw UsageError{"missing --arch (one of: v100 a100 h100 h200 b200, or a YAML file)"};
+  if (input.empty()) throw UsageError{"missing the input trace"};
+
+  LoadedConfig config = load_gpu_config(arch, sets);
+  TraceWorkload workload(input);
+  Gpu gpu(config.spec);
+  Progress progress;
+  gpu.set_progress([&](const KernelInfo& k, uint64_t d, uint64_t t) { progress.update(k, d, t); });
+  SimulationResult result = simulate(gpu, workload);
+  if (result.kernels.empty()) throw InputError(SourceLocation{input, 0, 0}, "the trace has no kernels; expected at least one .kernel");
+
+  std::vector<Summary> kernels;
+  for (const auto& run : result.kernels) kernels.push_back(summarize_kernel(config.spec, gpu.stats(), run));
+  Summary total = summarize_run(config.spec, gpu.stats(), result.kernels);
+
+  if (!json_path.empty()) {
+    RunDescription d{kVersion, input, config.spec.name, &config.resolved};
+    write_output(json_path, run_json(d, kernels, total).dump(2) + "\n");
+  }
+  if (!csv_path.empty()) write_output(csv_path, csv_report(kernels));
+  if (!quiet && json_path != "-") std::cout << text_report(config.spec, kernels, total);
+  return kExitOk;
+}
+
+}  // namespace warpsim::cli

@@ -1,0 +1,91 @@
+// warpsim: a cycle-approximate GPU simulator. This file only dispatches subcommands and turns
+// exceptions into messages and documented exit codes.
+#include <spdlog/spdlog.h>
+
+#include <boost/program_options/errors.hpp>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "cli/cli_common.h"
+#include "common/error.h"
+
+namespace {
+
+const char* const kHelp = R"(warpsim - a cycle-approximate GPU simulator
+
+Usage:
+  warpsim run --arch <name|file.yaml> [--set key.path=value ...] <input> [--json FILE] [--csv FILE]
+  warpsim arch list
+  warpsim arch show <name|file.yaml> [--set key.path=value ...] [--json]
+  warpsim bench [--arch <name>] [--json FILE]
+  warpsim help <command>        more about one command
+  warpsim --version
+
+Inputs: warpsim traces (.trace, or gzip-compressed .trace.gz; see docs/trace-format.md).
+Shipped configs: v100, a100, h100, h200, b200 (configs/, documented in docs/configs.md).
+
+Examples:
+  warpsim run --arch a100 traces/examples/vector_add.trace
+  warpsim run --arch h100 --set memory.l2.size_kib=102400 traces/examples/vector_add.trace --json out.json
+  warpsim arch show b200
+  warpsim bench --json bench.json
+
+Exit codes:
+  0  success
+  1  simulation failed (deadlock watchdog, internal error)
+  2  bad command line
+  3  bad input: config, trace (message gives file:line:col)
+  4  cannot read or write a file
+)";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace warpsim;
+  spdlog::set_level(spdlog::level::warn);
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty() || args[0] == "--help" || args[0] == "-h") {
+    std::cout << kHelp;
+    return args.empty() ? kExitUsage : kExitOk;
+  }
+  if (args[0] == "--version" || args[0] == "-V") {
+    std::cout << "warpsim " << cli::kVersion << "\n";
+    return kExitOk;
+  }
+  std::string command = args[0];
+  std::vector<std::string> rest(args.begin() + 1, args.end());
+  if (command == "help") {
+    if (rest.empty()) {
+      std::cout << kHelp;
+      return kExitOk;
+    }
+    command = rest[0];
+    rest = {"--help"};
+  }
+  try {
+    if (command == "run") return cli::run_command(rest);
+    if (command == "arch") return cli::arch_command(rest);
+    if (command == "bench") return cli::bench_command(rest);
+    std::cerr << "warpsim: unknown command '" << command << "'; expected run, arch, bench or help (see warpsim --help)\n";
+    return kExitUsage;
+  } catch (const cli::UsageError& e) {
+    std::cerr << "warpsim " << command << ": " << e.message << " (see warpsim help " << command << ")\n";
+    return kExitUsage;
+  } catch (const boost::program_options::error& e) {
+    std::cerr << "warpsim " << command << ": " << e.what() << " (see warpsim help " << command << ")\n";
+    return kExitUsage;
+  } catch (const InputError& e) {
+    std::cerr << "warpsim: " << e.what() << "\n";
+    return kExitInput;
+  } catch (const SimulationError& e) {
+    std::cerr << "warpsim: simulation failed: " << e.what() << "\n";
+    return kExitSimulation;
+  } catch (const std::runtime_error& e) {
+    std::cerr << "warpsim: " << e.what() << "\n";
+    return kExitIo;
+  } catch (const std::exception& e) {
+    std::cerr << "warpsim: internal error: " << e.what() << "\n";
+    return kExitSimulation;
+  }
+}

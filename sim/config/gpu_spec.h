@@ -1,0 +1,135 @@
+#pragma once
+// The typed, validated description of one GPU. Built once from YAML by load_gpu_spec();
+// components receive the parts they need and never see YAML.
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "isa/op_info.h"
+
+namespace warpsim {
+
+struct ClockSpec {
+  double boost_mhz = 0;        // the core clock the simulator runs at; cycles → time
+  double tensor_peak_mhz = 0;  // clock NVIDIA's tensor peaks assume (defaults to boost)
+};
+
+struct TopologySpec {
+  uint32_t gpcs = 0, tpcs = 0, sms = 0, sub_partitions_per_sm = 0;
+};
+
+struct LimitSpec {
+  uint32_t max_warps_per_sm = 0;
+  uint32_t max_threads_per_sm = 0;
+  uint32_t max_ctas_per_sm = 0;
+  uint32_t max_threads_per_cta = 0;
+  uint32_t registers_per_sm = 0;
+  uint32_t max_registers_per_thread = 0;
+  uint32_t register_allocation_unit = 0;   // registers, per warp
+  uint32_t max_shared_per_sm_bytes = 0;
+  uint32_t max_shared_per_cta_bytes = 0;
+  uint32_t shared_allocation_unit_bytes = 0;
+  uint32_t reserved_shared_per_cta_bytes = 0;  // CUDA reserves 1 KiB per CTA from CC 8.0
+};
+
+enum class SchedulerPolicy : uint8_t { kGto, kLrr };
+
+struct PipeSpec {
+  uint32_t lanes = 0;    // results per clock per sub-partition; issue interval = ceil(32/lanes)
+  uint32_t latency = 0;  // cycles from issue until a dependent instruction may issue
+  uint32_t issue_interval() const { return (32 + lanes - 1) / lanes; }
+};
+
+struct TensorSpec {
+  uint32_t generation = 0;
+  uint32_t latency = 0;  // fixed pipeline part; an MMA's result is ready after latency + its issue interval
+  // Dense FLOP (or integer OP) per clock per SM for each supported input precision; 0 = unsupported.
+  std::array<uint32_t, kNumTensorPrecisions> flops_per_clk_per_sm{};
+  bool supports(TensorPrecision p) const { return flops_per_clk_per_sm[static_cast<int>(p)] > 0; }
+};
+
+struct L1Spec {
+  uint32_t unified_bytes = 0;  // L1 + shared memory per SM
+  std::vector<uint32_t> shared_carveouts_bytes;  // choices for the shared-memory part
+  uint32_t associativity = 0;
+  uint32_t hit_latency = 0;
+  uint32_t mshr_lines = 0;          // distinct 128-byte lines with misses in flight
+  uint32_t lsu_queue_lines = 0;     // lines the LSU may have queued before lg_throttle
+  uint32_t tag_lookups_per_clk = 0; // 128-byte lines looked up per clock ("wavefronts")
+};
+
+struct SharedMemSpec {
+  uint32_t banks = 0, bank_bytes = 0, latency = 0;
+  uint32_t mio_queue_cycles = 0;  // MIO backlog (cycles of work) before mio_throttle
+};
+
+struct ConstSpec {
+  uint32_t latency = 0;  // constant/param cache hit
+};
+
+struct InterconnectSpec {
+  uint32_t latency = 0;               // one way, SM ↔ L2 slice
+  uint32_t bytes_per_clk_per_sm = 0;  // response (data) bandwidth into each SM
+};
+
+struct L2Spec {
+  uint64_t size_bytes = 0;
+  uint32_t slices = 0, partitions = 0, associativity = 0;
+  uint32_t hit_latency = 0;            // slice lookup + data, added to the L1 and NoC path
+  uint32_t far_partition_extra_latency = 0;  // documented; not yet modelled (issue 4)
+  uint32_t bytes_per_clk_per_slice = 0;
+};
+
+struct HbmSpec {
+  std::string type;
+  uint32_t channels = 0;
+  uint32_t bus_width_bits = 0;
+  double data_rate_gtps = 0;  // per pin
+  uint32_t latency = 0;       // cycles added to an L2 miss, beyond the L2 path
+  double peak_bytes_per_second() const { return bus_width_bits / 8.0 * data_rate_gtps * 1e9; }
+};
+
+struct MemorySpec {
+  uint32_t line_bytes = 0, sector_bytes = 0;
+  L1Spec l1;
+  SharedMemSpec shared;
+  ConstSpec constant;
+  InterconnectSpec interconnect;
+  L2Spec l2;
+  HbmSpec hbm;
+};
+
+// A published figure the derived peaks are checked against (warpsim arch show).
+struct DatasheetFigure {
+  double value = 0;
+  std::string source;
+  std::string explain;  // why the derived value may differ by more than 2%
+};
+
+struct DatasheetSpec {
+  std::optional<DatasheetFigure> fp32_tflops, fp64_tflops, hbm_tbps;
+  std::map<TensorPrecision, DatasheetFigure> tensor_tflops;
+};
+
+struct GpuSpec {
+  std::string name;          // short name ("a100")
+  std::string product;       // "NVIDIA A100-SXM4-80GB"
+  uint32_t compute_capability = 0;
+  std::string source_file;
+  ClockSpec clocks;
+  TopologySpec topology;
+  LimitSpec limits;
+  SchedulerPolicy scheduler = SchedulerPolicy::kGto;
+  std::array<PipeSpec, kNumPipes> pipes{};  // indexed by Pipe; kTensor/kLsu/kMio/kNone unused
+  TensorSpec tensor;
+  MemorySpec memory;
+  DatasheetSpec datasheet;
+
+  const PipeSpec& pipe(Pipe p) const { return pipes[static_cast<int>(p)]; }
+  double cycles_per_second() const { return clocks.boost_mhz * 1e6; }
+};
+
+}  // namespace warpsim

@@ -1,0 +1,45 @@
+#pragma once
+// The discrete-event engine: a queue of (cycle, priority, sequence) → component. The sequence
+// number makes ties deterministic. Each component has at most one live entry; waking it for an
+// earlier cycle supersedes the old entry (which is skipped when popped).
+#include <cstdint>
+#include <functional>
+#include <queue>
+#include <vector>
+
+#include "engine/component.h"
+
+namespace warpsim {
+
+class Engine {
+ public:
+  // Ask for `c` to be ticked at `when` (or earlier, if it already is).
+  void wake(Component& c, Cycle when);
+
+  // Runs until no component has work, or until `done()` returns true after a tick.
+  // Returns the cycle of the last tick. Throws SimulationError when time would go backwards.
+  Cycle run(const std::function<bool()>& done);
+
+  Cycle now() const { return now_; }
+  uint64_t ticks_executed() const { return ticks_; }
+  bool idle() const { return queue_.empty(); }
+
+ private:
+  struct Entry {
+    Cycle when;
+    uint8_t priority;
+    uint64_t sequence;
+    Component* component;
+    bool operator>(const Entry& o) const {
+      if (when != o.when) return when > o.when;
+      if (priority != o.priority) return priority > o.priority;
+      return sequence > o.sequence;
+    }
+  };
+  std::priority_queue<Entry, std::vector<Entry>, std::greater<>> queue_;
+  uint64_t next_sequence_ = 0;
+  uint64_t ticks_ = 0;
+  Cycle now_ = 0;
+};
+
+}  // namespace warpsim

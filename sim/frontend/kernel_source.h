@@ -1,0 +1,61 @@
+#pragma once
+// The frontend interface: a workload is a sequence of kernels; a kernel hands out its CTAs in
+// launch order; a CTA hands each warp a stream of dynamic instructions pulled one at a time.
+// Trace files and (later) the PTX emulator implement it; the timing model only consumes it,
+// so a kernel with billions of instructions is never in memory whole.
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "common/dim3.h"
+#include "frontend/warp_inst.h"
+
+namespace warpsim {
+
+struct KernelInfo {
+  std::string name;
+  Dim3 grid, block;
+  uint32_t shared_bytes = 0;      // static + dynamic shared memory per CTA
+  uint32_t registers_per_thread = 0;
+  std::string source_file;        // for messages that point at an instruction's line
+  uint32_t warps_per_cta() const { return static_cast<uint32_t>((block.count() + 31) / 32); }
+  // Active lanes of warp `w` when all threads run (the last warp may be partial).
+  uint32_t full_mask(uint32_t w) const {
+    uint64_t threads = block.count() - uint64_t{w} * 32;
+    return threads >= 32 ? 0xffffffffu : static_cast<uint32_t>((1ull << threads) - 1);
+  }
+};
+
+class WarpStream {
+ public:
+  virtual ~WarpStream() = default;
+  // The next instruction, or nullptr when the warp has finished. The pointer stays valid until
+  // the next call on this stream.
+  virtual const WarpInst* next() = 0;
+};
+
+class CtaWork {
+ public:
+  virtual ~CtaWork() = default;
+  virtual Dim3 id() const = 0;
+  virtual uint32_t num_warps() const = 0;
+  virtual WarpStream& warp(uint32_t index) = 0;
+};
+
+class KernelSource {
+ public:
+  virtual ~KernelSource() = default;
+  virtual const KernelInfo& info() const = 0;
+  // The next CTA in launch order, or nullptr when all have been handed out. Throws InputError
+  // for malformed input.
+  virtual std::unique_ptr<CtaWork> next_cta() = 0;
+};
+
+class Workload {
+ public:
+  virtual ~Workload() = default;
+  // The next kernel, or nullptr at the end. The previous kernel's source must be finished with.
+  virtual std::unique_ptr<KernelSource> next_kernel() = 0;
+};
+
+}  // namespace warpsim

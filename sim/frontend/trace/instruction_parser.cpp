@@ -1,0 +1,243 @@
+#include "frontend/trace/instruction_parser.h"
+
+#include <bit>
+#include <cctype>
+
+namespace warpsim {
+
+const OpInfo* OpcodeCache::get(std::string_view mnemonic, std::string& error) {
+  auto it = ops_.find(std::string(mnemonic));
+  if (it != ops_.end()) return it->second.get();
+  auto info = std::make_unique<OpInfo>();
+  if (!decode_mnemonic(mnemonic, *info, error)) return nullptr;
+  const OpInfo* p = info.get();
+  ops_.emplace(std::string(mnemonic), std::move(info));
+  return p;
+}
+
+bool RegisterNames::id(std::string_view name, RegId& out) {
+  auto it = ids_.find(std::string(name));
+  if (it != ids_.end()) {
+    out = it->second;
+    return true;
+  }
+  if (names_.size() >= 0xffff) return false;
+  out = static_cast<RegId>(names_.size());
+  names_.emplace_back(name);
+  ids_.emplace(std::string(name), out);
+  return true;
+}
+
+void InstructionPools::resolve(WarpInst& inst) const {
+  auto reg_offset = reinterpret_cast<uintptr_t>(inst.regs);
+  inst.regs = regs.data() + reg_offset;
+  if (inst.addr.list) inst.addr.list = addresses.data() + (reinterpret_cast<uintptr_t>(inst.addr.list) - 1);
+}
+
+namespace {
+
+bool is_special_register(std::string_view name) {
+  static constexpr std::string_view kSpecial[] = {
+      "%tid", "%ntid", "%ctaid", "%nctaid", "%laneid", "%warpid", "%nwarpid", "%smid", "%nsmid", "%gridid",
+      "%clock", "%clock64", "%globaltimer", "%lanemask_eq", "%lanemask_le", "%lanemask_lt", "%lanemask_ge",
+      "%lanemask_gt", "%dynamic_smem_size", "%total_smem_size", "%clusterid", "%nclusterid", "%cluster_ctaid",
+      "%cluster_nctaid", "%cluster_ctarank", "%cluster_nctarank", "%is_explicit_cluster", "%envreg", "%pm"};
+  for (auto s : kSpecial)
+    if (name == s || (name.size() > s.size() && name.substr(0, s.size()) == s && std::isdigit(static_cast<unsigned char>(name[s.size()]))))
+      return true;
+  return false;
+}
+
+bool is_name_char(char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '$'; }
+
+struct OperandScan {
+  std::vector<RegId> dst, src;
+};
+
+// Splits the operand text at top-level commas and files each register as a destination (first
+// operand of an instruction that writes one, unless it is an address in brackets) or a source.
+void scan_operands(LineCursor& c, size_t end, bool first_is_destination, RegisterNames& registers, OperandScan& out) {
+  int depth = 0;
+  int operand = 0;
+  bool bracketed = false;
+  for (size_t i = c.pos(); i < end; ++i) {
+    char ch = c.text()[i];
+    if (ch == '[' || ch == '{' || ch == '(') {
+      if (ch == '[') bracketed = true;
+      ++depth;
+    } else if (ch == ']' || ch == '}' || ch == ')') {
+      if (--depth < 0) c.fail_at(i, std::string("unbalanced '") + ch + "'");
+    } else if (ch == ',' && depth == 0) {
+      ++operand;
+      bracketed = false;
+    } else if (ch == '%') {
+      size_t start = i++;
+      while (i < end && is_name_char(c.text()[i])) ++i;
+      std::string_view name = c.text().substr(start, i - start);
+      if (name.size() == 1) c.fail_at(start, "expected a register name after '%'");
+      if (is_special_register(name)) {
+        if (i < end && c.text()[i] == '.') {  // %tid.x
+          ++i;
+          while (i < end && is_name_char(c.text()[i])) ++i;
+        }
+        --i;
+        continue;
+      }
+      RegId id;
+      if (!registers.id(name, id)) c.fail_at(start, "more than 65535 distinct registers in one kernel");
+      bool is_dst = first_is_destination && operand == 0 && !bracketed;
+      (is_dst ? out.dst : out.src).push_back(id);
+      --i;
+    }
+  }
+  if (depth != 0) c.fail_at(end, "unbalanced brackets in operands");
+}
+
+bool parse_signed(std::string_view s, int64_t& out) {
+  bool negative = false;
+  if (!s.empty() && (s[0] == '+' || s[0] == '-')) {
+    negative = s[0] == '-';
+    s.remove_prefix(1);
+  }
+  uint64_t v = 0;
+  if (!parse_u64(s, v) || v > (1ull << 62)) return false;
+  out = negative ? -static_cast<int64_t>(v) : static_cast<int64_t>(v);
+  return true;
+}
+
+// addr=BASE[+-STRIDE]  or  addr=A0,A1,...  (one per active lane, lane order)
+void parse_addresses(LineCursor& c, std::string_view value, size_t value_at, const OpInfo& op, uint32_t mask,
+                     WarpInst& inst, InstructionPools& pools) {
+  const int lanes = std::popcount(mask);
+  const uint64_t align = op.access_bytes ? op.access_bytes : 1;
+  const size_t sign_at = value.find_first_of("+-", 1);
+  if (value.find(',') != std::string_view::npos || sign_at == std::string_view::npos) {
+    size_t first = pools.addresses.size();
+    size_t start = 0;
+    while (start <= value.size()) {
+      size_t comma = value.find(',', start);
+      std::string_view item = value.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
+      uint64_t a = 0;
+      if (!parse_u64(item, a)) {
+        c.fail_at(value_at + start, "expected an address (decimal or 0x hex), got '" + std::string(item) + "'");
+      }
+      if (a % align != 0) {
+        c.fail_at(value_at + start, "address " + std::string(item) + " is not aligned to the " + std::to_string(align) + "-byte access");
+      }
+      pools.addresses.push_back(a);
+      if (comma == std::string_view::npos) break;
+      start = comma + 1;
+    }
+    size_t count = pools.addresses.size() - first;
+    if (count != static_cast<size_t>(lanes)) {
+      c.fail_at(value_at, "expected " + std::to_string(lanes) + " addresses (one per active lane), got " + std::to_string(count) + "; BASE+STRIDE (0x1000+4, or 0x1000+0 for one shared address) covers all lanes");
+    }
+    inst.addr.list = reinterpret_cast<const uint64_t*>(static_cast<uintptr_t>(first + 1));
+    return;
+  }
+  const size_t sign = sign_at;
+  uint64_t base = 0;
+  int64_t stride = 0;
+  if (!parse_u64(value.substr(0, sign), base)) {
+    c.fail_at(value_at, "expected BASE+STRIDE or a comma-separated address list, got '" + std::string(value) + "'");
+  }
+  if (!parse_signed(value.substr(sign), stride)) {
+    c.fail_at(value_at + sign, "expected a stride such as +4 or -0x10, got '" + std::string(value.substr(sign)) + "'");
+  }
+  if (base % align != 0 || static_cast<uint64_t>(stride < 0 ? -stride : stride) % align != 0) {
+    c.fail_at(value_at, "base and stride must be multiples of the " + std::to_string(align) + "-byte access");
+  }
+  inst.addr.base = base;
+  inst.addr.stride = stride;
+}
+
+bool needs_addresses(const OpInfo& op) {
+  bool memory_class = op.op_class == OpClass::kLoad || op.op_class == OpClass::kStore ||
+                      op.op_class == OpClass::kAtomic || op.op_class == OpClass::kReduction;
+  return memory_class && op.space != MemSpace::kParam && op.space != MemSpace::kNone;
+}
+
+bool is_hex_mask(std::string_view w) {
+  if (w.size() != 8) return false;
+  for (char ch : w)
+    if (!std::isxdigit(static_cast<unsigned char>(ch))) return false;
+  return true;
+}
+
+}  // namespace
+
+WarpInst parse_instruction(LineCursor& c, uint32_t full_mask, OpcodeCache& opcodes, RegisterNames& registers,
+                           InstructionPools& pools) {
+  WarpInst inst;
+  inst.line = c.line_number();
+  c.skip_space();
+  size_t at = c.pos();
+  std::string_view w = c.word();
+  uint32_t mask = full_mask;
+  if (is_hex_mask(w)) {
+    mask = static_cast<uint32_t>(std::stoul(std::string(w), nullptr, 16));
+    if (mask & ~full_mask) c.fail_at(at, "active mask " + std::string(w) + " names lanes the warp does not have");
+    c.skip_space();
+    at = c.pos();
+    w = c.word();
+  }
+  OperandScan regs;
+  if (!w.empty() && w[0] == '@') {
+    std::string_view pred = w.substr(1);
+    if (!pred.empty() && pred[0] == '!') pred.remove_prefix(1);
+    if (pred.size() < 2 || pred[0] != '%') c.fail_at(at, "expected a predicate such as @%p1 or @!%p1");
+    RegId id;
+    if (!registers.id(pred, id)) c.fail_at(at, "more than 65535 distinct registers in one kernel");
+    regs.src.push_back(id);
+    c.skip_space();
+    at = c.pos();
+    w = c.word();
+  }
+  if (w.empty()) c.fail_at(at, "expected an instruction mnemonic");
+  std::string error;
+  const OpInfo* op = opcodes.get(w, error);
+  if (!op) c.fail_at(at, error);
+  inst.op = op;
+  inst.active_mask = mask;
+
+  size_t operands_end = c.text().find(';', c.pos());
+  if (operands_end == std::string_view::npos) operands_end = c.text().size();
+  size_t comment = c.text().find('#', c.pos());
+  if (comment < operands_end) operands_end = comment;
+  scan_operands(c, operands_end, op->writes_destination, registers, regs);
+  if (regs.dst.size() > 255 || regs.src.size() > 255) c.fail("too many register operands");
+
+  bool have_addr = false;
+  if (operands_end < c.text().size() && c.text()[operands_end] == ';') {
+    c.set_pos(operands_end + 1);
+    while (true) {
+      c.skip_space();
+      if (c.at_end() || c.peek() == '#') break;
+      size_t key_at = c.pos();
+      std::string_view token = c.word();
+      size_t eq = token.find('=');
+      std::string_view key = token.substr(0, eq);
+      if (eq == std::string_view::npos || key != "addr") {
+        c.fail_at(key_at, "unknown annotation '" + std::string(token) + "'; expected addr=BASE+STRIDE or addr=A0,A1,...");
+      }
+      if (have_addr) c.fail_at(key_at, "addr= given twice");
+      if (!needs_addresses(*op) && op->space != MemSpace::kParam) {
+        c.fail_at(key_at, "addr= given for '" + std::string(w) + "', which does not access memory");
+      }
+      have_addr = true;
+      parse_addresses(c, token.substr(eq + 1), key_at + eq + 1, *op, mask, inst, pools);
+    }
+  }
+  if (!have_addr && needs_addresses(*op) && mask != 0) {
+    c.fail_at(at, "'" + std::string(w) + "' accesses " + std::string(mem_space_name(op->space)) +
+                      " memory and needs '; addr=BASE+STRIDE' or '; addr=A0,A1,...' with one address per active lane");
+  }
+  inst.num_dst = static_cast<uint8_t>(regs.dst.size());
+  inst.num_src = static_cast<uint8_t>(regs.src.size());
+  inst.regs = reinterpret_cast<const RegId*>(static_cast<uintptr_t>(pools.regs.size()));
+  pools.regs.insert(pools.regs.end(), regs.dst.begin(), regs.dst.end());
+  pools.regs.insert(pools.regs.end(), regs.src.begin(), regs.src.end());
+  return inst;
+}
+
+}  // namespace warpsim

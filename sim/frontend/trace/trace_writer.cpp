@@ -1,0 +1,77 @@
+#include "frontend/trace/trace_writer.h"
+
+#include <cstdio>
+#include <sstream>
+
+namespace warpsim {
+
+namespace {
+std::string hex(uint64_t v) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+std::string mask_prefix(uint32_t mask, uint32_t full_mask) {
+  if (mask == full_mask) return "";
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "%08x ", mask);
+  return buf;
+}
+}  // namespace
+
+TraceWriter::TraceWriter(std::ostream& out) : out_(out) { out_ << ".version 1\n"; }
+
+void TraceWriter::comment(const std::string& text) {
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) out_ << "# " << line << "\n";
+}
+
+void TraceWriter::begin_kernel(const KernelInfo& k) {
+  out_ << "\n.kernel " << k.name << "\n.grid " << k.grid.x << " " << k.grid.y << " " << k.grid.z << "\n.block "
+       << k.block.x << " " << k.block.y << " " << k.block.z << "\n.shared " << k.shared_bytes << "\n.regs "
+       << k.registers_per_thread << "\n";
+}
+
+void TraceWriter::begin_cta(const Dim3& id) { out_ << ".cta " << id.x << " " << id.y << " " << id.z << "\n"; }
+
+void TraceWriter::begin_warp(uint32_t index) { out_ << ".warp " << index << "\n"; }
+
+void TraceWriter::instruction(const WarpInst& inst, uint32_t full_mask, const std::function<std::string(RegId)>& name_of) {
+  std::string line = mask_prefix(inst.active_mask, full_mask) + inst.op->mnemonic;
+  bool first = true;
+  auto sep = [&] {
+    line += first ? " " : ", ";
+    first = false;
+  };
+  if (inst.op->writes_destination) {
+    sep();
+    if (inst.num_dst == 1) {
+      line += name_of(inst.dst(0));
+    } else {
+      line += "{";
+      for (int i = 0; i < inst.num_dst; ++i) line += (i ? "," : "") + name_of(inst.dst(i));
+      line += "}";
+    }
+  }
+  for (int i = 0; i < inst.num_src; ++i) {
+    sep();
+    line += name_of(inst.src(i));
+  }
+  if (inst.op->space != MemSpace::kNone && inst.active_mask != 0 && (inst.addr.list || inst.op->space != MemSpace::kParam)) {
+    line += "; addr=";
+    if (inst.addr.list) {
+      for (int i = 0; i < inst.active_lanes(); ++i) line += (i ? "," : "") + hex(inst.addr.list[i]);
+    } else {
+      line += hex(inst.addr.base) + (inst.addr.stride < 0 ? "-" : "+") +
+              std::to_string(inst.addr.stride < 0 ? -inst.addr.stride : inst.addr.stride);
+    }
+  }
+  out_ << line << "\n";
+}
+
+void TraceWriter::raw_instruction(uint32_t mask, uint32_t full_mask, const std::string& text) {
+  out_ << mask_prefix(mask, full_mask) << text << "\n";
+}
+
+}  // namespace warpsim

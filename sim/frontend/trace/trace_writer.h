@@ -1,0 +1,29 @@
+#pragma once
+// Writes warpsim trace format v1. Used by tools that generate traces and by converters; what it
+// writes reads back into the same instructions (tests check the round trip).
+#include <functional>
+#include <ostream>
+#include <string>
+
+#include "frontend/kernel_source.h"
+
+namespace warpsim {
+
+class TraceWriter {
+ public:
+  explicit TraceWriter(std::ostream& out);  // writes the version header
+  void comment(const std::string& text);    // "# text", one line per line of text
+  void begin_kernel(const KernelInfo& info);
+  void begin_cta(const Dim3& id);
+  void begin_warp(uint32_t index);
+  // `name_of` turns a register id into its name ("%f1"). The mask is written only when it
+  // differs from `full_mask`.
+  void instruction(const WarpInst& inst, uint32_t full_mask, const std::function<std::string(RegId)>& name_of);
+  // A free-form instruction line (mnemonic and operands as PTX text, plus annotations).
+  void raw_instruction(uint32_t mask, uint32_t full_mask, const std::string& text);
+
+ private:
+  std::ostream& out_;
+};
+
+}  // namespace warpsim

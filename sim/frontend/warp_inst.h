@@ -1,0 +1,49 @@
+#pragma once
+// One dynamic warp instruction as the timing model sees it: the decoded operation, the lanes
+// that execute it, its registers, and for memory operations the address of every active lane.
+#include <bit>
+#include <cstdint>
+
+#include "isa/op_info.h"
+
+namespace warpsim {
+
+using RegId = uint16_t;
+
+// Addresses of the active lanes: either base + lane * stride (lane = 0..31, so an inactive lane
+// leaves a gap), or an explicit list holding one address per active lane in lane order.
+struct LaneAddresses {
+  uint64_t base = 0;
+  int64_t stride = 0;
+  const uint64_t* list = nullptr;
+};
+
+struct WarpInst {
+  const OpInfo* op = nullptr;
+  uint32_t active_mask = 0;
+  uint8_t num_dst = 0;
+  uint8_t num_src = 0;
+  const RegId* regs = nullptr;  // num_dst destinations, then num_src sources
+  LaneAddresses addr;
+  uint32_t line = 0;            // source line in the trace/PTX file, for messages and views
+
+  RegId dst(int i) const { return regs[i]; }
+  RegId src(int i) const { return regs[num_dst + i]; }
+  int active_lanes() const { return std::popcount(active_mask); }
+
+  // Calls f(lane, address) for each active lane in lane order.
+  template <class F>
+  void for_each_address(F&& f) const {
+    uint32_t m = active_mask;
+    int index = 0;
+    while (m) {
+      int lane = std::countr_zero(m);
+      m &= m - 1;
+      uint64_t a = addr.list ? addr.list[index] : addr.base + static_cast<uint64_t>(addr.stride * lane);
+      f(lane, a);
+      ++index;
+    }
+  }
+};
+
+}  // namespace warpsim

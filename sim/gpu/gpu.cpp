@@ -1,0 +1,69 @@
+#include "gpu/gpu.h"
+
+#include "common/error.h"
+
+namespace warpsim {
+
+Gpu::Gpu(const GpuSpec& spec) : spec_(spec), memory_(spec, engine_, stats_) {
+  std::vector<MemResponder*> responders;
+  for (uint32_t i = 0; i < spec.topology.sms; ++i) {
+    sms_.push_back(std::make_unique<Sm>(i, spec, engine_, memory_, stats_, [this](uint32_t sm, Cycle now) { cta_done(sm, now); }));
+    responders.push_back(sms_.back().get());
+  }
+  memory_.connect(std::move(responders));
+}
+
+KernelRun Gpu::run_kernel(KernelSource& kernel) {
+  KernelRun run;
+  run.info = kernel.info();
+  run.occupancy = compute_occupancy(spec_, run.info);
+  for (auto& sm : sms_) sm->start_kernel(run.info, run.occupancy.ctas_per_sm, run.occupancy.l1_bytes);
+  run.start = ran_before_ ? engine_.now() + 1 : 0;
+  ran_before_ = true;
+  kernel_ = &kernel;
+  ctas_done_ = 0;
+  ctas_total_ = run.info.grid.count();
+  last_retire_ = run.start;
+  const auto before = stats_.snapshot();
+
+  // Breadth-first initial dispatch: one CTA per SM per round, as the hardware's block
+  // scheduler spreads a grid across SMs before stacking them.
+  bool more = true;
+  for (uint32_t round = 0; round < run.occupancy.ctas_per_sm && more; ++round) {
+    for (auto& sm : sms_) {
+      auto cta = kernel.next_cta();
+      if (!cta) {
+        more = false;
+        break;
+      }
+      sm->launch_cta(std::move(cta), run.start);
+    }
+  }
+  engine_.run(nullptr);
+  kernel_ = nullptr;
+
+  std::string stuck;
+  for (const auto& sm : sms_)
+    if (!sm->idle()) stuck += "\n" + sm->describe_state();
+  if (!stuck.empty()) {
+    throw SimulationError("deadlock in kernel '" + run.info.name + "' at cycle " + std::to_string(engine_.now()) +
+                          ": no component can make progress, but warps remain (a barrier some warps never reach?)" + stuck);
+  }
+  if (ctas_done_ != ctas_total_) {
+    throw SimulationError("kernel '" + run.info.name + "': " + std::to_string(ctas_done_) + " of " +
+                          std::to_string(ctas_total_) + " CTAs completed");
+  }
+  run.ctas = ctas_done_;
+  run.end = ctas_total_ ? last_retire_ + 1 : run.start;
+  run.stats = StatRegistry::difference(stats_.snapshot(), before);
+  return run;
+}
+
+void Gpu::cta_done(uint32_t sm, Cycle now) {
+  ++ctas_done_;
+  last_retire_ = std::max(last_retire_, now);
+  if (progress_) progress_(kernel_->info(), ctas_done_, ctas_total_);
+  if (auto cta = kernel_->next_cta()) sms_[sm]->launch_cta(std::move(cta), now);
+}
+
+}  // namespace warpsim

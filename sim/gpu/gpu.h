@@ -1,0 +1,61 @@
+#pragma once
+// The whole GPU: builds the SMs and the memory side from a GpuSpec, hands CTAs to SMs as they
+// free up (the CTA scheduler), and runs kernels one after another on the event engine.
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "config/gpu_spec.h"
+#include "engine/engine.h"
+#include "frontend/kernel_source.h"
+#include "gpu/occupancy.h"
+#include "mem/memory_system.h"
+#include "sm/sm.h"
+#include "stats/stat_registry.h"
+
+namespace warpsim {
+
+struct KernelRun {
+  KernelInfo info;
+  Occupancy occupancy;
+  Cycle start = 0, end = 0;   // end: the cycle after the last CTA retired
+  uint64_t ctas = 0;
+  StatRegistry::Snapshot stats;  // counters accumulated during this kernel
+  Cycle cycles() const { return end - start; }
+};
+
+class Gpu {
+ public:
+  // Called after each CTA completes (for progress displays).
+  using Progress = std::function<void(const KernelInfo&, uint64_t ctas_done, uint64_t ctas_total)>;
+
+  explicit Gpu(const GpuSpec& spec);
+  Gpu(const Gpu&) = delete;
+  Gpu& operator=(const Gpu&) = delete;
+
+  // Simulates one kernel to completion. Throws InputError for input the model rejects and
+  // SimulationError if the model deadlocks.
+  KernelRun run_kernel(KernelSource& kernel);
+  void set_progress(Progress p) { progress_ = std::move(p); }
+
+  const StatRegistry& stats() const { return stats_; }
+  const GpuSpec& spec() const { return spec_; }
+  uint64_t engine_ticks() const { return engine_.ticks_executed(); }
+
+ private:
+  void cta_done(uint32_t sm, Cycle now);
+
+  const GpuSpec& spec_;
+  StatRegistry stats_;
+  Engine engine_;
+  MemorySystem memory_;
+  std::vector<std::unique_ptr<Sm>> sms_;
+  KernelSource* kernel_ = nullptr;
+  uint64_t ctas_done_ = 0;
+  uint64_t ctas_total_ = 0;
+  Cycle last_retire_ = 0;
+  bool ran_before_ = false;
+  Progress progress_;
+};
+
+}  // namespace warpsim

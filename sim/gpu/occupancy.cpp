@@ -1,0 +1,73 @@
+#include "gpu/occupancy.h"
+
+#include <algorithm>
+#include <limits>
+
+#include "common/error.h"
+
+namespace warpsim {
+namespace {
+uint32_t round_up(uint32_t v, uint32_t unit) { return unit ? (v + unit - 1) / unit * unit : v; }
+}  // namespace
+
+double Occupancy::theoretical_occupancy() const {
+  return max_warps_per_sm ? double(ctas_per_sm) * warps_per_cta / max_warps_per_sm : 0.0;
+}
+
+Occupancy compute_occupancy(const GpuSpec& spec, const KernelInfo& k) {
+  const LimitSpec& l = spec.limits;
+  const SourceLocation where{k.source_file.empty() ? "kernel " + k.name : k.source_file, 0, 0};
+  const uint64_t threads = k.block.count();
+  if (threads > l.max_threads_per_cta) {
+    throw InputError(where, "kernel '" + k.name + "' has " + std::to_string(threads) + " threads per block; " + spec.name +
+                                " allows at most " + std::to_string(l.max_threads_per_cta));
+  }
+  if (k.registers_per_thread > l.max_registers_per_thread) {
+    throw InputError(where, "kernel '" + k.name + "' uses " + std::to_string(k.registers_per_thread) +
+                                " registers per thread; " + spec.name + " allows at most " +
+                                std::to_string(l.max_registers_per_thread));
+  }
+  if (k.shared_bytes > l.max_shared_per_cta_bytes) {
+    throw InputError(where, "kernel '" + k.name + "' needs " + std::to_string(k.shared_bytes) +
+                                " bytes of shared memory per block; " + spec.name + " allows at most " +
+                                std::to_string(l.max_shared_per_cta_bytes));
+  }
+  Occupancy o;
+  o.max_warps_per_sm = l.max_warps_per_sm;
+  o.warps_per_cta = k.warps_per_cta();
+  o.limit_ctas = l.max_ctas_per_sm;
+  o.limit_warps = l.max_warps_per_sm / o.warps_per_cta;
+  constexpr uint32_t kUnlimited = std::numeric_limits<uint32_t>::max();
+  o.registers_per_warp = round_up(k.registers_per_thread * 32, l.register_allocation_unit);
+  o.limit_registers = o.registers_per_warp ? (l.registers_per_sm / o.registers_per_warp) / o.warps_per_cta : kUnlimited;
+  o.shared_per_cta = round_up(k.shared_bytes + l.reserved_shared_per_cta_bytes, l.shared_allocation_unit_bytes);
+  o.limit_shared = o.shared_per_cta ? l.max_shared_per_sm_bytes / o.shared_per_cta : kUnlimited;
+  o.ctas_per_sm = o.limit_ctas;
+  o.limiter = "blocks";
+  auto consider = [&](uint32_t limit, const char* name) {
+    if (limit < o.ctas_per_sm) {
+      o.ctas_per_sm = limit;
+      o.limiter = name;
+    }
+  };
+  consider(o.limit_warps, "warps");
+  consider(o.limit_registers, "registers");
+  consider(o.limit_shared, "shared_mem");
+  if (o.ctas_per_sm == 0) {
+    throw InputError(where, "kernel '" + k.name + "' cannot fit one block on an SM of " + spec.name + " (limited by " +
+                                o.limiter + ")");
+  }
+  // The driver picks the smallest shared-memory carve-out that holds the resident CTAs.
+  const uint64_t needed = uint64_t{o.ctas_per_sm} * o.shared_per_cta;
+  o.shared_carveout = spec.memory.l1.shared_carveouts_bytes.back();
+  for (uint32_t c : spec.memory.l1.shared_carveouts_bytes) {
+    if (c >= needed) {
+      o.shared_carveout = c;
+      break;
+    }
+  }
+  o.l1_bytes = spec.memory.l1.unified_bytes - o.shared_carveout;
+  return o;
+}
+
+}  // namespace warpsim

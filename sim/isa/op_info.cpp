@@ -1,0 +1,325 @@
+#include "isa/op_info.h"
+
+#include <array>
+#include <charconv>
+#include <vector>
+
+namespace warpsim {
+namespace {
+
+std::vector<std::string_view> split_dots(std::string_view s) {
+  std::vector<std::string_view> parts;
+  size_t start = 0;
+  while (true) {
+    size_t dot = s.find('.', start);
+    parts.push_back(s.substr(start, dot == std::string_view::npos ? dot : dot - start));
+    if (dot == std::string_view::npos) break;
+    start = dot + 1;
+  }
+  return parts;
+}
+
+enum class TypeKind { kNone, kFloat, kInt, kPred };
+struct TypeSuffix {
+  std::string_view name;
+  TypeKind kind;
+  uint8_t bytes;
+};
+constexpr std::array<TypeSuffix, 27> kTypes{{
+    {"f16", TypeKind::kFloat, 2},   {"f16x2", TypeKind::kFloat, 4}, {"bf16", TypeKind::kFloat, 2},
+    {"bf16x2", TypeKind::kFloat, 4}, {"tf32", TypeKind::kFloat, 4}, {"f32", TypeKind::kFloat, 4},
+    {"f64", TypeKind::kFloat, 8},   {"e4m3", TypeKind::kFloat, 1},  {"e5m2", TypeKind::kFloat, 1},
+    {"e2m1", TypeKind::kFloat, 1},  {"e3m2", TypeKind::kFloat, 1},  {"e2m3", TypeKind::kFloat, 1},
+    {"s4", TypeKind::kInt, 1},      {"u4", TypeKind::kInt, 1},      {"s8", TypeKind::kInt, 1},
+    {"u8", TypeKind::kInt, 1},      {"s16", TypeKind::kInt, 2},     {"u16", TypeKind::kInt, 2},
+    {"s32", TypeKind::kInt, 4},     {"u32", TypeKind::kInt, 4},     {"s64", TypeKind::kInt, 8},
+    {"u64", TypeKind::kInt, 8},     {"b8", TypeKind::kInt, 1},      {"b16", TypeKind::kInt, 2},
+    {"b32", TypeKind::kInt, 4},     {"b64", TypeKind::kInt, 8},     {"pred", TypeKind::kPred, 1},
+}};
+
+const TypeSuffix* find_type(std::string_view s) {
+  if (s == "b128") {
+    static constexpr TypeSuffix k128{"b128", TypeKind::kInt, 16};
+    return &k128;
+  }
+  for (const auto& t : kTypes)
+    if (t.name == s) return &t;
+  return nullptr;
+}
+
+bool is_one_of(std::string_view s, std::initializer_list<std::string_view> set) {
+  for (auto v : set)
+    if (s == v) return true;
+  return false;
+}
+
+bool parse_shape(std::string_view s, OpInfo& out) {
+  // mMnNkK, e.g. m16n8k16
+  if (s.size() < 6 || s[0] != 'm') return false;
+  size_t n_pos = s.find('n'), k_pos = s.find('k');
+  if (n_pos == std::string_view::npos || k_pos == std::string_view::npos || n_pos > k_pos) return false;
+  auto num = [](std::string_view t, uint16_t& v) {
+    auto r = std::from_chars(t.data(), t.data() + t.size(), v);
+    return r.ec == std::errc() && r.ptr == t.data() + t.size() && v > 0;
+  };
+  return num(s.substr(1, n_pos - 1), out.m) && num(s.substr(n_pos + 1, k_pos - n_pos - 1), out.n) &&
+         num(s.substr(k_pos + 1), out.k);
+}
+
+TensorPrecision precision_of(std::string_view t) {
+  if (t == "f16") return TensorPrecision::kFp16;
+  if (t == "bf16") return TensorPrecision::kBf16;
+  if (t == "tf32") return TensorPrecision::kTf32;
+  if (t == "e4m3" || t == "e5m2") return TensorPrecision::kFp8;
+  if (t == "e3m2" || t == "e2m3") return TensorPrecision::kFp6;
+  if (t == "e2m1") return TensorPrecision::kFp4;
+  if (t == "s8" || t == "u8") return TensorPrecision::kInt8;
+  if (t == "s4" || t == "u4") return TensorPrecision::kInt4;
+  if (t == "f64") return TensorPrecision::kFp64;
+  return TensorPrecision::kNone;
+}
+
+MemSpace space_of(std::string_view s) {
+  if (s == "global") return MemSpace::kGlobal;
+  if (s == "shared" || s == "shared::cta" || s == "shared::cluster") return MemSpace::kShared;
+  if (s == "local") return MemSpace::kLocal;
+  if (s == "const") return MemSpace::kConst;
+  if (s == "param") return MemSpace::kParam;
+  return MemSpace::kNone;
+}
+
+// Pipes for ordinary arithmetic, by base operation and operand type. Sources: Volta+ run IMAD on
+// the FMA pipe and compares/min/max on the ALU pipe (Nsight Compute pipe utilisation docs);
+// transcendental and conversion instructions run on the XU (MUFU) unit (CUDA-PG throughput table).
+bool decode_arith(std::string_view base, const std::vector<std::string_view>& parts,
+                  const TypeSuffix* type, OpInfo& out) {
+  static const std::initializer_list<std::string_view> kSpecial = {
+      "rcp", "sqrt", "rsqrt", "ex2", "lg2", "sin", "cos", "tanh", "div"};
+  static const std::initializer_list<std::string_view> kFlt = {
+      "add", "sub", "mul", "fma", "mad", "min", "max", "abs", "neg", "setp", "set", "selp",
+      "copysign", "testp", "cvt", "mov", "and", "or", "xor", "not", "cnot", "shl", "shr",
+      "popc", "clz", "brev", "bfe", "bfi", "bfind", "prmt", "mul24", "mad24", "sad", "rem",
+      "lop3", "shf", "dp4a", "dp2a", "fns", "cvta", "isspacep", "szext", "mov", "slct"};
+  bool special = is_one_of(base, kSpecial);
+  if (!special && !is_one_of(base, kFlt)) return false;
+  out.writes_destination = true;
+  TypeKind kind = type ? type->kind : TypeKind::kInt;
+  std::string_view tname = type ? type->name : "";
+  bool is_f64 = tname == "f64", is_f32 = tname == "f32";
+  bool is_half = tname == "f16" || tname == "f16x2" || tname == "bf16" || tname == "bf16x2";
+  if (tname == "f16x2" || tname == "bf16x2") out.packed_lanes = 2;
+  auto flop_of = [&]() {
+    if (base == "add" || base == "sub") return FlopKind::kAdd;
+    if (base == "mul") return FlopKind::kMul;
+    if (base == "fma" || base == "mad") return FlopKind::kFma;
+    return FlopKind::kNone;
+  };
+  if (base == "cvt" || base == "cvta" || base == "popc" || base == "clz" || base == "brev" ||
+      base == "bfind") {
+    out.op_class = base == "cvta" ? OpClass::kInt : OpClass::kConvert;
+    out.pipe = base == "cvta" ? Pipe::kAlu : Pipe::kXu;
+    return true;
+  }
+  if (base == "mov") {
+    out.op_class = OpClass::kMove;
+    out.pipe = Pipe::kAlu;
+    return true;
+  }
+  if (kind == TypeKind::kFloat && is_f64) {
+    out.op_class = OpClass::kFp64;
+    out.pipe = Pipe::kFp64;
+    out.flop = flop_of();
+    if (special) out.op_class = OpClass::kSpecial;  // still the FP64 pipe: DRCP/DSQRT are DFMA sequences
+    return true;
+  }
+  if (special) {
+    out.op_class = OpClass::kSpecial;
+    out.pipe = Pipe::kXu;
+    return true;
+  }
+  if (kind == TypeKind::kFloat && is_half) {
+    out.op_class = OpClass::kFp16;
+    out.pipe = Pipe::kFp16;
+    out.flop = flop_of();
+    return true;
+  }
+  if (kind == TypeKind::kFloat && is_f32) {
+    out.flop = flop_of();
+    bool on_fma = out.flop != FlopKind::kNone;
+    out.op_class = OpClass::kFp32;
+    out.pipe = on_fma ? Pipe::kFma : Pipe::kAlu;
+    return true;
+  }
+  (void)parts;
+  out.op_class = OpClass::kInt;
+  bool multiply = base == "mul" || base == "mad" || base == "mul24" || base == "mad24" ||
+                  base == "dp4a" || base == "dp2a" || base == "sad";
+  out.pipe = multiply ? Pipe::kFma : Pipe::kAlu;
+  return true;
+}
+
+bool decode_memory(std::string_view base, const std::vector<std::string_view>& parts,
+                   const TypeSuffix* type, OpInfo& out, std::string& error) {
+  bool wmma = base == "wmma" && parts.size() > 1 && (parts[1] == "load" || parts[1] == "store");
+  bool ldmatrix = base == "ldmatrix" || base == "stmatrix";
+  bool cp_async = base == "cp" && parts.size() > 1 && parts[1] == "async";
+  if (!is_one_of(base, {"ld", "ldu", "st", "atom", "red", "prefetch"}) && !wmma && !ldmatrix &&
+      !cp_async)
+    return false;
+  MemSpace space = MemSpace::kNone;
+  uint8_t vec = 1;
+  for (auto p : parts) {
+    MemSpace s = space_of(p);
+    if (s != MemSpace::kNone) space = s;
+    if (p == "v2") vec = 2;
+    if (p == "v4") vec = 4;
+    if (p == "v8") vec = 8;
+    if (p == "cg" || p == "cs" || p == "cv" || p == "volatile" || p == "lu") out.bypass_l1 = true;
+  }
+  if (ldmatrix) space = MemSpace::kShared;
+  if (cp_async) space = MemSpace::kGlobal;  // timed as the global read; the shared write is not yet modelled
+  if (space == MemSpace::kNone) space = MemSpace::kGlobal;  // generic addressing: assume global
+  out.space = space;
+  uint32_t bytes = (type ? type->bytes : 4) * vec;
+  if (wmma || ldmatrix) bytes = 16;  // each lane moves one 16-byte fragment row piece
+  if (bytes > 255) {
+    error = "access width too large";
+    return false;
+  }
+  out.access_bytes = static_cast<uint8_t>(bytes);
+  bool is_store = base == "st" || (wmma && parts[1] == "store") || base == "stmatrix";
+  if (base == "atom") {
+    out.op_class = OpClass::kAtomic;
+    out.writes_destination = true;
+  } else if (base == "red") {
+    out.op_class = OpClass::kReduction;
+  } else if (is_store || base == "prefetch") {
+    out.op_class = OpClass::kStore;
+    if (base == "prefetch") out.op_class = OpClass::kNop;
+  } else {
+    out.op_class = OpClass::kLoad;
+    out.writes_destination = !cp_async;
+  }
+  bool via_mio = space == MemSpace::kShared || space == MemSpace::kConst || space == MemSpace::kParam;
+  out.pipe = via_mio ? Pipe::kMio : Pipe::kLsu;
+  if (base == "prefetch") out.pipe = Pipe::kNone;
+  return true;
+}
+
+bool decode_tensor(std::string_view base, const std::vector<std::string_view>& parts, OpInfo& out,
+                   std::string& error) {
+  bool mma = base == "mma" || (base == "wmma" && parts.size() > 1 && parts[1] == "mma") ||
+             (base == "wgmma" && parts.size() > 1 && parts[1] == "mma_async") ||
+             (base == "tcgen05" && parts.size() > 1 && parts[1] == "mma");
+  if (!mma) return false;
+  std::vector<std::string_view> types;
+  for (auto p : parts) {
+    if (p.size() > 1 && p[0] == 'm' && std::isdigit(static_cast<unsigned char>(p[1])) && parse_shape(p, out))
+      continue;
+    if (precision_of(p) != TensorPrecision::kNone || p == "f32" || p == "s32") types.push_back(p);
+  }
+  if (out.m == 0) {
+    error = "tensor instruction needs a shape such as .m16n8k16";
+    return false;
+  }
+  // Operand types come as D, A, B, C (mma) or D, C (wmma with f16 inputs); the input
+  // precision is the A type, else f16.
+  TensorPrecision prec = TensorPrecision::kNone;
+  for (size_t i = 1; i < types.size() && prec == TensorPrecision::kNone; ++i) prec = precision_of(types[i]);
+  if (prec == TensorPrecision::kNone && !types.empty()) prec = precision_of(types[0]);
+  if (prec == TensorPrecision::kNone) prec = TensorPrecision::kFp16;
+  out.tensor = prec;
+  out.op_class = OpClass::kTensor;
+  out.pipe = Pipe::kTensor;
+  out.writes_destination = true;
+  return true;
+}
+
+}  // namespace
+
+bool decode_mnemonic(std::string_view mnemonic, OpInfo& out, std::string& error) {
+  out = OpInfo{};
+  out.mnemonic = std::string(mnemonic);
+  if (mnemonic.empty()) {
+    error = "expected an instruction mnemonic";
+    return false;
+  }
+  auto parts = split_dots(mnemonic);
+  std::string_view base = parts[0];
+  const TypeSuffix* type = nullptr;
+  for (auto p : parts)
+    if (auto t = find_type(p)) type = t;  // the last type suffix names the operand type
+
+  if (decode_tensor(base, parts, out, error)) return true;
+  if (!error.empty()) return false;
+  if (decode_memory(base, parts, type, out, error)) return true;
+  if (!error.empty()) return false;
+  if (base == "bar" || base == "barrier") {
+    out.op_class = OpClass::kBarrier;
+    return true;
+  }
+  if (base == "membar" || base == "fence") {
+    out.op_class = OpClass::kMembar;
+    return true;
+  }
+  if (base == "bra" || base == "brx" || base == "call" || base == "ret") {
+    out.op_class = OpClass::kBranch;
+    out.pipe = Pipe::kBranch;
+    return true;
+  }
+  if (base == "exit" || base == "trap") {
+    out.op_class = OpClass::kExit;
+    return true;
+  }
+  if (base == "nop" || base == "nanosleep" || base == "pmevent" || base == "griddepcontrol") {
+    out.op_class = OpClass::kNop;
+    return true;
+  }
+  if (base == "shfl" || base == "match" || base == "redux") {
+    out.op_class = OpClass::kShuffle;
+    out.pipe = Pipe::kMio;
+    out.writes_destination = true;
+    return true;
+  }
+  if (base == "vote" || base == "activemask") {
+    out.op_class = OpClass::kInt;
+    out.pipe = Pipe::kAlu;
+    out.writes_destination = true;
+    return true;
+  }
+  if (decode_arith(base, parts, type, out)) return true;
+  error = "unknown instruction '" + std::string(base) + "', expected a PTX mnemonic such as add, fma, ld, st, bra, bar, mma";
+  return false;
+}
+
+std::string_view pipe_name(Pipe p) {
+  static constexpr std::array<std::string_view, kNumPipes> kNames{
+      "fma", "alu", "fp16", "fp64", "xu", "tensor", "branch", "lsu", "mio", "none"};
+  return kNames[static_cast<int>(p)];
+}
+
+std::string_view op_class_name(OpClass c) {
+  static constexpr std::array<std::string_view, kNumOpClasses> kNames{
+      "fp32", "fp16", "fp64", "int", "special", "convert", "move", "tensor", "branch",
+      "load", "store", "atomic", "reduction", "shuffle", "barrier", "membar", "exit", "nop"};
+  return kNames[static_cast<int>(c)];
+}
+
+std::string_view mem_space_name(MemSpace s) {
+  static constexpr std::array<std::string_view, 6> kNames{"none", "global", "shared", "local", "const", "param"};
+  return kNames[static_cast<int>(s)];
+}
+
+std::string_view tensor_precision_name(TensorPrecision p) {
+  static constexpr std::array<std::string_view, kNumTensorPrecisions> kNames{
+      "none", "fp16", "bf16", "tf32", "fp8", "fp6", "fp4", "int8", "int4", "fp64"};
+  return kNames[static_cast<int>(p)];
+}
+
+TensorPrecision tensor_precision_from_name(std::string_view name) {
+  for (int i = 1; i < kNumTensorPrecisions; ++i)
+    if (tensor_precision_name(static_cast<TensorPrecision>(i)) == name) return static_cast<TensorPrecision>(i);
+  return TensorPrecision::kNone;
+}
+
+}  // namespace warpsim

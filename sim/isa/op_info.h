@@ -1,0 +1,69 @@
+#pragma once
+// What the timing model needs to know about one PTX-style mnemonic: which pipe runs it, what
+// class of work it is, and for memory and tensor operations their space, width and shape.
+// Both frontends (traces now, PTX later) decode mnemonics into this one record.
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace warpsim {
+
+// Execution pipes, named after Nsight Compute's pipe names where one exists.
+enum class Pipe : uint8_t {
+  kFma,     // FP32 (and IMAD): ncu "fma"
+  kAlu,     // integer/logic, compares, moves: ncu "alu"
+  kFp16,    // packed half arithmetic: ncu "fp16"
+  kFp64,    // ncu "fp64"
+  kXu,      // transcendental, conversions, bit counts: ncu "xu" (MUFU)
+  kTensor,  // MMA: ncu "tensor"
+  kBranch,  // control flow: ncu "adu/cbu"
+  kLsu,     // global/local memory and atomics through L1TEX: ncu "lsu"
+  kMio,     // shared/constant memory, shuffles: through the MIO queue
+  kNone,    // barriers, fences, exit: handled by the SM without a math pipe
+  kCount
+};
+inline constexpr int kNumPipes = static_cast<int>(Pipe::kCount);
+std::string_view pipe_name(Pipe p);
+
+enum class OpClass : uint8_t {
+  kFp32, kFp16, kFp64, kInt, kSpecial, kConvert, kMove, kTensor, kBranch,
+  kLoad, kStore, kAtomic, kReduction, kShuffle, kBarrier, kMembar, kExit, kNop,
+  kCount
+};
+inline constexpr int kNumOpClasses = static_cast<int>(OpClass::kCount);
+std::string_view op_class_name(OpClass c);
+
+enum class MemSpace : uint8_t { kNone, kGlobal, kShared, kLocal, kConst, kParam };
+std::string_view mem_space_name(MemSpace s);
+
+// Roofline counting follows ncu: FLOPs = fadd + fmul + 2*ffma (and the same for FP64/FP16).
+enum class FlopKind : uint8_t { kNone, kAdd, kMul, kFma };
+
+enum class TensorPrecision : uint8_t { kNone, kFp16, kBf16, kTf32, kFp8, kFp6, kFp4, kInt8, kInt4, kFp64, kCount };
+inline constexpr int kNumTensorPrecisions = static_cast<int>(TensorPrecision::kCount);
+std::string_view tensor_precision_name(TensorPrecision p);
+// Accepts the names used in configs ("fp16", "fp8", ...); returns kNone when unknown.
+TensorPrecision tensor_precision_from_name(std::string_view name);
+
+struct OpInfo {
+  std::string mnemonic;
+  OpClass op_class = OpClass::kNop;
+  Pipe pipe = Pipe::kNone;
+  MemSpace space = MemSpace::kNone;
+  FlopKind flop = FlopKind::kNone;
+  uint8_t access_bytes = 0;  // bytes per active lane for memory operations
+  bool writes_destination = false;  // the first operand is written
+  bool bypass_l1 = false;           // .cg/.cs/.cv/.volatile: served by L2
+  uint8_t packed_lanes = 1;         // 2 for f16x2/bf16x2 (two results per lane)
+  // Tensor operations.
+  TensorPrecision tensor = TensorPrecision::kNone;
+  uint16_t m = 0, n = 0, k = 0;
+  uint64_t tensor_flops() const { return 2ull * m * n * k; }
+};
+
+// Decodes a mnemonic such as "fma.rn.f32", "ld.global.v4.f32" or
+// "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32". On failure returns false and sets
+// `error` to a message that names what was expected.
+bool decode_mnemonic(std::string_view mnemonic, OpInfo& out, std::string& error);
+
+}  // namespace warpsim

@@ -1,0 +1,173 @@
+#include "mem/memory_system.h"
+
+#include <bit>
+#include <sstream>
+
+namespace warpsim {
+namespace {
+// Mixes address bits so that power-of-two strides spread over slices and channels, as the
+// hardware's (unpublished) hash functions do.
+uint64_t mix(uint64_t x) {
+  x ^= x >> 17;
+  x *= 0xed5ad4bbULL;
+  x ^= x >> 11;
+  x *= 0xac4c1b51ULL;
+  x ^= x >> 15;
+  return x;
+}
+}  // namespace
+
+MemorySystem::MemorySystem(const GpuSpec& spec, Engine& engine, StatRegistry& stats)
+    : Component("gpu.mem", kMemoryPriority), spec_(spec), engine_(engine) {
+  const auto& m = spec.memory;
+  uint64_t slice_bytes = m.l2.size_bytes / m.l2.slices;
+  for (uint32_t i = 0; i < m.l2.slices; ++i) {
+    slices_.emplace_back(slice_bytes, m.l2.associativity, m.line_bytes, m.sector_bytes, true);
+    slice_ports_.emplace_back(double(m.l2.bytes_per_clk_per_slice));
+  }
+  double channel_bytes_per_cycle = m.hbm.peak_bytes_per_second() / m.hbm.channels / spec.cycles_per_second();
+  channels_.assign(m.hbm.channels, BandwidthGate(channel_bytes_per_cycle));
+  channel_bytes_.assign(m.hbm.channels, 0);
+  sm_request_ports_.assign(spec.topology.sms, BandwidthGate(double(m.interconnect.bytes_per_clk_per_sm)));
+  sm_response_ports_.assign(spec.topology.sms, BandwidthGate(double(m.interconnect.bytes_per_clk_per_sm)));
+
+  stats.add("gpu.l2.requests", &stats_.requests, "requests", "requests that reached L2 (one per line per instruction)");
+  stats.add("gpu.l2.sector_reads", &stats_.sector_reads, "sectors", "sectors read at L2 (loads and atomics)");
+  stats.add("gpu.l2.sector_read_hits", &stats_.sector_read_hits, "sectors", "sectors read that hit in L2 (or were already on their way)");
+  stats.add("gpu.l2.sector_writes", &stats_.sector_writes, "sectors", "sectors written at L2");
+  stats.add("gpu.l2.atomics", &stats_.atomics, "requests", "atomic and reduction requests executed at L2");
+  stats.add("gpu.l2.slice_busy_cycles", &stats_.slice_busy_cycles, "cycles", "summed busy cycles of all L2 slice ports");
+  stats.add("gpu.dram.bytes_read", &stats_.dram_bytes_read, "bytes", "bytes read from HBM");
+  stats.add("gpu.dram.bytes_written", &stats_.dram_bytes_written, "bytes", "bytes written to HBM (L2 write-backs)");
+  for (uint32_t c = 0; c < m.hbm.channels; ++c) {
+    stats.add("gpu.dram.channel[" + std::to_string(c) + "].bytes", &channel_bytes_[c], "bytes", "bytes moved by this HBM channel");
+  }
+}
+
+uint32_t MemorySystem::slice_of(uint64_t line) const { return static_cast<uint32_t>(mix(line) % slices_.size()); }
+
+uint32_t MemorySystem::channel_of(uint64_t line) const {
+  // Interleave 256-byte chunks (two lines) across channels.
+  return static_cast<uint32_t>(mix((line * spec_.memory.line_bytes) >> 8 ^ 0x9e3779b97f4a7c15ULL) % channels_.size());
+}
+
+void MemorySystem::send(const MemRequest& request, Cycle depart) {
+  const auto& m = spec_.memory;
+  uint64_t payload = (request.op == MemOp::kWrite || request.op == MemOp::kAtomic || request.op == MemOp::kReduce)
+                         ? uint64_t(std::popcount(request.sectors)) * m.sector_bytes
+                         : 8;  // a read request is a header only
+  Cycle sent = sm_request_ports_[request.sm].serve(depart, payload);
+  Cycle arrival = sent + m.interconnect.latency;
+  inbox_.push(InFlight{arrival, sequence_++, request});
+  engine_.wake(*this, arrival);
+}
+
+Cycle MemorySystem::tick(Cycle now) {
+  while (!inbox_.empty() && inbox_.top().arrival <= now) {
+    MemRequest r = inbox_.top().request;
+    inbox_.pop();
+    handle(r, now);
+  }
+  return inbox_.empty() ? kNever : inbox_.top().arrival;
+}
+
+void MemorySystem::handle(const MemRequest& r, Cycle now) {
+  const auto& m = spec_.memory;
+  ++stats_.requests;
+  uint32_t slice = slice_of(r.line);
+  uint32_t sectors = static_cast<uint32_t>(std::popcount(r.sectors));
+  Cycle port_done = slice_ports_[slice].serve(now, uint64_t(sectors) * m.sector_bytes);
+  stats_.slice_busy_cycles += (uint64_t(sectors) * m.sector_bytes + m.l2.bytes_per_clk_per_slice - 1) / m.l2.bytes_per_clk_per_slice;
+  Cycle lookup_done = port_done + m.l2.hit_latency - 1;
+
+  switch (r.op) {
+    case MemOp::kRead: {
+      Cycle data = read_sectors(r.line, r.sectors, lookup_done);
+      respond(r, data, r.sectors);
+      break;
+    }
+    case MemOp::kAtomic:
+    case MemOp::kReduce: {
+      ++stats_.atomics;
+      Cycle data = read_sectors(r.line, r.sectors, lookup_done);
+      auto& cache = slices_[slice];
+      int way = cache.find(r.line);
+      if (way >= 0) cache.mark_dirty(r.line, way, r.sectors);
+      respond(r, data, r.op == MemOp::kAtomic ? r.sectors : 0);
+      break;
+    }
+    case MemOp::kWrite: {
+      stats_.sector_writes += sectors;
+      auto& cache = slices_[slice];
+      int way = cache.find(r.line);
+      if (way < 0) {
+        SectoredCache::Victim victim;
+        way = cache.allocate(r.line, victim);
+        write_back(victim, lookup_done);
+      }
+      // Stores write whole sectors here (byte masks are not modelled), so no fetch is needed.
+      cache.fill(r.line, way, r.sectors, lookup_done);
+      cache.mark_dirty(r.line, way, r.sectors);
+      cache.touch(r.line, way);
+      respond(r, lookup_done, 0);
+      break;
+    }
+  }
+}
+
+Cycle MemorySystem::read_sectors(uint64_t line, uint32_t sectors, Cycle lookup_done) {
+  const auto& m = spec_.memory;
+  auto& cache = slices_[slice_of(line)];
+  stats_.sector_reads += static_cast<uint64_t>(std::popcount(sectors));
+  int way = cache.find(line);
+  uint32_t present = way >= 0 ? cache.valid_sectors(line, way) : 0;
+  Cycle data = lookup_done;
+  for (uint32_t s = 0; s < cache.sectors_per_line(); ++s) {
+    if ((sectors & present) & (1u << s)) {
+      ++stats_.sector_read_hits;
+      data = std::max(data, cache.sector_ready(line, way, static_cast<int>(s)));
+    }
+  }
+  uint32_t missing = sectors & ~present;
+  if (missing) {
+    if (way < 0) {
+      SectoredCache::Victim victim;
+      way = cache.allocate(line, victim);
+      write_back(victim, lookup_done);
+    }
+    uint32_t channel = channel_of(line);
+    uint64_t bytes = uint64_t(std::popcount(missing)) * m.sector_bytes;
+    Cycle transferred = channels_[channel].serve(lookup_done, bytes);
+    Cycle arrives = transferred + m.hbm.latency;
+    stats_.dram_bytes_read += bytes;
+    channel_bytes_[channel] += bytes;
+    cache.fill(line, way, missing, arrives);
+    data = std::max(data, arrives);
+  }
+  cache.touch(line, way);
+  return data;
+}
+
+void MemorySystem::write_back(const SectoredCache::Victim& victim, Cycle when) {
+  if (!victim.valid || !victim.dirty_sectors) return;
+  uint32_t channel = channel_of(victim.line);
+  uint64_t bytes = uint64_t(std::popcount(victim.dirty_sectors)) * spec_.memory.sector_bytes;
+  channels_[channel].serve(when, bytes);
+  stats_.dram_bytes_written += bytes;
+  channel_bytes_[channel] += bytes;
+}
+
+void MemorySystem::respond(const MemRequest& r, Cycle leave_l2, uint32_t data_sectors) {
+  const auto& m = spec_.memory;
+  uint64_t bytes = data_sectors ? uint64_t(std::popcount(data_sectors)) * m.sector_bytes : 8;
+  Cycle at_sm = sm_response_ports_[r.sm].serve(leave_l2 + m.interconnect.latency, bytes);
+  sms_[r.sm]->deliver(MemResponse{r.line, r.sectors, r.token, r.op}, at_sm);
+}
+
+std::string MemorySystem::describe_state() const {
+  std::ostringstream s;
+  s << name() << ": " << inbox_.size() << " requests in flight to L2";
+  return s.str();
+}
+
+}  // namespace warpsim

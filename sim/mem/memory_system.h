@@ -1,0 +1,70 @@
+#pragma once
+// The memory side shared by all SMs: interconnect (latency + per-SM port bandwidth), L2 slices
+// (address-hashed, sectored, write-back, per-slice bandwidth) and HBM channels (bandwidth +
+// latency). Requests arrive as messages; data and acknowledgements go back as messages.
+//
+// v1 simplifications (issue 4 replaces them): one L2 pool at near-partition latency; HBM has no
+// banks or row buffers; atomics cost one L2 read plus write.
+#include <cstdint>
+#include <queue>
+#include <vector>
+
+#include "config/gpu_spec.h"
+#include "engine/component.h"
+#include "engine/engine.h"
+#include "mem/bandwidth_gate.h"
+#include "mem/mem_request.h"
+#include "mem/sectored_cache.h"
+#include "stats/stat_registry.h"
+
+namespace warpsim {
+
+class MemorySystem : public Component {
+ public:
+  MemorySystem(const GpuSpec& spec, Engine& engine, StatRegistry& stats);
+
+  void connect(std::vector<MemResponder*> sms) { sms_ = std::move(sms); }
+  // Called by an SM: the request leaves the SM at `depart`.
+  void send(const MemRequest& request, Cycle depart);
+
+  Cycle tick(Cycle now) override;
+  std::string describe_state() const override;
+
+  uint32_t slice_of(uint64_t line) const;
+  uint32_t channel_of(uint64_t line) const;
+
+ private:
+  struct InFlight {
+    Cycle arrival;
+    uint64_t sequence;
+    MemRequest request;
+    bool operator>(const InFlight& o) const { return arrival != o.arrival ? arrival > o.arrival : sequence > o.sequence; }
+  };
+  void handle(const MemRequest& r, Cycle now);
+  // Looks up (and on a miss fetches) `sectors` of `line`; returns when the data is in L2.
+  Cycle read_sectors(uint64_t line, uint32_t sectors, Cycle lookup_done);
+  void write_back(const SectoredCache::Victim& victim, Cycle when);
+  void respond(const MemRequest& r, Cycle leave_l2, uint32_t data_sectors);
+
+  const GpuSpec& spec_;
+  Engine& engine_;
+  std::vector<MemResponder*> sms_;
+  std::priority_queue<InFlight, std::vector<InFlight>, std::greater<>> inbox_;
+  uint64_t sequence_ = 0;
+
+  std::vector<SectoredCache> slices_;
+  std::vector<BandwidthGate> slice_ports_;
+  std::vector<BandwidthGate> channels_;
+  std::vector<BandwidthGate> sm_request_ports_;
+  std::vector<BandwidthGate> sm_response_ports_;
+
+  struct Stats {
+    uint64_t requests = 0, sector_reads = 0, sector_read_hits = 0, sector_writes = 0, atomics = 0;
+    uint64_t dram_bytes_read = 0, dram_bytes_written = 0;
+    uint64_t slice_busy_cycles = 0;
+  };
+  Stats stats_;
+  std::vector<uint64_t> channel_bytes_;
+};
+
+}  // namespace warpsim

@@ -1,0 +1,57 @@
+#include "mem/sectored_cache.h"
+
+#include <stdexcept>
+
+namespace warpsim {
+
+SectoredCache::SectoredCache(uint64_t size_bytes, uint32_t associativity, uint32_t line_bytes, uint32_t sector_bytes,
+                             bool track_ready)
+    : sets_(size_bytes / (uint64_t{associativity} * line_bytes)), assoc_(associativity), sectors_(line_bytes / sector_bytes) {
+  if (sets_ == 0) sets_ = 1;  // a zero-size cache (all shared memory) still needs one set to be valid
+  lines_.resize(sets_ * assoc_);
+  if (size_bytes == 0) assoc_ = 0;  // never hits, never allocates
+  if (track_ready) ready_.assign(sets_ * associativity * sectors_, 0);
+}
+
+int SectoredCache::find(uint64_t line) const {
+  size_t base = (line % sets_) * assoc_;
+  for (uint32_t w = 0; w < assoc_; ++w) {
+    const Line& l = lines_[base + w];
+    if (l.valid && l.tag == line) return static_cast<int>(w);
+  }
+  return -1;
+}
+
+int SectoredCache::allocate(uint64_t line, Victim& victim) {
+  victim = Victim{};
+  if (assoc_ == 0) return -1;
+  size_t base = (line % sets_) * assoc_;
+  uint32_t chosen = 0;
+  for (uint32_t w = 0; w < assoc_; ++w) {
+    const Line& l = lines_[base + w];
+    if (!l.valid) {
+      chosen = w;
+      break;
+    }
+    if (l.last_use < lines_[base + chosen].last_use) chosen = w;
+  }
+  Line& l = lines_[base + chosen];
+  if (l.valid) victim = Victim{true, l.tag, l.dirty};
+  l = Line{line, ++use_clock_, 0, 0};
+  return static_cast<int>(chosen);
+}
+
+void SectoredCache::fill(uint64_t line, int way, uint32_t sectors, Cycle ready_at) {
+  size_t s = slot(line, way);
+  lines_[s].valid |= sectors;
+  if (!ready_.empty()) {
+    for (uint32_t i = 0; i < sectors_; ++i)
+      if (sectors & (1u << i)) ready_[s * sectors_ + i] = ready_at;
+  }
+}
+
+void SectoredCache::invalidate_all() {
+  for (auto& l : lines_) l = Line{};
+}
+
+}  // namespace warpsim

@@ -1,0 +1,57 @@
+#pragma once
+// Tag array of a set-associative cache with sectored lines (one tag, per-sector valid and dirty
+// bits) and LRU replacement. Timing lives in the owner; this only answers what is present.
+// Sets are chosen by line index modulo the set count, so sizes need not be powers of two.
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "engine/cycle.h"
+
+namespace warpsim {
+
+class SectoredCache {
+ public:
+  struct Victim {
+    bool valid = false;
+    uint64_t line = 0;
+    uint32_t dirty_sectors = 0;
+  };
+
+  // `track_ready` keeps a per-sector cycle at which its data arrives (used by L2 to merge
+  // requests for sectors still being filled).
+  SectoredCache(uint64_t size_bytes, uint32_t associativity, uint32_t line_bytes, uint32_t sector_bytes, bool track_ready);
+
+  // Returns the way holding `line`, or -1. Does not change LRU order.
+  int find(uint64_t line) const;
+  uint32_t valid_sectors(uint64_t line, int way) const { return lines_[slot(line, way)].valid; }
+  Cycle sector_ready(uint64_t line, int way, int sector) const { return ready_[slot(line, way) * sectors_ + sector]; }
+  void touch(uint64_t line, int way) { lines_[slot(line, way)].last_use = ++use_clock_; }
+
+  // Makes room for `line` (which must be absent) and returns its way; reports the evicted line.
+  int allocate(uint64_t line, Victim& victim);
+  void fill(uint64_t line, int way, uint32_t sectors, Cycle ready_at);
+  void mark_dirty(uint64_t line, int way, uint32_t sectors) { lines_[slot(line, way)].dirty |= sectors; }
+  void invalidate_all();
+
+  uint64_t sets() const { return sets_; }
+  uint32_t sectors_per_line() const { return sectors_; }
+
+ private:
+  struct Line {
+    uint64_t tag = 0;  // the full line index; the set is implied by the slot
+    uint64_t last_use = 0;
+    uint32_t valid = 0;
+    uint32_t dirty = 0;
+  };
+  size_t slot(uint64_t line, int way) const { return (line % sets_) * assoc_ + static_cast<size_t>(way); }
+
+  uint64_t sets_;
+  uint32_t assoc_;
+  uint32_t sectors_;
+  std::vector<Line> lines_;
+  std::vector<Cycle> ready_;
+  uint64_t use_clock_ = 0;
+};
+
+}  // namespace warpsim

@@ -1,0 +1,50 @@
+// What limits a kernel, in one line. A unit above 60% of its peak makes the kernel bound by it
+// (the threshold Nsight Compute's Speed-of-Light rules use to call a unit the bottleneck);
+// otherwise the kernel is latency-bound and the top stall says what the warps wait for.
+#include <cstdio>
+
+#include "report/kernel_summary.h"
+
+namespace warpsim {
+namespace {
+constexpr double kBusy = 0.60;
+
+std::string percent(double f) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.0f%%", f * 100);
+  return buf;
+}
+}  // namespace
+
+void classify_bound(Summary& s) {
+  double memory = std::max(s.dram_utilisation, s.l2_utilisation);
+  double compute = std::max(s.issue_utilisation, s.busiest_pipe_utilisation);
+  if (memory >= kBusy && memory >= compute) {
+    s.bound = "memory";
+    s.bound_reason = s.dram_utilisation >= s.l2_utilisation
+                         ? "DRAM bandwidth at " + percent(s.dram_utilisation) + " of peak"
+                         : "L2 bandwidth at " + percent(s.l2_utilisation) + " of peak";
+    return;
+  }
+  if (compute >= kBusy) {
+    s.bound = "compute";
+    s.bound_reason = s.busiest_pipe_utilisation >= s.issue_utilisation
+                         ? s.busiest_pipe + " pipe busy " + percent(s.busiest_pipe_utilisation) + " of cycles"
+                         : "issue slots " + percent(s.issue_utilisation) + " used";
+    return;
+  }
+  int top = -1;
+  for (int r = 0; r < kNumStallReasons; ++r) {
+    auto reason = static_cast<StallReason>(r);
+    if (reason == StallReason::kSelected || reason == StallReason::kNotSelected) continue;
+    if (top < 0 || s.stalls[r] > s.stalls[top]) top = r;
+  }
+  char buf[200];
+  std::snprintf(buf, sizeof buf, "no unit above %s of peak (DRAM %s, busiest pipe %s); warps mostly wait on %s (%.1f cycles per instruction)",
+                percent(kBusy).c_str(), percent(s.dram_utilisation).c_str(), percent(compute).c_str(),
+                std::string(stall_reason_name(static_cast<StallReason>(top))).c_str(), s.stalls[top]);
+  s.bound = "latency";
+  s.bound_reason = buf;
+}
+
+}  // namespace warpsim

@@ -1,0 +1,13 @@
+#pragma once
+#include <string>
+#include <vector>
+
+#include "report/kernel_summary.h"
+
+namespace warpsim {
+
+// Long format, like `ncu --csv`: one row per kernel and metric, so the two can be joined.
+// Columns: Kernel Name, Metric Name, Metric Unit, Metric Value, Kind.
+std::string csv_report(const std::vector<Summary>& kernels);
+
+}  // namespace warpsim

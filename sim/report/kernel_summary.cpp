@@ -1,0 +1,88 @@
+#include "report/kernel_summary.h"
+
+#include <algorithm>
+
+namespace warpsim {
+namespace {
+
+double ratio(double a, double b) { return b > 0 ? a / b : 0.0; }
+
+Summary summarize(const GpuSpec& spec, const StatRegistry& st, const StatRegistry::Snapshot& s, uint64_t cycles) {
+  Summary out;
+  auto sum = [&](const std::string& g) { return double(st.sum(g, s)); };
+  const std::string sm = "gpu.sm[*].";
+  const double subs = double(spec.topology.sms) * spec.topology.sub_partitions_per_sm;
+  out.cycles = cycles;
+  out.time_us = cycles / spec.cycles_per_second() * 1e6;
+  out.warp_instructions = st.sum(sm + "inst_executed", s);
+  out.thread_instructions = st.sum(sm + "thread_inst_executed", s);
+  const double active = sum(sm + "cycles_active");
+  out.ipc = ratio(out.warp_instructions, active);
+  out.gpu_ipc = ratio(out.warp_instructions, double(cycles));
+  out.achieved_occupancy = ratio(sum(sm + "warps_active_cycles"), active * spec.limits.max_warps_per_sm);
+  out.simt_efficiency = ratio(out.thread_instructions, 32.0 * out.warp_instructions);
+  const double l1_hits = sum(sm + "l1.sector_hits");
+  out.l1_hit_rate = ratio(l1_hits, l1_hits + sum(sm + "l1.sector_misses"));
+  const double l2_reads = sum("gpu.l2.sector_reads"), l2_writes = sum("gpu.l2.sector_writes");
+  out.l2_hit_rate = ratio(sum("gpu.l2.sector_read_hits") + l2_writes, l2_reads + l2_writes);
+  out.dram_bytes_read = st.sum("gpu.dram.bytes_read", s);
+  out.dram_bytes_written = st.sum("gpu.dram.bytes_written", s);
+  const double seconds = cycles / spec.cycles_per_second();
+  out.dram_bandwidth_gbps = ratio(double(out.dram_bytes_read + out.dram_bytes_written), seconds) / 1e9;
+  out.dram_utilisation = ratio(out.dram_bandwidth_gbps * 1e9, spec.memory.hbm.peak_bytes_per_second());
+  out.l2_utilisation = ratio(sum("gpu.l2.slice_busy_cycles"), double(spec.memory.l2.slices) * cycles);
+  out.issue_utilisation = ratio(out.warp_instructions, subs * cycles);
+  for (Pipe p : {Pipe::kFma, Pipe::kAlu, Pipe::kFp16, Pipe::kFp64, Pipe::kXu, Pipe::kBranch}) {
+    double busy = sum(sm + "pipe." + std::string(pipe_name(p)) + ".inst_executed") * spec.pipe(p).issue_interval();
+    double u = ratio(busy, subs * cycles);
+    if (u > out.busiest_pipe_utilisation) {
+      out.busiest_pipe_utilisation = u;
+      out.busiest_pipe = std::string(pipe_name(p));
+    }
+  }
+  double tensor = ratio(sum(sm + "tensor.busy_cycles"), subs * cycles);
+  if (tensor > out.busiest_pipe_utilisation) {
+    out.busiest_pipe_utilisation = tensor;
+    out.busiest_pipe = "tensor";
+  }
+  for (int r = 0; r < kNumStallReasons; ++r) {
+    auto reason = static_cast<StallReason>(r);
+    out.stalls[r] = ratio(sum(sm + "warp_state." + std::string(stall_reason_name(reason))), out.warp_instructions);
+  }
+  classify_bound(out);
+  return out;
+}
+
+}  // namespace
+
+Summary summarize_kernel(const GpuSpec& spec, const StatRegistry& stats, const KernelRun& run) {
+  Summary out = summarize(spec, stats, run.stats, run.cycles());
+  out.name = run.info.name;
+  out.grid = run.info.grid;
+  out.block = run.info.block;
+  out.ctas = run.ctas;
+  out.theoretical_occupancy = run.occupancy.theoretical_occupancy();
+  out.occupancy_limiter = run.occupancy.limiter;
+  out.ctas_per_sm = run.occupancy.ctas_per_sm;
+  out.l1_kib = run.occupancy.l1_bytes / 1024;
+  out.shared_carveout_kib = run.occupancy.shared_carveout / 1024;
+  out.metrics = ncu_metrics(spec, stats, run.stats, out);
+  return out;
+}
+
+Summary summarize_run(const GpuSpec& spec, const StatRegistry& stats, const std::vector<KernelRun>& runs) {
+  StatRegistry::Snapshot total(stats.entries().size(), 0);
+  uint64_t cycles = 0, ctas = 0;
+  for (const auto& r : runs) {
+    for (size_t i = 0; i < total.size(); ++i) total[i] += r.stats[i];
+    cycles += r.cycles();
+    ctas += r.ctas;
+  }
+  Summary out = summarize(spec, stats, total, cycles);
+  out.name = runs.size() == 1 ? runs.front().info.name : "all kernels";
+  out.ctas = ctas;
+  out.metrics = ncu_metrics(spec, stats, total, out);
+  return out;
+}
+
+}  // namespace warpsim

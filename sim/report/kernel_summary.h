@@ -1,0 +1,61 @@
+#pragma once
+// The numbers a user reads about one kernel (or a whole run), computed from the statistics
+// registry alone: reports never look at components.
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "config/gpu_spec.h"
+#include "gpu/gpu.h"
+#include "stats/stall_reason.h"
+#include "stats/stat_registry.h"
+
+namespace warpsim {
+
+struct Metric {
+  std::string name;   // Nsight Compute metric name
+  double value = 0;
+  std::string unit;
+  std::string kind;   // "modelled": the simulator computes this quantity; "approximate": a stand-in
+};
+
+struct Summary {
+  std::string name;
+  Dim3 grid, block;
+  uint64_t cycles = 0;
+  double time_us = 0;
+  uint64_t warp_instructions = 0, thread_instructions = 0;
+  double ipc = 0;          // warp instructions per SM per active cycle (ncu's IPC)
+  double gpu_ipc = 0;      // warp instructions per elapsed cycle, whole GPU
+  double achieved_occupancy = 0, theoretical_occupancy = 0;
+  double simt_efficiency = 0;
+  double l1_hit_rate = 0, l2_hit_rate = 0;
+  uint64_t dram_bytes_read = 0, dram_bytes_written = 0;
+  double dram_bandwidth_gbps = 0;
+  double dram_utilisation = 0, l2_utilisation = 0, issue_utilisation = 0;
+  std::string busiest_pipe;
+  double busiest_pipe_utilisation = 0;
+  std::string bound;         // "memory", "compute" or "latency"
+  std::string bound_reason;
+  std::array<double, kNumStallReasons> stalls{};  // warp-cycles per issued instruction
+  uint64_t ctas = 0;
+  std::vector<Metric> metrics;
+  std::string occupancy_limiter;
+  uint32_t ctas_per_sm = 0;
+  uint32_t l1_kib = 0, shared_carveout_kib = 0;
+};
+
+// One kernel's summary. `snapshot` holds that kernel's counters.
+Summary summarize_kernel(const GpuSpec& spec, const StatRegistry& stats, const KernelRun& run);
+// The whole run: counters summed over kernels, cycles added (kernels run back to back).
+Summary summarize_run(const GpuSpec& spec, const StatRegistry& stats, const std::vector<KernelRun>& runs);
+
+// Sets bound and bound_reason from the utilisations and stalls (bound.cpp).
+void classify_bound(Summary& s);
+// Nsight Compute metrics for `s` (metrics.cpp).
+std::vector<Metric> ncu_metrics(const GpuSpec& spec, const StatRegistry& stats, const StatRegistry::Snapshot& snap,
+                                const Summary& s);
+
+}  // namespace warpsim

@@ -1,0 +1,206 @@
+#include "sm/load_store_unit.h"
+
+#include <bit>
+
+#include "sm/shared_banks.h"
+
+namespace warpsim {
+
+LoadStoreUnit::LoadStoreUnit(uint16_t sm_id, const GpuSpec& spec, MemorySystem& memory, SmStats& stats,
+                             LoadStoreClient& client)
+    : sm_id_(sm_id),
+      spec_(spec),
+      memory_(memory),
+      stats_(stats),
+      client_(client),
+      l1_(0, spec.memory.l1.associativity, spec.memory.line_bytes, spec.memory.sector_bytes, false),
+      lsu_gate_(double(spec.memory.l1.tag_lookups_per_clk)),
+      mio_gate_(1.0) {}
+
+void LoadStoreUnit::start_kernel(uint32_t l1_bytes) {
+  // L1 is not coherent and is invalidated at kernel boundaries (CUDA-PG memory model).
+  l1_ = SectoredCache(l1_bytes, spec_.memory.l1.associativity, spec_.memory.line_bytes, spec_.memory.sector_bytes, false);
+  l1_bytes_ = l1_bytes;
+}
+
+Cycle LoadStoreUnit::lsu_available(const WarpInst& inst, Cycle now) {
+  const auto& l1 = spec_.memory.l1;
+  if (mshr_.size() + 32 > l1.mshr_lines && inst.op->op_class == OpClass::kLoad) return kNever;
+  Cycle backlog = lsu_gate_.backlog(now);
+  if (backlog < l1.lsu_queue_lines) return now;
+  return now + (backlog - l1.lsu_queue_lines) + 1;
+}
+
+Cycle LoadStoreUnit::mio_available(Cycle now) const {
+  Cycle backlog = mio_gate_.backlog(now);
+  uint32_t limit = spec_.memory.shared.mio_queue_cycles;
+  return backlog < limit ? now : now + (backlog - limit) + 1;
+}
+
+uint32_t LoadStoreUnit::new_token(uint32_t warp, const WarpInst& inst, Cycle floor) {
+  uint32_t id;
+  if (!free_tokens_.empty()) {
+    id = free_tokens_.back();
+    free_tokens_.pop_back();
+  } else {
+    id = static_cast<uint32_t>(tokens_.size());
+    tokens_.emplace_back();
+  }
+  Token& t = tokens_[id];
+  t.warp = warp;
+  t.pending = 0;
+  t.floor = floor;
+  t.dsts.assign(inst.regs, inst.regs + inst.num_dst);
+  return id;
+}
+
+void LoadStoreUnit::finish_part(uint32_t id, Cycle now) {
+  Token& t = tokens_[id];
+  if (--t.pending > 0) return;
+  client_.load_done(t.warp, t.dsts, std::max(now, t.floor));
+  free_tokens_.push_back(id);
+}
+
+Cycle LoadStoreUnit::lsu_start(size_t lines, Cycle now) {
+  // The tag stage handles tag_lookups_per_clk lines per cycle; serve() returns when the last
+  // line has been looked up.
+  Cycle done = lsu_gate_.serve(now, lines);
+  return done;
+}
+
+bool LoadStoreUnit::issue_global_load(const WarpInst& inst, uint32_t warp, Cycle now, Cycle& ready) {
+  const auto& m = spec_.memory;
+  coalesce(inst, m.line_bytes, m.sector_bytes, lines_);
+  Cycle looked_up = lsu_start(lines_.size(), now);
+  Cycle data = looked_up + m.l1.hit_latency - 1;
+  ++stats_.global_load_requests;
+  if (inst.op->bypass_l1) {
+    uint32_t token = new_token(warp, inst, data);
+    for (const auto& la : lines_) {
+      stats_.global_load_sectors += static_cast<uint64_t>(std::popcount(la.sectors));
+      stats_.l1_sector_misses += static_cast<uint64_t>(std::popcount(la.sectors));
+      ++tokens_[token].pending;
+      memory_.send(MemRequest{la.line, la.sectors, token | kDirectToken, sm_id_, MemOp::kRead}, data);
+    }
+    return true;
+  }
+  uint32_t token = UINT32_MAX;
+  for (const auto& la : lines_) {
+    stats_.global_load_sectors += static_cast<uint64_t>(std::popcount(la.sectors));
+    int way = l1_.find(la.line);
+    uint32_t present = way >= 0 ? l1_.valid_sectors(la.line, way) : 0;
+    uint32_t hit = la.sectors & present, miss = la.sectors & ~present;
+    stats_.l1_sector_hits += static_cast<uint64_t>(std::popcount(hit));
+    stats_.l1_sector_misses += static_cast<uint64_t>(std::popcount(miss));
+    if (way >= 0) l1_.touch(la.line, way);
+    if (!miss) continue;
+    if (token == UINT32_MAX) token = new_token(warp, inst, data);
+    MshrEntry& e = mshr_[la.line];
+    uint32_t to_request = miss & ~e.requested;
+    stats_.l1_mshr_merges += static_cast<uint64_t>(std::popcount(miss & e.requested));
+    if (to_request) {
+      e.requested |= to_request;
+      memory_.send(MemRequest{la.line, to_request, 0, sm_id_, MemOp::kRead}, data);
+    }
+    e.waiters.emplace_back(token, miss);
+    ++tokens_[token].pending;
+  }
+  if (token == UINT32_MAX) {
+    ready = data;
+    return false;
+  }
+  return true;
+}
+
+uint32_t LoadStoreUnit::issue_global_store(const WarpInst& inst, uint32_t warp, Cycle now) {
+  const auto& m = spec_.memory;
+  coalesce(inst, m.line_bytes, m.sector_bytes, lines_);
+  Cycle looked_up = lsu_start(lines_.size(), now);
+  ++stats_.global_store_requests;
+  for (const auto& la : lines_) {
+    stats_.global_store_sectors += static_cast<uint64_t>(std::popcount(la.sectors));
+    // Write-through, no allocate: a line already in L1 is updated in place.
+    int way = l1_.find(la.line);
+    if (way >= 0) l1_.fill(la.line, way, la.sectors, looked_up);
+    memory_.send(MemRequest{la.line, la.sectors, warp, sm_id_, MemOp::kWrite}, looked_up);
+  }
+  return static_cast<uint32_t>(lines_.size());
+}
+
+bool LoadStoreUnit::issue_atomic(const WarpInst& inst, uint32_t warp, Cycle now, Cycle& ready, uint32_t& acks) {
+  const auto& m = spec_.memory;
+  coalesce(inst, m.line_bytes, m.sector_bytes, lines_);
+  Cycle looked_up = lsu_start(lines_.size(), now);
+  ++stats_.atomic_requests;
+  acks = 0;
+  bool returns = inst.op->op_class == OpClass::kAtomic;
+  uint32_t token = returns ? new_token(warp, inst, looked_up) : 0;
+  for (const auto& la : lines_) {
+    // Atomics are performed at L2; drop any stale L1 copy.
+    if (returns) {
+      ++tokens_[token].pending;
+      memory_.send(MemRequest{la.line, la.sectors, token | kDirectToken, sm_id_, MemOp::kAtomic}, looked_up);
+    } else {
+      ++acks;
+      memory_.send(MemRequest{la.line, la.sectors, warp, sm_id_, MemOp::kReduce}, looked_up);
+    }
+  }
+  if (returns && lines_.empty()) {
+    free_tokens_.push_back(token);
+    ready = looked_up;
+    return false;
+  }
+  return returns;
+}
+
+Cycle LoadStoreUnit::issue_mio(const WarpInst& inst, Cycle now) {
+  const auto& m = spec_.memory;
+  const OpInfo& op = *inst.op;
+  uint32_t passes = 1, latency = m.shared.latency;
+  if (op.space == MemSpace::kShared && inst.active_mask) {
+    passes = shared_wavefronts(inst, m.shared.banks, m.shared.bank_bytes);
+    bool load = op.op_class == OpClass::kLoad || op.op_class == OpClass::kAtomic;
+    (load ? stats_.shared_load_requests : stats_.shared_store_requests)++;
+    (load ? stats_.shared_load_wavefronts : stats_.shared_store_wavefronts) += passes;
+  } else if (op.space == MemSpace::kConst || op.space == MemSpace::kParam) {
+    passes = inst.addr.list || inst.addr.stride ? distinct_addresses(inst) : 1;
+    latency = m.constant.latency;
+  }
+  Cycle done = mio_gate_.serve(now, passes);
+  return done + latency - 1;
+}
+
+void LoadStoreUnit::on_response(const MemResponse& r, Cycle now) {
+  if (r.op == MemOp::kWrite || r.op == MemOp::kReduce) {
+    client_.store_acked(r.token);
+    return;
+  }
+  if (r.token & kDirectToken) {
+    finish_part(r.token & ~kDirectToken, now);
+    return;
+  }
+  // An L1 fill: install the sectors, then wake every load that waited for them.
+  int way = l1_.find(r.line);
+  if (way < 0) {
+    SectoredCache::Victim victim;
+    way = l1_.allocate(r.line, victim);
+  }
+  if (way >= 0) l1_.fill(r.line, way, r.sectors, now);
+  auto it = mshr_.find(r.line);
+  if (it == mshr_.end()) return;
+  MshrEntry& e = it->second;
+  e.requested &= ~r.sectors;
+  size_t keep = 0;
+  for (auto& [token, missing] : e.waiters) {
+    missing &= ~r.sectors;
+    if (missing == 0) {
+      finish_part(token, now);
+    } else {
+      e.waiters[keep++] = {token, missing};
+    }
+  }
+  e.waiters.resize(keep);
+  if (e.requested == 0 && e.waiters.empty()) mshr_.erase(it);
+}
+
+}  // namespace warpsim

@@ -1,0 +1,57 @@
+#pragma once
+// Per-warp register readiness: the cycle each register's pending write completes, and what kind
+// of producer it waits on (which decides the stall reason reported while waiting).
+#include <cstdint>
+#include <vector>
+
+#include "engine/cycle.h"
+#include "frontend/warp_inst.h"
+#include "stats/stall_reason.h"
+
+namespace warpsim {
+
+enum class Producer : uint8_t { kFixed, kMio, kMemory };
+
+inline StallReason stall_for(Producer p) {
+  switch (p) {
+    case Producer::kFixed: return StallReason::kWait;
+    case Producer::kMio: return StallReason::kShortScoreboard;
+    case Producer::kMemory: return StallReason::kLongScoreboard;
+  }
+  return StallReason::kWait;
+}
+
+class Scoreboard {
+ public:
+  void clear() { regs_.clear(); }
+  // Cycle at which `r` may be read (0 if never written).
+  Cycle ready_at(RegId r) const { return r < regs_.size() ? regs_[r].ready : 0; }
+  Producer producer(RegId r) const { return regs_[r].producer; }
+  void set(RegId r, Cycle ready, Producer p) {
+    if (r >= regs_.size()) regs_.resize(r + 1u);
+    regs_[r] = Entry{ready, p};
+  }
+
+  // The first operand of `inst` not ready at `now`; returns false if all are ready.
+  bool first_blocking(const WarpInst& inst, Cycle now, Cycle& until, Producer& producer) const {
+    const int n = inst.num_dst + inst.num_src;
+    for (int i = 0; i < n; ++i) {
+      RegId r = inst.regs[i];
+      if (r < regs_.size() && regs_[r].ready > now) {
+        until = regs_[r].ready;
+        producer = regs_[r].producer;
+        return true;
+      }
+    }
+    return false;
+  }
+
+ private:
+  struct Entry {
+    Cycle ready = 0;
+    Producer producer = Producer::kFixed;
+  };
+  std::vector<Entry> regs_;
+};
+
+}  // namespace warpsim

@@ -1,0 +1,364 @@
+#include "sm/sm.h"
+
+#include <bit>
+#include <sstream>
+
+#include "common/error.h"
+
+namespace warpsim {
+
+Sm::Sm(uint32_t id, const GpuSpec& spec, Engine& engine, MemorySystem& memory, StatRegistry& stats, CtaDone on_cta_done)
+    : Component("gpu.sm[" + std::to_string(id) + "]", kSmPriority),
+      id_(id),
+      spec_(spec),
+      engine_(engine),
+      on_cta_done_(std::move(on_cta_done)),
+      lsu_(static_cast<uint16_t>(id), spec, memory, stats_, *this),
+      warps_(spec.limits.max_warps_per_sm) {
+  subs_.resize(spec.topology.sub_partitions_per_sm);
+  for (uint32_t i = 0; i < subs_.size(); ++i) {
+    subs_[i].index = i;
+    subs_[i].scheduler = make_warp_scheduler(spec.scheduler);
+  }
+  stats_.register_with(stats, name());
+}
+
+void Sm::start_kernel(const KernelInfo& kernel, uint32_t max_ctas, uint32_t l1_bytes) {
+  kernel_ = &kernel;
+  max_ctas_ = max_ctas;
+  ctas_.clear();
+  ctas_.resize(max_ctas);
+  lsu_.start_kernel(l1_bytes);
+  for (auto& sp : subs_) {
+    sp.pipe_free.fill(0);
+    sp.scheduler = make_warp_scheduler(spec_.scheduler);
+  }
+  ticked_ = false;
+}
+
+void Sm::launch_cta(std::unique_ptr<CtaWork> work, Cycle now) {
+  uint32_t c = 0;
+  while (ctas_[c].work) ++c;
+  CtaSlot& cta = ctas_[c];
+  const uint32_t n = work->num_warps();
+  cta.warps.clear();
+  for (uint32_t slot = 0; slot < warps_.size() && cta.warps.size() < n; ++slot) {
+    if (!warps_[slot].resident) cta.warps.push_back(slot);
+  }
+  if (cta.warps.size() < n) throw SimulationError(name() + ": no free warp slots (occupancy bookkeeping is broken)");
+  cta.work = std::move(work);
+  cta.live = cta.resident = n;
+  cta.arrived = 0;
+  ++resident_ctas_;
+  ++stats_.ctas_launched;
+  stats_.warps_launched += n;
+  if (!in_tick_ && ticked_) account_sleep(now);
+  for (uint32_t i = 0; i < n; ++i) {
+    Warp& w = warps_[cta.warps[i]];
+    w = Warp{};
+    w.resident = true;
+    w.cta_slot = c;
+    w.warp_in_cta = i;
+    w.age = next_age_++;
+    w.first_cycle = in_tick_ ? now + 1 : now;
+    w.stream = &cta.work->warp(i);
+    w.sleep_reason = StallReason::kNoInstruction;
+    ++resident_warps_;
+    w.current = w.stream->next();
+    if (!w.current) {
+      w.exited = true;
+      --cta.live;
+    }
+  }
+  for (uint32_t slot : cta.warps) {
+    if (warps_[slot].exited) maybe_retire(warps_[slot], slot, now);  // a warp with no instructions
+  }
+  if (in_tick_) {
+    woke_work_ = true;
+  } else {
+    if (ticked_ && last_tick_ < now) last_tick_ = now - 1;  // cycles before `now` are accounted
+    engine_.wake(*this, ticked_ && last_tick_ >= now ? last_tick_ + 1 : now);
+  }
+}
+
+void Sm::deliver(const MemResponse& response, Cycle arrival) {
+  inbox_.push(Response{arrival, response_sequence_++, response});
+  engine_.wake(*this, arrival);
+}
+
+void Sm::account_sleep(Cycle now) {
+  if (!ticked_ || now <= last_tick_ + 1) return;
+  const Cycle gap = now - last_tick_ - 1;
+  for (const Warp& w : warps_) {
+    if (w.resident) stats_.stall_cycles[static_cast<int>(w.sleep_reason)] += gap;
+  }
+  stats_.warps_active_cycles += uint64_t{resident_warps_} * gap;
+  if (resident_warps_) stats_.cycles_active += gap;
+  last_tick_ = now - 1;
+}
+
+void Sm::take_responses(Cycle now) {
+  while (!inbox_.empty() && inbox_.top().arrival <= now) {
+    MemResponse r = inbox_.top().response;
+    inbox_.pop();
+    lsu_.on_response(r, now);
+  }
+}
+
+Cycle Sm::tick(Cycle now) {
+  in_tick_ = true;
+  woke_work_ = false;
+  account_sleep(now);
+  take_responses(now);
+  stats_.warps_active_cycles += resident_warps_;
+  if (resident_warps_) ++stats_.cycles_active;
+
+  Cycle next = kNever;
+  bool busy = false;
+  for (auto& sp : subs_) busy |= issue_stage(sp, now, next);
+  last_tick_ = now;
+  ticked_ = true;
+  in_tick_ = false;
+  if (!inbox_.empty()) next = std::min(next, inbox_.top().arrival);
+  if (busy || woke_work_) return now + 1;
+  if (next > now + 1) {
+    // Going to sleep: record what each warp waits for, to credit the skipped cycles on waking.
+    for (auto& sp : subs_) {
+      for (uint32_t slot = sp.index; slot < warps_.size(); slot += static_cast<uint32_t>(subs_.size())) {
+        Warp& w = warps_[slot];
+        if (w.resident) w.sleep_reason = classify(sp, w, now + 1).reason;
+      }
+    }
+  }
+  return next;
+}
+
+bool Sm::issue_stage(SubPartition& sp, Cycle now, Cycle& next) {
+  eligible_.clear();
+  const uint32_t stride = static_cast<uint32_t>(subs_.size());
+  for (uint32_t slot = sp.index; slot < warps_.size(); slot += stride) {
+    Warp& w = warps_[slot];
+    if (!w.resident || w.first_cycle > now) continue;
+    Verdict v = classify(sp, w, now);
+    if (v.reason == StallReason::kSelected) {
+      eligible_.push_back(slot);
+    } else {
+      ++stats_.stall_cycles[static_cast<int>(v.reason)];
+      next = std::min(next, v.until);
+    }
+  }
+  if (eligible_.empty()) return false;
+  uint32_t chosen = sp.scheduler->pick(eligible_, warps_);
+  stats_.stall_cycles[static_cast<int>(StallReason::kNotSelected)] += eligible_.size() - 1;
+  ++stats_.stall_cycles[static_cast<int>(StallReason::kSelected)];
+  issue(sp, chosen, now);
+  return true;
+}
+
+Sm::Verdict Sm::classify(SubPartition& sp, Warp& w, Cycle now) {
+  if (w.exited) return {StallReason::kDrain, kNever};
+  if (w.at_barrier) return {StallReason::kBarrier, kNever};
+  if (w.at_membar) {
+    if (w.outstanding_stores) return {StallReason::kMembar, kNever};
+    w.at_membar = false;
+  }
+  const WarpInst& in = *w.current;
+  Cycle until;
+  Producer producer;
+  if (w.scoreboard.first_blocking(in, now, until, producer)) return {stall_for(producer), until};
+  const Pipe pipe = in.op->pipe;
+  switch (pipe) {
+    case Pipe::kNone:
+      break;
+    case Pipe::kLsu: {
+      Cycle at = lsu_.lsu_available(in, now);
+      if (at > now) return {StallReason::kLgThrottle, at};
+      break;
+    }
+    case Pipe::kMio: {
+      Cycle at = lsu_.mio_available(now);
+      if (at > now) return {StallReason::kMioThrottle, at};
+      break;
+    }
+    default: {
+      Cycle free = sp.pipe_free[static_cast<int>(pipe)];
+      if (free > now) return {pipe == Pipe::kXu ? StallReason::kMioThrottle : StallReason::kMathPipeThrottle, free};
+    }
+  }
+  return {StallReason::kSelected, now};
+}
+
+void Sm::count_instruction(Warp& w, const WarpInst& in) {
+  const OpInfo& op = *in.op;
+  const uint64_t lanes = static_cast<uint64_t>(std::popcount(in.active_mask));
+  ++stats_.inst_executed;
+  stats_.thread_inst_executed += lanes;
+  ++stats_.pipe_inst[static_cast<int>(op.pipe)];
+  if (w.after_branch) {
+    if (in.active_mask != w.branch_mask) ++stats_.divergent_branches;
+    w.after_branch = false;
+  }
+  if (op.flop != FlopKind::kNone) {
+    if (op.op_class == OpClass::kFp32) {
+      (op.flop == FlopKind::kAdd ? stats_.fp32_add : op.flop == FlopKind::kMul ? stats_.fp32_mul : stats_.fp32_fma) += lanes;
+    } else if (op.op_class == OpClass::kFp64) {
+      (op.flop == FlopKind::kAdd ? stats_.fp64_add : op.flop == FlopKind::kMul ? stats_.fp64_mul : stats_.fp64_fma) += lanes;
+    } else if (op.op_class == OpClass::kFp16) {
+      stats_.fp16_flops += lanes * op.packed_lanes * (op.flop == FlopKind::kFma ? 2 : 1);
+    }
+  }
+}
+
+void Sm::issue(SubPartition& sp, uint32_t slot, Cycle now) {
+  Warp& w = warps_[slot];
+  const WarpInst& in = *w.current;
+  const OpInfo& op = *in.op;
+  count_instruction(w, in);
+  switch (op.op_class) {
+    case OpClass::kTensor:
+      issue_tensor(sp, w, in, now);
+      break;
+    case OpClass::kLoad:
+    case OpClass::kStore:
+    case OpClass::kAtomic:
+    case OpClass::kReduction:
+    case OpClass::kShuffle:
+      issue_memory(w, slot, in, now);
+      break;
+    case OpClass::kBranch: {
+      const PipeSpec& p = spec_.pipe(Pipe::kBranch);
+      sp.pipe_free[static_cast<int>(Pipe::kBranch)] = now + p.issue_interval();
+      ++stats_.branches;
+      w.branch_mask = in.active_mask;
+      w.after_branch = true;
+      break;
+    }
+    case OpClass::kBarrier: {
+      ++stats_.barriers;
+      CtaSlot& cta = ctas_[w.cta_slot];
+      w.at_barrier = true;
+      ++cta.arrived;
+      check_barrier(cta);
+      break;
+    }
+    case OpClass::kMembar:
+      if (w.outstanding_stores) w.at_membar = true;
+      break;
+    case OpClass::kExit:
+      exit_warp(w, slot, now);
+      return;
+    case OpClass::kNop:
+      break;
+    default: {
+      const PipeSpec& p = spec_.pipe(op.pipe);
+      sp.pipe_free[static_cast<int>(op.pipe)] = now + p.issue_interval();
+      Producer producer = op.pipe == Pipe::kXu ? Producer::kMio : Producer::kFixed;
+      for (int i = 0; i < in.num_dst; ++i) w.scoreboard.set(in.dst(i), now + p.latency, producer);
+    }
+  }
+  advance(w, slot, now);
+}
+
+void Sm::issue_tensor(SubPartition& sp, Warp& w, const WarpInst& in, Cycle now) {
+  const OpInfo& op = *in.op;
+  uint32_t per_sm = spec_.tensor.flops_per_clk_per_sm[static_cast<int>(op.tensor)];
+  if (per_sm == 0) {
+    throw InputError(SourceLocation{kernel_->source_file, in.line, 1},
+                     "'" + op.mnemonic + "' uses " + std::string(tensor_precision_name(op.tensor)) + " tensor cores, which " +
+                         spec_.name + " does not have (its config lists no tensor.dense_flops_per_clk_per_sm." +
+                         std::string(tensor_precision_name(op.tensor)) + ")");
+  }
+  const uint64_t per_sub = std::max<uint64_t>(1, per_sm / subs_.size());
+  const uint64_t flops = op.tensor_flops();
+  const Cycle interval = (flops + per_sub - 1) / per_sub;
+  sp.pipe_free[static_cast<int>(Pipe::kTensor)] = now + interval;
+  stats_.tensor_flops += flops;
+  stats_.tensor_busy_cycles += interval;
+  for (int i = 0; i < in.num_dst; ++i) w.scoreboard.set(in.dst(i), now + spec_.tensor.latency + interval, Producer::kFixed);
+}
+
+void Sm::issue_memory(Warp& w, uint32_t slot, const WarpInst& in, Cycle now) {
+  const OpInfo& op = *in.op;
+  if (op.pipe == Pipe::kMio) {
+    Cycle ready = lsu_.issue_mio(in, now);
+    for (int i = 0; i < in.num_dst; ++i) w.scoreboard.set(in.dst(i), ready, Producer::kMio);
+    return;
+  }
+  if (in.active_mask == 0) return;  // predicated off: nothing reaches memory
+  Cycle ready = 0;
+  bool pending = false;
+  if (op.op_class == OpClass::kLoad) {
+    pending = lsu_.issue_global_load(in, slot, now, ready);
+  } else if (op.op_class == OpClass::kStore) {
+    w.outstanding_stores += lsu_.issue_global_store(in, slot, now);
+  } else {
+    uint32_t acks = 0;
+    pending = lsu_.issue_atomic(in, slot, now, ready, acks);
+    w.outstanding_stores += acks;
+  }
+  if (op.op_class == OpClass::kStore || op.op_class == OpClass::kReduction) return;
+  for (int i = 0; i < in.num_dst; ++i) w.scoreboard.set(in.dst(i), pending ? kNever : ready, Producer::kMemory);
+  if (pending) ++w.outstanding_loads;
+}
+
+void Sm::advance(Warp& w, uint32_t slot, Cycle now) {
+  w.current = w.stream->next();
+  if (!w.current) exit_warp(w, slot, now);
+}
+
+void Sm::exit_warp(Warp& w, uint32_t slot, Cycle now) {
+  w.exited = true;
+  w.at_barrier = false;
+  CtaSlot& cta = ctas_[w.cta_slot];
+  --cta.live;
+  check_barrier(cta);
+  maybe_retire(w, slot, now);
+}
+
+void Sm::maybe_retire(Warp& w, uint32_t slot, Cycle now) {
+  (void)slot;
+  if (!w.exited || w.outstanding_loads || w.outstanding_stores || !w.resident) return;
+  w.resident = false;
+  --resident_warps_;
+  CtaSlot& cta = ctas_[w.cta_slot];
+  if (--cta.resident > 0) return;
+  cta.work.reset();
+  --resident_ctas_;
+  on_cta_done_(id_, now);
+}
+
+void Sm::check_barrier(CtaSlot& cta) {
+  if (cta.arrived == 0 || cta.arrived < cta.live) return;
+  for (uint32_t slot : cta.warps) warps_[slot].at_barrier = false;
+  cta.arrived = 0;
+  woke_work_ = true;
+}
+
+void Sm::load_done(uint32_t slot, std::span<const RegId> dsts, Cycle ready) {
+  Warp& w = warps_[slot];
+  for (RegId r : dsts) w.scoreboard.set(r, ready, Producer::kMemory);
+  --w.outstanding_loads;
+  maybe_retire(w, slot, engine_.now());
+}
+
+void Sm::store_acked(uint32_t slot) {
+  Warp& w = warps_[slot];
+  --w.outstanding_stores;
+  maybe_retire(w, slot, engine_.now());
+}
+
+std::string Sm::describe_state() const {
+  std::ostringstream s;
+  s << name() << ": " << resident_ctas_ << " CTAs, " << resident_warps_ << " warps resident";
+  for (uint32_t slot = 0; slot < warps_.size(); ++slot) {
+    const Warp& w = warps_[slot];
+    if (!w.resident) continue;
+    s << "\n  warp slot " << slot << " (CTA slot " << w.cta_slot << ", warp " << w.warp_in_cta << "): "
+      << (w.exited ? "exited" : w.at_barrier ? "at barrier" : "running") << ", loads " << w.outstanding_loads
+      << ", stores " << w.outstanding_stores;
+    if (w.current && !w.exited) s << ", next " << w.current->op->mnemonic << " (line " << w.current->line << ")";
+  }
+  return s.str();
+}
+
+}  // namespace warpsim

@@ -1,0 +1,109 @@
+#pragma once
+// One streaming multiprocessor: resident CTAs and warps, four sub-partitions each issuing at most
+// one instruction per cycle from its warps, their math pipes, and the load/store unit.
+//
+// A tick is: account the cycles slept since the last tick → take memory responses → for each
+// sub-partition, classify every warp (eligible, or the stall reason it is in) and issue one.
+// When no warp can issue next cycle the SM sleeps until the earliest cycle anything can change
+// (a dependency resolving, a pipe freeing) or until a memory response wakes it.
+#include <array>
+#include <functional>
+#include <memory>
+#include <queue>
+#include <vector>
+
+#include "config/gpu_spec.h"
+#include "engine/component.h"
+#include "engine/engine.h"
+#include "frontend/kernel_source.h"
+#include "mem/memory_system.h"
+#include "sm/load_store_unit.h"
+#include "sm/sm_stats.h"
+#include "sm/warp.h"
+#include "sm/warp_scheduler.h"
+
+namespace warpsim {
+
+class Sm : public Component, public MemResponder, private LoadStoreClient {
+ public:
+  // Called when a CTA has finished and released its resources.
+  using CtaDone = std::function<void(uint32_t sm, Cycle now)>;
+
+  Sm(uint32_t id, const GpuSpec& spec, Engine& engine, MemorySystem& memory, StatRegistry& stats, CtaDone on_cta_done);
+
+  // Prepares for a kernel: at most `max_ctas` resident CTAs; L1 gets `l1_bytes`.
+  void start_kernel(const KernelInfo& kernel, uint32_t max_ctas, uint32_t l1_bytes);
+  bool can_accept_cta() const { return resident_ctas_ < max_ctas_; }
+  void launch_cta(std::unique_ptr<CtaWork> cta, Cycle now);
+  bool idle() const { return resident_ctas_ == 0; }
+
+  void deliver(const MemResponse& response, Cycle arrival) override;
+  Cycle tick(Cycle now) override;
+  std::string describe_state() const override;
+
+  uint32_t id() const { return id_; }
+  uint64_t l1_bytes() const { return lsu_.l1_bytes(); }
+
+ private:
+  struct Verdict {
+    StallReason reason;  // kSelected means eligible
+    Cycle until;         // when a stalled warp may become eligible (kNever: on a message)
+  };
+  struct SubPartition {
+    uint32_t index = 0;  // owns warp slots index, index + n, index + 2n, ...
+    std::array<Cycle, kNumPipes> pipe_free{};
+    std::unique_ptr<WarpScheduler> scheduler;
+  };
+  struct CtaSlot {
+    std::unique_ptr<CtaWork> work;
+    std::vector<uint32_t> warps;
+    uint32_t live = 0;     // warps that have not exited
+    uint32_t arrived = 0;  // live warps waiting at the barrier
+    uint32_t resident = 0; // warps not yet retired (exited warps may still drain)
+  };
+  struct Response {
+    Cycle arrival;
+    uint64_t sequence;
+    MemResponse response;
+    bool operator>(const Response& o) const { return arrival != o.arrival ? arrival > o.arrival : sequence > o.sequence; }
+  };
+
+  void account_sleep(Cycle now);
+  void take_responses(Cycle now);
+  bool issue_stage(SubPartition& sp, Cycle now, Cycle& next);
+  Verdict classify(SubPartition& sp, Warp& w, Cycle now);
+  void issue(SubPartition& sp, uint32_t slot, Cycle now);
+  void issue_memory(Warp& w, uint32_t slot, const WarpInst& in, Cycle now);
+  void issue_tensor(SubPartition& sp, Warp& w, const WarpInst& in, Cycle now);
+  void count_instruction(Warp& w, const WarpInst& in);
+  void advance(Warp& w, uint32_t slot, Cycle now);
+  void exit_warp(Warp& w, uint32_t slot, Cycle now);
+  void maybe_retire(Warp& w, uint32_t slot, Cycle now);
+  void check_barrier(CtaSlot& cta);
+  void load_done(uint32_t warp, std::span<const RegId> dsts, Cycle ready) override;
+  void store_acked(uint32_t warp) override;
+
+  uint32_t id_;
+  const GpuSpec& spec_;
+  Engine& engine_;
+  CtaDone on_cta_done_;
+  SmStats stats_;
+  LoadStoreUnit lsu_;
+  std::vector<Warp> warps_;
+  std::vector<SubPartition> subs_;
+  std::vector<CtaSlot> ctas_;
+  std::priority_queue<Response, std::vector<Response>, std::greater<>> inbox_;
+  uint64_t response_sequence_ = 0;
+  const KernelInfo* kernel_ = nullptr;
+  uint32_t max_ctas_ = 0;
+  uint32_t resident_ctas_ = 0;
+  uint32_t resident_warps_ = 0;
+  uint64_t next_age_ = 0;
+  Cycle last_tick_ = 0;
+  bool ticked_ = false;
+  bool in_tick_ = false;
+  bool woke_work_ = false;  // something in this tick makes the next cycle busy
+  std::vector<uint32_t> eligible_;  // scratch
+};
+
+}  // namespace warpsim

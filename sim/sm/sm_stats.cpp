@@ -1,0 +1,48 @@
+#include "sm/sm_stats.h"
+
+namespace warpsim {
+
+void SmStats::register_with(StatRegistry& r, const std::string& p) const {
+  r.add(p + ".inst_executed", &inst_executed, "warp instructions", "warp instructions issued");
+  r.add(p + ".thread_inst_executed", &thread_inst_executed, "thread instructions", "active lanes summed over issued instructions");
+  r.add(p + ".cycles_active", &cycles_active, "cycles", "cycles with at least one resident warp");
+  r.add(p + ".warps_active_cycles", &warps_active_cycles, "warp-cycles", "resident warps summed over cycles");
+  r.add(p + ".ctas_launched", &ctas_launched, "CTAs", "CTAs launched on this SM");
+  r.add(p + ".warps_launched", &warps_launched, "warps", "warps launched on this SM");
+  for (int i = 0; i < kNumPipes; ++i) {
+    auto pipe = static_cast<Pipe>(i);
+    r.add(p + ".pipe." + std::string(pipe_name(pipe)) + ".inst_executed", &pipe_inst[i], "warp instructions",
+          "warp instructions issued to this pipe");
+  }
+  for (int i = 0; i < kNumStallReasons; ++i) {
+    auto reason = static_cast<StallReason>(i);
+    r.add(p + ".warp_state." + std::string(stall_reason_name(reason)), &stall_cycles[i], "warp-cycles",
+          "cycles resident warps spent in this state");
+  }
+  r.add(p + ".fp32.add", &fp32_add, "thread instructions", "FP32 add/sub thread instructions");
+  r.add(p + ".fp32.mul", &fp32_mul, "thread instructions", "FP32 mul thread instructions");
+  r.add(p + ".fp32.fma", &fp32_fma, "thread instructions", "FP32 fma/mad thread instructions");
+  r.add(p + ".fp64.add", &fp64_add, "thread instructions", "FP64 add/sub thread instructions");
+  r.add(p + ".fp64.mul", &fp64_mul, "thread instructions", "FP64 mul thread instructions");
+  r.add(p + ".fp64.fma", &fp64_fma, "thread instructions", "FP64 fma thread instructions");
+  r.add(p + ".fp16.flops", &fp16_flops, "FLOP", "half-precision non-tensor FLOPs");
+  r.add(p + ".tensor.flops", &tensor_flops, "FLOP", "dense tensor-core FLOPs (or integer OPs)");
+  r.add(p + ".tensor.busy_cycles", &tensor_busy_cycles, "cycles", "tensor pipe busy cycles summed over sub-partitions");
+  r.add(p + ".branches", &branches, "warp instructions", "branch instructions");
+  r.add(p + ".divergent_branches", &divergent_branches, "warp instructions", "branches after which fewer lanes ran");
+  r.add(p + ".global_load.requests", &global_load_requests, "requests", "global/local load instructions");
+  r.add(p + ".global_load.sectors", &global_load_sectors, "sectors", "sectors requested by global/local loads");
+  r.add(p + ".global_store.requests", &global_store_requests, "requests", "global/local store instructions");
+  r.add(p + ".global_store.sectors", &global_store_sectors, "sectors", "sectors written by global/local stores");
+  r.add(p + ".l1.sector_hits", &l1_sector_hits, "sectors", "load sectors found in L1");
+  r.add(p + ".l1.sector_misses", &l1_sector_misses, "sectors", "load sectors missing in L1");
+  r.add(p + ".l1.mshr_merges", &l1_mshr_merges, "sectors", "missing sectors already requested by an earlier miss");
+  r.add(p + ".atomic.requests", &atomic_requests, "requests", "global atomic and reduction instructions");
+  r.add(p + ".shared_load.requests", &shared_load_requests, "requests", "shared-memory load instructions");
+  r.add(p + ".shared_store.requests", &shared_store_requests, "requests", "shared-memory store instructions");
+  r.add(p + ".shared_load.wavefronts", &shared_load_wavefronts, "wavefronts", "shared load passes, conflicts included");
+  r.add(p + ".shared_store.wavefronts", &shared_store_wavefronts, "wavefronts", "shared store passes, conflicts included");
+  r.add(p + ".barriers", &barriers, "warp instructions", "bar.sync instructions");
+}
+
+}  // namespace warpsim

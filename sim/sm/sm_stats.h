@@ -1,0 +1,44 @@
+#pragma once
+// Counters of one SM, registered under gpu.sm[i]. Names follow Nsight Compute where one applies
+// (the report maps them to ncu metric names).
+#include <array>
+#include <cstdint>
+#include <string>
+
+#include "isa/op_info.h"
+#include "stats/stall_reason.h"
+#include "stats/stat_registry.h"
+
+namespace warpsim {
+
+struct SmStats {
+  uint64_t inst_executed = 0;         // warp instructions issued
+  uint64_t thread_inst_executed = 0;  // sum of active lanes
+  uint64_t cycles_active = 0;         // cycles with at least one resident warp
+  uint64_t warps_active_cycles = 0;   // sum over cycles of resident warps
+  uint64_t ctas_launched = 0;
+  uint64_t warps_launched = 0;
+  std::array<uint64_t, kNumPipes> pipe_inst{};
+  std::array<uint64_t, kNumStallReasons> stall_cycles{};
+  // FLOP-producing thread instructions, as ncu's roofline counts them.
+  uint64_t fp32_add = 0, fp32_mul = 0, fp32_fma = 0;
+  uint64_t fp64_add = 0, fp64_mul = 0, fp64_fma = 0;
+  uint64_t fp16_flops = 0;            // half arithmetic FLOPs (packed lanes counted twice)
+  uint64_t tensor_flops = 0;          // dense MMA FLOPs (or integer OPs)
+  uint64_t tensor_busy_cycles = 0;    // summed over sub-partitions
+  uint64_t branches = 0;
+  uint64_t divergent_branches = 0;    // the next instruction ran with fewer lanes than the branch
+  // Memory.
+  uint64_t global_load_requests = 0, global_load_sectors = 0;
+  uint64_t global_store_requests = 0, global_store_sectors = 0;
+  uint64_t l1_sector_hits = 0, l1_sector_misses = 0;   // global/local loads through L1
+  uint64_t l1_mshr_merges = 0;                          // sectors already requested by another miss
+  uint64_t atomic_requests = 0;
+  uint64_t shared_load_requests = 0, shared_store_requests = 0;
+  uint64_t shared_load_wavefronts = 0, shared_store_wavefronts = 0;  // passes incl. conflict replays
+  uint64_t barriers = 0;
+
+  void register_with(StatRegistry& r, const std::string& prefix) const;
+};
+
+}  // namespace warpsim

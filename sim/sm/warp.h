@@ -1,0 +1,30 @@
+#pragma once
+// The timing model's state of one resident warp.
+#include <cstdint>
+
+#include "frontend/kernel_source.h"
+#include "sm/scoreboard.h"
+#include "stats/stall_reason.h"
+
+namespace warpsim {
+
+struct Warp {
+  bool resident = false;
+  bool exited = false;      // executed exit or ran out of instructions; may still be draining
+  bool at_barrier = false;
+  bool at_membar = false;
+  uint32_t cta_slot = 0;
+  uint32_t warp_in_cta = 0;
+  uint64_t age = 0;         // launch order; GTO prefers the oldest
+  Cycle first_cycle = 0;    // first cycle it takes part in (launches inside a tick start next cycle)
+  WarpStream* stream = nullptr;
+  const WarpInst* current = nullptr;  // next instruction to issue
+  uint32_t outstanding_loads = 0;
+  uint32_t outstanding_stores = 0;
+  uint32_t branch_mask = 0;           // mask of the last branch, to detect divergence
+  bool after_branch = false;
+  StallReason sleep_reason = StallReason::kNoInstruction;
+  Scoreboard scoreboard;
+};
+
+}  // namespace warpsim
