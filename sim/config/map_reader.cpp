@@ -1,5 +1,6 @@
 #include "config/map_reader.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <sstream>
@@ -24,9 +25,39 @@ const SourceLocation& MapReader::location(const std::string& key) const {
   return n ? n->where : node_.where;
 }
 
+const SourceLocation& MapReader::key_location(const std::string& key) const { return node_.key_location(key); }
+
+namespace {
+size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+}  // namespace
+
+void MapReader::missing(const std::string& key) const {
+  // A missing key is most often a misspelt one: point at the misspelling if there is one.
+  for (size_t i = 0; i < node_.entries.size(); ++i) {
+    const std::string& other = node_.entries[i].first;
+    if (!used_.count(other) && edit_distance(other, key) <= 2) {
+      config_error(node_.key_locations[i], "unknown key '" + full(other) + "'; did you mean '" + key + "'?");
+    }
+  }
+  config_error(node_.where, "missing required key '" + full(key) + "'");
+}
+
 const ConfigNode& MapReader::require(const std::string& key, ConfigNode::Kind kind) {
   const ConfigNode* n = node_.find(key);
-  if (!n) config_error(node_.where, "missing required key '" + full(key) + "'");
+  if (!n) missing(key);
   used_.insert(key);
   if (n->kind != kind) {
     std::string want = kind == ConfigNode::Kind::kMap        ? "a map"
@@ -43,7 +74,7 @@ MapReader MapReader::section(const std::string& key) {
 
 const ConfigNode& MapReader::raw(const std::string& key) {
   const ConfigNode* n = node_.find(key);
-  if (!n) config_error(node_.where, "missing required key '" + full(key) + "'");
+  if (!n) missing(key);
   used_.insert(key);
   return *n;
 }

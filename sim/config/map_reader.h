@@ -36,12 +36,14 @@ class MapReader {
   // Throws InputError at the first key that was never read.
   void finish() const;
 
-  const SourceLocation& location(const std::string& key) const;
+  const SourceLocation& location(const std::string& key) const;      // of the value
+  const SourceLocation& key_location(const std::string& key) const;  // of the key itself
   const SourceLocation& where() const { return node_.where; }
   const std::string& path() const { return path_; }
 
  private:
   const ConfigNode& require(const std::string& key, ConfigNode::Kind kind);
+  [[noreturn]] void missing(const std::string& key) const;
   std::string full(const std::string& key) const { return path_.empty() ? key : path_ + "." + key; }
 
   const ConfigNode& node_;

@@ -27,7 +27,7 @@ void read_tensor(MapReader& root, GpuSpec& s) {
   for (const auto& key : rates.keys()) {
     TensorPrecision p = tensor_precision_from_name(key);
     if (p == TensorPrecision::kNone) {
-      config_error(rates.location(key), "unknown tensor precision '" + key +
+      config_error(rates.key_location(key), "unknown tensor precision '" + key +
                                             "'; expected fp16, bf16, tf32, fp8, fp6, fp4, int8, int4 or fp64");
     }
     s.tensor.flops_per_clk_per_sm[static_cast<int>(p)] = static_cast<uint32_t>(rates.integer(key, 1, 1 << 20));
@@ -137,9 +137,9 @@ void read_datasheet(MapReader& root, GpuSpec& s) {
     MapReader t = d.section("tensor_tflops");
     for (const auto& key : t.keys()) {
       TensorPrecision p = tensor_precision_from_name(key);
-      if (p == TensorPrecision::kNone) config_error(t.location(key), "unknown tensor precision '" + key + "'");
+      if (p == TensorPrecision::kNone) config_error(t.key_location(key), "unknown tensor precision '" + key + "'");
       if (!s.tensor.supports(p)) {
-        config_error(t.location(key), "datasheet lists tensor precision '" + key + "' but tensor.dense_flops_per_clk_per_sm does not");
+        config_error(t.key_location(key), "datasheet lists tensor precision '" + key + "' but tensor.dense_flops_per_clk_per_sm does not");
       }
       s.datasheet.tensor_tflops[p] = read_figure(t, key);
     }

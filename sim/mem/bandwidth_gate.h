@@ -1,6 +1,6 @@
 #pragma once
 // A server with a fixed service rate: each use occupies it for bytes / rate, queued behind
-// earlier uses. Time is kept in 1/65536 cycle so fractional rates stay exact integers.
+// earlier uses. Time is kept in 2^-20 cycle so fractional rates stay exact integers.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -11,7 +11,7 @@ namespace warpsim {
 
 class BandwidthGate {
  public:
-  static constexpr uint64_t kScale = 1 << 16;
+  static constexpr uint64_t kScale = 1 << 20;
 
   BandwidthGate() = default;
   explicit BandwidthGate(double bytes_per_cycle) : fp_per_byte_(std::max<uint64_t>(1, static_cast<uint64_t>(std::llround(kScale / bytes_per_cycle)))) {}

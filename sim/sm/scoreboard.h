@@ -32,6 +32,14 @@ class Scoreboard {
     regs_[r] = Entry{ready, p};
   }
 
+  // The last cycle a fixed-latency write lands (pending memory results are tracked elsewhere).
+  Cycle latest_fixed_ready() const {
+    Cycle latest = 0;
+    for (const Entry& e : regs_)
+      if (e.ready != kNever && e.ready > latest) latest = e.ready;
+    return latest;
+  }
+
   // The first operand of `inst` not ready at `now`; returns false if all are ready.
   bool first_blocking(const WarpInst& inst, Cycle now, Cycle& until, Producer& producer) const {
     const int n = inst.num_dst + inst.num_src;

@@ -140,6 +140,12 @@ bool Sm::issue_stage(SubPartition& sp, Cycle now, Cycle& next) {
     Warp& w = warps_[slot];
     if (!w.resident || w.first_cycle > now) continue;
     Verdict v = classify(sp, w, now);
+    if (w.exited) {
+      ++stats_.stall_cycles[static_cast<int>(StallReason::kDrain)];
+      maybe_retire(w, slot, now);
+      if (w.resident) next = std::min(next, v.until);
+      continue;
+    }
     if (v.reason == StallReason::kSelected) {
       eligible_.push_back(slot);
     } else {
@@ -156,7 +162,7 @@ bool Sm::issue_stage(SubPartition& sp, Cycle now, Cycle& next) {
 }
 
 Sm::Verdict Sm::classify(SubPartition& sp, Warp& w, Cycle now) {
-  if (w.exited) return {StallReason::kDrain, kNever};
+  if (w.exited) return {StallReason::kDrain, w.outstanding_loads || w.outstanding_stores ? kNever : w.drain_until};
   if (w.at_barrier) return {StallReason::kBarrier, kNever};
   if (w.at_membar) {
     if (w.outstanding_stores) return {StallReason::kMembar, kNever};
@@ -308,6 +314,7 @@ void Sm::advance(Warp& w, uint32_t slot, Cycle now) {
 
 void Sm::exit_warp(Warp& w, uint32_t slot, Cycle now) {
   w.exited = true;
+  w.drain_until = w.scoreboard.latest_fixed_ready();
   w.at_barrier = false;
   CtaSlot& cta = ctas_[w.cta_slot];
   --cta.live;
@@ -317,7 +324,7 @@ void Sm::exit_warp(Warp& w, uint32_t slot, Cycle now) {
 
 void Sm::maybe_retire(Warp& w, uint32_t slot, Cycle now) {
   (void)slot;
-  if (!w.exited || w.outstanding_loads || w.outstanding_stores || !w.resident) return;
+  if (!w.exited || w.outstanding_loads || w.outstanding_stores || !w.resident || now < w.drain_until) return;
   w.resident = false;
   --resident_warps_;
   CtaSlot& cta = ctas_[w.cta_slot];
@@ -338,6 +345,7 @@ void Sm::load_done(uint32_t slot, std::span<const RegId> dsts, Cycle ready) {
   Warp& w = warps_[slot];
   for (RegId r : dsts) w.scoreboard.set(r, ready, Producer::kMemory);
   --w.outstanding_loads;
+  if (w.exited) w.drain_until = std::max(w.drain_until, ready);
   maybe_retire(w, slot, engine_.now());
 }
 

@@ -21,6 +21,7 @@ struct Warp {
   const WarpInst* current = nullptr;  // next instruction to issue
   uint32_t outstanding_loads = 0;
   uint32_t outstanding_stores = 0;
+  Cycle drain_until = 0;              // an exited warp retires once its last register write lands
   uint32_t branch_mask = 0;           // mask of the last branch, to detect divergence
   bool after_branch = false;
   StallReason sleep_reason = StallReason::kNoInstruction;

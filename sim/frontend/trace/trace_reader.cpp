@@ -162,7 +162,10 @@ class TraceKernel : public KernelSource {
         continue;
       }
       c.skip_space();
-      if (c.peek() == '.') c.fail("unknown directive '" + std::string(c.word()) + "' inside a CTA; expected .warp, .cta or .kernel");
+      if (c.peek() == '.') {
+        size_t at = c.pos();
+        c.fail_at(at, "unknown directive '" + std::string(c.word()) + "' inside a CTA; expected .warp, .cta or .kernel");
+      }
       if (current < 0) c.fail("instruction before any .warp line; expected .warp N");
       WarpInst inst = parse_instruction(c, info_.full_mask(static_cast<uint32_t>(current)), state_->opcodes, registers_, cta->pools);
       cta->warps_[static_cast<size_t>(current)].insts.push_back(inst);

@@ -1,0 +1,87 @@
+#include "support/test_support.h"
+
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "frontend/trace/trace_reader.h"
+
+namespace warpsim::test {
+namespace fs = std::filesystem;
+
+TempDir::TempDir() {
+  std::string tmpl = (fs::temp_directory_path() / "warpsim_test_XXXXXX").string();
+  if (!mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed");
+  dir_ = tmpl;
+}
+
+TempDir::~TempDir() {
+  std::error_code ec;
+  fs::remove_all(dir_, ec);
+}
+
+std::string TempDir::write(const std::string& name, const std::string& content) const {
+  std::string p = path(name);
+  std::ofstream(p, std::ios::binary) << content;
+  return p;
+}
+
+std::string source_path(const std::string& relative) { return std::string(WARPSIM_SOURCE_DIR) + "/" + relative; }
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+namespace {
+std::string quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+}  // namespace
+
+CliResult run_cli(const std::vector<std::string>& args) {
+  TempDir dir;
+  std::string cmd = quote(WARPSIM_BINARY);
+  for (const auto& a : args) cmd += " " + quote(a);
+  cmd += " >" + quote(dir.path("out")) + " 2>" + quote(dir.path("err")) + " </dev/null";
+  int status = std::system(cmd.c_str());
+  CliResult r;
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.out = read_file(dir.path("out"));
+  r.err = read_file(dir.path("err"));
+  return r;
+}
+
+Simulated simulate_file(const std::string& arch, const std::string& path, const std::vector<std::string>& sets) {
+  Simulated s;
+  s.config = load_gpu_config(arch, sets);
+  s.gpu = std::make_unique<Gpu>(s.config.spec);
+  TraceWorkload workload(path);
+  s.runs = simulate(*s.gpu, workload).kernels;
+  for (const auto& r : s.runs) s.kernels.push_back(summarize_kernel(s.config.spec, s.gpu->stats(), r));
+  s.total = summarize_run(s.config.spec, s.gpu->stats(), s.runs);
+  return s;
+}
+
+Simulated simulate_text(const std::string& arch, const std::string& trace_text, const std::vector<std::string>& sets) {
+  TempDir dir;
+  return simulate_file(arch, dir.write("t.trace", trace_text), sets);
+}
+
+std::string kernel_header(const std::string& name, unsigned grid, unsigned block, unsigned shared, unsigned regs) {
+  std::ostringstream o;
+  o << ".version 1\n.kernel " << name << "\n.grid " << grid << "\n.block " << block << "\n.shared " << shared << "\n.regs "
+    << regs << "\n";
+  return o.str();
+}
+
+}  // namespace warpsim::test

@@ -1,0 +1,49 @@
+#pragma once
+// Helpers shared by the tests: temporary files, running the CLI, and simulating a trace text.
+#include <string>
+#include <vector>
+
+#include "config/load_config.h"
+#include "gpu/simulation.h"
+#include "report/kernel_summary.h"
+
+namespace warpsim::test {
+
+// A fresh directory under the system temp dir, removed when the object dies.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  std::string path(const std::string& name) const { return dir_ + "/" + name; }
+  std::string write(const std::string& name, const std::string& content) const;
+
+ private:
+  std::string dir_;
+};
+
+struct CliResult {
+  int exit_code = -1;
+  std::string out, err;
+};
+// Runs the warpsim binary with `args` (shell-quoted here).
+CliResult run_cli(const std::vector<std::string>& args);
+
+std::string source_path(const std::string& relative);  // inside the repository
+std::string read_file(const std::string& path);
+
+// Simulates `trace_text` on a shipped config (with overrides); returns the summaries.
+struct Simulated {
+  LoadedConfig config;
+  std::vector<KernelRun> runs;
+  std::vector<Summary> kernels;
+  Summary total;
+  std::unique_ptr<Gpu> gpu;
+  uint64_t sum(const std::string& group, size_t kernel = 0) const { return gpu->stats().sum(group, runs.at(kernel).stats); }
+};
+Simulated simulate_text(const std::string& arch, const std::string& trace_text, const std::vector<std::string>& sets = {});
+Simulated simulate_file(const std::string& arch, const std::string& path, const std::vector<std::string>& sets = {});
+
+// Builds trace text: ".version 1", a kernel header, and CTAs added by the caller.
+std::string kernel_header(const std::string& name, unsigned grid, unsigned block, unsigned shared = 0, unsigned regs = 32);
+
+}  // namespace warpsim::test

@@ -1,0 +1,217 @@
+// Shipped configs load and agree with their datasheets; extends and --set work; every config
+// error names file:line:col and says what was expected.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "common/error.h"
+#include "config/derived_peaks.h"
+#include "config/load_config.h"
+#include "support/test_support.h"
+
+namespace warpsim {
+namespace {
+
+using test::TempDir;
+
+const std::vector<std::string> kShipped = {"a100", "b200", "h100", "h200", "v100"};
+
+TEST(ShippedConfigs, AllFiveAreListed) { EXPECT_EQ(shipped_config_names(), kShipped); }
+
+TEST(ShippedConfigs, EachLoadsAndNamesItself) {
+  for (const auto& name : kShipped) {
+    SCOPED_TRACE(name);
+    LoadedConfig c = load_gpu_config(name);
+    EXPECT_EQ(c.spec.name, name);
+    EXPECT_GT(c.spec.topology.sms, 0u);
+  }
+}
+
+TEST(ShippedConfigs, DerivedPeaksMatchDatasheetWithin2PercentOrExplain) {
+  for (const auto& name : kShipped) {
+    LoadedConfig c = load_gpu_config(name);
+    DerivedPeaks d = derive_peaks(c.spec);
+    EXPECT_GE(d.checks.size(), 3u) << name << " should cite FP32, FP64 and HBM figures at least";
+    for (const auto& ch : d.checks) {
+      EXPECT_TRUE(ch.acceptable()) << name << " " << ch.what << ": derived " << ch.derived << " vs datasheet " << ch.datasheet;
+    }
+  }
+}
+
+TEST(ShippedConfigs, PeaksFollowFromUnitsAndClocks) {
+  // A100: 108 SMs x 64 FP32 lanes x 2 FLOP x 1.41 GHz = 19.49 TFLOP/s (WP-A).
+  DerivedPeaks d = derive_peaks(load_gpu_config("a100").spec);
+  EXPECT_NEAR(d.fp32_tflops, 108 * 64 * 2 * 1.41e9 / 1e12, 1e-9);
+  EXPECT_NEAR(d.hbm_tbps, 5120 / 8.0 * 3.186e9 / 1e12, 1e-9);
+  EXPECT_NEAR(d.ridge_fp32, d.fp32_tflops / d.hbm_tbps, 1e-12);
+}
+
+TEST(ShippedConfigs, TensorPrecisionsPerGeneration) {
+  EXPECT_TRUE(load_gpu_config("v100").spec.tensor.supports(TensorPrecision::kFp16));
+  EXPECT_FALSE(load_gpu_config("v100").spec.tensor.supports(TensorPrecision::kBf16));
+  EXPECT_FALSE(load_gpu_config("a100").spec.tensor.supports(TensorPrecision::kFp8));
+  EXPECT_TRUE(load_gpu_config("h100").spec.tensor.supports(TensorPrecision::kFp8));
+  EXPECT_FALSE(load_gpu_config("h100").spec.tensor.supports(TensorPrecision::kFp4));
+  EXPECT_TRUE(load_gpu_config("b200").spec.tensor.supports(TensorPrecision::kFp4));
+}
+
+TEST(Extends, H200TakesH100AndChangesMemory) {
+  GpuSpec h100 = load_gpu_config("h100").spec, h200 = load_gpu_config("h200").spec;
+  EXPECT_EQ(h200.topology.sms, h100.topology.sms);
+  EXPECT_EQ(h200.pipe(Pipe::kFma).lanes, h100.pipe(Pipe::kFma).lanes);
+  EXPECT_EQ(h200.memory.hbm.type, "HBM3e");
+  EXPECT_GT(h200.memory.hbm.peak_bytes_per_second(), h100.memory.hbm.peak_bytes_per_second());
+  EXPECT_EQ(h200.name, "h200");
+}
+
+TEST(Overrides, SetChangesALeafAndTheResolvedTree) {
+  LoadedConfig c = load_gpu_config("a100", {"memory.l2.size_kib=81920", "scheduler.policy=lrr"});
+  EXPECT_EQ(c.spec.memory.l2.size_bytes, 81920ull * 1024);
+  EXPECT_EQ(c.spec.scheduler, SchedulerPolicy::kLrr);
+  EXPECT_EQ(c.resolved.find("memory")->find("l2")->find("size_kib")->scalar, "81920");
+}
+
+TEST(Overrides, SetTakesAListValue) {
+  LoadedConfig c = load_gpu_config("a100", {"memory.l1.shared_carveouts_kib=[0, 64, 164]"});
+  EXPECT_EQ(c.spec.memory.l1.shared_carveouts_bytes.size(), 3u);
+}
+
+void expect_error(const std::function<void()>& f, const std::string& location, const std::string& text) {
+  try {
+    f();
+    ADD_FAILURE() << "expected an error containing '" << text << "'";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(location), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what();
+  }
+}
+
+TEST(Overrides, UnknownKeyNamesTheArgumentAndTheChoices) {
+  expect_error([] { load_gpu_config("a100", {"memory.l2.sise_kib=1"}); }, "--set #1",
+               "unknown key 'memory.l2.sise_kib'; expected one of: size_kib");
+}
+
+TEST(Overrides, SectionIsNotALeaf) {
+  expect_error([] { load_gpu_config("a100", {"memory.l2=5"}); }, "--set #1", "is a section");
+}
+
+TEST(Overrides, MissingEqualsSign) {
+  expect_error([] { load_gpu_config("a100", {"memory.l2.size_kib"}); }, "--set #1", "expected key.path=value");
+}
+
+TEST(Overrides, BadValueIsCheckedLikeTheFile) {
+  expect_error([] { load_gpu_config("a100", {"topology.sms=many"}); }, "--set #1", "'topology.sms' must be an integer, got 'many'");
+}
+
+TEST(ConfigNames, UnknownNameListsShippedConfigs) {
+  expect_error([] { load_gpu_config("a200"); }, "a200", "shipped configs are: a100, b200, h100, h200, v100");
+}
+
+// Copies a100.yaml with one edit and returns the expected "file:line:col" of the edited text.
+struct Edited {
+  std::string path;
+  std::string location;
+};
+Edited edit_a100(const TempDir& dir, const std::string& find, const std::string& replace, size_t column_offset = 0) {
+  std::string text = test::read_file(test::source_path("configs/a100.yaml"));
+  size_t at = text.find(find);
+  EXPECT_NE(at, std::string::npos) << find;
+  text.replace(at, find.size(), replace);
+  size_t line = std::count(text.begin(), text.begin() + static_cast<long>(at), '\n') + 1;
+  size_t col = at - (text.rfind('\n', at) == std::string::npos ? 0 : text.rfind('\n', at) + 1) + 1 + column_offset;
+  std::string path = dir.write("edited.yaml", text);
+  return {path, path + ":" + std::to_string(line) + ":" + std::to_string(col)};
+}
+
+TEST(ConfigErrors, UnknownKeyPointsAtTheKey) {
+  TempDir dir;
+  Edited e = edit_a100(dir, "  hit_latency: 36", "  hit_latncy: 36", 2);
+  expect_error([&] { load_gpu_config(e.path); }, e.location, "unknown key 'memory.l1.hit_latncy'; did you mean 'hit_latency'?");
+}
+
+TEST(ConfigErrors, ExtraKeyIsRejected) {
+  TempDir dir;
+  Edited e = edit_a100(dir, "  hit_latency: 36", "  hit_latency: 36\n    prefetcher: none", 0);
+  std::string loc = e.location.substr(0, e.location.rfind(':', e.location.rfind(':') - 1));
+  int line = std::stoi(e.location.substr(loc.size() + 1)) + 1;
+  expect_error([&] { load_gpu_config(e.path); }, loc + ":" + std::to_string(line) + ":5",
+               "unknown key 'memory.l1.prefetcher' in section 'memory.l1'");
+}
+
+TEST(ConfigErrors, WrongTypePointsAtTheValue) {
+  TempDir dir;
+  Edited e = edit_a100(dir, "sms: 108", "sms: lots", 5);
+  expect_error([&] { load_gpu_config(e.path); }, e.location, "'topology.sms' must be an integer, got 'lots'");
+}
+
+TEST(ConfigErrors, OutOfRangeSaysTheRange) {
+  TempDir dir;
+  Edited e = edit_a100(dir, "fma:    {lanes: 16", "fma:    {lanes: 64", 16);
+  expect_error([&] { load_gpu_config(e.path); }, e.location, "'pipes.fma.lanes' = 64 is out of range; expected 1 to 32");
+}
+
+TEST(ConfigErrors, InconsistentThreadsAndWarps) {
+  TempDir dir;
+  Edited e = edit_a100(dir, "max_threads_per_sm: 2048", "max_threads_per_sm: 1024");
+  expect_error([&] { load_gpu_config(e.path); }, e.path + ":", "max_threads_per_sm must equal limits.max_warps_per_sm x 32");
+}
+
+TEST(ConfigErrors, L2SizeMustFitItsGeometry) {
+  TempDir dir;
+  Edited e = edit_a100(dir, "size_kib: 40960", "size_kib: 40961", 10);
+  expect_error([&] { load_gpu_config(e.path); }, e.location, "multiple of slices x associativity x line_bytes");
+}
+
+TEST(ConfigErrors, MissingKeyNamesIt) {
+  TempDir dir;
+  Edited e = edit_a100(dir, "  sub_partitions_per_sm: 4", "");
+  expect_error([&] { load_gpu_config(e.path); }, e.path + ":", "missing required key 'topology.sub_partitions_per_sm'");
+}
+
+TEST(ConfigErrors, UnknownTensorPrecision) {
+  TempDir dir;
+  Edited e = edit_a100(dir, "    int4: 8192", "    int3: 8192", 4);
+  expect_error([&] { load_gpu_config(e.path); }, e.location, "unknown tensor precision 'int3'");
+}
+
+TEST(ConfigErrors, DatasheetPrecisionTheTensorCoresLack) {
+  TempDir dir;
+  Edited e = edit_a100(dir, "    int4: {value: 1248", "    fp8: {value: 1248", 4);
+  expect_error([&] { load_gpu_config(e.path); }, e.location, "datasheet lists tensor precision 'fp8'");
+}
+
+TEST(ConfigErrors, YamlSyntaxError) {
+  TempDir dir;
+  Edited e = edit_a100(dir, "  gpcs: 7 ", "  gpcs: [7 ");
+  expect_error([&] { load_gpu_config(e.path); }, e.path + ":", "invalid YAML");
+}
+
+TEST(ConfigErrors, DuplicateKey) {
+  TempDir dir;
+  Edited e = edit_a100(dir, "  gpcs: 7 ", "  gpcs: 7\n  gpcs: 8 ", 0);
+  expect_error([&] { load_gpu_config(e.path); }, e.path + ":", "duplicate key 'gpcs'");
+}
+
+TEST(ConfigErrors, BadChoice) {
+  TempDir dir;
+  Edited e = edit_a100(dir, "policy: gto", "policy: fifo", 8);
+  expect_error([&] { load_gpu_config(e.path); }, e.location, "'scheduler.policy' = 'fifo' is not valid; expected one of: gto, lrr");
+}
+
+TEST(ConfigErrors, ExtendsCycleAndMissingParent) {
+  TempDir dir;
+  dir.write("x.yaml", "extends: y.yaml\nname: x\n");
+  std::string y = dir.write("y.yaml", "extends: x.yaml\nname: y\n");
+  expect_error([&] { load_gpu_config(y); }, dir.path("x.yaml") + ":1:10", "extends: cycle");
+  std::string z = dir.write("z.yaml", "extends: nowhere.yaml\nname: z\n");
+  expect_error([&] { load_gpu_config(z); }, z + ":1:10", "no config");
+}
+
+TEST(ConfigErrors, ChildMustNameItself) {
+  TempDir dir;
+  std::string child = dir.write("child.yaml", "extends: " + test::source_path("configs/h100.yaml") + "\nproduct: x\n");
+  expect_error([&] { load_gpu_config(child); }, "", "'name' must be a value");
+}
+
+}  // namespace
+}  // namespace warpsim

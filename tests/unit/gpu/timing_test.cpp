@@ -1,0 +1,212 @@
+// The timing model against analytic expectations: dependency chains cost their latency,
+// enough warps reach the pipe's issue rate, divergent paths add up, bank conflicts replay,
+// pointer chases see each level's latency, MMAs issue at the per-SM tensor rate.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <sstream>
+
+#include "common/error.h"
+#include "support/test_support.h"
+
+namespace warpsim {
+namespace {
+
+using test::simulate_text;
+
+const std::vector<std::string> kArchs = {"v100", "a100", "h100", "h200", "b200"};
+
+std::string repeat(const std::string& line, int n) {
+  std::string s;
+  for (int i = 0; i < n; ++i) s += line + "\n";
+  return s;
+}
+
+std::string one_warp(const std::string& body) { return test::kernel_header("k", 1, 32) + ".cta 0 0 0\n.warp 0\n" + body; }
+
+uint64_t cycles_of(const std::string& arch, const std::string& trace) { return simulate_text(arch, trace).kernels.at(0).cycles; }
+
+TEST(Timing, DependentFmaChainCostsLatencyPerInstruction) {
+  for (const auto& arch : kArchs) {
+    const std::string tail = "st.global.f32 [%rd1], %f1; addr=0x1000+4\nexit\n";
+    uint64_t c64 = cycles_of(arch, one_warp(repeat("fma.rn.f32 %f1, %f1, %f2, %f3", 64) + tail));
+    uint64_t c192 = cycles_of(arch, one_warp(repeat("fma.rn.f32 %f1, %f1, %f2, %f3", 192) + tail));
+    uint32_t latency = load_gpu_config(arch).spec.pipe(Pipe::kFma).latency;
+    EXPECT_EQ(c192 - c64, 128u * latency) << arch;
+  }
+}
+
+TEST(Timing, IndependentWarpsReachThePipeIssueRate) {
+  for (const auto& arch : kArchs) {
+    GpuSpec spec = load_gpu_config(arch).spec;
+    const uint32_t ii = spec.pipe(Pipe::kFma).issue_interval();
+    // 4 warps per scheduler, one dependent chain each: 4 * ii >= latency on every config, so
+    // the pipe (not the dependency) sets the pace: ii cycles per warp FMA per scheduler.
+    auto trace = [&](int m) {
+      std::string t = test::kernel_header("k", 1, 512) + ".cta 0 0 0\n";
+      for (int w = 0; w < 16; ++w) t += ".warp " + std::to_string(w) + "\n" + repeat("fma.rn.f32 %f1, %f1, %f2, %f3", m);
+      return t;
+    };
+    uint64_t a = cycles_of(arch, trace(100)), b = cycles_of(arch, trace(300));
+    EXPECT_NEAR(double(b - a), 4.0 * 200 * ii, 2.0) << arch;
+  }
+}
+
+TEST(Timing, HalfDivergentIfElseCostsTheSumOfBothPaths) {
+  const std::string tail = "st.global.f32 [%rd1], %f1; addr=0x1000+4\nexit\n";
+  std::string uniform32 = one_warp(repeat("fma.rn.f32 %f1, %f1, %f2, %f3", 32) + tail);
+  std::string uniform16 = one_warp(repeat("fma.rn.f32 %f1, %f1, %f2, %f3", 16) + tail);
+  std::string split = one_warp(repeat("0000ffff fma.rn.f32 %f1, %f1, %f2, %f3", 16) +
+                               repeat("ffff0000 fma.rn.f32 %f1, %f1, %f2, %f3", 16) + tail);
+  for (const auto& arch : kArchs) {
+    uint64_t both = cycles_of(arch, split);
+    EXPECT_EQ(both, cycles_of(arch, uniform32)) << arch;
+    EXPECT_GT(both, cycles_of(arch, uniform16)) << arch;
+  }
+  auto s = simulate_text("a100", split);
+  // 32 FMAs at 16 lanes, then a store and an exit at 32 lanes: (32*16 + 2*32) / (34*32).
+  EXPECT_NEAR(s.kernels[0].simt_efficiency, (32.0 * 16 + 2 * 32) / (34.0 * 32), 1e-12);
+}
+
+TEST(Timing, BankConflictsReplayNTimes) {
+  const int k = 64;
+  std::map<uint32_t, uint64_t> cycles;
+  for (uint32_t n : {1u, 2u, 4u, 8u, 16u, 32u}) {
+    std::ostringstream body;
+    for (int i = 0; i < k; ++i) body << "ld.shared.f32 %f" << i << ", [%r1]; addr=0x0+" << 4 * n << "\n";
+    body << "exit\n";
+    auto s = simulate_text("a100", test::kernel_header("k", 1, 32, 8192) + ".cta 0 0 0\n.warp 0\n" + body.str());
+    EXPECT_EQ(s.sum("gpu.sm[*].shared_load.wavefronts"), uint64_t{k} * n);
+    EXPECT_EQ(s.sum("gpu.sm[*].shared_load.requests"), uint64_t{k});
+    cycles[n] = s.kernels[0].cycles;
+  }
+  for (uint32_t n : {2u, 4u, 8u, 16u, 32u}) {
+    // Each extra way occupies the shared-memory pipe one more cycle per instruction.
+    EXPECT_NEAR(double(cycles[n] - cycles[1]), double(k) * (n - 1), 0.05 * k * (n - 1)) << n;
+  }
+}
+
+// One lane chases pointers through `lines` distinct 128-byte lines; `passes` walks repeat.
+std::string chase(int lines, int passes, uint64_t base) {
+  std::ostringstream t;
+  for (int p = 0; p < passes; ++p)
+    for (int i = 0; i < lines; ++i)
+      t << "00000001 ld.global.u64 %rd" << (i + p * lines + 1) % 2 << ", [%rd" << (i + p * lines) % 2 << "]; addr=0x"
+        << std::hex << base + uint64_t(i) * 128 << std::dec << "\n";
+  return t.str();
+}
+
+struct Latencies {
+  double l1, l2, dram;
+};
+
+Latencies measured_latencies(const std::string& arch) {
+  const int n = 64;
+  auto kernel = [&](const std::string& name, const std::string& body) {
+    return ".kernel " + name + "\n.grid 1\n.block 32\n.shared 0\n.regs 8\n.cta 0 0 0\n.warp 0\n" + body + "exit\n";
+  };
+  // L1: the same lines twice in one kernel; the second pass hits.
+  auto l1 = [&](int passes) { return cycles_of(arch, ".version 1\n" + kernel("l1", chase(n, passes, 0x100000))); };
+  double l1_latency = double(l1(3) - l1(2)) / n;
+  // L2: kernel 1 brings the lines into L2; L1 is invalidated at kernel boundaries, so kernel 2's
+  // chase hits in L2. DRAM: a chase through lines nobody touched.
+  auto second_kernel = [&](int lines) {
+    auto s = simulate_text(arch, ".version 1\n" + kernel("warm", chase(lines, 1, 0x200000)) + kernel("chase", chase(lines, 1, 0x200000)));
+    return s.kernels.at(1).cycles;
+  };
+  double l2_latency = double(second_kernel(2 * n) - second_kernel(n)) / n;
+  auto cold = [&](int lines) { return cycles_of(arch, ".version 1\n" + kernel("cold", chase(lines, 1, 0x40000000))); };
+  double dram_latency = double(cold(2 * n) - cold(n)) / n;
+  return {l1_latency, l2_latency, dram_latency};
+}
+
+TEST(Timing, PointerChaseSeesEachLevelsLatency) {
+  for (const auto& arch : kArchs) {
+    SCOPED_TRACE(arch);
+    GpuSpec s = load_gpu_config(arch).spec;
+    const auto& m = s.memory;
+    Latencies got = measured_latencies(arch);
+    // The composition of the model's path: L1 tag + interconnect both ways + L2 lookup, plus one
+    // cycle each for the request header and the sector crossing a 64 B/clk port; a miss adds the
+    // HBM channel transfer of one sector and the HBM latency.
+    double l2 = m.l1.hit_latency + 2.0 * m.interconnect.latency + m.l2.hit_latency + 2;
+    double bytes_per_cycle = m.hbm.peak_bytes_per_second() / m.hbm.channels / s.cycles_per_second();
+    double dram = l2 + std::ceil(m.sector_bytes / bytes_per_cycle) + m.hbm.latency;
+    EXPECT_DOUBLE_EQ(got.l1, m.l1.hit_latency);
+    EXPECT_DOUBLE_EQ(got.l2, l2);
+    EXPECT_DOUBLE_EQ(got.dram, dram);
+  }
+}
+
+TEST(Timing, PointerChaseLatenciesWithin10PercentOfMeasurements) {
+  // Pointer-chase latencies measured on hardware (TK, shared/reference/hardware.md §2.1):
+  // V100 30/215/437, A100 36/211/570, H100 PCIe 34/265/654 cycles for L1/L2/DRAM.
+  std::map<std::string, Latencies> reference = {{"v100", {30, 215, 437}}, {"a100", {36, 211, 570}}, {"h100", {34, 265, 654}}};
+  for (const auto& [arch, ref] : reference) {
+    Latencies got = measured_latencies(arch);
+    EXPECT_NEAR(got.l1, ref.l1, 0.1 * ref.l1) << arch;
+    EXPECT_NEAR(got.l2, ref.l2, 0.1 * ref.l2) << arch;
+    EXPECT_NEAR(got.dram, ref.dram, 0.1 * ref.dram) << arch;
+  }
+}
+
+TEST(Timing, MmaIssuesAtThePerSmTensorRate) {
+  for (const auto& arch : kArchs) {
+    GpuSpec spec = load_gpu_config(arch).spec;
+    auto trace = [&](int k) {
+      std::ostringstream b;
+      for (int i = 0; i < k; ++i) {
+        int acc = (i % 16) * 4;  // 16 independent accumulators: no dependency stalls on any config
+        b << "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f" << acc << ",%f" << acc + 1 << ",%f" << acc + 2 << ",%f"
+          << acc + 3 << "}, {%r1,%r2,%r3,%r4}, {%r5,%r6}, {%f" << acc << ",%f" << acc + 1 << ",%f" << acc + 2 << ",%f" << acc + 3
+          << "}\n";
+      }
+      return one_warp(b.str() + "exit\n");
+    };
+    const double per_scheduler = spec.tensor.flops_per_clk_per_sm[static_cast<int>(TensorPrecision::kFp16)] / 4.0;
+    const double interval = std::ceil(4096 / per_scheduler);
+    EXPECT_NEAR(double(cycles_of(arch, trace(128)) - cycles_of(arch, trace(64))), 64 * interval, 1.0) << arch;
+  }
+}
+
+TEST(Timing, MissingTensorPrecisionIsAClearError) {
+  std::string t = one_warp("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%f0,%f1,%f2,%f3}, {%r1,%r2,%r3,%r4}, {%r5,%r6}, {%f0,%f1,%f2,%f3}\n");
+  try {
+    simulate_text("v100", t);
+    ADD_FAILURE();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(":9:"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("uses bf16 tensor cores, which v100 does not have"), std::string::npos) << e.what();
+  }
+  EXPECT_NO_THROW(simulate_text("a100", t));
+}
+
+TEST(Timing, BarrierHoldsTheEarlyWarp) {
+  std::string t = test::kernel_header("k", 1, 64) + ".cta 0 0 0\n.warp 0\n" + repeat("fma.rn.f32 %f1, %f1, %f2, %f3", 100) +
+                  "bar.sync 0\nexit\n.warp 1\nbar.sync 0\nexit\n";
+  auto s = simulate_text("a100", t);
+  uint64_t barrier = s.sum("gpu.sm[*].warp_state.barrier");
+  EXPECT_GE(barrier, 396u);  // warp 1 waits while warp 0 runs 100 FMAs of 4 cycles
+  EXPECT_LE(barrier, 402u);
+}
+
+TEST(Timing, ExitedWarpsCountAsArrivedAtTheBarrier) {
+  std::string t = test::kernel_header("k", 1, 64) + ".cta 0 0 0\n.warp 0\nexit\n.warp 1\nbar.sync 0\nadd.f32 %f1, %f1, %f1\nexit\n";
+  EXPECT_NO_THROW(simulate_text("a100", t));
+}
+
+TEST(Timing, WarpStateCyclesAddUpToResidentWarpCycles) {
+  for (const char* f : {"traces/examples/shared_reduction.trace", "traces/examples/divergence.trace"}) {
+    auto s = test::simulate_file("h100", test::source_path(f));
+    for (size_t k = 0; k < s.runs.size(); ++k) {
+      uint64_t states = 0;
+      for (int r = 0; r < kNumStallReasons; ++r)
+        states += s.sum("gpu.sm[*].warp_state." + std::string(stall_reason_name(static_cast<StallReason>(r))), k);
+      EXPECT_EQ(states, s.sum("gpu.sm[*].warps_active_cycles", k)) << f << " kernel " << k;
+      EXPECT_EQ(s.sum("gpu.sm[*].warp_state.selected", k), s.sum("gpu.sm[*].inst_executed", k));
+    }
+  }
+}
+
+}  // namespace
+}  // namespace warpsim

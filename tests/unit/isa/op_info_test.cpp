@@ -1,0 +1,102 @@
+#include "isa/op_info.h"
+
+#include <gtest/gtest.h>
+
+namespace warpsim {
+namespace {
+
+OpInfo decode(const std::string& m) {
+  OpInfo op;
+  std::string error;
+  EXPECT_TRUE(decode_mnemonic(m, op, error)) << m << ": " << error;
+  return op;
+}
+
+TEST(DecodeMnemonic, Fp32ArithmeticRunsOnFmaAndCountsFlops) {
+  OpInfo fma = decode("fma.rn.f32");
+  EXPECT_EQ(fma.pipe, Pipe::kFma);
+  EXPECT_EQ(fma.flop, FlopKind::kFma);
+  EXPECT_TRUE(fma.writes_destination);
+  EXPECT_EQ(decode("add.f32").flop, FlopKind::kAdd);
+  EXPECT_EQ(decode("mul.rn.f32").flop, FlopKind::kMul);
+  EXPECT_EQ(decode("setp.lt.f32").pipe, Pipe::kAlu);  // compares are ALU work, not FLOPs
+  EXPECT_EQ(decode("setp.lt.f32").flop, FlopKind::kNone);
+}
+
+TEST(DecodeMnemonic, IntegerMultiplyOnFmaAddOnAlu) {
+  EXPECT_EQ(decode("mad.lo.s32").pipe, Pipe::kFma);
+  EXPECT_EQ(decode("mul.wide.s32").pipe, Pipe::kFma);
+  EXPECT_EQ(decode("add.s64").pipe, Pipe::kAlu);
+  EXPECT_EQ(decode("shl.b32").pipe, Pipe::kAlu);
+  EXPECT_EQ(decode("add.s32").op_class, OpClass::kInt);
+}
+
+TEST(DecodeMnemonic, OtherPipes) {
+  EXPECT_EQ(decode("fma.rn.f64").pipe, Pipe::kFp64);
+  EXPECT_EQ(decode("ex2.approx.f32").pipe, Pipe::kXu);
+  EXPECT_EQ(decode("cvt.rn.f32.s32").pipe, Pipe::kXu);
+  EXPECT_EQ(decode("fma.rn.f16x2").pipe, Pipe::kFp16);
+  EXPECT_EQ(decode("fma.rn.f16x2").packed_lanes, 2);
+  EXPECT_EQ(decode("bra.uni").op_class, OpClass::kBranch);
+  EXPECT_EQ(decode("bar.sync").op_class, OpClass::kBarrier);
+  EXPECT_EQ(decode("exit").op_class, OpClass::kExit);
+  EXPECT_EQ(decode("shfl.sync.bfly.b32").pipe, Pipe::kMio);
+  EXPECT_EQ(decode("membar.gl").op_class, OpClass::kMembar);
+}
+
+TEST(DecodeMnemonic, MemorySpacesAndWidths) {
+  OpInfo ld = decode("ld.global.v4.f32");
+  EXPECT_EQ(ld.space, MemSpace::kGlobal);
+  EXPECT_EQ(ld.access_bytes, 16);
+  EXPECT_EQ(ld.pipe, Pipe::kLsu);
+  EXPECT_EQ(ld.op_class, OpClass::kLoad);
+  OpInfo st = decode("st.shared.u64");
+  EXPECT_EQ(st.space, MemSpace::kShared);
+  EXPECT_EQ(st.access_bytes, 8);
+  EXPECT_EQ(st.pipe, Pipe::kMio);
+  EXPECT_FALSE(st.writes_destination);
+  EXPECT_TRUE(decode("ld.global.cg.f32").bypass_l1);
+  EXPECT_FALSE(decode("ld.global.ca.f32").bypass_l1);
+  EXPECT_EQ(decode("ld.param.u64").space, MemSpace::kParam);
+  EXPECT_EQ(decode("ld.f32").space, MemSpace::kGlobal);  // generic addressing
+  EXPECT_EQ(decode("atom.global.add.u32").op_class, OpClass::kAtomic);
+  EXPECT_EQ(decode("red.global.add.f32").op_class, OpClass::kReduction);
+  EXPECT_EQ(decode("ldmatrix.sync.aligned.m8n8.x4.shared.b16").space, MemSpace::kShared);
+}
+
+TEST(DecodeMnemonic, TensorShapeAndPrecision) {
+  OpInfo mma = decode("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32");
+  EXPECT_EQ(mma.pipe, Pipe::kTensor);
+  EXPECT_EQ(mma.tensor, TensorPrecision::kFp16);
+  EXPECT_EQ(mma.tensor_flops(), 2u * 16 * 8 * 16);
+  EXPECT_EQ(decode("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32").tensor, TensorPrecision::kBf16);
+  EXPECT_EQ(decode("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32").tensor, TensorPrecision::kTf32);
+  EXPECT_EQ(decode("mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32").tensor, TensorPrecision::kFp8);
+  EXPECT_EQ(decode("mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32").tensor, TensorPrecision::kInt8);
+  EXPECT_EQ(decode("wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32").tensor, TensorPrecision::kFp16);
+  OpInfo w = decode("wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32");
+  EXPECT_EQ(w.m, 16);
+  EXPECT_EQ(w.n, 16);
+  EXPECT_EQ(w.k, 16);
+}
+
+TEST(DecodeMnemonic, UnknownNamesWhatWasExpected) {
+  OpInfo op;
+  std::string error;
+  EXPECT_FALSE(decode_mnemonic("frobnicate.f32", op, error));
+  EXPECT_NE(error.find("unknown instruction 'frobnicate'"), std::string::npos) << error;
+  error.clear();
+  EXPECT_FALSE(decode_mnemonic("mma.sync.aligned.row.col.f32.f16.f16.f32", op, error));
+  EXPECT_NE(error.find("needs a shape"), std::string::npos) << error;
+}
+
+TEST(TensorPrecisionNames, RoundTrip) {
+  for (int i = 1; i < kNumTensorPrecisions; ++i) {
+    auto p = static_cast<TensorPrecision>(i);
+    EXPECT_EQ(tensor_precision_from_name(tensor_precision_name(p)), p);
+  }
+  EXPECT_EQ(tensor_precision_from_name("fp5"), TensorPrecision::kNone);
+}
+
+}  // namespace
+}  // namespace warpsim
