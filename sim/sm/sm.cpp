@@ -34,6 +34,7 @@ void Sm::start_kernel(const KernelInfo& kernel, uint32_t max_ctas, uint32_t l1_b
     sp.scheduler = make_warp_scheduler(spec_.scheduler);
   }
   ticked_ = false;
+  population_.fill(0);
 }
 
 void Sm::launch_cta(std::unique_ptr<CtaWork> work, Cycle now) {
@@ -52,7 +53,8 @@ void Sm::launch_cta(std::unique_ptr<CtaWork> work, Cycle now) {
   ++resident_ctas_;
   ++stats_.ctas_launched;
   stats_.warps_launched += n;
-  if (!in_tick_ && ticked_) account_sleep(now);
+  if (!in_tick_) credit_population(now);
+  if (resident_warps_ == 0) busy_since_ = in_tick_ ? now + 1 : now;
   for (uint32_t i = 0; i < n; ++i) {
     Warp& w = warps_[cta.warps[i]];
     w = Warp{};
@@ -62,7 +64,6 @@ void Sm::launch_cta(std::unique_ptr<CtaWork> work, Cycle now) {
     w.age = next_age_++;
     w.first_cycle = in_tick_ ? now + 1 : now;
     w.stream = &cta.work->warp(i);
-    w.sleep_reason = StallReason::kNoInstruction;
     ++resident_warps_;
     w.current = w.stream->next();
     if (!w.current) {
@@ -76,7 +77,6 @@ void Sm::launch_cta(std::unique_ptr<CtaWork> work, Cycle now) {
   if (in_tick_) {
     woke_work_ = true;
   } else {
-    if (ticked_ && last_tick_ < now) last_tick_ = now - 1;  // cycles before `now` are accounted
     engine_.wake(*this, ticked_ && last_tick_ >= now ? last_tick_ + 1 : now);
   }
 }
@@ -86,33 +86,45 @@ void Sm::deliver(const MemResponse& response, Cycle arrival) {
   engine_.wake(*this, arrival);
 }
 
-void Sm::account_sleep(Cycle now) {
-  if (!ticked_ || now <= last_tick_ + 1) return;
-  const Cycle gap = now - last_tick_ - 1;
-  for (const Warp& w : warps_) {
-    if (w.resident) stats_.stall_cycles[static_cast<int>(w.sleep_reason)] += gap;
-  }
-  stats_.warps_active_cycles += uint64_t{resident_warps_} * gap;
-  if (resident_warps_) stats_.cycles_active += gap;
-  last_tick_ = now - 1;
+void Sm::credit_population(Cycle now) {
+  if (now <= accounted_until_) return;
+  const Cycle dt = now - accounted_until_;
+  for (int r = 0; r < kNumStallReasons; ++r) stats_.stall_cycles[r] += uint64_t{population_[r]} * dt;
+  accounted_until_ = now;
+}
+
+void Sm::enter_population(Warp& w, StallReason r) {
+  w.reason = r;
+  w.in_population = true;
+  ++population_[static_cast<int>(r)];
+}
+
+void Sm::leave_population(Warp& w) {
+  if (!w.in_population) return;
+  --population_[static_cast<int>(w.reason)];
+  w.in_population = false;
 }
 
 void Sm::take_responses(Cycle now) {
+  bool any = false;
   while (!inbox_.empty() && inbox_.top().arrival <= now) {
     MemResponse r = inbox_.top().response;
     inbox_.pop();
     lsu_.on_response(r, now);
+    any = true;
+  }
+  // Warps throttled on full MSHRs wait for a response rather than for a known cycle.
+  if (any && population_[static_cast<int>(StallReason::kLgThrottle)] > 0) {
+    for (Warp& w : warps_)
+      if (w.in_population && w.reason == StallReason::kLgThrottle) w.dirty = true;
   }
 }
 
 Cycle Sm::tick(Cycle now) {
   in_tick_ = true;
   woke_work_ = false;
-  account_sleep(now);
+  credit_population(now);
   take_responses(now);
-  stats_.warps_active_cycles += resident_warps_;
-  if (resident_warps_) ++stats_.cycles_active;
-
   Cycle next = kNever;
   bool busy = false;
   for (auto& sp : subs_) busy |= issue_stage(sp, now, next);
@@ -120,17 +132,7 @@ Cycle Sm::tick(Cycle now) {
   ticked_ = true;
   in_tick_ = false;
   if (!inbox_.empty()) next = std::min(next, inbox_.top().arrival);
-  if (busy || woke_work_) return now + 1;
-  if (next > now + 1) {
-    // Going to sleep: record what each warp waits for, to credit the skipped cycles on waking.
-    for (auto& sp : subs_) {
-      for (uint32_t slot = sp.index; slot < warps_.size(); slot += static_cast<uint32_t>(subs_.size())) {
-        Warp& w = warps_[slot];
-        if (w.resident) w.sleep_reason = classify(sp, w, now + 1).reason;
-      }
-    }
-  }
-  return next;
+  return busy || woke_work_ ? now + 1 : next;
 }
 
 bool Sm::issue_stage(SubPartition& sp, Cycle now, Cycle& next) {
@@ -139,22 +141,26 @@ bool Sm::issue_stage(SubPartition& sp, Cycle now, Cycle& next) {
   for (uint32_t slot = sp.index; slot < warps_.size(); slot += stride) {
     Warp& w = warps_[slot];
     if (!w.resident || w.first_cycle > now) continue;
-    Verdict v = classify(sp, w, now);
-    if (w.exited) {
-      ++stats_.stall_cycles[static_cast<int>(StallReason::kDrain)];
-      maybe_retire(w, slot, now);
-      if (w.resident) next = std::min(next, v.until);
+    if (!w.dirty && w.until > now) {  // still stalled for the same reason: nothing to do
+      next = std::min(next, w.until);
       continue;
     }
+    Verdict v = classify(sp, w, now);
+    leave_population(w);
     if (v.reason == StallReason::kSelected) {
+      w.dirty = true;  // eligible warps are looked at again next cycle
       eligible_.push_back(slot);
-    } else {
-      ++stats_.stall_cycles[static_cast<int>(v.reason)];
-      next = std::min(next, v.until);
+      continue;
     }
+    enter_population(w, v.reason);
+    w.until = v.until;
+    w.dirty = false;
+    if (w.exited) maybe_retire(w, slot, now);
+    if (w.resident) next = std::min(next, v.until);
   }
   if (eligible_.empty()) return false;
   uint32_t chosen = sp.scheduler->pick(eligible_, warps_);
+  // Eligible warps are credited here for this cycle only; they are not in a population.
   stats_.stall_cycles[static_cast<int>(StallReason::kNotSelected)] += eligible_.size() - 1;
   ++stats_.stall_cycles[static_cast<int>(StallReason::kSelected)];
   issue(sp, chosen, now);
@@ -325,8 +331,14 @@ void Sm::exit_warp(Warp& w, uint32_t slot, Cycle now) {
 void Sm::maybe_retire(Warp& w, uint32_t slot, Cycle now) {
   (void)slot;
   if (!w.exited || w.outstanding_loads || w.outstanding_stores || !w.resident || now < w.drain_until) return;
+  if (w.in_population) {
+    // The population covers cycles before `now`; the warp is still resident in cycle `now`.
+    ++stats_.stall_cycles[static_cast<int>(w.reason)];
+    leave_population(w);
+  }
   w.resident = false;
-  --resident_warps_;
+  if (now >= w.first_cycle) stats_.warps_active_cycles += now - w.first_cycle + 1;
+  if (--resident_warps_ == 0 && now >= busy_since_) stats_.cycles_active += now - busy_since_ + 1;
   CtaSlot& cta = ctas_[w.cta_slot];
   if (--cta.resident > 0) return;
   cta.work.reset();
@@ -336,7 +348,10 @@ void Sm::maybe_retire(Warp& w, uint32_t slot, Cycle now) {
 
 void Sm::check_barrier(CtaSlot& cta) {
   if (cta.arrived == 0 || cta.arrived < cta.live) return;
-  for (uint32_t slot : cta.warps) warps_[slot].at_barrier = false;
+  for (uint32_t slot : cta.warps) {
+    warps_[slot].at_barrier = false;
+    warps_[slot].dirty = true;
+  }
   cta.arrived = 0;
   woke_work_ = true;
 }
@@ -345,6 +360,7 @@ void Sm::load_done(uint32_t slot, std::span<const RegId> dsts, Cycle ready) {
   Warp& w = warps_[slot];
   for (RegId r : dsts) w.scoreboard.set(r, ready, Producer::kMemory);
   --w.outstanding_loads;
+  w.dirty = true;
   if (w.exited) w.drain_until = std::max(w.drain_until, ready);
   maybe_retire(w, slot, engine_.now());
 }
@@ -352,6 +368,7 @@ void Sm::load_done(uint32_t slot, std::span<const RegId> dsts, Cycle ready) {
 void Sm::store_acked(uint32_t slot) {
   Warp& w = warps_[slot];
   --w.outstanding_stores;
+  w.dirty = true;
   maybe_retire(w, slot, engine_.now());
 }
 

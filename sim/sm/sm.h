@@ -68,7 +68,9 @@ class Sm : public Component, public MemResponder, private LoadStoreClient {
     bool operator>(const Response& o) const { return arrival != o.arrival ? arrival > o.arrival : sequence > o.sequence; }
   };
 
-  void account_sleep(Cycle now);
+  void credit_population(Cycle now);
+  void enter_population(Warp& w, StallReason r);
+  void leave_population(Warp& w);
   void take_responses(Cycle now);
   bool issue_stage(SubPartition& sp, Cycle now, Cycle& next);
   Verdict classify(SubPartition& sp, Warp& w, Cycle now);
@@ -99,6 +101,11 @@ class Sm : public Component, public MemResponder, private LoadStoreClient {
   uint32_t resident_ctas_ = 0;
   uint32_t resident_warps_ = 0;
   uint64_t next_age_ = 0;
+  // Warp-state accounting: stalled warps stay in a population per state, and cycles are
+  // credited population x elapsed, so a tick costs nothing for warps whose state did not change.
+  std::array<uint32_t, kNumStallReasons> population_{};
+  Cycle accounted_until_ = 0;  // first cycle not yet credited to the populations
+  Cycle busy_since_ = 0;       // first cycle of the current stretch with resident warps
   Cycle last_tick_ = 0;
   bool ticked_ = false;
   bool in_tick_ = false;

@@ -24,7 +24,12 @@ struct Warp {
   Cycle drain_until = 0;              // an exited warp retires once its last register write lands
   uint32_t branch_mask = 0;           // mask of the last branch, to detect divergence
   bool after_branch = false;
-  StallReason sleep_reason = StallReason::kNoInstruction;
+  // The warp's state as last classified. A stalled warp keeps it (and is counted in the SM's
+  // population of that state) until `until` passes or an event marks it dirty.
+  StallReason reason = StallReason::kNoInstruction;
+  bool in_population = false;
+  bool dirty = true;
+  Cycle until = 0;
   Scoreboard scoreboard;
 };
 

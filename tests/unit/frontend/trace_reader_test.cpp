@@ -38,15 +38,17 @@ exit
 )";
 
 struct Read {
+  std::shared_ptr<TraceWorkload> owner;  // owns the decoded opcodes the instructions point at
   KernelInfo info;
   std::vector<std::vector<std::vector<WarpInst>>> ctas;  // [cta][warp][inst]
   std::vector<std::vector<std::vector<std::vector<uint64_t>>>> addresses;
 };
 
 Read read_all(const std::string& path) {
-  TraceWorkload w(path);
-  auto k = w.next_kernel();
   Read r;
+  r.owner = std::make_shared<TraceWorkload>(path);
+  TraceWorkload& w = *r.owner;
+  auto k = w.next_kernel();
   r.info = k->info();
   // Keep the CTAs alive while collecting, as the timing model would.
   std::vector<std::unique_ptr<CtaWork>> keep;

@@ -29,7 +29,7 @@ class StreamingRead : public Workload {
     const OpInfo* op;
     uint64_t base;
     uint32_t left;
-    RegId regs[64];
+    RegId regs[4] = {0, 1, 2, 3};
     WarpInst inst;
     const WarpInst* next() override {
       if (left == 0) return nullptr;
