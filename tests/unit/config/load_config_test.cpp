@@ -215,3 +215,57 @@ TEST(ConfigErrors, ChildMustNameItself) {
 
 }  // namespace
 }  // namespace warpsim
+
+namespace warpsim {
+namespace {
+
+// More error paths, each as an edit of a100.yaml and the message it must produce.
+struct ConfigCase {
+  const char* name;
+  const char* find;
+  const char* replace;
+  const char* message;
+};
+
+void PrintTo(const ConfigCase& c, std::ostream* os) { *os << c.name; }
+
+class ConfigErrorTable : public testing::TestWithParam<ConfigCase> {};
+
+TEST_P(ConfigErrorTable, NamesTheProblemAtItsFile) {
+  const ConfigCase& c = GetParam();
+  TempDir dir;
+  Edited e = edit_a100(dir, c.find, c.replace);
+  expect_error([&] { load_gpu_config(e.path); }, e.path + ":", c.message);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, ConfigErrorTable,
+    testing::Values(
+        ConfigCase{"section_not_map", "clocks:\n  boost_mhz: 1410", "clocks: 1410\nx:\n  boost_mhz: 1410", "'clocks' must be a map, got a scalar '1410'"},
+        ConfigCase{"number_not_number", "data_rate_gtps: 3.186", "data_rate_gtps: fast", "'memory.hbm.data_rate_gtps' must be a number, got 'fast'"},
+        ConfigCase{"number_out_of_range", "data_rate_gtps: 3.186", "data_rate_gtps: 1000", "'memory.hbm.data_rate_gtps' = 1000 is out of range"},
+        ConfigCase{"list_of_words", "[0, 8, 16, 32, 64, 100, 132, 164]", "[zero, 8]", "'memory.l1.shared_carveouts_kib' must list integers"},
+        ConfigCase{"list_not_list", "[0, 8, 16, 32, 64, 100, 132, 164]", "164", "'memory.l1.shared_carveouts_kib' must be a list"},
+        ConfigCase{"empty_carveouts", "[0, 8, 16, 32, 64, 100, 132, 164]", "[]", "must list at least one size"},
+        ConfigCase{"carveout_too_big", "[0, 8, 16, 32, 64, 100, 132, 164]", "[0, 8, 200]", "largest shared carve-out exceeds memory.l1.unified_kib"},
+        ConfigCase{"l1_geometry", "associativity: 4       # assumed: not published; only", "associativity: 3  #", "is not a multiple of associativity x line_bytes"},
+        ConfigCase{"sector_not_dividing_line", "sector_bytes: 32", "sector_bytes: 48", "memory.line_bytes must be a multiple of memory.sector_bytes"},
+        ConfigCase{"gpcs_more_than_tpcs", "gpcs: 7 ", "gpcs: 70 ", "topology: expected gpcs <= tpcs <= sms"},
+        ConfigCase{"warps_not_divisible", "max_warps_per_sm: 64 ", "max_warps_per_sm: 66 ", "max_threads_per_sm must equal"},
+        ConfigCase{"cta_shared_above_sm", "max_shared_per_cta_kib: 163", "max_shared_per_cta_kib: 165", "limits.max_shared_per_cta_kib exceeds limits.max_shared_per_sm_kib"},
+        ConfigCase{"sm_shared_above_carveout", "max_shared_per_sm_kib: 164", "max_shared_per_sm_kib: 180", "limits.max_shared_per_sm_kib exceeds the largest"},
+        ConfigCase{"slices_not_dividing", "partitions: 2 ", "partitions: 3 ", "memory.l2.slices must divide evenly into partitions"},
+        ConfigCase{"datasheet_figure_missing_source", "{value: 19.5, source: \"WP-A Table 1\"}", "{value: 19.5}", "missing required key 'datasheet.fp32_tflops.source'"},
+        ConfigCase{"key_not_plain", "name: a100", "[name]: a100", "map keys must be plain names"},
+        ConfigCase{"extends_not_a_name", "name: a100", "extends: [h100]\nname: a100", "'extends' must name a config"},
+        ConfigCase{"pipe_missing", "  branch: {lanes: 16, latency: 4}", "", "missing required key 'pipes.branch'"}),
+    [](const testing::TestParamInfo<ConfigCase>& i) { return std::string(i.param.name); });
+
+TEST(ConfigErrors, TopLevelMustBeAMap) {
+  TempDir dir;
+  std::string p = dir.write("list.yaml", "- 1\n- 2\n");
+  expect_error([&] { load_gpu_config(p); }, p + ":1:1", "a GPU config must be a map of sections");
+}
+
+}  // namespace
+}  // namespace warpsim

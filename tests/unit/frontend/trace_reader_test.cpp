@@ -246,7 +246,14 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"too few ctas", test::kernel_header("k", 3, 32) + ".cta 0 0 0\n.warp 0\n", ":2:1",
                 "has a grid of 3 CTAs but the trace lists 1"},
         BadCase{"directive in cta", body(".shared 5\n"), ":9:1", "unknown directive '.shared' inside a CTA"},
-        BadCase{"trailing junk", test::kernel_header("k", 1, 32) + ".cta 0 0 0 7\n", ":7:12", "expected end of line"}),
+        BadCase{"trailing junk", test::kernel_header("k", 1, 32) + ".cta 0 0 0 7\n", ":7:12", "expected end of line"},
+        BadCase{"kernel without name", ".version 1\n.kernel\n", ":2:8", "expected a kernel name after .kernel"},
+        BadCase{"mask only", body("0000ffff\n"), ":9:9", "expected an instruction mnemonic"},
+        BadCase{"addr twice", body("ld.global.f32 %f1, [%rd1]; addr=0x0+4 addr=0x0+4\n"), ":9:39", "addr= given twice"},
+        BadCase{"bare percent", body("add.f32 %, %f2, %f3\n"), ":9:9", "expected a register name after '%'"},
+        BadCase{"huge block", ".version 1\n.kernel k\n.grid 1\n.block 1024 1024\n", ":4:1", "expected at most 65536"},
+        BadCase{"unknown top-level after kernel", test::kernel_header("k", 1, 32) + ".cta 0 0 0\n.warp 0\n.kernel k2\n.grid 1\n.block 32\nfoo\n", ":12:1",
+                "unknown kernel directive 'foo'"}),
     [](const testing::TestParamInfo<BadCase>& i) {
       std::string n = i.param.name;
       for (char& ch : n)

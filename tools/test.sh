@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Quick start, step 2 (and what CI runs): set up, then build and run the whole test suite twice,
+# optimised and under AddressSanitizer + UndefinedBehaviorSanitizer.
+#   tools/test.sh            both builds
+#   tools/test.sh release    the optimised build only (faster while developing)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+tools/setup.sh
+presets=("${@:-release debug-asan}")
+for preset in ${presets[@]}; do
+  echo "== $preset"
+  cmake --preset "$preset" >/dev/null
+  cmake --build --preset "$preset"
+  ctest --preset "$preset"
+done
