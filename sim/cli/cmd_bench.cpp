@@ -34,7 +34,7 @@ int bench_command(const std::vector<std::string>& args) {
   opts.add_options()("help,h", "show this help")("arch,a", po::value(&arch), "GPU config (default a100)")(
       "ctas", po::value(&spec.ctas), "CTAs in the grid (default 864)")(
       "threads", po::value(&spec.threads_per_cta), "threads per CTA (default 256)")(
-      "iterations", po::value(&spec.iterations_per_warp), "loop trips per warp (default 400)")(
+      "iterations", po::value(&spec.iterations_per_warp), "loop trips per warp (default 410)")(
       "json", po::value(&json_path), "write the result as JSON to FILE");
   po::variables_map vm;
   po::store(po::command_line_parser(args).options(opts).run(), vm);

@@ -103,6 +103,10 @@ void read_memory(MapReader& root, GpuSpec& s) {
     mem.hbm.latency = static_cast<uint32_t>(r.integer("latency", 1, 100000));
     r.finish();
   }
+  auto power_of_two = [](uint32_t v) { return v && (v & (v - 1)) == 0; };
+  if (!power_of_two(mem.line_bytes) || !power_of_two(mem.sector_bytes)) {
+    config_error(m.location("line_bytes"), "memory.line_bytes and memory.sector_bytes must be powers of two");
+  }
   if (mem.line_bytes % mem.sector_bytes != 0 || mem.line_bytes / mem.sector_bytes > 32) {
     config_error(m.location("sector_bytes"), "memory.line_bytes must be a multiple of memory.sector_bytes (at most 32 sectors)");
   }

@@ -8,13 +8,15 @@ SectoredCache::SectoredCache(uint64_t size_bytes, uint32_t associativity, uint32
                              bool track_ready)
     : sets_(size_bytes / (uint64_t{associativity} * line_bytes)), assoc_(associativity), sectors_(line_bytes / sector_bytes) {
   if (sets_ == 0) sets_ = 1;  // a zero-size cache (all shared memory) still needs one set to be valid
+  if (sets_ > 1 && (sets_ & (sets_ - 1)) == 0) set_mask_ = sets_ - 1;
+  fastmod_multiplier_ = UINT64_MAX / sets_ + 1;
   lines_.resize(sets_ * assoc_);
   if (size_bytes == 0) assoc_ = 0;  // never hits, never allocates
   if (track_ready) ready_.assign(sets_ * associativity * sectors_, 0);
 }
 
 int SectoredCache::find(uint64_t line) const {
-  size_t base = (line % sets_) * assoc_;
+  size_t base = set_of(line) * assoc_;
   for (uint32_t w = 0; w < assoc_; ++w) {
     const Line& l = lines_[base + w];
     if (l.valid && l.tag == line) return static_cast<int>(w);
@@ -25,7 +27,7 @@ int SectoredCache::find(uint64_t line) const {
 int SectoredCache::allocate(uint64_t line, Victim& victim) {
   victim = Victim{};
   if (assoc_ == 0) return -1;
-  size_t base = (line % sets_) * assoc_;
+  size_t base = set_of(line) * assoc_;
   uint32_t chosen = 0;
   for (uint32_t w = 0; w < assoc_; ++w) {
     const Line& l = lines_[base + w];

@@ -44,9 +44,19 @@ class SectoredCache {
     uint32_t valid = 0;
     uint32_t dirty = 0;
   };
-  size_t slot(uint64_t line, int way) const { return (line % sets_) * assoc_ + static_cast<size_t>(way); }
+  size_t slot(uint64_t line, int way) const { return set_of(line) * assoc_ + static_cast<size_t>(way); }
+  // line % sets without a 64-bit division (a hot path): a mask for powers of two, else
+  // Lemire's multiply-shift remainder on the line folded to 32 bits.
+  size_t set_of(uint64_t line) const {
+    if (set_mask_) return line & set_mask_;
+    uint32_t folded = static_cast<uint32_t>(line) ^ static_cast<uint32_t>(line >> 32);
+    uint64_t low = fastmod_multiplier_ * folded;
+    return static_cast<size_t>((static_cast<__uint128_t>(low) * sets_) >> 64);
+  }
 
   uint64_t sets_;
+  uint64_t set_mask_ = 0;           // sets - 1 when sets is a power of two (and > 1)
+  uint64_t fastmod_multiplier_ = 0;
   uint32_t assoc_;
   uint32_t sectors_;
   std::vector<Line> lines_;

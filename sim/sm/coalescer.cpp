@@ -1,26 +1,35 @@
 #include "sm/coalescer.h"
 
+#include <bit>
+
 namespace warpsim {
 
 void coalesce(const WarpInst& inst, uint32_t line_bytes, uint32_t sector_bytes, std::vector<LineAccess>& out) {
   out.clear();
+  // Line and sector sizes are powers of two (checked when the config is read): shifts, not divisions.
+  const int line_shift = std::countr_zero(line_bytes);
+  const int sector_shift = std::countr_zero(sector_bytes);
+  const uint64_t sector_in_line_mask = (line_bytes >> sector_shift) - 1;
   const uint64_t bytes = inst.op->access_bytes ? inst.op->access_bytes : 1;
-  auto add = [&](uint64_t address) {
-    uint64_t line = address / line_bytes;
-    uint32_t sector = 1u << ((address % line_bytes) / sector_bytes);
+  uint64_t last_sector = UINT64_MAX;
+  auto add_sector = [&](uint64_t sector) {
+    if (sector == last_sector) return;  // neighbouring lanes usually share a sector
+    last_sector = sector;
+    const uint64_t line = sector >> (line_shift - sector_shift);
+    const uint32_t bit = 1u << (sector & sector_in_line_mask);
     // Lanes of a warp mostly touch few lines, and usually the one touched last: search backwards.
     for (size_t i = out.size(); i-- > 0;) {
       if (out[i].line == line) {
-        out[i].sectors |= sector;
+        out[i].sectors |= bit;
         return;
       }
     }
-    out.push_back(LineAccess{line, sector});
+    out.push_back(LineAccess{line, bit});
   };
   inst.for_each_address([&](int, uint64_t a) {
-    // An access may span sectors (16-byte loads at 16-byte alignment do not; unaligned lists may).
-    uint64_t first = a / sector_bytes, last = (a + bytes - 1) / sector_bytes;
-    for (uint64_t s = first; s <= last; ++s) add(s * sector_bytes);
+    // An access may span sectors (a misaligned explicit address list can).
+    const uint64_t first = a >> sector_shift, last = (a + bytes - 1) >> sector_shift;
+    for (uint64_t s = first; s <= last; ++s) add_sector(s);
   });
 }
 

@@ -6,21 +6,34 @@
 namespace warpsim {
 
 uint32_t shared_wavefronts(const WarpInst& inst, uint32_t banks, uint32_t bank_bytes) {
-  // At most 32 lanes x 4 words = 128 distinct words; a flat list beats a hash map at this size.
+  const uint32_t words_per_lane = std::max<uint32_t>(1, (inst.op->access_bytes + bank_bytes - 1) / bank_bytes);
+  std::array<uint32_t, 256> per_bank{};
+  const uint64_t stride = static_cast<uint64_t>(inst.addr.stride < 0 ? -inst.addr.stride : inst.addr.stride);
+  uint32_t worst = 1;
+  if (!inst.addr.list && stride >= uint64_t{words_per_lane} * bank_bytes && inst.addr.base % bank_bytes == 0 &&
+      stride % bank_bytes == 0) {
+    // Fast path: a strided access whose lanes touch disjoint words; every word is distinct, so
+    // the passes are simply the most words any bank holds.
+    inst.for_each_address([&](int, uint64_t a) {
+      for (uint32_t j = 0; j < words_per_lane; ++j) {
+        uint32_t b = static_cast<uint32_t>((a / bank_bytes + j) % banks) & 255u;
+        worst = std::max(worst, ++per_bank[b]);
+      }
+    });
+    return worst;
+  }
+  // General case: count distinct words per bank; lanes reading the same word share one pass.
   std::array<uint64_t, 128> words;
   size_t count = 0;
-  const uint32_t words_per_lane = std::max<uint32_t>(1, (inst.op->access_bytes + bank_bytes - 1) / bank_bytes);
   inst.for_each_address([&](int, uint64_t a) {
-    for (uint32_t j = 0; j < words_per_lane; ++j) {
-      uint64_t word = a / bank_bytes + j;
-      if (std::find(words.begin(), words.begin() + static_cast<long>(count), word) == words.begin() + static_cast<long>(count))
-        words[count++] = word;
-    }
+    for (uint32_t j = 0; j < words_per_lane && count < words.size(); ++j) words[count++] = a / bank_bytes + j;
   });
   if (count == 0) return 1;
-  std::array<uint32_t, 256> per_bank{};
-  uint32_t worst = 1;
+  std::sort(words.begin(), words.begin() + static_cast<long>(count));
+  uint64_t previous = UINT64_MAX;
   for (size_t i = 0; i < count; ++i) {
+    if (words[i] == previous) continue;
+    previous = words[i];
     uint32_t b = static_cast<uint32_t>(words[i] % banks) & 255u;
     worst = std::max(worst, ++per_bank[b]);
   }

@@ -31,6 +31,8 @@ void Sm::start_kernel(const KernelInfo& kernel, uint32_t max_ctas, uint32_t l1_b
   lsu_.start_kernel(l1_bytes);
   for (auto& sp : subs_) {
     sp.pipe_free.fill(0);
+    sp.needs_scan = true;
+    sp.next_look = 0;
     sp.scheduler = make_warp_scheduler(spec_.scheduler);
   }
   ticked_ = false;
@@ -65,6 +67,7 @@ void Sm::launch_cta(std::unique_ptr<CtaWork> work, Cycle now) {
     w.first_cycle = in_tick_ ? now + 1 : now;
     w.stream = &cta.work->warp(i);
     ++resident_warps_;
+    subs_[cta.warps[i] % subs_.size()].needs_scan = true;
     w.current = w.stream->next();
     if (!w.current) {
       w.exited = true;
@@ -116,7 +119,7 @@ void Sm::take_responses(Cycle now) {
   // Warps throttled on full MSHRs wait for a response rather than for a known cycle.
   if (any && population_[static_cast<int>(StallReason::kLgThrottle)] > 0) {
     for (Warp& w : warps_)
-      if (w.in_population && w.reason == StallReason::kLgThrottle) w.dirty = true;
+      if (w.in_population && w.reason == StallReason::kLgThrottle) mark_dirty(static_cast<uint32_t>(&w - warps_.data()));
   }
 }
 
@@ -135,14 +138,29 @@ Cycle Sm::tick(Cycle now) {
   return busy || woke_work_ ? now + 1 : next;
 }
 
+void Sm::mark_dirty(uint32_t slot) {
+  warps_[slot].dirty = true;
+  subs_[slot % subs_.size()].needs_scan = true;
+}
+
 bool Sm::issue_stage(SubPartition& sp, Cycle now, Cycle& next) {
+  if (!sp.needs_scan && sp.next_look > now) {
+    next = std::min(next, sp.next_look);
+    return false;
+  }
   eligible_.clear();
+  sp.needs_scan = false;  // events during this scan (a CTA launched, a warp woken) set it again
+  Cycle look = kNever;
   const uint32_t stride = static_cast<uint32_t>(subs_.size());
   for (uint32_t slot = sp.index; slot < warps_.size(); slot += stride) {
     Warp& w = warps_[slot];
-    if (!w.resident || w.first_cycle > now) continue;
+    if (!w.resident) continue;
+    if (w.first_cycle > now) {
+      look = std::min(look, w.first_cycle);
+      continue;
+    }
     if (!w.dirty && w.until > now) {  // still stalled for the same reason: nothing to do
-      next = std::min(next, w.until);
+      look = std::min(look, w.until);
       continue;
     }
     Verdict v = classify(sp, w, now);
@@ -156,8 +174,11 @@ bool Sm::issue_stage(SubPartition& sp, Cycle now, Cycle& next) {
     w.until = v.until;
     w.dirty = false;
     if (w.exited) maybe_retire(w, slot, now);
-    if (w.resident) next = std::min(next, v.until);
+    if (w.resident) look = std::min(look, v.until);
   }
+  sp.next_look = look;
+  sp.needs_scan = sp.needs_scan || !eligible_.empty();
+  next = std::min(next, look);
   if (eligible_.empty()) return false;
   uint32_t chosen = sp.scheduler->pick(eligible_, warps_);
   // Eligible warps are credited here for this cycle only; they are not in a population.
@@ -350,7 +371,7 @@ void Sm::check_barrier(CtaSlot& cta) {
   if (cta.arrived == 0 || cta.arrived < cta.live) return;
   for (uint32_t slot : cta.warps) {
     warps_[slot].at_barrier = false;
-    warps_[slot].dirty = true;
+    mark_dirty(slot);
   }
   cta.arrived = 0;
   woke_work_ = true;
@@ -360,7 +381,7 @@ void Sm::load_done(uint32_t slot, std::span<const RegId> dsts, Cycle ready) {
   Warp& w = warps_[slot];
   for (RegId r : dsts) w.scoreboard.set(r, ready, Producer::kMemory);
   --w.outstanding_loads;
-  w.dirty = true;
+  mark_dirty(slot);
   if (w.exited) w.drain_until = std::max(w.drain_until, ready);
   maybe_retire(w, slot, engine_.now());
 }
@@ -368,7 +389,7 @@ void Sm::load_done(uint32_t slot, std::span<const RegId> dsts, Cycle ready) {
 void Sm::store_acked(uint32_t slot) {
   Warp& w = warps_[slot];
   --w.outstanding_stores;
-  w.dirty = true;
+  mark_dirty(slot);
   maybe_retire(w, slot, engine_.now());
 }
 

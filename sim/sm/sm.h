@@ -52,6 +52,9 @@ class Sm : public Component, public MemResponder, private LoadStoreClient {
   struct SubPartition {
     uint32_t index = 0;  // owns warp slots index, index + n, index + 2n, ...
     std::array<Cycle, kNumPipes> pipe_free{};
+    // Nothing to look at before `next_look` unless an event marked one of its warps dirty.
+    bool needs_scan = true;
+    Cycle next_look = 0;
     std::unique_ptr<WarpScheduler> scheduler;
   };
   struct CtaSlot {
@@ -82,6 +85,7 @@ class Sm : public Component, public MemResponder, private LoadStoreClient {
   void exit_warp(Warp& w, uint32_t slot, Cycle now);
   void maybe_retire(Warp& w, uint32_t slot, Cycle now);
   void check_barrier(CtaSlot& cta);
+  void mark_dirty(uint32_t slot);
   void load_done(uint32_t warp, std::span<const RegId> dsts, Cycle ready) override;
   void store_acked(uint32_t warp) override;
 

@@ -14,7 +14,7 @@ namespace warpsim {
 struct SyntheticSpec {
   uint32_t ctas = 864;                 // 8 per A100 SM
   uint32_t threads_per_cta = 256;
-  uint64_t iterations_per_warp = 400;  // loop trips; each trip is body_length() instructions
+  uint64_t iterations_per_warp = 410;  // loop trips; 864 x 8 warps x 410 x 18 = 51 M warp instructions
 };
 
 class SyntheticWorkload : public Workload {
