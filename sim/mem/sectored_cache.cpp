@@ -11,15 +11,16 @@ SectoredCache::SectoredCache(uint64_t size_bytes, uint32_t associativity, uint32
   if (sets_ > 1 && (sets_ & (sets_ - 1)) == 0) set_mask_ = sets_ - 1;
   fastmod_multiplier_ = UINT64_MAX / sets_ + 1;
   lines_.resize(sets_ * assoc_);
+  tags_.assign(sets_ * assoc_, kNoTag);
   if (size_bytes == 0) assoc_ = 0;  // never hits, never allocates
   if (track_ready) ready_.assign(sets_ * associativity * sectors_, 0);
 }
 
 int SectoredCache::find(uint64_t line) const {
   size_t base = set_of(line) * assoc_;
+  const uint64_t* tags = tags_.data() + base;
   for (uint32_t w = 0; w < assoc_; ++w) {
-    const Line& l = lines_[base + w];
-    if (l.valid && l.tag == line) return static_cast<int>(w);
+    if (tags[w] == line) return static_cast<int>(w);
   }
   return -1;
 }
@@ -38,14 +39,17 @@ int SectoredCache::allocate(uint64_t line, Victim& victim) {
     if (l.last_use < lines_[base + chosen].last_use) chosen = w;
   }
   Line& l = lines_[base + chosen];
-  if (l.valid) victim = Victim{true, l.tag, l.dirty};
-  l = Line{line, ++use_clock_, 0, 0};
+  if (l.valid) victim = Victim{true, tags_[base + chosen], l.dirty};
+  l = Line{++use_clock_, 0, 0};
+  // The tag is set by fill(): a way allocated but never filled stays free.
+  tags_[base + chosen] = kNoTag;
   return static_cast<int>(chosen);
 }
 
 void SectoredCache::fill(uint64_t line, int way, uint32_t sectors, Cycle ready_at) {
   size_t s = slot(line, way);
   lines_[s].valid |= sectors;
+  if (sectors) tags_[s] = line;
   if (!ready_.empty()) {
     for (uint32_t i = 0; i < sectors_; ++i)
       if (sectors & (1u << i)) ready_[s * sectors_ + i] = ready_at;
@@ -54,6 +58,7 @@ void SectoredCache::fill(uint64_t line, int way, uint32_t sectors, Cycle ready_a
 
 void SectoredCache::invalidate_all() {
   for (auto& l : lines_) l = Line{};
+  tags_.assign(tags_.size(), kNoTag);
 }
 
 }  // namespace warpsim

@@ -25,6 +25,7 @@ class SectoredCache {
   // Returns the way holding `line`, or -1. Does not change LRU order.
   int find(uint64_t line) const;
   uint32_t valid_sectors(uint64_t line, int way) const { return lines_[slot(line, way)].valid; }
+  static constexpr uint64_t kNoTag = UINT64_MAX;  // tag of an empty way
   Cycle sector_ready(uint64_t line, int way, int sector) const { return ready_[slot(line, way) * sectors_ + sector]; }
   void touch(uint64_t line, int way) { lines_[slot(line, way)].last_use = ++use_clock_; }
 
@@ -39,7 +40,6 @@ class SectoredCache {
 
  private:
   struct Line {
-    uint64_t tag = 0;  // the full line index; the set is implied by the slot
     uint64_t last_use = 0;
     uint32_t valid = 0;
     uint32_t dirty = 0;
@@ -59,6 +59,9 @@ class SectoredCache {
   uint64_t fastmod_multiplier_ = 0;
   uint32_t assoc_;
   uint32_t sectors_;
+  // Tags apart from the rest, so a lookup scans one contiguous run of a set's tags. A way's tag
+  // is the full line index (kNoTag when it holds no sector).
+  std::vector<uint64_t> tags_;
   std::vector<Line> lines_;
   std::vector<Cycle> ready_;
   uint64_t use_clock_ = 0;
