@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(g++ cmake ninja-build libboost-program-options-dev libspdlog-dev libyaml-cpp-dev
-          libgtest-dev nlohmann-json3-dev zlib1g-dev)
+          libgtest-dev nlohmann-json3-dev zlib1g-dev liblzma-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -8,6 +8,7 @@ namespace warpsim::cli {
 int run_command(const std::vector<std::string>& args);
 int arch_command(const std::vector<std::string>& args);
 int bench_command(const std::vector<std::string>& args);
+int convert_command(const std::vector<std::string>& args);
 
 // Thrown for bad command lines; main prints it with a hint and exits 2.
 struct UsageError {

@@ -1,10 +1,19 @@
 #pragma once
-// Reads a text file line by line through zlib, so plain and gzip-compressed traces are read the
-// same way, with the current line number for messages.
+// Reads a text file line by line, whether plain, gzip- or xz-compressed (detected from the
+// file's first bytes), with the current line number for messages.
 #include <cstdint>
+#include <memory>
 #include <string>
 
 namespace warpsim {
+
+// A decompressing byte source (gzip/plain through zlib, xz through liblzma).
+class ByteSource {
+ public:
+  virtual ~ByteSource() = default;
+  // Fills up to `capacity` bytes; returns the count, 0 at end. Throws InputError on corruption.
+  virtual size_t read(char* buffer, size_t capacity) = 0;
+};
 
 class LineSource {
  public:
@@ -21,8 +30,13 @@ class LineSource {
   const std::string& path() const { return path_; }
 
  private:
+  bool fill();
+
   std::string path_;
-  void* file_ = nullptr;  // gzFile
+  std::unique_ptr<ByteSource> bytes_;
+  std::string buffer_;
+  size_t position_ = 0;
+  bool eof_ = false;
   std::string pushed_back_;
   bool has_pushed_back_ = false;
   uint32_t line_number_ = 0;

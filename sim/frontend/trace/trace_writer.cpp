@@ -37,7 +37,8 @@ void TraceWriter::begin_cta(const Dim3& id) { out_ << ".cta " << id.x << " " << 
 
 void TraceWriter::begin_warp(uint32_t index) { out_ << ".warp " << index << "\n"; }
 
-void TraceWriter::instruction(const WarpInst& inst, uint32_t full_mask, const std::function<std::string(RegId)>& name_of) {
+void TraceWriter::instruction(const WarpInst& inst, uint32_t full_mask, const std::function<std::string(RegId)>& name_of,
+                              const std::string& comment) {
   std::string line = mask_prefix(inst.active_mask, full_mask) + inst.op->mnemonic;
   bool first = true;
   auto sep = [&] {
@@ -67,6 +68,7 @@ void TraceWriter::instruction(const WarpInst& inst, uint32_t full_mask, const st
               std::to_string(inst.addr.stride < 0 ? -inst.addr.stride : inst.addr.stride);
     }
   }
+  if (!comment.empty()) line += "  # " + comment;
   out_ << line << "\n";
 }
 

@@ -18,7 +18,9 @@ class TraceWriter {
   void begin_warp(uint32_t index);
   // `name_of` turns a register id into its name ("%f1"). The mask is written only when it
   // differs from `full_mask`.
-  void instruction(const WarpInst& inst, uint32_t full_mask, const std::function<std::string(RegId)>& name_of);
+  // `comment`, if given, follows the instruction as "# comment".
+  void instruction(const WarpInst& inst, uint32_t full_mask, const std::function<std::string(RegId)>& name_of,
+                   const std::string& comment = "");
   // A free-form instruction line (mnemonic and operands as PTX text, plus annotations).
   void raw_instruction(uint32_t mask, uint32_t full_mask, const std::string& text);
 
