@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "frontend/accelsim/accelsim_workload.h"
 #include "frontend/trace/trace_reader.h"
 
 namespace warpsim::test {
@@ -65,8 +66,13 @@ Simulated simulate_file(const std::string& arch, const std::string& path, const 
   Simulated s;
   s.config = load_gpu_config(arch, sets);
   s.gpu = std::make_unique<Gpu>(s.config.spec);
-  TraceWorkload workload(path);
-  s.runs = simulate(*s.gpu, workload).kernels;
+  std::unique_ptr<Workload> workload;
+  if (AccelSimWorkload::accepts(path)) {
+    workload = std::make_unique<AccelSimWorkload>(path);
+  } else {
+    workload = std::make_unique<TraceWorkload>(path);
+  }
+  s.runs = simulate(*s.gpu, *workload).kernels;
   for (const auto& r : s.runs) s.kernels.push_back(summarize_kernel(s.config.spec, s.gpu->stats(), r));
   s.total = summarize_run(s.config.spec, s.gpu->stats(), s.runs);
   return s;
