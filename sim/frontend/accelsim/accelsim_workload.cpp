@@ -402,7 +402,17 @@ class AccelSimKernel : public KernelSource {
           int64_t stride;
           if (!parse_dec(need("the stride"), stride)) fail(t.column[i], "expected a decimal stride");
           ++i;
-          for (int k = 0; k < lanes; ++k) address(base + static_cast<uint64_t>(stride * k));
+          const int first_lane = std::countr_zero(inst.active_mask);
+          const bool contiguous = std::has_single_bit((inst.active_mask >> first_lane) + 1ull);
+          if (contiguous) {
+            // The tracer's stride steps over consecutive active lanes; with no gaps that is
+            // warpsim's lane-indexed form, which needs no per-lane storage.
+            if (op->space == MemSpace::kShared && header_.shmem_base && base >= header_.shmem_base) base -= header_.shmem_base;
+            inst.addr.base = base - static_cast<uint64_t>(stride * first_lane);
+            inst.addr.stride = stride;
+          } else {
+            for (int k = 0; k < lanes; ++k) address(base + static_cast<uint64_t>(stride * k));
+          }
         } else {
           uint64_t a = base;
           address(a);
@@ -416,7 +426,7 @@ class AccelSimKernel : public KernelSource {
           }
         }
       }
-      if (lanes > 0) inst.addr.list = reinterpret_cast<const uint64_t*>(static_cast<uintptr_t>(first + 1));
+      if (pools.addresses.size() > first) inst.addr.list = reinterpret_cast<const uint64_t*>(static_cast<uintptr_t>(first + 1));
     }
     // What is left is the immediate (tracer 4 and 5 write one; older ones may not).
     if (t.text.size() > i + 1) {

@@ -22,7 +22,7 @@ std::vector<std::vector<uint64_t>> addresses_of_warp0(const std::string& path) {
   std::vector<std::vector<uint64_t>> out;
   while (const WarpInst* in = cta->warp(0).next()) {
     std::vector<uint64_t> a;
-    if (in->addr.list) in->for_each_address([&](int, uint64_t x) { a.push_back(x); });
+    if (in->op->space != MemSpace::kNone) in->for_each_address([&](int, uint64_t x) { a.push_back(x); });
     out.push_back(a);
   }
   return out;
