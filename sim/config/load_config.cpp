@@ -33,7 +33,7 @@ namespace {
 
 std::string resolve_path(const std::string& name_or_path, const std::string& relative_to) {
   bool looks_like_path = name_or_path.find('/') != std::string::npos ||
-                         name_or_path.size() > 5 && name_or_path.substr(name_or_path.size() - 5) == ".yaml";
+                         (name_or_path.size() > 5 && name_or_path.substr(name_or_path.size() - 5) == ".yaml");
   if (looks_like_path) {
     fs::path p(name_or_path);
     if (p.is_relative() && !relative_to.empty()) p = fs::path(relative_to).parent_path() / p;

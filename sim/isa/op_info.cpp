@@ -229,6 +229,9 @@ bool decode_tensor(std::string_view base, const std::vector<std::string_view>& p
   if (prec == TensorPrecision::kNone && !types.empty()) prec = precision_of(types[0]);
   if (prec == TensorPrecision::kNone) prec = TensorPrecision::kFp16;
   out.tensor = prec;
+  // "A warp executing mma.sync.m8n8k4 computes 4 matrix multiply and accumulate operations"
+  // (PTX ISA, mma); every other shape is one per warp.
+  if (base == "mma" && out.m == 8 && out.n == 8 && out.k == 4 && prec == TensorPrecision::kFp16) out.mma_per_warp = 4;
   out.op_class = OpClass::kTensor;
   out.pipe = Pipe::kTensor;
   out.writes_destination = true;

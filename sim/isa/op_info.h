@@ -58,7 +58,8 @@ struct OpInfo {
   // Tensor operations.
   TensorPrecision tensor = TensorPrecision::kNone;
   uint16_t m = 0, n = 0, k = 0;
-  uint64_t tensor_flops() const { return 2ull * m * n * k; }
+  uint8_t mma_per_warp = 1;  // PTX mma.sync.m8n8k4 (f16) is four MMAs per warp (PTX ISA, mma)
+  uint64_t tensor_flops() const { return 2ull * m * n * k * mma_per_warp; }
 };
 
 // Decodes a mnemonic such as "fma.rn.f32", "ld.global.v4.f32" or

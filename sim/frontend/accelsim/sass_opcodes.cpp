@@ -90,6 +90,11 @@ SassMapping tensor(std::string_view base, const std::vector<std::string_view>& t
     if (base == "QGMMA") prec = "e4m3";
   }
   std::string acc = prec == "f64" ? "f64" : (prec == "s8" || prec == "s4") ? "s32" : "f32";
+  if (base == "HMMA" && m == 8 && n == 8 && k == 4) {
+    // Volta's HMMA.884 is one of the four steps of a PTX mma.m8n8k4 (itself 4 MMAs): one
+    // m8n8k4 product per instruction, which wmma's spelling says without the 4x.
+    return {"wmma.mma.sync.aligned.row.col.m8n8k4.f32.f32", true};
+  }
   return {"mma.sync.aligned.m" + std::to_string(m) + "n" + std::to_string(n) + "k" + std::to_string(k) + ".row.col." + acc +
               "." + prec + "." + prec + "." + acc,
           true};

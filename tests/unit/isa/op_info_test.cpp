@@ -74,6 +74,9 @@ TEST(DecodeMnemonic, TensorShapeAndPrecision) {
   EXPECT_EQ(decode("mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32").tensor, TensorPrecision::kFp8);
   EXPECT_EQ(decode("mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32").tensor, TensorPrecision::kInt8);
   EXPECT_EQ(decode("wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32").tensor, TensorPrecision::kFp16);
+  // mma.sync.m8n8k4 is four MMAs per warp (PTX ISA); the f64 m8n8k4 is one.
+  EXPECT_EQ(decode("mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32").tensor_flops(), 4u * 2 * 8 * 8 * 4);
+  EXPECT_EQ(decode("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64").tensor_flops(), 2u * 8 * 8 * 4);
   OpInfo w = decode("wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32");
   EXPECT_EQ(w.m, 16);
   EXPECT_EQ(w.n, 16);
