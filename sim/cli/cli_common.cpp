@@ -13,6 +13,19 @@ namespace warpsim::cli {
 #endif
 const char* const kVersion = WARPSIM_VERSION;
 
+bool parse_arguments(const std::vector<std::string>& args, const boost::program_options::options_description& opts,
+                     const boost::program_options::positional_options_description& positional) {
+  namespace po = boost::program_options;
+  po::variables_map vm;
+  po::store(po::command_line_parser(args).options(opts).positional(positional).run(), vm);
+  po::notify(vm);
+  if (vm.count("help")) {
+    std::cout << opts << "\n";
+    return false;
+  }
+  return true;
+}
+
 bool stderr_is_terminal() { return ::isatty(STDERR_FILENO) == 1; }
 
 void write_output(const std::string& path, const std::string& content) {

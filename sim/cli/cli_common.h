@@ -1,4 +1,5 @@
 #pragma once
+#include <boost/program_options.hpp>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,11 @@ int convert_command(const std::vector<std::string>& args);
 struct UsageError {
   std::string message;
 };
+
+// Parses a subcommand's arguments into the variables bound in `opts`. Returns false after
+// printing the help if --help was given (the caller then exits 0).
+bool parse_arguments(const std::vector<std::string>& args, const boost::program_options::options_description& opts,
+                     const boost::program_options::positional_options_description& positional);
 
 bool stderr_is_terminal();
 // Writes `content` to `path` atomically ("-" means stdout).

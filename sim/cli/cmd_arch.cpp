@@ -97,13 +97,7 @@ int arch_command(const std::vector<std::string>& args) {
       "name", po::value(&name), "config name or file");
   po::positional_options_description pos;
   pos.add("action", 1).add("name", 1);
-  po::variables_map vm;
-  po::store(po::command_line_parser(args).options(opts).positional(pos).run(), vm);
-  po::notify(vm);
-  if (vm.count("help")) {
-    std::cout << opts << "\n";
-    return kExitOk;
-  }
+  if (!parse_arguments(args, opts, pos)) return kExitOk;
   if (action == "list") {
     auto names = shipped_config_names();
     if (json) {

@@ -36,13 +36,7 @@ int bench_command(const std::vector<std::string>& args) {
       "threads", po::value(&spec.threads_per_cta), "threads per CTA (default 256)")(
       "iterations", po::value(&spec.iterations_per_warp), "loop trips per warp (default 410)")(
       "json", po::value(&json_path), "write the result as JSON to FILE");
-  po::variables_map vm;
-  po::store(po::command_line_parser(args).options(opts).run(), vm);
-  po::notify(vm);
-  if (vm.count("help")) {
-    std::cout << opts << "\n";
-    return kExitOk;
-  }
+  if (!parse_arguments(args, opts, po::positional_options_description{})) return kExitOk;
   if (spec.ctas == 0 || spec.threads_per_cta == 0 || spec.iterations_per_warp == 0) {
     throw UsageError{"--ctas, --threads and --iterations must be positive"};
   }

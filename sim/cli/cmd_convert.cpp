@@ -43,13 +43,7 @@ int convert_command(const std::vector<std::string>& args) {
       "input", po::value(&input), "Accel-Sim trace");
   po::positional_options_description pos;
   pos.add("input", 1);
-  po::variables_map vm;
-  po::store(po::command_line_parser(args).options(opts).positional(pos).run(), vm);
-  po::notify(vm);
-  if (vm.count("help")) {
-    std::cout << opts << "\n";
-    return kExitOk;
-  }
+  if (!parse_arguments(args, opts, pos)) return kExitOk;
   if (input.empty() || output.empty()) throw UsageError{"convert needs an input and -o OUTPUT"};
   if (!AccelSimWorkload::accepts(input)) throw UsageError{"'" + input + "' is not an Accel-Sim trace (kernelslist.g, .traceg or .traceg.xz)"};
 

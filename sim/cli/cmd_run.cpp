@@ -76,13 +76,7 @@ int run_command(const std::vector<std::string>& args) {
       "input", po::value(&input), "workload file");
   po::positional_options_description pos;
   pos.add("input", 1);
-  po::variables_map vm;
-  po::store(po::command_line_parser(args).options(opts).positional(pos).run(), vm);
-  po::notify(vm);
-  if (vm.count("help")) {
-    std::cout << opts << "\n";
-    return kExitOk;
-  }
+  if (!parse_arguments(args, opts, pos)) return kExitOk;
   if (arch.empty()) throw UsageError{"missing --arch (one of: v100 a100 h100 h200 b200, or a YAML file)"};
   if (input.empty()) throw UsageError{"missing the input trace"};
 

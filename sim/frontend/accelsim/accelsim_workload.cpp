@@ -8,6 +8,7 @@
 
 #include "common/error.h"
 #include "frontend/accelsim/sass_opcodes.h"
+#include "frontend/buffered_cta.h"
 #include "frontend/trace/instruction_parser.h"
 #include "frontend/trace/line_source.h"
 
@@ -103,22 +104,6 @@ struct Header {
   bool lineinfo = false;
   uint64_t shmem_base = 0, local_base = 0;
   bool have_grid = false, have_block = false, have_version = false;
-};
-
-class AccelSimCta : public CtaWork {
- public:
-  AccelSimCta(Dim3 id, uint32_t warps) : id_(id), warps_(warps) {}
-  Dim3 id() const override { return id_; }
-  uint32_t num_warps() const override { return static_cast<uint32_t>(warps_.size()); }
-  WarpStream& warp(uint32_t i) override { return warps_[i]; }
-  struct Stream : WarpStream {
-    std::vector<WarpInst> insts;
-    size_t next_index = 0;
-    const WarpInst* next() override { return next_index < insts.size() ? &insts[next_index++] : nullptr; }
-  };
-  Dim3 id_;
-  std::vector<Stream> warps_;
-  InstructionPools pools;
 };
 
 class AccelSimKernel : public KernelSource {
@@ -240,7 +225,7 @@ class AccelSimKernel : public KernelSource {
 
   std::unique_ptr<CtaWork> read_block() {
     const uint32_t warps = info_.warps_per_cta();
-    auto cta = std::make_unique<AccelSimCta>(Dim3{}, warps);
+    auto cta = std::make_unique<BufferedCta>(Dim3{}, warps);
     bool have_id = false;
     int64_t warp = -1;
     int64_t expected = -1, got = 0;
@@ -269,12 +254,12 @@ class AccelSimKernel : public KernelSource {
         if (eq == std::string::npos || std::sscanf(line.c_str() + eq + 1, " %u,%u,%u", &x, &y, &z) != 3) {
           fail(t.column[0], "expected 'thread block = x,y,z'");
         }
-        cta->id_ = Dim3{x, y, z};
+        cta->set_id(Dim3{x, y, z});
         if (x >= info_.grid.x || y >= info_.grid.y || z >= info_.grid.z) {
-          fail(t.column[0], "thread block " + cta->id_.str() + " lies outside the grid " + info_.grid.str());
+          fail(t.column[0], "thread block " + cta->id().str() + " lies outside the grid " + info_.grid.str());
         }
-        uint64_t linear = linear_index(cta->id_, info_.grid);
-        if (seen_[linear]) fail(t.column[0], "thread block " + cta->id_.str() + " appears twice");
+        uint64_t linear = linear_index(cta->id(), info_.grid);
+        if (seen_[linear]) fail(t.column[0], "thread block " + cta->id().str() + " appears twice");
         seen_[linear] = true;
         have_id = true;
         continue;
@@ -305,13 +290,12 @@ class AccelSimKernel : public KernelSource {
       }
       if (!have_id) fail(t.column[0], "instruction before 'thread block = x,y,z'");
       if (warp < 0 || expected < 0) fail(t.column[0], "instruction before 'warp = N' and 'insts = N'");
-      cta->warps_[static_cast<size_t>(warp)].insts.push_back(parse_instruction_line(t, info_.full_mask(static_cast<uint32_t>(warp)), cta->pools));
+      cta->add(static_cast<uint32_t>(warp), parse_instruction_line(t, info_.full_mask(static_cast<uint32_t>(warp)), cta->pools()));
       ++got;
     }
     check_count();
     if (!have_id) fail(0, "thread block without 'thread block = x,y,z'");
-    for (auto& w : cta->warps_)
-      for (auto& inst : w.insts) cta->pools.resolve(inst);
+    cta->finish();
     ++ctas_;
     return cta;
   }

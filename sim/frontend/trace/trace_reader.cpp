@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "common/error.h"
+#include "frontend/buffered_cta.h"
 #include "frontend/trace/instruction_parser.h"
 #include "frontend/trace/line_cursor.h"
 #include "frontend/trace/line_source.h"
@@ -80,23 +81,6 @@ void expect_line_end(LineCursor& c) {
   if (!c.at_end() && c.peek() != '#') c.fail("unexpected '" + std::string(c.rest()) + "', expected end of line");
 }
 
-class TraceCta : public CtaWork {
- public:
-  TraceCta(Dim3 id, uint32_t warps) : id_(id), warps_(warps) {}
-  Dim3 id() const override { return id_; }
-  uint32_t num_warps() const override { return static_cast<uint32_t>(warps_.size()); }
-  WarpStream& warp(uint32_t index) override { return warps_[index]; }
-
-  struct Stream : WarpStream {
-    std::vector<WarpInst> insts;
-    size_t next_index = 0;
-    const WarpInst* next() override { return next_index < insts.size() ? &insts[next_index++] : nullptr; }
-  };
-  Dim3 id_;
-  std::vector<Stream> warps_;
-  InstructionPools pools;
-};
-
 class TraceKernel : public KernelSource {
  public:
   TraceKernel(std::shared_ptr<TraceReaderState> state, KernelInfo info, SourceLocation where)
@@ -140,7 +124,7 @@ class TraceKernel : public KernelSource {
  private:
   std::unique_ptr<CtaWork> read_cta_body(Dim3 id, const SourceLocation& cta_at) {
     const uint32_t warps = info_.warps_per_cta();
-    auto cta = std::make_unique<TraceCta>(id, warps);
+    auto cta = std::make_unique<BufferedCta>(id, warps);
     std::vector<bool> warp_seen(warps, false);
     int32_t current = -1;
     std::string line;
@@ -167,8 +151,8 @@ class TraceKernel : public KernelSource {
         c.fail_at(at, "unknown directive '" + std::string(c.word()) + "' inside a CTA; expected .warp, .cta or .kernel");
       }
       if (current < 0) c.fail("instruction before any .warp line; expected .warp N");
-      WarpInst inst = parse_instruction(c, info_.full_mask(static_cast<uint32_t>(current)), state_->opcodes, registers_, cta->pools);
-      cta->warps_[static_cast<size_t>(current)].insts.push_back(inst);
+      cta->add(static_cast<uint32_t>(current),
+               parse_instruction(c, info_.full_mask(static_cast<uint32_t>(current)), state_->opcodes, registers_, cta->pools()));
     }
     for (uint32_t w = 0; w < warps; ++w) {
       if (!warp_seen[w]) {
@@ -176,8 +160,7 @@ class TraceKernel : public KernelSource {
                                      std::to_string(info_.block.count()) + " threads has " + std::to_string(warps) + " warps");
       }
     }
-    for (auto& s : cta->warps_)
-      for (auto& inst : s.insts) cta->pools.resolve(inst);
+    cta->finish();
     return cta;
   }
 
