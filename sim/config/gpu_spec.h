@@ -43,12 +43,26 @@ struct PipeSpec {
   uint32_t issue_interval() const { return (32 + lanes - 1) / lanes; }
 };
 
+// An MMA shape the tensor cores execute; 0 in a field matches any value ("m64n*k16").
+struct MmaShape {
+  uint32_t m = 0, n = 0, k = 0;
+  bool matches(uint32_t mm, uint32_t nn, uint32_t kk) const {
+    return (m == 0 || m == mm) && (n == 0 || n == nn) && (k == 0 || k == kk);
+  }
+};
+
 struct TensorSpec {
   uint32_t generation = 0;
+  std::vector<MmaShape> shapes;  // mma / wmma / wgmma / tcgen05 shapes of this generation
   uint32_t latency = 0;  // fixed pipeline part; an MMA's result is ready after latency + its issue interval
   // Dense FLOP (or integer OP) per clock per SM for each supported input precision; 0 = unsupported.
   std::array<uint32_t, kNumTensorPrecisions> flops_per_clk_per_sm{};
   bool supports(TensorPrecision p) const { return flops_per_clk_per_sm[static_cast<int>(p)] > 0; }
+  bool supports_shape(uint32_t m, uint32_t n, uint32_t k) const {
+    for (const auto& s : shapes)
+      if (s.matches(m, n, k)) return true;
+    return false;
+  }
 };
 
 struct L1Spec {

@@ -166,6 +166,16 @@ std::vector<int64_t> MapReader::integer_list(const std::string& key, int64_t min
   return out;
 }
 
+std::vector<std::pair<std::string, SourceLocation>> MapReader::string_list(const std::string& key) {
+  const ConfigNode& n = require(key, ConfigNode::Kind::kSequence);
+  std::vector<std::pair<std::string, SourceLocation>> out;
+  for (const auto& item : n.items) {
+    if (item.kind != ConfigNode::Kind::kScalar) config_error(item.where, "'" + full(key) + "' must list names, got " + item.kind_name());
+    out.emplace_back(item.scalar, item.where);
+  }
+  return out;
+}
+
 std::vector<std::string> MapReader::keys() const {
   std::vector<std::string> out;
   for (const auto& [k, v] : node_.entries) out.push_back(k);

@@ -30,6 +30,8 @@ class MapReader {
   std::string string_or(const std::string& key, std::string fallback);
   std::string choice(const std::string& key, const std::vector<std::string>& allowed, std::string fallback);
   std::vector<int64_t> integer_list(const std::string& key, int64_t min, int64_t max);
+  // Each item with where it was written, for checks the caller makes.
+  std::vector<std::pair<std::string, SourceLocation>> string_list(const std::string& key);
   // Keys of this map that the caller has not read yet (for free-form maps).
   std::vector<std::string> keys() const;
 

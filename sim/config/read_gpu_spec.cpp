@@ -23,6 +23,22 @@ void read_tensor(MapReader& root, GpuSpec& s) {
   MapReader t = root.section("tensor");
   s.tensor.generation = static_cast<uint32_t>(t.integer("generation", 0, 10));
   s.tensor.latency = static_cast<uint32_t>(t.integer("latency", 1, 10000));
+  for (const auto& [text, where] : t.string_list("mma_shapes")) {
+    // mMnNkK, each number or '*'
+    MmaShape shape;
+    size_t n_at = text.find('n'), k_at = text.find('k');
+    auto field = [&](const std::string& f, uint32_t& v) {
+      if (f == "*") return true;
+      if (f.empty() || f.find_first_not_of("0123456789") != std::string::npos || f.size() > 5) return false;
+      v = static_cast<uint32_t>(std::stoul(f));
+      return v > 0;
+    };
+    bool ok = text.size() > 5 && text[0] == 'm' && n_at != std::string::npos && k_at != std::string::npos && n_at < k_at &&
+              field(text.substr(1, n_at - 1), shape.m) && field(text.substr(n_at + 1, k_at - n_at - 1), shape.n) &&
+              field(text.substr(k_at + 1), shape.k);
+    if (!ok) config_error(where, "'tensor.mma_shapes' entry '" + text + "' is not a shape; expected mMnNkK such as m16n8k16 (a number may be *)");
+    s.tensor.shapes.push_back(shape);
+  }
   MapReader rates = t.section("dense_flops_per_clk_per_sm");
   for (const auto& key : rates.keys()) {
     TensorPrecision p = tensor_precision_from_name(key);

@@ -58,7 +58,8 @@ struct OpInfo {
   // Tensor operations.
   TensorPrecision tensor = TensorPrecision::kNone;
   uint16_t m = 0, n = 0, k = 0;
-  uint8_t mma_per_warp = 1;  // PTX mma.sync.m8n8k4 (f16) is four MMAs per warp (PTX ISA, mma)
+  uint8_t mma_per_warp = 1;
+  bool from_sass = false;    // decoded from an Accel-Sim SASS opcode (shape already checked by the hardware)  // PTX mma.sync.m8n8k4 (f16) is four MMAs per warp (PTX ISA, mma)
   uint64_t tensor_flops() const { return 2ull * m * n * k * mma_per_warp; }
 };
 

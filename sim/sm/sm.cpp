@@ -301,6 +301,11 @@ void Sm::issue_tensor(SubPartition& sp, Warp& w, const WarpInst& in, Cycle now) 
                          spec_.name + " does not have (its config lists no tensor.dense_flops_per_clk_per_sm." +
                          std::string(tensor_precision_name(op.tensor)) + ")");
   }
+  if (!op.from_sass && !spec_.tensor.supports_shape(op.m, op.n, op.k)) {
+    throw InputError(SourceLocation{kernel_->source_file, in.line, 1},
+                     "'" + op.mnemonic + "': shape m" + std::to_string(op.m) + "n" + std::to_string(op.n) + "k" +
+                         std::to_string(op.k) + " is not one " + spec_.name + "'s tensor cores execute (tensor.mma_shapes)");
+  }
   const uint64_t per_sub = std::max<uint64_t>(1, per_sm / subs_.size());
   const uint64_t flops = op.tensor_flops();
   const Cycle interval = (flops + per_sub - 1) / per_sub;

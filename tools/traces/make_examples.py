@@ -241,13 +241,14 @@ Both end with bar.sync after every step; "barrier" stalls show warps waiting for
 
 
 def tensor_mma():
-    t = Trace("""tensor_mma: the inner loop of a tensor-core GEMM tile: per k-step, ldmatrix loads A and B
-fragments from shared memory, then mma.sync m16n8k16 (FP16 inputs, FP32 accumulate) updates four
-accumulator tiles. 4 warps per CTA, one CTA per SM on A100 (108 CTAs).
-What to look for: the tensor pipe ("tensor" in the bound line), tensor FLOPs in the metrics
-(2*16*8*16 = 4096 per mma), and how --arch v100 / a100 / h100 / b200 change the time: the
-per-SM tensor rate doubles each generation. Every architecture here supports FP16; change the
-mnemonic's .f16 to .bf16 and --arch v100 rejects it (V100 has no BF16 tensor cores).""")
+    t = Trace("""tensor_mma: the inner loop of a tensor-core GEMM tile, as the CUDA WMMA API compiles it: per
+k-step, wmma.load brings A and B fragments from shared memory, then wmma.mma m16n16k16 (FP16
+inputs, FP32 accumulate) updates four accumulator tiles. 4 warps per CTA, 108 CTAs.
+What to look for: the tensor pipe in the metrics (sm__pipe_tensor_cycles_active), tensor FLOPs
+(2*16*16*16 = 8192 per wmma.mma), and how --arch v100 / a100 / h100 / b200 change the time: the
+per-SM FP16 tensor rate doubles each generation (1024, 2048, 4096, 8192 FLOP/clock).
+Every architecture here runs FP16 m16n16k16. An mma.sync.m16n8k16 (Ampere and later) or a
+.bf16 operand is rejected on --arch v100 with a message saying why.""")
     ctas, warps, ksteps = 108, 4, 32
     t.kernel("mma_tile_loop", [ctas], [warps * 32], 16384, 64)
     for cx in range(ctas):
@@ -256,14 +257,16 @@ mnemonic's .f16 to .bf16 and --arch v100 rejects it (V100 has no BF16 tensor cor
             t.warp(w)
             for k in range(ksteps):
                 off = (k % 4) * 4096 + w * 512
-                t.inst("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%r1,%r2,%r3,%r4}, [%r20]", addr=f"0x{off:x}+16")
-                t.inst("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%r5,%r6}, [%r21]", addr=f"0x{off + 2048:x}+16")
+                t.inst("wmma.load.a.sync.aligned.row.m16n16k16.shared.f16 {%r1,%r2,%r3,%r4,%r5,%r6,%r7,%r8}, [%r20]",
+                       addr=f"0x{off:x}+16")
+                t.inst("wmma.load.b.sync.aligned.col.m16n16k16.shared.f16 {%r9,%r10,%r11,%r12,%r13,%r14,%r15,%r16}, [%r21]",
+                       addr=f"0x{off + 2048:x}+16")
                 for tile in range(4):
-                    acc = [f"%f{tile * 4 + i}" for i in range(4)]
-                    t.inst(f"mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {{{','.join(acc)}}}, "
-                           f"{{%r1,%r2,%r3,%r4}}, {{%r5,%r6}}, {{{','.join(acc)}}}")
+                    acc = [f"%f{tile * 8 + i}" for i in range(8)]
+                    t.inst(f"wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32 {{{','.join(acc)}}}, "
+                           f"{{%r1,%r2,%r3,%r4,%r5,%r6,%r7,%r8}}, {{%r9,%r10,%r11,%r12,%r13,%r14,%r15,%r16}}, {{{','.join(acc)}}}")
             for tile in range(4):
-                t.inst(f"st.global.v4.f32 [%rd1], {{%f{tile*4},%f{tile*4+1},%f{tile*4+2},%f{tile*4+3}}}",
+                t.inst(f"st.global.v4.f32 [%rd1], {{%f{tile*8},%f{tile*8+1},%f{tile*8+2},%f{tile*8+3}}}",
                        addr=f"0x{0x60000000 + ((cx * warps + w) * 4 + tile) * 512:x}+16")
             t.inst("exit")
     t.write("tensor_mma.trace.gz", compress=True)

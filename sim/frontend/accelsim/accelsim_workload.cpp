@@ -38,6 +38,7 @@ class AccelSimState {
     if (!decode_mnemonic(m.mnemonic, *info, error)) {
       throw InputError(at, "internal: SASS opcode '" + opcode + "' maps to '" + m.mnemonic + "', which does not decode: " + error);
     }
+    info->from_sass = true;
     const OpInfo* p = info.get();
     ops.emplace(key, std::move(info));
     sass_of[p] = opcode;

@@ -259,6 +259,7 @@ INSTANTIATE_TEST_SUITE_P(
         ConfigCase{"datasheet_figure_missing_source", "{value: 19.5, source: \"WP-A Table 1\"}", "{value: 19.5}", "missing required key 'datasheet.fp32_tflops.source'"},
         ConfigCase{"key_not_plain", "name: a100", "[name]: a100", "map keys must be plain names"},
         ConfigCase{"extends_not_a_name", "name: a100", "extends: [h100]\nname: a100", "'extends' must name a config"},
+        ConfigCase{"bad_mma_shape", "mma_shapes: [m8n8k4, ", "mma_shapes: [m8n8x4, ", "'tensor.mma_shapes' entry 'm8n8x4' is not a shape"},
         ConfigCase{"pipe_missing", "  branch: {lanes: 16, latency: 4}", "", "missing required key 'pipes.branch'"}),
     [](const testing::TestParamInfo<ConfigCase>& i) { return std::string(i.param.name); });
 

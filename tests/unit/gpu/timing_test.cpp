@@ -156,15 +156,13 @@ TEST(Timing, MmaIssuesAtThePerSmTensorRate) {
     auto trace = [&](int k) {
       std::ostringstream b;
       for (int i = 0; i < k; ++i) {
-        int acc = (i % 16) * 4;  // 16 independent accumulators: no dependency stalls on any config
-        b << "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f" << acc << ",%f" << acc + 1 << ",%f" << acc + 2 << ",%f"
-          << acc + 3 << "}, {%r1,%r2,%r3,%r4}, {%r5,%r6}, {%f" << acc << ",%f" << acc + 1 << ",%f" << acc + 2 << ",%f" << acc + 3
-          << "}\n";
+        int acc = i % 16;  // 16 independent accumulators: no dependency stalls on any config
+        b << "wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32 {%f" << acc << "}, {%r1}, {%r2}, {%f" << acc << "}\n";
       }
       return one_warp(b.str() + "exit\n");
     };
     const double per_scheduler = spec.tensor.flops_per_clk_per_sm[static_cast<int>(TensorPrecision::kFp16)] / 4.0;
-    const double interval = std::ceil(4096 / per_scheduler);
+    const double interval = std::ceil(2.0 * 16 * 16 * 16 / per_scheduler);
     EXPECT_NEAR(double(cycles_of(arch, trace(128)) - cycles_of(arch, trace(64))), 64 * interval, 1.0) << arch;
   }
 }
@@ -179,6 +177,19 @@ TEST(Timing, MissingTensorPrecisionIsAClearError) {
     EXPECT_NE(std::string(e.what()).find("uses bf16 tensor cores, which v100 does not have"), std::string::npos) << e.what();
   }
   EXPECT_NO_THROW(simulate_text("a100", t));
+}
+
+TEST(Timing, MmaShapeTheGenerationLacksIsAClearError) {
+  // m16n8k16 arrived with Ampere (sm_80); Volta only has m8n8k4 and the wmma shapes.
+  std::string t = one_warp("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f0,%f1,%f2,%f3}, {%r1,%r2,%r3,%r4}, {%r5,%r6}, {%f0,%f1,%f2,%f3}\n");
+  try {
+    simulate_text("v100", t);
+    ADD_FAILURE();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("shape m16n8k16 is not one v100's tensor cores execute"), std::string::npos) << e.what();
+  }
+  EXPECT_NO_THROW(simulate_text("v100", one_warp("wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32 {%f0}, {%r1}, {%r2}, {%f0}\n")));
+  EXPECT_NO_THROW(simulate_text("h100", one_warp("wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {%f0}, %rd1, %rd2\n")));
 }
 
 TEST(Timing, BarrierHoldsTheEarlyWarp) {
