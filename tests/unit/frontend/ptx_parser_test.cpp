@@ -1,0 +1,192 @@
+// The PTX parser on what nvcc 13 emits for sm_75 to sm_100 (traces/kernels/ptx/), and its errors.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "common/error.h"
+#include "frontend/ptx/ptx_module.h"
+#include "isa/op_info.h"
+#include "support/test_support.h"
+
+namespace warpsim {
+namespace {
+
+using ptx::Module;
+using ptx::Operand;
+
+const std::vector<std::string> kTargets = {"75", "80", "90", "100"};
+
+Module load(const std::string& kernel, const std::string& target) {
+  return ptx::parse_ptx_file(test::source_path("traces/kernels/ptx/" + kernel + ".sm_" + target + ".ptx"));
+}
+
+bool has_opcode(const ptx::Function& f, const std::string& prefix) {
+  for (const auto& in : f.body)
+    if (in.opcode.rfind(prefix, 0) == 0) return true;
+  return false;
+}
+
+TEST(PtxParser, ModuleDirectives) {
+  for (const auto& t : kTargets) {
+    Module m = load("vector_add", t);
+    EXPECT_EQ(m.version, "9.0");
+    ASSERT_EQ(m.targets.size(), 1u);
+    EXPECT_EQ(m.targets[0], "sm_" + t);
+    EXPECT_EQ(m.address_size, 64u);
+  }
+}
+
+TEST(PtxParser, VectorAddEntryParametersAndBody) {
+  Module m = load("vector_add", "80");
+  const ptx::Function* f = m.find("vector_add");
+  ASSERT_NE(f, nullptr);
+  EXPECT_TRUE(f->is_entry);
+  ASSERT_EQ(f->params.size(), 4u);
+  EXPECT_EQ(f->params[0].type, ".u64");
+  EXPECT_EQ(f->params[3].type, ".u32");
+  EXPECT_EQ(f->params[3].name, "vector_add_param_3");
+  EXPECT_TRUE(has_opcode(*f, "ld.global.f32"));
+  EXPECT_TRUE(has_opcode(*f, "st.global.f32"));
+  EXPECT_FALSE(f->labels.empty());
+  // The guarded branch around the body: @%p1 bra $L__BB0_2;
+  bool guarded_branch = false;
+  for (const auto& in : f->body) {
+    if (in.opcode.rfind("bra", 0) == 0 && in.guard) {
+      guarded_branch = true;
+      ASSERT_EQ(in.operands.size(), 1u);
+      EXPECT_EQ(in.operands[0].kind, Operand::Kind::kSymbol);
+      EXPECT_TRUE(f->labels.count(in.operands[0].name)) << in.operands[0].name;
+    }
+  }
+  EXPECT_TRUE(guarded_branch);
+  // Registers are declared as ranges: .reg .b32 %r<N>;
+  bool ranged = false;
+  for (const auto& r : f->registers) ranged |= r.count > 0;
+  EXPECT_TRUE(ranged);
+  // .loc lines (the sources were compiled with -lineinfo) reach the instructions.
+  bool has_line = false;
+  for (const auto& in : f->body) has_line |= in.source_line > 0;
+  EXPECT_TRUE(has_line);
+}
+
+TEST(PtxParser, ExternSharedAddressesShufflesAndAtomics) {
+  Module m = load("reduce_sum", "90");
+  ASSERT_EQ(m.globals.size(), 1u);
+  EXPECT_EQ(m.globals[0].name, "partial");
+  EXPECT_TRUE(m.globals[0].is_extern);
+  EXPECT_EQ(m.globals[0].space, ".shared");
+  EXPECT_EQ(m.globals[0].align, 16u);
+  ASSERT_EQ(m.globals[0].dims.size(), 1u);
+  EXPECT_EQ(m.globals[0].dims[0], 0u);
+  const ptx::Function& f = m.functions.at(0);
+  EXPECT_TRUE(has_opcode(f, "bar.sync"));
+  EXPECT_TRUE(has_opcode(f, "shfl.sync.down.b32"));
+  EXPECT_TRUE(has_opcode(f, "atom.global.add.f32") || has_opcode(f, "red.global.add.f32"));
+  for (const auto& in : f.body) {
+    if (in.opcode == "ld.param.u64") {
+      ASSERT_EQ(in.operands.size(), 2u);
+      EXPECT_EQ(in.operands[1].kind, Operand::Kind::kAddress);
+      EXPECT_EQ(in.operands[1].name.rfind("reduce_sum_param_", 0), 0u);
+    }
+    if (in.opcode == "mov.f32" && in.operands[1].kind == Operand::Kind::kImmediate) {
+      EXPECT_TRUE(in.operands[1].is_float);  // 0f00000000
+    }
+  }
+}
+
+TEST(PtxParser, FunctionsCallsAndReturnValues) {
+  Module m = load("divergence", "80");
+  const ptx::Function* callee = nullptr;
+  for (const auto& f : m.functions)
+    if (!f.is_entry) callee = &f;
+  ASSERT_NE(callee, nullptr);
+  EXPECT_EQ(callee->returns.size(), 1u);
+  EXPECT_EQ(callee->params.size(), 2u);
+  const ptx::Function* entry = m.find("divergence");
+  ASSERT_NE(entry, nullptr);
+  bool call = false;
+  for (const auto& in : entry->body) {
+    if (in.opcode.rfind("call", 0) == 0) {
+      call = true;
+      ASSERT_EQ(in.operands.size(), 3u);  // (retval0), _Z6polishfi, (param0, param1)
+      EXPECT_EQ(in.operands[0].kind, Operand::Kind::kList);
+      EXPECT_EQ(in.operands[1].name, callee->name);
+      EXPECT_EQ(in.operands[2].kind, Operand::Kind::kList);
+      EXPECT_EQ(in.operands[2].items.size(), 2u);
+    }
+  }
+  EXPECT_TRUE(call);
+}
+
+TEST(PtxParser, TensorCoreInstructions) {
+  EXPECT_TRUE(has_opcode(load("wmma_gemm", "75").functions.at(0), "wmma.mma.sync.aligned"));
+  EXPECT_TRUE(has_opcode(load("mma_sync", "80").functions.at(0), "mma.sync.aligned.m16n8k16"));
+  EXPECT_FALSE(has_opcode(load("mma_sync", "75").functions.at(0), "mma.sync"));
+  for (const auto& in : load("mma_sync", "100").functions.at(0).body) {
+    if (in.opcode.rfind("mma.sync", 0) == 0) {
+      ASSERT_EQ(in.operands.size(), 4u);
+      EXPECT_EQ(in.operands[0].kind, Operand::Kind::kVector);
+      EXPECT_EQ(in.operands[0].items.size(), 4u);
+      EXPECT_EQ(in.operands[2].items.size(), 2u);
+    }
+  }
+}
+
+TEST(PtxParser, EveryEmittedOpcodeDecodes) {
+  // The timing model must know every instruction nvcc emitted for these kernels.
+  for (const auto& entry : std::filesystem::directory_iterator(test::source_path("traces/kernels/ptx"))) {
+    Module m = ptx::parse_ptx_file(entry.path().string());
+    for (const auto& f : m.functions) {
+      for (const auto& in : f.body) {
+        OpInfo op;
+        std::string error;
+        EXPECT_TRUE(decode_mnemonic(in.opcode, op, error)) << entry.path().filename() << ":" << in.line << " " << in.opcode << ": " << error;
+      }
+    }
+  }
+}
+
+struct BadPtx {
+  const char* name;
+  std::string text;
+  std::string location;
+  std::string message;
+};
+void PrintTo(const BadPtx& c, std::ostream* os) { *os << c.name; }
+class PtxErrors : public testing::TestWithParam<BadPtx> {};
+
+TEST_P(PtxErrors, ReportLineAndColumn) {
+  const BadPtx& c = GetParam();
+  try {
+    ptx::parse_ptx(c.text, "k.ptx");
+    ADD_FAILURE() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("k.ptx" + c.location), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find(c.message), std::string::npos) << e.what();
+  }
+}
+
+const char* const kHead = ".version 9.0\n.target sm_80\n.address_size 64\n";
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, PtxErrors,
+    testing::Values(
+        BadPtx{"missing semicolon", std::string(kHead) + ".visible .entry k()\n{\n  ret\n}\n", ":7:1", "unexpected '}', expected ';'"},
+        BadPtx{"unclosed body", std::string(kHead) + ".visible .entry k()\n{\n  ret;\n", ":7:1", "unexpected end of file, expected '}' to close the body of k"},
+        BadPtx{"bad register decl", std::string(kHead) + ".entry k()\n{\n  .reg .q32 %r<3>;\n}\n", ":6:8", "expected a register type"},
+        BadPtx{"bad guard", std::string(kHead) + ".entry k()\n{\n  @3 bra L;\n}\n", ":6:4", "expected a predicate register after '@'"},
+        BadPtx{"bad operand", std::string(kHead) + ".entry k()\n{\n  add.s32 %r1, ;\n}\n", ":6:16", "expected an operand"},
+        BadPtx{"bad float", std::string(kHead) + ".entry k()\n{\n  mov.f32 %f1, 0f3F80;\n}\n", ":6:16", "a 0f float with 8 hex digits"},
+        BadPtx{"stray character", std::string(kHead) + "#\n", ":4:1", "unexpected character '#'"},
+        BadPtx{"unknown module directive", std::string(kHead) + ".frobnicate 3\n", ":4:1", "expected a module directive"},
+        BadPtx{"bad param", std::string(kHead) + ".entry k(.u32 x)\n{\n}\n", ":4:10", "expected '.param' or '.reg'"},
+        BadPtx{"unterminated comment", std::string(kHead) + "/* oops\n", ":4:1", "unterminated /* comment"}),
+    [](const testing::TestParamInfo<BadPtx>& i) {
+      std::string n = i.param.name;
+      for (char& ch : n)
+        if (!isalnum(static_cast<unsigned char>(ch))) ch = '_';
+      return n;
+    });
+
+}  // namespace
+}  // namespace warpsim

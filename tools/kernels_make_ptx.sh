@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Regenerates traces/kernels/ptx/*.ptx from the CUDA sources next to them, for each target the
+# simulator's configs cover, when nvcc is installed (CUDA 13 no longer targets sm_70: V100 PTX is
+# compute_75, which the Volta config runs). The PTX is committed, so nothing else needs nvcc.
+set -euo pipefail
+cd "$(dirname "$0")/../traces/kernels"
+command -v nvcc >/dev/null || { echo "nvcc not found; the committed PTX stays as it is" >&2; exit 0; }
+for cu in *.cu; do
+  name=${cu%.cu}
+  for arch in 75 80 90 100; do
+    nvcc -arch=compute_$arch -lineinfo -diag-suppress 177 -ptx "$cu" -o "ptx/$name.sm_$arch.ptx"
+  done
+done
