@@ -122,7 +122,8 @@ TEST(PtxParser, TensorCoreInstructions) {
   EXPECT_TRUE(has_opcode(load("wmma_gemm", "75").functions.at(0), "wmma.mma.sync.aligned"));
   EXPECT_TRUE(has_opcode(load("mma_sync", "80").functions.at(0), "mma.sync.aligned.m16n8k16"));
   EXPECT_FALSE(has_opcode(load("mma_sync", "75").functions.at(0), "mma.sync"));
-  for (const auto& in : load("mma_sync", "100").functions.at(0).body) {
+  Module sm100 = load("mma_sync", "100");  // kept alive: range-for over a temporary's member dangles
+  for (const auto& in : sm100.functions.at(0).body) {
     if (in.opcode.rfind("mma.sync", 0) == 0) {
       ASSERT_EQ(in.operands.size(), 4u);
       EXPECT_EQ(in.operands[0].kind, Operand::Kind::kVector);
