@@ -9,6 +9,7 @@
 #include "common/error.h"
 #include "config/load_config.h"
 #include "frontend/accelsim/accelsim_workload.h"
+#include "frontend/ptx/launch.h"
 #include "frontend/trace/trace_reader.h"
 #include "gpu/simulation.h"
 #include "report/csv_report.h"
@@ -25,7 +26,9 @@ const char* const kRunHelp = R"(warpsim run: simulate a workload on a GPU config
 Usage: warpsim run --arch <name|file.yaml> [--set key.path=value ...] <input> [options]
 
 <input> is a warpsim trace (.trace or .trace.gz; docs/trace-format.md), or an Accel-Sim trace:
-a kernelslist.g command list or one kernel's .traceg / .traceg.xz (docs/accelsim.md).
+a kernelslist.g command list or one kernel's .traceg / .traceg.xz (docs/accelsim.md), or a
+launch file (.yaml) naming a PTX kernel, its grid, block and arguments: warpsim emulates the
+PTX and times it (docs/launch-format.md; the emulator covers part of PTX so far).
 
 Examples:
   warpsim run --arch a100 traces/examples/vector_add.trace
@@ -63,7 +66,7 @@ class Progress {
 }  // namespace
 
 int run_command(const std::vector<std::string>& args) {
-  std::string arch, input, json_path, csv_path;
+  std::string arch, input, json_path, csv_path, dump_dir;
   std::vector<std::string> sets;
   bool quiet = false;
   po::options_description opts(kRunHelp);
@@ -73,6 +76,7 @@ int run_command(const std::vector<std::string>& args) {
       "json", po::value(&json_path), "write results as JSON to FILE ('-' for stdout)")(
       "csv", po::value(&csv_path), "write per-kernel Nsight-Compute-named metrics as CSV to FILE")(
       "quiet,q", po::bool_switch(&quiet), "do not print the summary")(
+      "dump-dir", po::value(&dump_dir), "with a launch file: write the buffers named in 'dump:' to DIR as <name>.bin")(
       "input", po::value(&input), "workload file");
   po::positional_options_description pos;
   pos.add("input", 1);
@@ -83,7 +87,13 @@ int run_command(const std::vector<std::string>& args) {
   LoadedConfig config = load_gpu_config(arch, sets);
   std::unique_ptr<AccelSimWorkload> accelsim;
   std::unique_ptr<Workload> workload;
-  if (AccelSimWorkload::accepts(input)) {
+  ptx::PtxWorkload* launch = nullptr;
+  const bool is_launch = input.size() > 5 && (input.compare(input.size() - 5, 5, ".yaml") == 0 || input.compare(input.size() - 4, 4, ".yml") == 0);
+  if (is_launch) {
+    auto w = std::make_unique<ptx::PtxWorkload>(input, config.spec.compute_capability);
+    launch = w.get();
+    workload = std::move(w);
+  } else if (AccelSimWorkload::accepts(input)) {
     accelsim = std::make_unique<AccelSimWorkload>(input);
   } else {
     workload = std::make_unique<TraceWorkload>(input);
@@ -119,6 +129,10 @@ int run_command(const std::vector<std::string>& args) {
     write_output(json_path, j.dump(2) + "\n");
   }
   if (!csv_path.empty()) write_output(csv_path, csv_report(kernels));
+  if (!dump_dir.empty()) {
+    if (!launch) throw UsageError{"--dump-dir needs a launch file"};
+    launch->dump(dump_dir);
+  }
   if (!quiet && json_path != "-") std::cout << text_report(config.spec, kernels, total);
   return kExitOk;
 }

@@ -1,0 +1,83 @@
+#pragma once
+// Functional execution of one CTA of a PTX kernel, one warp instruction at a time, with a SIMT
+// reconvergence stack per warp (divergent branches reconverge at their immediate
+// post-dominator). Each executed instruction becomes a WarpInst for the timing model.
+//
+// Barriers: a warp that has passed its n-th bar.sync may not execute further until every other
+// live warp of the CTA has executed its n-th bar.sync too. When the timing model asks a warp for
+// an instruction past a barrier, the emulator first runs the lagging warps up to the barrier and
+// queues what they executed, so all stores before a barrier are visible after it.
+#include <array>
+#include <deque>
+#include <memory>
+#include <vector>
+
+#include "common/dim3.h"
+#include "frontend/kernel_source.h"
+#include "frontend/ptx/device_memory.h"
+#include "frontend/ptx/program.h"
+
+namespace warpsim::ptx {
+
+struct LaunchContext {
+  const Program* program = nullptr;
+  DeviceMemory* memory = nullptr;
+  std::vector<uint8_t> params;  // the kernel's parameter buffer
+  Dim3 grid, block;
+  uint32_t dynamic_shared_bytes = 0;
+  std::string file;             // PTX file, for messages
+};
+
+class CtaEmulator : public CtaWork {
+ public:
+  CtaEmulator(const LaunchContext& launch, Dim3 cta_id);
+  Dim3 id() const override { return id_; }
+  uint32_t num_warps() const override { return static_cast<uint32_t>(warps_.size()); }
+  WarpStream& warp(uint32_t index) override { return *streams_[index]; }
+
+ private:
+  struct StackEntry {
+    uint32_t pc, rpc, mask;
+  };
+  struct Record {  // one executed instruction, owning what the WarpInst points at
+    WarpInst inst;
+    std::vector<RegId> regs;
+    std::vector<uint64_t> addresses;
+  };
+  struct WarpState {
+    uint32_t index = 0;
+    std::vector<uint64_t> regs;  // register r of lane l at [r * 32 + l]
+    std::vector<StackEntry> stack;
+    uint32_t barriers = 0;       // bar.sync instructions executed
+    bool done = false;
+    std::deque<Record> queue;    // executed ahead (to reach a barrier), not yet handed out
+  };
+  class Stream : public WarpStream {
+   public:
+    Stream(CtaEmulator& cta, uint32_t warp) : cta_(cta), warp_(warp) {}
+    const WarpInst* next() override;
+
+   private:
+    CtaEmulator& cta_;
+    uint32_t warp_;
+    Record current_;
+  };
+
+  bool step(WarpState& w, Record& out);   // false when the warp has finished
+  void catch_up(uint32_t barrier_count);  // runs every warp up to that many barriers
+  void execute(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);
+  void finish_lanes(WarpState& w, uint32_t lanes);
+  uint64_t read(const WarpState& w, const EmuOperand& o, uint32_t lane) const;
+  void write(WarpState& w, int32_t reg, uint32_t lane, uint64_t bits);
+  uint8_t* memory_at(MemSpace space, uint64_t address, uint32_t size, const WarpState& w, uint32_t lane, const EmuInst& in);
+  [[noreturn]] void fault(const EmuInst& in, const WarpState& w, uint32_t lane, const std::string& message) const;
+
+  const LaunchContext& launch_;
+  Dim3 id_;
+  std::vector<WarpState> warps_;
+  std::vector<std::unique_ptr<Stream>> streams_;
+  std::vector<uint8_t> shared_;
+  std::vector<std::vector<uint8_t>> local_;  // per thread, grown on demand
+};
+
+}  // namespace warpsim::ptx

@@ -1,0 +1,44 @@
+#include "frontend/ptx/device_memory.h"
+
+#include <cstdio>
+
+namespace warpsim::ptx {
+
+uint64_t DeviceMemory::allocate(const std::string& name, std::vector<uint8_t> bytes) {
+  uint64_t base = next_;
+  next_ = (base + bytes.size() + 0x10000 + 255) / 256 * 256;
+  buffers_.push_back(Buffer{name, base, std::move(bytes)});
+  return base;
+}
+
+uint8_t* DeviceMemory::at(uint64_t address, uint64_t size) {
+  for (auto& b : buffers_) {
+    if (address >= b.base && address + size <= b.base + b.bytes.size() && address + size >= address) {
+      return b.bytes.data() + (address - b.base);
+    }
+  }
+  return nullptr;
+}
+
+std::string DeviceMemory::nearest(uint64_t address) const {
+  const Buffer* best = nullptr;
+  uint64_t best_distance = UINT64_MAX;
+  for (const auto& b : buffers_) {
+    uint64_t end = b.base + b.bytes.size();
+    uint64_t d = address < b.base ? b.base - address : address >= end ? address - end + 1 : 0;
+    if (d < best_distance) best = &b, best_distance = d;
+  }
+  if (!best) return "no buffer";
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "buffer '%s' [0x%llx, 0x%llx)", best->name.c_str(), static_cast<unsigned long long>(best->base),
+                static_cast<unsigned long long>(best->base + best->bytes.size()));
+  return buf;
+}
+
+const DeviceMemory::Buffer* DeviceMemory::find(const std::string& name) const {
+  for (const auto& b : buffers_)
+    if (b.name == name) return &b;
+  return nullptr;
+}
+
+}  // namespace warpsim::ptx

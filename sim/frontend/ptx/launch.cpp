@@ -1,0 +1,212 @@
+#include "frontend/ptx/launch.h"
+
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+#include "common/atomic_file.h"
+#include "common/error.h"
+#include "config/config_node.h"
+#include "config/map_reader.h"
+
+namespace warpsim::ptx {
+namespace fs = std::filesystem;
+
+namespace {
+
+uint32_t elem_size(const std::string& e) {
+  if (e == "f64" || e == "s64" || e == "u64") return 8;
+  if (e == "f32" || e == "s32" || e == "u32") return 4;
+  if (e == "f16" || e == "bf16" || e == "s16" || e == "u16") return 2;
+  if (e == "s8" || e == "u8") return 1;
+  return 0;
+}
+
+// Writes value v as element type `elem` at p.
+void store(uint8_t* p, const std::string& elem, double v) {
+  if (elem == "f32") {
+    float f = static_cast<float>(v);
+    std::memcpy(p, &f, 4);
+  } else if (elem == "f64") {
+    std::memcpy(p, &v, 8);
+  } else {
+    int64_t i = static_cast<int64_t>(std::llround(v));
+    std::memcpy(p, &i, elem_size(elem));
+  }
+}
+
+Dim3 dim3_of(MapReader& r, const std::string& key) {
+  auto v = r.integer_list(key, 1, 0x7fffffff);
+  if (v.empty() || v.size() > 3) config_error(r.location(key), "'" + key + "' must list 1 to 3 sizes");
+  Dim3 d;
+  d.x = static_cast<uint32_t>(v[0]);
+  if (v.size() > 1) d.y = static_cast<uint32_t>(v[1]);
+  if (v.size() > 2) d.z = static_cast<uint32_t>(v[2]);
+  return d;
+}
+
+std::string target_for(uint32_t cc) {
+  if (cc >= 100) return "100";
+  if (cc >= 90) return "90";
+  if (cc >= 80) return "80";
+  return "75";  // nvcc 13 no longer targets sm_70; Volta runs compute_75 PTX here
+}
+
+}  // namespace
+
+PtxWorkload::PtxWorkload(const std::string& launch_file, uint32_t cc) {
+  spec_.file = launch_file;
+  ConfigNode root = load_yaml_file(launch_file);
+  MapReader r(root, "");
+  fs::path dir = fs::path(launch_file).parent_path();
+  std::string ptx = r.string("ptx");
+  size_t sm = ptx.find("{sm}");
+  if (sm != std::string::npos) ptx.replace(sm, 4, target_for(cc));
+  spec_.ptx_path = (dir / ptx).string();
+  spec_.kernel = r.string("kernel");
+  spec_.grid = dim3_of(r, "grid");
+  spec_.block = dim3_of(r, "block");
+  spec_.dynamic_shared_bytes = static_cast<uint32_t>(r.integer_or("dynamic_shared_bytes", 0, 0, 1 << 20));
+  spec_.registers_per_thread = static_cast<uint32_t>(r.integer_or("registers_per_thread", 32, 1, 255));
+  if (!fs::exists(spec_.ptx_path)) config_error(r.location("ptx"), "no PTX file " + spec_.ptx_path);
+  module_ = parse_ptx_file(spec_.ptx_path);
+  const Function* f = module_.find(spec_.kernel);
+  if (!f || !f->is_entry) {
+    std::string names;
+    for (const auto& fn : module_.functions)
+      if (fn.is_entry) names += (names.empty() ? "" : ", ") + fn.name;
+    config_error(r.location("kernel"), "no kernel '" + spec_.kernel + "' in " + spec_.ptx_path + "; its kernels are: " + names);
+  }
+  program_ = lower(module_, spec_.kernel);
+
+  // Arguments, in the kernel's parameter order.
+  const ConfigNode& args = r.raw("args");
+  if (args.kind != ConfigNode::Kind::kSequence) config_error(args.where, "'args' must be a list");
+  if (args.items.size() != program_.param_vars.size()) {
+    config_error(args.where, "kernel '" + spec_.kernel + "' takes " + std::to_string(program_.param_vars.size()) +
+                                 " parameters; 'args' lists " + std::to_string(args.items.size()));
+  }
+  context_.params.assign(program_.param_bytes, 0);
+  for (size_t i = 0; i < args.items.size(); ++i) {
+    MapReader a(args.items[i], "args[" + std::to_string(i) + "]");
+    const Variable& param = program_.param_vars[i];
+    uint8_t* slot = context_.params.data() + program_.params.at(param.name);
+    if (a.has("scalar")) {
+      std::string type = a.string("scalar");
+      if (!elem_size(type)) config_error(a.location("scalar"), "unknown scalar type '" + type + "'; expected f32, f64, s32, u32, s64 or u64");
+      double v = a.number("value", -1e300, 1e300);
+      if (elem_size(type) > param.size_bytes()) {
+        config_error(a.location("scalar"), "parameter " + param.name + " has " + std::to_string(param.size_bytes()) + " bytes; a " + type + " does not fit");
+      }
+      store(slot, type, v);
+      a.finish();
+      continue;
+    }
+    MapReader b = a.section("buffer");
+    BufferArg buf;
+    buf.name = b.string("name");
+    buf.elem = b.string("elem");
+    buf.elem_bytes = elem_size(buf.elem);
+    if (!buf.elem_bytes) config_error(b.location("elem"), "unknown element type '" + buf.elem + "'");
+    buf.count = static_cast<uint64_t>(b.integer("count", 1, 1ll << 32));
+    std::vector<uint8_t> bytes(buf.count * buf.elem_bytes, 0);
+    if (b.has("init")) {
+      const ConfigNode& init = b.raw("init");
+      if (init.kind == ConfigNode::Kind::kScalar && init.scalar == "zeros") {
+      } else if (init.kind == ConfigNode::Kind::kMap && init.find("sequence")) {
+        MapReader in(init, "init");
+        MapReader s = in.section("sequence");
+        double start = s.number_or("start", 0, -1e300, 1e300), step = s.number_or("step", 1, -1e300, 1e300);
+        s.finish();
+        in.finish();
+        for (uint64_t k = 0; k < buf.count; ++k) store(bytes.data() + k * buf.elem_bytes, buf.elem, start + step * double(k));
+      } else if (init.kind == ConfigNode::Kind::kMap && init.find("random")) {
+        MapReader in(init, "init");
+        MapReader s = in.section("random");
+        uint64_t seed = static_cast<uint64_t>(s.integer_or("seed", 1, 0, INT64_MAX));
+        double lo = s.number_or("min", 0, -1e300, 1e300), hi = s.number_or("max", 1, -1e300, 1e300);
+        s.finish();
+        in.finish();
+        std::mt19937_64 rng(seed);  // fully specified by the standard: the same values everywhere
+        for (uint64_t k = 0; k < buf.count; ++k) {
+          double u = double(rng() >> 11) * 0x1.0p-53;
+          store(bytes.data() + k * buf.elem_bytes, buf.elem, lo + (hi - lo) * u);
+        }
+      } else if (init.kind == ConfigNode::Kind::kMap && init.find("file")) {
+        MapReader in(init, "init");
+        std::string path = (dir / in.string("file")).string();
+        in.finish();
+        std::ifstream f(path, std::ios::binary);
+        if (!f) config_error(init.where, "cannot open " + path);
+        f.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+        if (static_cast<uint64_t>(f.gcount()) != bytes.size()) config_error(init.where, path + " holds fewer than " + std::to_string(bytes.size()) + " bytes");
+      } else {
+        config_error(init.where, "'init' must be zeros, {sequence: {start, step}}, {random: {seed, min, max}} or {file: raw.bin}");
+      }
+    }
+    b.finish();
+    a.finish();
+    uint64_t address = memory_.allocate(buf.name, std::move(bytes));
+    std::memcpy(slot, &address, std::min<uint64_t>(8, param.size_bytes()));
+    buffers_.push_back(buf);
+  }
+  if (r.has("dump")) {
+    for (const auto& [name, where] : r.string_list("dump")) {
+      if (!memory_.find(name)) config_error(where, "'dump' names '" + name + "', which is not a buffer argument");
+      spec_.dump.push_back(name);
+    }
+  }
+  r.finish();
+  context_.program = &program_;
+  context_.memory = &memory_;
+  context_.grid = spec_.grid;
+  context_.block = spec_.block;
+  context_.dynamic_shared_bytes = spec_.dynamic_shared_bytes;
+  context_.file = spec_.ptx_path;
+}
+
+PtxWorkload::~PtxWorkload() = default;
+
+namespace {
+class PtxKernel : public KernelSource {
+ public:
+  PtxKernel(const LaunchContext& context, KernelInfo info) : context_(context), info_(std::move(info)) {}
+  const KernelInfo& info() const override { return info_; }
+  std::unique_ptr<CtaWork> next_cta() override {
+    if (next_ >= info_.grid.count()) return nullptr;
+    const Dim3& g = info_.grid;
+    Dim3 id{static_cast<uint32_t>(next_ % g.x), static_cast<uint32_t>((next_ / g.x) % g.y), static_cast<uint32_t>(next_ / (uint64_t{g.x} * g.y))};
+    ++next_;
+    return std::make_unique<CtaEmulator>(context_, id);
+  }
+
+ private:
+  const LaunchContext& context_;
+  KernelInfo info_;
+  uint64_t next_ = 0;
+};
+}  // namespace
+
+std::unique_ptr<KernelSource> PtxWorkload::next_kernel() {
+  if (done_) return nullptr;
+  done_ = true;
+  KernelInfo info;
+  info.name = spec_.kernel;
+  info.grid = spec_.grid;
+  info.block = spec_.block;
+  info.shared_bytes = static_cast<uint32_t>(program_.static_shared_bytes) + spec_.dynamic_shared_bytes;
+  info.registers_per_thread = spec_.registers_per_thread;
+  info.source_file = spec_.ptx_path;
+  return std::make_unique<PtxKernel>(context_, std::move(info));
+}
+
+void PtxWorkload::dump(const std::string& dir) const {
+  for (const auto& name : spec_.dump) {
+    const auto* b = memory_.find(name);
+    write_file_atomically((fs::path(dir) / (name + ".bin")).string(), std::string(b->bytes.begin(), b->bytes.end()));
+  }
+}
+
+}  // namespace warpsim::ptx

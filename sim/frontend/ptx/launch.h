@@ -1,0 +1,56 @@
+#pragma once
+// A launch file (YAML, docs/launch-format.md): which PTX kernel to run, its grid and block, and
+// its arguments, with buffers created and initialised in emulated global memory. PtxWorkload
+// runs it: each CTA is emulated when the CTA scheduler launches it, so the instruction stream
+// is produced lazily, like a trace's.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "frontend/kernel_source.h"
+#include "frontend/ptx/cta_emulator.h"
+#include "frontend/ptx/ptx_module.h"
+
+namespace warpsim::ptx {
+
+struct BufferArg {
+  std::string name, elem;  // elem: f32 f64 s32 u32 s64 u64 f16 s8 u8 ...
+  uint64_t count = 0;
+  uint32_t elem_bytes = 4;
+};
+
+struct LaunchSpec {
+  std::string file;          // the launch file
+  std::string ptx_path;      // resolved, after {sm} substitution
+  std::string kernel;
+  Dim3 grid, block;
+  uint32_t dynamic_shared_bytes = 0;
+  uint32_t registers_per_thread = 32;
+  std::vector<std::string> dump;
+};
+
+class PtxWorkload : public Workload {
+ public:
+  // Reads the launch file, parses and lowers the PTX for compute capability `cc`, and creates
+  // and initialises the buffers. Throws InputError.
+  PtxWorkload(const std::string& launch_file, uint32_t compute_capability);
+  ~PtxWorkload() override;
+  std::unique_ptr<KernelSource> next_kernel() override;
+
+  const LaunchSpec& spec() const { return spec_; }
+  DeviceMemory& memory() { return memory_; }
+  const std::vector<BufferArg>& buffers() const { return buffers_; }
+  // Writes each buffer named in `dump:` as raw little-endian <name>.bin into `dir`.
+  void dump(const std::string& dir) const;
+
+ private:
+  LaunchSpec spec_;
+  Module module_;
+  Program program_;
+  DeviceMemory memory_;
+  LaunchContext context_;
+  std::vector<BufferArg> buffers_;
+  bool done_ = false;
+};
+
+}  // namespace warpsim::ptx

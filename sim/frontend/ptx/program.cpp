@@ -1,0 +1,336 @@
+#include "frontend/ptx/program.h"
+
+#include <algorithm>
+#include <set>
+
+#include "common/error.h"
+
+namespace warpsim::ptx {
+
+bool EmuInst::has(const char* m) const {
+  for (const auto& x : mods)
+    if (x == m) return true;
+  return false;
+}
+
+namespace {
+
+const std::set<std::string> kTypeNames = {"b8",  "b16",  "b32",   "b64",    "u8",  "u16", "u32", "u64", "s8",
+                                          "s16", "s32",  "s64",   "f16",    "f16x2", "bf16", "f32", "f64", "pred"};
+
+// Instructions the emulator runs today (issue 3 extends this list).
+const std::set<std::string> kSupported = {"mov",  "add",  "sub",  "mul",   "mad",  "fma",  "div",  "rem",  "min",  "max",
+                                          "abs",  "neg",  "and",  "or",    "xor",  "not",  "shl",  "shr",  "setp", "selp",
+                                          "cvt",  "cvta", "ld",   "st",    "atom", "red",  "bar",  "barrier", "membar",
+                                          "fence", "bra", "ret",  "exit",  "shfl", "vote", "activemask", "sqrt", "rsqrt",
+                                          "rcp",  "ex2",  "lg2",  "sin",   "cos",  "popc", "clz",  "brev", "mul24", "mad24"};
+
+Special special_of(const std::string& name, uint8_t& dim) {
+  std::string base = name;
+  dim = 0;
+  size_t dot = name.find('.');
+  if (dot != std::string::npos) {
+    base = name.substr(0, dot);
+    char d = name.back();
+    dim = d == 'y' ? 1 : d == 'z' ? 2 : 0;
+  }
+  if (base == "%tid") return Special::kTid;
+  if (base == "%ntid") return Special::kNtid;
+  if (base == "%ctaid") return Special::kCtaid;
+  if (base == "%nctaid") return Special::kNctaid;
+  if (base == "%laneid") return Special::kLaneid;
+  if (base == "%warpid") return Special::kWarpid;
+  if (base == "%nwarpid") return Special::kNwarpid;
+  if (base == "%smid") return Special::kSmid;
+  if (base == "%clock" || base == "%clock64" || base == "%globaltimer") return Special::kClock;
+  if (base == "%lanemask_lt") return Special::kLanemaskLt;
+  if (base == "%lanemask_le") return Special::kLanemaskLe;
+  if (base == "%lanemask_eq") return Special::kLanemaskEq;
+  return Special::kNone;
+}
+
+uint32_t type_bits(const std::string& t) {
+  if (t == ".pred") return 1;
+  std::string digits;
+  for (char c : t)
+    if (std::isdigit(static_cast<unsigned char>(c))) digits += c;
+  return digits.empty() ? 32 : static_cast<uint32_t>(std::stoul(digits));
+}
+
+class Lowering {
+ public:
+  Lowering(const Module& m, const Function& f) : m_(m), f_(f) {}
+
+  Program run() {
+    p_.name = f_.name;
+    for (const auto& r : f_.registers) {
+      if (r.count == 0) {
+        add_register(r.name, r.type);
+      } else {
+        for (uint32_t i = 0; i < r.count; ++i) add_register(r.name + std::to_string(i), r.type);
+      }
+    }
+    uint64_t offset = 0;
+    for (const auto& v : f_.params) {
+      uint64_t align = std::max<uint64_t>(v.align ? v.align : 1, std::min<uint64_t>(8, v.size_bytes()));
+      offset = (offset + align - 1) / align * align;
+      p_.params[v.name] = offset;
+      offset += v.size_bytes();
+      p_.param_vars.push_back(v);
+    }
+    p_.param_bytes = offset;
+    layout_shared();
+    for (const auto& in : f_.body) p_.insts.push_back(lower(in));
+    reconvergence();
+    return std::move(p_);
+  }
+
+ private:
+  [[noreturn]] void fail(uint32_t line, uint32_t column, const std::string& message) const {
+    throw InputError(SourceLocation{m_.file, line, column}, message);
+  }
+
+  void add_register(const std::string& name, const std::string& type) {
+    regs_[name] = static_cast<int32_t>(p_.register_names.size());
+    p_.register_names.push_back(name);
+    p_.register_bits.push_back(type_bits(type));
+  }
+
+  void layout_shared() {
+    uint64_t offset = 0;
+    std::vector<const Variable*> externs;
+    auto place = [&](const Variable& v) {
+      if (v.space.rfind(".shared", 0) != 0) return;
+      if (v.is_extern || (!v.dims.empty() && v.dims[0] == 0)) {
+        externs.push_back(&v);
+        return;
+      }
+      uint64_t align = std::max<uint64_t>(v.align ? v.align : 1, 4);
+      offset = (offset + align - 1) / align * align;
+      shared_[v.name] = offset;
+      offset += v.size_bytes();
+    };
+    for (const auto& v : m_.globals) place(v);
+    for (const auto& v : f_.locals) place(v);
+    offset = (offset + 15) / 16 * 16;
+    p_.static_shared_bytes = offset;
+    p_.dynamic_shared_offset = offset;
+    for (const Variable* v : externs) shared_[v->name] = offset;  // all extern shared arrays alias
+    for (const auto& v : m_.globals) {
+      if (v.space == ".global" || v.space == ".const") {
+        fail(v.line, 1, "module variable '" + v.name + "' in " + v.space + " is not supported by the emulator yet");
+      }
+    }
+  }
+
+  EmuOperand operand(const Operand& o, uint32_t line) {
+    EmuOperand e;
+    switch (o.kind) {
+      case Operand::Kind::kRegister: {
+        uint8_t dim;
+        Special s = special_of(o.name, dim);
+        if (s != Special::kNone) {
+          e.kind = EmuOperand::Kind::kSpecial;
+          e.special = s;
+          e.dim = dim;
+          return e;
+        }
+        auto it = regs_.find(o.name);
+        if (it == regs_.end()) fail(o.line, o.column, "register " + o.name + " is not declared (expected a .reg declaration)");
+        e.kind = EmuOperand::Kind::kReg;
+        e.reg = it->second;
+        e.negated = o.negated;
+        return e;
+      }
+      case Operand::Kind::kImmediate:
+        e.kind = EmuOperand::Kind::kImm;
+        e.bits = o.is_float ? o.bits : static_cast<uint64_t>(o.value);
+        e.is_float = o.is_float;
+        e.is_double = o.is_double;
+        return e;
+      case Operand::Kind::kSymbol: {
+        if (f_.labels.count(o.name)) {
+          e.kind = EmuOperand::Kind::kLabel;
+          e.target = static_cast<uint32_t>(f_.labels.at(o.name));
+          return e;
+        }
+        if (shared_.count(o.name)) {  // mov.u32 %r, partial: the variable's shared address
+          e.kind = EmuOperand::Kind::kImm;
+          e.bits = shared_.at(o.name) + static_cast<uint64_t>(o.value);
+          return e;
+        }
+        if (p_.params.count(o.name)) {
+          e.kind = EmuOperand::Kind::kImm;
+          e.bits = p_.params.at(o.name);
+          return e;
+        }
+        fail(o.line, o.column, "unknown name '" + o.name + "' (not a label, shared variable or parameter of " + f_.name + ")");
+      }
+      case Operand::Kind::kAddress: {
+        e.kind = EmuOperand::Kind::kAddr;
+        e.bits = static_cast<uint64_t>(o.value);
+        if (o.name.empty()) return e;
+        if (o.name[0] == '%') {
+          auto it = regs_.find(o.name);
+          if (it == regs_.end()) fail(o.line, o.column, "register " + o.name + " is not declared");
+          e.reg = it->second;
+        } else if (shared_.count(o.name)) {
+          e.bits += shared_.at(o.name);
+          e.symbol_space = MemSpace::kShared;
+        } else if (p_.params.count(o.name)) {
+          e.bits += p_.params.at(o.name);
+          e.symbol_space = MemSpace::kParam;
+        } else {
+          fail(o.line, o.column, "unknown address '" + o.name + "'");
+        }
+        return e;
+      }
+      case Operand::Kind::kVector:
+      case Operand::Kind::kPair:
+        e.kind = EmuOperand::Kind::kVector;
+        for (const auto& item : o.items) {
+          if (item.kind == Operand::Kind::kSink) {
+            e.regs.push_back(-1);
+            continue;
+          }
+          EmuOperand r = operand(item, line);
+          if (r.kind != EmuOperand::Kind::kReg) fail(item.line, item.column, "expected a register in the vector");
+          e.regs.push_back(r.reg);
+        }
+        return e;
+      case Operand::Kind::kSink:
+        e.kind = EmuOperand::Kind::kSink;
+        return e;
+      case Operand::Kind::kList:
+        fail(o.line, o.column, "call argument lists are not supported by the emulator yet");
+    }
+    return e;
+  }
+
+  EmuInst lower(const Instruction& in) {
+    EmuInst e;
+    e.opcode = in.opcode;
+    e.line = in.line;
+    e.source_line = in.source_line;
+    size_t start = 0;
+    bool first = true;
+    while (start <= in.opcode.size()) {
+      size_t dot = in.opcode.find('.', start);
+      std::string part = in.opcode.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+      if (first) {
+        e.base = part;
+        first = false;
+      } else {
+        e.mods.push_back(part);
+        if (kTypeNames.count(part)) e.types.push_back(part);
+      }
+      if (dot == std::string::npos) break;
+      start = dot + 1;
+    }
+    if (!kSupported.count(e.base)) {
+      fail(in.line, in.column, "the emulator cannot run '" + in.opcode + "' yet (the timing model can replay it from a trace)");
+    }
+    std::string error;
+    if (!decode_mnemonic(in.opcode, e.op, error)) fail(in.line, in.column, error);
+    if (in.guard) {
+      auto it = regs_.find(*in.guard);
+      if (it == regs_.end()) fail(in.line, in.column, "predicate " + *in.guard + " is not declared");
+      e.guard = it->second;
+      e.guard_negated = in.guard_negated;
+    }
+    for (const auto& o : in.operands) e.operands.push_back(operand(o, in.line));
+    return e;
+  }
+
+  // Immediate post-dominators of branches, computed on basic blocks.
+  void reconvergence() {
+    const size_t n = p_.insts.size();
+    std::vector<bool> leader(n + 1, false);
+    leader[0] = true;
+    auto ends_block = [&](const EmuInst& i) { return i.base == "bra" || i.base == "ret" || i.base == "exit"; };
+    for (size_t i = 0; i < n; ++i) {
+      const EmuInst& in = p_.insts[i];
+      if (in.base == "bra" && !in.operands.empty() && in.operands[0].kind == EmuOperand::Kind::kLabel) leader[in.operands[0].target] = true;
+      if (ends_block(in)) leader[i + 1] = true;
+    }
+    std::vector<size_t> starts;
+    std::vector<size_t> block_of(n + 1, 0);
+    for (size_t i = 0; i < n; ++i) {
+      if (leader[i]) starts.push_back(i);
+      block_of[i] = starts.size() - 1;
+    }
+    const size_t blocks = starts.size(), exit = blocks;
+    block_of[n] = exit;
+    std::vector<std::vector<size_t>> succ(blocks);
+    for (size_t b = 0; b < blocks; ++b) {
+      size_t last = (b + 1 < blocks ? starts[b + 1] : n) - 1;
+      const EmuInst& in = p_.insts[last];
+      bool conditional = in.guard >= 0;
+      if (in.base == "bra" && !in.operands.empty()) {
+        succ[b].push_back(block_of[in.operands[0].target]);
+        if (conditional) succ[b].push_back(block_of[last + 1]);
+      } else if (in.base == "ret" || in.base == "exit") {
+        succ[b].push_back(exit);
+        if (conditional) succ[b].push_back(block_of[last + 1]);
+      } else {
+        succ[b].push_back(block_of[last + 1]);
+      }
+    }
+    // pdom sets as bit vectors over blocks + exit; iterate to a fixed point.
+    const size_t words = (blocks + 1 + 63) / 64;
+    std::vector<std::vector<uint64_t>> pdom(blocks + 1, std::vector<uint64_t>(words, ~0ull));
+    pdom[exit].assign(words, 0);
+    pdom[exit][exit / 64] |= 1ull << (exit % 64);
+    bool changed = true;
+    while (changed) {
+      changed = false;
+      for (size_t bb = blocks; bb-- > 0;) {
+        std::vector<uint64_t> next(words, ~0ull);
+        for (size_t s : succ[bb])
+          for (size_t w = 0; w < words; ++w) next[w] &= pdom[s][w];
+        next[bb / 64] |= 1ull << (bb % 64);
+        if (next != pdom[bb]) {
+          pdom[bb] = std::move(next);
+          changed = true;
+        }
+      }
+    }
+    auto count = [&](size_t b) {
+      size_t c = 0;
+      for (uint64_t w : pdom[b]) c += static_cast<size_t>(__builtin_popcountll(w));
+      return c;
+    };
+    for (size_t b = 0; b < blocks; ++b) {
+      // The immediate post-dominator is the strict post-dominator with the most post-dominators.
+      size_t best = exit, best_count = 0;
+      for (size_t d = 0; d <= blocks; ++d) {
+        if (d == b || !(pdom[b][d / 64] >> (d % 64) & 1)) continue;
+        size_t c = count(d);
+        if (c > best_count) best = d, best_count = c;
+      }
+      size_t last = (b + 1 < blocks ? starts[b + 1] : n) - 1;
+      p_.insts[last].reconverge = best == exit ? static_cast<uint32_t>(n) : static_cast<uint32_t>(starts[best]);
+    }
+  }
+
+  const Module& m_;
+  const Function& f_;
+  Program p_;
+  std::map<std::string, int32_t> regs_;
+  std::map<std::string, uint64_t> shared_;
+};
+
+}  // namespace
+
+Program lower(const Module& module, const std::string& entry) {
+  const Function* f = module.find(entry);
+  if (!f || !f->is_entry) {
+    std::string names;
+    for (const auto& fn : module.functions)
+      if (fn.is_entry) names += (names.empty() ? "" : ", ") + fn.name;
+    throw InputError(SourceLocation{module.file, 0, 0}, "no kernel '" + entry + "'; the module's kernels are: " + names);
+  }
+  return Lowering(module, *f).run();
+}
+
+}  // namespace warpsim::ptx
