@@ -20,11 +20,13 @@ Usage:
   warpsim arch show <name|file.yaml> [--set key.path=value ...] [--json]
   warpsim bench [--arch <name>] [--json FILE]
   warpsim convert <kernelslist.g | kernel.traceg[.xz]> -o <out.trace[.gz]>
+  warpsim trace --arch <name> <kernel.launch.yaml> -o <out.trace[.gz]>
   warpsim help <command>        more about one command
   warpsim --version
 
 Inputs: warpsim traces (.trace, or gzip-compressed .trace.gz; see docs/trace-format.md), and
-Accel-Sim SASS traces (kernelslist.g, kernel-N.traceg[.xz]; see docs/accelsim.md).
+Accel-Sim SASS traces (kernelslist.g, kernel-N.traceg[.xz]; see docs/accelsim.md), and launch
+files that run nvcc's PTX through the emulator (.yaml; see docs/launch-format.md).
 Shipped configs: v100, a100, h100, h200, b200 (configs/, documented in docs/configs.md).
 
 Examples:
@@ -70,7 +72,8 @@ int main(int argc, char** argv) {
     if (command == "arch") return cli::arch_command(rest);
     if (command == "bench") return cli::bench_command(rest);
     if (command == "convert") return cli::convert_command(rest);
-    std::cerr << "warpsim: unknown command '" << command << "'; expected run, arch, bench, convert or help (see warpsim --help)\n";
+    if (command == "trace") return cli::trace_command(rest);
+    std::cerr << "warpsim: unknown command '" << command << "'; expected run, arch, bench, convert, trace or help (see warpsim --help)\n";
     return kExitUsage;
   } catch (const cli::UsageError& e) {
     std::cerr << "warpsim " << command << ": " << e.message << " (see warpsim help " << command << ")\n";

@@ -42,6 +42,7 @@ class PtxWorkload : public Workload {
   const std::vector<BufferArg>& buffers() const { return buffers_; }
   // Writes each buffer named in `dump:` as raw little-endian <name>.bin into `dir`.
   void dump(const std::string& dir) const;
+  const std::string& register_name(RegId id) const { return program_.register_names.at(id); }
 
  private:
   LaunchSpec spec_;

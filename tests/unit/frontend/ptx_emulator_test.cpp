@@ -169,6 +169,24 @@ TEST(PtxEmulator, LaunchFileErrors) {
   expect("ptx: " + ptx + "\nkernel: vector_add\ngrid: [1]\nblock: [32]\nargs: []\nthreads: 5\n", "");
 }
 
+TEST(PtxEmulator, WrittenTraceReplaysWithTheSameStatistics) {
+  TempDir dir;
+  for (const char* kernel : {"vector_add", "reduce_sum"}) {
+    SCOPED_TRACE(kernel);
+    std::string launch = test::source_path(std::string("traces/kernels/") + kernel + ".launch.yaml");
+    std::string trace = dir.path(std::string(kernel) + ".trace.gz");
+    auto r = test::run_cli({"trace", "--arch", "h100", launch, "-o", trace});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    Ran direct = run_launch("h100", launch);
+    auto replay = test::simulate_file("h100", trace);
+    EXPECT_EQ(replay.kernels.at(0).cycles, direct.summary.cycles);
+    EXPECT_EQ(replay.kernels.at(0).warp_instructions, direct.summary.warp_instructions);
+    EXPECT_EQ(replay.kernels.at(0).thread_instructions, direct.summary.thread_instructions);
+    EXPECT_EQ(replay.kernels.at(0).dram_bytes_read, direct.summary.dram_bytes_read);
+    EXPECT_EQ(replay.kernels.at(0).stalls, direct.summary.stalls);
+  }
+}
+
 TEST(PtxEmulator, CliRunsALaunchFileAndDumpsBuffers) {
   TempDir dir;
   auto r = test::run_cli({"run", "--arch", "b200", test::source_path("traces/kernels/vector_add.launch.yaml"), "--dump-dir", dir.path(""), "-q"});
