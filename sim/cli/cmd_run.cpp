@@ -120,6 +120,10 @@ int run_command(const std::vector<std::string>& args) {
   if (!json_path.empty()) {
     RunDescription d{kVersion, input, config.spec.name, &config.resolved};
     auto j = run_json(d, kernels, total);
+    if (launch && !launch->spec().expect.empty()) {
+      ptx::CheckResult c = launch->check();
+      j["check"] = {{"passed", c.passed}, {"details", c.lines}};
+    }
     if (accelsim) {
       j["frontend"] = {{"format", "accel-sim"},
                        {"unknown_sass_opcodes", unknown},
@@ -133,8 +137,16 @@ int run_command(const std::vector<std::string>& args) {
     if (!launch) throw UsageError{"--dump-dir needs a launch file"};
     launch->dump(dump_dir);
   }
-  if (!quiet && json_path != "-") std::cout << text_report(config.spec, kernels, total);
-  return kExitOk;
+  ptx::CheckResult check;
+  if (launch && !launch->spec().expect.empty()) check = launch->check();
+  if (!quiet && json_path != "-") {
+    std::cout << text_report(config.spec, kernels, total);
+    if (launch && !launch->spec().expect.empty()) {
+      std::cout << "check: " << (check.passed ? "passed" : "FAILED") << "\n";
+      for (const auto& l : check.lines) std::cout << "  " << l << "\n";
+    }
+  }
+  return check.passed ? kExitOk : kExitCheck;
 }
 
 }  // namespace warpsim::cli

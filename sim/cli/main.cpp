@@ -41,6 +41,7 @@ Exit codes:
   2  bad command line
   3  bad input: config, trace (message gives file:line:col)
   4  cannot read or write a file
+  5  a launch file's output did not match its expect: references
 )";
 
 }  // namespace

@@ -32,6 +32,7 @@ enum ExitCode : int {
   kExitUsage = 2,       // bad command line
   kExitInput = 3,       // bad config, trace or other input file
   kExitIo = 4,          // could not read or write a file
+  kExitCheck = 5,       // a launch file's expect: check failed
 };
 
 }  // namespace warpsim

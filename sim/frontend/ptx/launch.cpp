@@ -158,6 +158,28 @@ PtxWorkload::PtxWorkload(const std::string& launch_file, uint32_t cc) {
       spec_.dump.push_back(name);
     }
   }
+  if (r.has("expect")) {
+    MapReader e = r.section("expect");
+    for (const auto& name : e.keys()) {
+      const auto* b = memory_.find(name);
+      if (!b) config_error(e.key_location(name), "'expect' names '" + name + "', which is not a buffer argument");
+      MapReader x = e.section(name);
+      Expectation ex;
+      ex.buffer = name;
+      ex.file = (dir / x.string("file")).string();
+      ex.rtol = x.number_or("rtol", 0, 0, 1);
+      ex.atol = x.number_or("atol", 0, 0, 1e300);
+      x.finish();
+      std::error_code ec;
+      if (!fs::exists(ex.file, ec)) config_error(e.location(name), "no reference file " + ex.file);
+      if (fs::file_size(ex.file, ec) != b->bytes.size()) {
+        config_error(e.location(name), ex.file + " holds " + std::to_string(fs::file_size(ex.file, ec)) + " bytes; buffer '" + name +
+                                           "' has " + std::to_string(b->bytes.size()));
+      }
+      spec_.expect.push_back(ex);
+    }
+    e.finish();
+  }
   r.finish();
   context_.program = &program_;
   context_.memory = &memory_;
@@ -200,6 +222,54 @@ std::unique_ptr<KernelSource> PtxWorkload::next_kernel() {
   info.registers_per_thread = spec_.registers_per_thread;
   info.source_file = spec_.ptx_path;
   return std::make_unique<PtxKernel>(context_, std::move(info));
+}
+
+namespace {
+double element(const uint8_t* p, const std::string& elem) {
+  if (elem == "f32") {
+    float f;
+    std::memcpy(&f, p, 4);
+    return f;
+  }
+  if (elem == "f64") {
+    double d;
+    std::memcpy(&d, p, 8);
+    return d;
+  }
+  int64_t v = 0;
+  uint32_t n = elem_size(elem);
+  std::memcpy(&v, p, n);
+  if (elem[0] == 's' && n < 8) v = (v << (64 - 8 * n)) >> (64 - 8 * n);
+  return static_cast<double>(v);
+}
+}  // namespace
+
+CheckResult PtxWorkload::check() const {
+  CheckResult result;
+  for (const auto& ex : spec_.expect) {
+    const auto* b = memory_.find(ex.buffer);
+    const BufferArg* arg = nullptr;
+    for (const auto& a : buffers_)
+      if (a.name == ex.buffer) arg = &a;
+    std::ifstream f(ex.file, std::ios::binary);
+    std::vector<uint8_t> ref(b->bytes.size());
+    f.read(reinterpret_cast<char*>(ref.data()), static_cast<std::streamsize>(ref.size()));
+    uint64_t bad = 0;
+    std::vector<std::string> first;
+    for (uint64_t k = 0; k < arg->count; ++k) {
+      double got = element(b->bytes.data() + k * arg->elem_bytes, arg->elem);
+      double want = element(ref.data() + k * arg->elem_bytes, arg->elem);
+      bool ok = std::fabs(got - want) <= ex.atol + ex.rtol * std::fabs(want) || (std::isnan(got) && std::isnan(want));
+      if (!ok && ++bad <= 5) {
+        first.push_back("  " + ex.buffer + "[" + std::to_string(k) + "] = " + std::to_string(got) + ", expected " + std::to_string(want));
+      }
+    }
+    std::string tol = "rtol " + std::to_string(ex.rtol) + ", atol " + std::to_string(ex.atol);
+    result.lines.push_back(ex.buffer + ": " + (bad ? std::to_string(bad) + " of " + std::to_string(arg->count) + " elements differ" : std::to_string(arg->count) + " elements match") + " (" + tol + ")");
+    result.lines.insert(result.lines.end(), first.begin(), first.end());
+    if (bad) result.passed = false;
+  }
+  return result;
 }
 
 void PtxWorkload::dump(const std::string& dir) const {

@@ -19,6 +19,17 @@ struct BufferArg {
   uint32_t elem_bytes = 4;
 };
 
+// A reference the output must match: |x - ref| <= atol + rtol * |ref| element by element.
+struct Expectation {
+  std::string buffer, file;
+  double rtol = 0, atol = 0;
+};
+
+struct CheckResult {
+  bool passed = true;
+  std::vector<std::string> lines;  // one per buffer, then the first mismatches
+};
+
 struct LaunchSpec {
   std::string file;          // the launch file
   std::string ptx_path;      // resolved, after {sm} substitution
@@ -27,6 +38,7 @@ struct LaunchSpec {
   uint32_t dynamic_shared_bytes = 0;
   uint32_t registers_per_thread = 32;
   std::vector<std::string> dump;
+  std::vector<Expectation> expect;
 };
 
 class PtxWorkload : public Workload {
@@ -43,6 +55,8 @@ class PtxWorkload : public Workload {
   // Writes each buffer named in `dump:` as raw little-endian <name>.bin into `dir`.
   void dump(const std::string& dir) const;
   const std::string& register_name(RegId id) const { return program_.register_names.at(id); }
+  // Compares the buffers named in `expect:` with their reference files (after the run).
+  CheckResult check() const;
 
  private:
   LaunchSpec spec_;

@@ -167,6 +167,9 @@ TEST(PtxEmulator, LaunchFileErrors) {
          "  - {scalar: s32, value: 1}\n  - {scalar: s32, value: 1}\n", "unknown scalar type 'q7'");
   expect("ptx: " + ptx + "\nkernel: nope\ngrid: [1]\nblock: [32]\nargs: []\n", "no kernel 'nope' in");
   expect("ptx: " + ptx + "\nkernel: vector_add\ngrid: [1]\nblock: [32]\nargs: []\nthreads: 5\n", "");
+  expect("ptx: " + ptx + "\nkernel: vector_add\ngrid: [1]\nblock: [32]\nargs:\n  - {buffer: {name: a, elem: f32, count: 4}}\n"
+         "  - {buffer: {name: b, elem: f32, count: 4}}\n  - {buffer: {name: c, elem: f32, count: 4}}\n  - {scalar: s32, value: 4}\n"
+         "expect:\n  d: {file: x.bin}\n", "'expect' names 'd', which is not a buffer argument");
 }
 
 TEST(PtxEmulator, WrittenTraceReplaysWithTheSameStatistics) {
@@ -187,11 +190,26 @@ TEST(PtxEmulator, WrittenTraceReplaysWithTheSameStatistics) {
   }
 }
 
-TEST(PtxEmulator, CliRunsALaunchFileAndDumpsBuffers) {
+TEST(PtxEmulator, CliRunsALaunchFileChecksAndDumpsBuffers) {
   TempDir dir;
-  auto r = test::run_cli({"run", "--arch", "b200", test::source_path("traces/kernels/vector_add.launch.yaml"), "--dump-dir", dir.path(""), "-q"});
+  auto r = test::run_cli({"run", "--arch", "b200", test::source_path("traces/kernels/vector_add.launch.yaml"), "--dump-dir", dir.path("")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(test::read_file(dir.path("c.bin")).size(), 262144u * 4);
+  EXPECT_NE(r.out.find("check: passed"), std::string::npos) << r.out;
+  EXPECT_EQ(test::read_file(dir.path("c.bin")).size(), 65536u * 4);
+}
+
+TEST(PtxEmulator, AMismatchedReferenceFailsTheCheckWithExitCode5) {
+  TempDir dir;
+  std::string ref(65536 * 4, '\0');  // all zeros: wrong except where a + b = 0
+  dir.write("zeros.bin", ref);
+  std::string launch = test::read_file(test::source_path("traces/kernels/vector_add.launch.yaml"));
+  launch.replace(launch.find("ptx/"), 4, test::source_path("traces/kernels/ptx/"));
+  launch.replace(launch.rfind("ref/vector_add_c.bin"), 20, dir.path("zeros.bin"));
+  auto r = test::run_cli({"run", "--arch", "a100", dir.write("v.launch.yaml", launch), "--json", dir.path("o.json")});
+  EXPECT_EQ(r.exit_code, 5) << r.err;
+  EXPECT_NE(r.out.find("check: FAILED"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("c[1] = 1000.250000, expected 0.000000"), std::string::npos) << r.out;
+  EXPECT_NE(test::read_file(dir.path("o.json")).find("\"passed\": false"), std::string::npos);
 }
 
 }  // namespace
