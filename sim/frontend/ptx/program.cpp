@@ -239,7 +239,72 @@ class Lowering {
       e.guard_negated = in.guard_negated;
     }
     for (const auto& o : in.operands) e.operands.push_back(operand(o, in.line));
+    decode(e);
     return e;
+  }
+
+  static ValueType value_type(const std::string& t) {
+    if (t == "pred") return ValueType{'p', 1};
+    size_t x = t.find('x');
+    return ValueType{t[0], static_cast<uint32_t>(std::stoul(t.substr(1, x == std::string::npos ? std::string::npos : x - 1)))};
+  }
+
+  static void decode(EmuInst& e) {
+    static const std::map<std::string, EmuOp> kCodes = {
+        {"mov", EmuOp::kMov}, {"cvta", EmuOp::kCvta}, {"add", EmuOp::kAdd}, {"sub", EmuOp::kSub}, {"mul", EmuOp::kMul},
+        {"mul24", EmuOp::kMul}, {"mad", EmuOp::kMad}, {"mad24", EmuOp::kMad}, {"fma", EmuOp::kFma}, {"div", EmuOp::kDiv},
+        {"rem", EmuOp::kRem}, {"min", EmuOp::kMin}, {"max", EmuOp::kMax}, {"abs", EmuOp::kAbs}, {"neg", EmuOp::kNeg},
+        {"and", EmuOp::kAnd}, {"or", EmuOp::kOr}, {"xor", EmuOp::kXor}, {"not", EmuOp::kNot}, {"shl", EmuOp::kShl},
+        {"shr", EmuOp::kShr}, {"setp", EmuOp::kSetp}, {"selp", EmuOp::kSelp}, {"cvt", EmuOp::kCvt}, {"ld", EmuOp::kLd},
+        {"st", EmuOp::kSt}, {"atom", EmuOp::kAtom}, {"red", EmuOp::kRed}, {"bar", EmuOp::kBar}, {"barrier", EmuOp::kBar},
+        {"membar", EmuOp::kMembar}, {"fence", EmuOp::kMembar}, {"bra", EmuOp::kBra}, {"ret", EmuOp::kRet},
+        {"exit", EmuOp::kRet}, {"shfl", EmuOp::kShfl}, {"vote", EmuOp::kVote}, {"activemask", EmuOp::kActivemask},
+        {"sqrt", EmuOp::kSqrt}, {"rsqrt", EmuOp::kRsqrt}, {"rcp", EmuOp::kRcp}, {"ex2", EmuOp::kEx2}, {"lg2", EmuOp::kLg2},
+        {"sin", EmuOp::kSin}, {"cos", EmuOp::kCos}, {"popc", EmuOp::kPopc}, {"clz", EmuOp::kClz}, {"brev", EmuOp::kBrev}};
+    e.code = kCodes.at(e.base);
+    if (!e.types.empty()) e.type = value_type(e.types.back());
+    if (e.code == EmuOp::kCvt && e.types.size() >= 2) {
+      e.type = value_type(e.types[0]);
+      e.source_type = value_type(e.types[1]);
+    }
+    if (e.code == EmuOp::kSetp && !e.mods.empty()) e.cmp = e.mods[0];
+    for (const auto& m : e.mods) {
+      if (m == "and" || m == "or" || m == "xor") e.boolop = m;
+      if (m == "add" || m == "min" || m == "max" || m == "exch" || m == "cas" || m == "and" || m == "or" || m == "xor" ||
+          m == "inc" || m == "dec")
+        e.atom_op = m;
+      if (m == "up" || m == "down" || m == "bfly" || m == "idx") e.shfl_mode = m;
+      if (m == "v2") e.vector = 2;
+      if (m == "v4") e.vector = 4;
+      if (m == "v8") e.vector = 8;
+      if (m == "global") e.space = MemSpace::kGlobal;
+      if (m == "shared" || m.rfind("shared::", 0) == 0) e.space = MemSpace::kShared;
+      if (m == "local") e.space = MemSpace::kLocal;
+      if (m == "param") e.space = MemSpace::kParam;
+      if (m == "const") e.space = MemSpace::kConst;
+      if (m == "wide") e.wide = true;
+      if (m == "hi") e.hi = true;
+      if (m == "rz") e.round_zero = true;
+      if (m == "rm") e.round_down = true;
+      if (m == "rp") e.round_up = true;
+      if (m == "rni") e.round_int_nearest = true;
+      if (m == "rzi") e.round_int_zero = true, e.round_zero = true;
+      if (m == "rmi") e.round_down = true;
+      if (m == "rpi") e.round_up = true;
+    }
+    if (e.shfl_mode.empty()) e.shfl_mode = "idx";
+    // Scoreboard registers: the first operand is written by instructions that write one (unless
+    // it is an address); everything else, and the guard, is read.
+    for (size_t i = 0; i < e.operands.size(); ++i) {
+      const EmuOperand& o = e.operands[i];
+      std::vector<int32_t> rs;
+      if (o.kind == EmuOperand::Kind::kReg || (o.kind == EmuOperand::Kind::kAddr && o.reg >= 0)) rs.push_back(o.reg);
+      if (o.kind == EmuOperand::Kind::kVector) rs = o.regs;
+      bool is_dst = i == 0 && e.op.writes_destination && o.kind != EmuOperand::Kind::kAddr;
+      for (int32_t r : rs)
+        if (r >= 0) (is_dst ? e.dsts : e.srcs).push_back(static_cast<RegId>(r));
+    }
+    if (e.guard >= 0) e.srcs.push_back(static_cast<RegId>(e.guard));
   }
 
   // Immediate post-dominators of branches, computed on basic blocks.

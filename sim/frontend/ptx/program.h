@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "frontend/ptx/ptx_module.h"
+#include "frontend/warp_inst.h"
 #include "isa/op_info.h"
 
 namespace warpsim::ptx {
@@ -27,6 +28,18 @@ struct EmuOperand {
   uint32_t target = 0;         // kLabel: instruction index
 };
 
+// What the emulator does, decided once at lowering so execution never compares strings.
+enum class EmuOp : uint8_t {
+  kMov, kCvta, kAdd, kSub, kMul, kMad, kFma, kDiv, kRem, kMin, kMax, kAbs, kNeg, kAnd, kOr, kXor, kNot, kShl, kShr,
+  kSetp, kSelp, kCvt, kLd, kSt, kAtom, kRed, kBar, kMembar, kBra, kRet, kShfl, kVote, kActivemask,
+  kSqrt, kRsqrt, kRcp, kEx2, kLg2, kSin, kCos, kPopc, kClz, kBrev
+};
+
+struct ValueType {
+  char kind = 'b';  // 'f' float, 's' signed, 'u' unsigned, 'b' bits, 'p' predicate
+  uint32_t bits = 32;
+};
+
 struct EmuInst {
   std::string opcode;
   std::string base;                 // "add", "ld", "setp", ...
@@ -39,6 +52,17 @@ struct EmuInst {
   uint32_t line = 0, source_line = 0;
   uint32_t reconverge = 0;          // branches: the immediate post-dominator (index; size() = exit)
   bool has(const char* m) const;
+
+  // Decoded at lowering.
+  EmuOp code = EmuOp::kMov;
+  ValueType type, source_type;      // the (last) operand type; cvt's source type
+  std::string cmp;                  // setp comparison
+  std::string boolop, atom_op, shfl_mode;
+  MemSpace space = MemSpace::kGlobal;
+  uint8_t vector = 1;
+  bool wide = false, hi = false, round_zero = false, round_down = false, round_up = false, round_int_nearest = false,
+       round_int_zero = false;
+  std::vector<RegId> dsts, srcs;    // registers for the scoreboard
 };
 
 struct Program {
