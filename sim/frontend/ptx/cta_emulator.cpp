@@ -333,7 +333,8 @@ void CtaEmulator::execute(WarpState& w, const EmuInst& in, uint32_t exec, Record
     }
     case EmuOp::kLd:
     case EmuOp::kSt: {
-      const MemSpace space = in.space;
+      // A call-site .param variable lives in the thread's local memory.
+      const MemSpace space = (in.code == EmuOp::kLd ? ops.at(1) : ops.at(0)).symbol_space == MemSpace::kLocal ? MemSpace::kLocal : in.space;
       const bool load = in.code == EmuOp::kLd;
       const EmuOperand& addr = load ? ops.at(1) : ops.at(0);
       const EmuOperand& data = load ? ops.at(0) : ops.at(1);

@@ -116,6 +116,30 @@ TEST(PtxEmulator, DivergentPathsAndLoopsReconverge) {
   EXPECT_GT(r.summary.simt_efficiency, 0.3);
 }
 
+TEST(PtxEmulator, DeviceFunctionCallsAndDivergenceMatchTheCpu) {
+  // traces/kernels/divergence.cu, written out on the CPU with the same float operations
+  // (nvcc contracts v * 3 + 1 and x * 0.5 + 1 into fma.rn.f32, so the reference uses fmaf).
+  auto polish = [](float x, int n) {
+    for (int k = 0; k < n; ++k) x = std::fmaf(x, 0.5f, 1.0f);
+    return x;
+  };
+  for (const auto& arch : kArchs) {
+    SCOPED_TRACE(arch);
+    Ran r = run_launch(arch, test::source_path("traces/kernels/divergence.launch.yaml"));
+    auto out = buffer<float>(*r.workload, "out");
+    for (uint32_t b = 0; b < 4; ++b) {
+      for (uint32_t t = 0; t < 64; ++t) {
+        int lane = static_cast<int>(t & 31);
+        float v = static_cast<float>(t);
+        v = (lane & 1) ? std::fmaf(v, 3.0f, 1.0f) : std::sqrt(v) + 2.0f;
+        for (int k = 0; k < lane; ++k) v += 0.25f;
+        EXPECT_EQ(out[b * 64 + t], polish(v, lane & 3)) << "thread " << t << " of block " << b;
+      }
+    }
+    EXPECT_LT(r.summary.simt_efficiency, 0.8);
+  }
+}
+
 TEST(PtxEmulator, OutOfBoundsAccessNamesThreadAndBuffer) {
   TempDir dir;
   // n = 1000 but the buffers hold 512 floats: thread 512 reads past a.
