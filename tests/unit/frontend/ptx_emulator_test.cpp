@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <map>
 
 #include "common/error.h"
 #include "frontend/ptx/launch.h"
@@ -137,6 +138,49 @@ TEST(PtxEmulator, DeviceFunctionCallsAndDivergenceMatchTheCpu) {
       }
     }
     EXPECT_LT(r.summary.simt_efficiency, 0.8);
+  }
+}
+
+TEST(PtxEmulator, SaxpyTransposeHistogramSoftmaxMatchTheCpu) {
+  for (const auto& arch : kArchs) {
+    SCOPED_TRACE(arch);
+    {  // saxpy: one fma.rn.f32 per element
+      Ran r = run_launch(arch, test::source_path("traces/kernels/saxpy.launch.yaml"));
+      auto y = buffer<float>(*r.workload, "y");
+      for (int i = 0; i < 8192; ++i) ASSERT_EQ(y[i], std::fmaf(2.5f, 0.25f * i, 1.0f + 0.5f * i)) << i;
+    }
+    std::map<std::string, uint64_t> dram;
+    for (const char* variant : {"naive", "tiled"}) {  // transpose: an exact permutation
+      Ran r = run_launch(arch, test::source_path(std::string("traces/kernels/transpose_") + variant + ".launch.yaml"));
+      auto out = buffer<float>(*r.workload, "out");
+      for (int y = 0; y < 128; ++y)
+        for (int x = 0; x < 256; ++x) ASSERT_EQ(out[x * 128 + y], float(y * 256 + x)) << variant << " " << x << "," << y;
+      for (const auto& m : r.summary.metrics)
+        if (m.name == "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum") dram[variant] = static_cast<uint64_t>(m.value);
+    }
+    // Naive: 32 lanes store 512 bytes apart, a sector each; tiled: 32 consecutive floats, 4 sectors.
+    EXPECT_EQ(dram["naive"], 1024u * 32);  // 1024 store requests x 32 sectors
+    EXPECT_EQ(dram["tiled"], 1024u * 4);
+    {  // histogram: data[i] = 7 i mod 256
+      Ran r = run_launch(arch, test::source_path("traces/kernels/histogram.launch.yaml"));
+      auto bins = buffer<uint32_t>(*r.workload, "bins");
+      std::vector<uint32_t> ref(256, 0);
+      for (uint32_t i = 0; i < 65536; ++i) ++ref[(7 * i) % 256];
+      EXPECT_EQ(bins, ref);
+    }
+    {  // softmax: against double precision; __expf is ex2.approx, good to a few ulp
+      Ran r = run_launch(arch, test::source_path("traces/kernels/softmax.launch.yaml"));
+      auto in = buffer<float>(*r.workload, "in"), out = buffer<float>(*r.workload, "out");
+      for (int row = 0; row < 64; ++row) {
+        double m = -1e30, sum = 0;
+        for (int c = 0; c < 256; ++c) m = std::max(m, double(in[row * 256 + c]));
+        for (int c = 0; c < 256; ++c) sum += std::exp(in[row * 256 + c] - m);
+        for (int c = 0; c < 256; ++c) {
+          double want = std::exp(in[row * 256 + c] - m) / sum;
+          ASSERT_NEAR(out[row * 256 + c], want, 1e-5 * want + 1e-9) << row << "," << c;
+        }
+      }
+    }
   }
 }
 
