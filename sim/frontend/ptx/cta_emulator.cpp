@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "common/error.h"
+#include "common/half.h"
 
 namespace warpsim::ptx {
 namespace {
@@ -444,6 +445,69 @@ void CtaEmulator::execute(WarpState& w, const EmuInst& in, uint32_t exec, Record
     case EmuOp::kActivemask:
       lanes([&](uint32_t l) { write(w, dst_reg(), l, exec); });
       return;
+    case EmuOp::kWmmaLoad:
+    case EmuOp::kWmmaStore: {
+      // Fragments in the emulator's layout: A/B lane l, register r, half h hold element
+      // (l % 16) * 16 + 2r + h; C/D lane l, register r hold element 8l + r (row = e / 16).
+      const bool load = in.code == EmuOp::kWmmaLoad;
+      const EmuOperand& addr = load ? ops.at(1) : ops.at(0);
+      const EmuOperand& frag = load ? ops.at(0) : ops.at(1);
+      const bool half = in.matrix == 'a' || in.matrix == 'b';
+      const uint32_t size = half ? 2 : 4;
+      const MemSpace space = in.space;
+      lanes([&](uint32_t l) {
+        uint64_t base = (addr.reg >= 0 ? reg(addr.reg, l) : 0) + addr.bits;
+        uint64_t stride = ops.size() > 2 ? read(w, ops[2], l) : 16;
+        bool first = true;
+        for (uint32_t r = 0; r < 8; ++r) {
+          uint64_t packed = load ? 0 : reg(frag.regs.at(r), l);
+          for (uint32_t h = 0; h < (half ? 2u : 1u); ++h) {
+            uint32_t e = half ? (l & 15) * 16 + r * 2 + h : l * 8 + r;
+            uint32_t row = e / 16, col = e % 16;
+            uint64_t a = base + (in.column_major ? (uint64_t{col} * stride + row) : (uint64_t{row} * stride + col)) * size;
+            if (first) out.addresses.push_back(a), first = false;
+            uint8_t* p = memory_at(space, a, size, w, l, in);
+            if (load) {
+              uint64_t v = 0;
+              std::memcpy(&v, p, size);
+              packed |= v << (16 * h);
+            } else {
+              uint64_t v = half ? (packed >> (16 * h)) & 0xffff : packed;
+              std::memcpy(p, &v, size);
+            }
+          }
+          if (load) write(w, frag.regs.at(r), l, packed);
+        }
+      });
+      return;
+    }
+    case EmuOp::kWmmaMma: {
+      float a[16][16], b[16][16], c[16][16];
+      const auto& fa = ops.at(1).regs;
+      const auto& fb = ops.at(2).regs;
+      const auto& fc = ops.at(3).regs;
+      for (uint32_t l = 0; l < 32; ++l) {
+        for (uint32_t r = 0; r < 8; ++r) {
+          for (uint32_t h = 0; h < 2 && l < 16; ++h) {
+            uint32_t e = l * 16 + r * 2 + h;
+            a[e / 16][e % 16] = half_to_float(static_cast<uint16_t>(reg(fa.at(r), l) >> (16 * h)));
+            b[e / 16][e % 16] = half_to_float(static_cast<uint16_t>(reg(fb.at(r), l) >> (16 * h)));
+          }
+          uint32_t e = l * 8 + r;
+          c[e / 16][e % 16] = std::bit_cast<float>(static_cast<uint32_t>(reg(fc.at(r), l)));
+        }
+      }
+      const auto& fd = ops.at(0).regs;
+      for (uint32_t l = 0; l < 32; ++l) {
+        for (uint32_t r = 0; r < 8; ++r) {
+          uint32_t e = l * 8 + r, i = e / 16, j = e % 16;
+          float acc = c[i][j];
+          for (uint32_t k = 0; k < 16; ++k) acc = std::fmaf(a[i][k], b[k][j], acc);
+          write(w, fd.at(r), l, std::bit_cast<uint32_t>(acc));
+        }
+      }
+      return;
+    }
     default:
       break;
   }

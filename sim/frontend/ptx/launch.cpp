@@ -8,6 +8,7 @@
 
 #include "common/atomic_file.h"
 #include "common/error.h"
+#include "common/half.h"
 #include "config/config_node.h"
 #include "config/map_reader.h"
 
@@ -31,6 +32,9 @@ void store(uint8_t* p, const std::string& elem, double v) {
     std::memcpy(p, &f, 4);
   } else if (elem == "f64") {
     std::memcpy(p, &v, 8);
+  } else if (elem == "f16") {
+    uint16_t h = float_to_half(static_cast<float>(v));
+    std::memcpy(p, &h, 2);
   } else {
     int64_t i = static_cast<int64_t>(std::llround(v));
     std::memcpy(p, &i, elem_size(elem));
@@ -226,6 +230,11 @@ std::unique_ptr<KernelSource> PtxWorkload::next_kernel() {
 
 namespace {
 double element(const uint8_t* p, const std::string& elem) {
+  if (elem == "f16") {
+    uint16_t h;
+    std::memcpy(&h, p, 2);
+    return half_to_float(h);
+  }
   if (elem == "f32") {
     float f;
     std::memcpy(&f, p, 4);

@@ -23,7 +23,7 @@ const std::set<std::string> kSupported = {"mov",  "add",  "sub",  "mul",   "mad"
                                           "abs",  "neg",  "and",  "or",    "xor",  "not",  "shl",  "shr",  "setp", "selp",
                                           "cvt",  "cvta", "ld",   "st",    "atom", "red",  "bar",  "barrier", "membar",
                                           "fence", "bra", "ret",  "exit",  "shfl", "vote", "activemask", "sqrt", "rsqrt",
-                                          "rcp",  "ex2",  "lg2",  "sin",   "cos",  "popc", "clz",  "brev", "mul24", "mad24"};
+                                          "rcp",  "ex2",  "lg2",  "sin",   "cos",  "popc", "clz",  "brev", "mul24", "mad24", "wmma"};
 
 Special special_of(const std::string& name, uint8_t& dim) {
   std::string base = name;
@@ -381,6 +381,14 @@ class Lowering {
       e.guard_negated = in.guard_negated;
     }
     for (const auto& o : in.operands) e.operands.push_back(operand(o, in.line));
+    if (e.base == "wmma") {
+      // The emulator keeps wmma fragments in its own layout (PTX leaves it unspecified): it
+      // runs the m16n16k16 shape with f16 inputs and f32 accumulators.
+      bool ok = in.opcode.find("m16n16k16") != std::string::npos &&
+                (e.mods.at(0) == "mma" ? in.opcode.size() > 8 && in.opcode.substr(in.opcode.size() - 8) == ".f32.f32"
+                                       : (in.opcode.find(".f16") != std::string::npos || in.opcode.find(".f32") != std::string::npos));
+      if (!ok) fail(in.line, in.column, "the emulator runs wmma m16n16k16 with f16 inputs and f32 accumulators only; not '" + in.opcode + "'");
+    }
     decode(e);
     return e;
   }
@@ -403,7 +411,12 @@ class Lowering {
         {"exit", EmuOp::kRet}, {"shfl", EmuOp::kShfl}, {"vote", EmuOp::kVote}, {"activemask", EmuOp::kActivemask},
         {"sqrt", EmuOp::kSqrt}, {"rsqrt", EmuOp::kRsqrt}, {"rcp", EmuOp::kRcp}, {"ex2", EmuOp::kEx2}, {"lg2", EmuOp::kLg2},
         {"sin", EmuOp::kSin}, {"cos", EmuOp::kCos}, {"popc", EmuOp::kPopc}, {"clz", EmuOp::kClz}, {"brev", EmuOp::kBrev}};
-    e.code = kCodes.at(e.base);
+    if (e.base == "wmma") {
+      const std::string& what = e.mods.at(0);
+      e.code = what == "load" ? EmuOp::kWmmaLoad : what == "store" ? EmuOp::kWmmaStore : EmuOp::kWmmaMma;
+    } else {
+      e.code = kCodes.at(e.base);
+    }
     if (!e.types.empty()) e.type = value_type(e.types.back());
     if (e.code == EmuOp::kCvt && e.types.size() >= 2) {
       e.type = value_type(e.types[0]);
@@ -435,6 +448,17 @@ class Lowering {
       if (m == "rpi") e.round_up = true;
     }
     if (e.shfl_mode.empty()) e.shfl_mode = "idx";
+    if (e.base == "wmma") {
+      if (!e.has("m16n16k16")) throw std::runtime_error("wmma shape");
+      if (e.code != EmuOp::kWmmaMma) {
+        e.matrix = e.mods.at(1)[0];
+        e.column_major = e.has("col");
+      } else {
+        // wmma.mma.sync.aligned.ALAYOUT.BLAYOUT.m16n16k16.DTYPE.CTYPE
+        e.a_column_major = e.mods.at(3) == "col";
+        e.b_column_major = e.mods.at(4) == "col";
+      }
+    }
     // Scoreboard registers: the first operand is written by instructions that write one (unless
     // it is an address); everything else, and the guard, is read.
     for (size_t i = 0; i < e.operands.size(); ++i) {

@@ -32,7 +32,7 @@ struct EmuOperand {
 enum class EmuOp : uint8_t {
   kMov, kCvta, kAdd, kSub, kMul, kMad, kFma, kDiv, kRem, kMin, kMax, kAbs, kNeg, kAnd, kOr, kXor, kNot, kShl, kShr,
   kSetp, kSelp, kCvt, kLd, kSt, kAtom, kRed, kBar, kMembar, kBra, kRet, kShfl, kVote, kActivemask,
-  kSqrt, kRsqrt, kRcp, kEx2, kLg2, kSin, kCos, kPopc, kClz, kBrev
+  kSqrt, kRsqrt, kRcp, kEx2, kLg2, kSin, kCos, kPopc, kClz, kBrev, kWmmaLoad, kWmmaStore, kWmmaMma
 };
 
 struct ValueType {
@@ -63,6 +63,9 @@ struct EmuInst {
   bool wide = false, hi = false, round_zero = false, round_down = false, round_up = false, round_int_nearest = false,
        round_int_zero = false;
   std::vector<RegId> dsts, srcs;    // registers for the scoreboard
+  char matrix = 0;                  // wmma: 'a', 'b', 'c' or 'd'
+  bool column_major = false;        // wmma.load/store layout
+  bool a_column_major = false, b_column_major = false;  // wmma.mma layouts
 };
 
 struct Program {

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "common/error.h"
+#include "common/half.h"
 #include "frontend/ptx/launch.h"
 #include "gpu/simulation.h"
 #include "report/kernel_summary.h"
@@ -184,6 +185,24 @@ TEST(PtxEmulator, SaxpyTransposeHistogramSoftmaxMatchTheCpu) {
   }
 }
 
+TEST(PtxEmulator, WmmaGemmMatchesTheCpu) {
+  for (const auto& arch : kArchs) {
+    SCOPED_TRACE(arch);
+    Ran r = run_launch(arch, test::source_path("traces/kernels/wmma_gemm.launch.yaml"));
+    auto a = buffer<uint16_t>(*r.workload, "a"), b = buffer<uint16_t>(*r.workload, "b");
+    auto c = buffer<float>(*r.workload, "c");
+    for (int m = 0; m < 64; ++m) {
+      for (int n = 0; n < 64; ++n) {
+        double want = 0;  // A row-major, B column-major (b[n * K + k])
+        for (int k = 0; k < 64; ++k) want += double(half_to_float(a[m * 64 + k])) * half_to_float(b[n * 64 + k]);
+        // Products of halves are exact in float; 64 float additions round at most ~64 ulp of ~30.
+        ASSERT_NEAR(c[m * 64 + n], want, 1e-3) << m << "," << n;
+      }
+    }
+    EXPECT_EQ(r.summary.metrics.empty(), false);
+  }
+}
+
 TEST(PtxEmulator, OutOfBoundsAccessNamesThreadAndBuffer) {
   TempDir dir;
   // n = 1000 but the buffers hold 512 floats: thread 512 reads past a.
@@ -207,13 +226,13 @@ TEST(PtxEmulator, OutOfBoundsAccessNamesThreadAndBuffer) {
 
 TEST(PtxEmulator, UnsupportedInstructionSaysSo) {
   TempDir dir;
-  std::string launch = dir.write("w.launch.yaml", "ptx: " + test::source_path("traces/kernels/ptx/wmma_gemm.sm_80.ptx") +
-                                                      "\nkernel: wmma_gemm\ngrid: [1]\nblock: [32]\nargs: []\n");
+  std::string launch = dir.write("w.launch.yaml", "ptx: " + test::source_path("traces/kernels/ptx/mma_sync.sm_80.ptx") +
+                                                      "\nkernel: mma_sync\ngrid: [1]\nblock: [32]\nargs: []\n");
   try {
     ptx::PtxWorkload w(launch, 80);
     ADD_FAILURE();
   } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("the emulator cannot run 'wmma."), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("the emulator cannot run 'mma.sync."), std::string::npos) << e.what();
   }
 }
 

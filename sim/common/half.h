@@ -1,0 +1,43 @@
+#pragma once
+// IEEE 754 binary16 conversions (round to nearest even), for f16 buffers and tensor fragments.
+#include <bit>
+#include <cmath>
+#include <cstdint>
+
+namespace warpsim {
+
+inline float half_to_float(uint16_t h) {
+  uint32_t sign = (h >> 15) & 1, exp = (h >> 10) & 0x1f, man = h & 0x3ff;
+  float v;
+  if (exp == 0) {
+    v = std::ldexp(static_cast<float>(man), -24);
+  } else if (exp == 31) {
+    v = man ? NAN : INFINITY;
+  } else {
+    v = std::ldexp(static_cast<float>(man | 0x400), static_cast<int>(exp) - 25);
+  }
+  return sign ? -v : v;
+}
+
+inline uint16_t float_to_half(float f) {
+  uint32_t x = std::bit_cast<uint32_t>(f);
+  uint16_t sign = static_cast<uint16_t>((x >> 16) & 0x8000);
+  uint32_t exp = (x >> 23) & 0xff, man = x & 0x7fffff;
+  if (exp == 0xff) return sign | 0x7c00 | (man ? 0x200 : 0);
+  int e = static_cast<int>(exp) - 127 + 15;
+  if (e >= 31) return sign | 0x7c00;
+  if (e <= 0) {  // subnormal or zero
+    if (e < -10) return sign;
+    man |= 0x800000;
+    uint32_t shift = static_cast<uint32_t>(14 - e);
+    uint32_t half_man = man >> shift, rest = man & ((1u << shift) - 1), halfway = 1u << (shift - 1);
+    if (rest > halfway || (rest == halfway && (half_man & 1))) ++half_man;
+    return sign | static_cast<uint16_t>(half_man);
+  }
+  uint32_t half = (static_cast<uint32_t>(e) << 10) | (man >> 13);
+  uint32_t rest = man & 0x1fff;
+  if (rest > 0x1000 || (rest == 0x1000 && (half & 1))) ++half;  // may carry into the exponent: still right
+  return sign | static_cast<uint16_t>(half);
+}
+
+}  // namespace warpsim
