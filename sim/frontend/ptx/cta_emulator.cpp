@@ -481,6 +481,43 @@ void CtaEmulator::execute(WarpState& w, const EmuInst& in, uint32_t exec, Record
       });
       return;
     }
+    case EmuOp::kMma: {
+      // PTX ISA fragment layouts for mma.m16n8k16 / m16n8k8 (.f16/.bf16 inputs, .f32 accumulators),
+      // with group = lane / 4 and t = lane % 4:
+      //   A element i of a lane: row = group + 8 * ((i / 2) % 2), col = 2t + i % 2 + 8 * (i / 4)
+      //   B element i:           row = 2t + i % 2 + 8 * (i / 2),  col = group
+      //   C/D element i:         row = group + 8 * (i / 2),       col = 2t + i % 2
+      // Two 16-bit elements share a register, the lower-numbered in the low half.
+      const uint32_t K = in.mma_k;
+      float a[16][16] = {}, b[16][8] = {}, c[16][8] = {};
+      auto to_float = [&](uint16_t h) { return in.bf16 ? std::bit_cast<float>(uint32_t{h} << 16) : half_to_float(h); };
+      const auto& fa = ops.at(1).regs;
+      const auto& fb = ops.at(2).regs;
+      const auto& fc = ops.at(3).regs;
+      for (uint32_t l = 0; l < 32; ++l) {
+        const uint32_t g = l / 4, t = l % 4;
+        for (uint32_t i = 0; i < K / 2; ++i) {  // 8 A elements for k16, 4 for k8
+          uint16_t h = static_cast<uint16_t>(reg(fa.at(i / 2), l) >> (16 * (i % 2)));
+          a[g + 8 * ((i / 2) % 2)][2 * t + i % 2 + 8 * (i / 4)] = to_float(h);
+        }
+        for (uint32_t i = 0; i < K / 4; ++i) {  // 4 B elements for k16, 2 for k8
+          uint16_t h = static_cast<uint16_t>(reg(fb.at(i / 2), l) >> (16 * (i % 2)));
+          b[2 * t + i % 2 + 8 * (i / 2)][g] = to_float(h);
+        }
+        for (uint32_t i = 0; i < 4; ++i) c[g + 8 * (i / 2)][2 * t + i % 2] = std::bit_cast<float>(static_cast<uint32_t>(reg(fc.at(i), l)));
+      }
+      const auto& fd = ops.at(0).regs;
+      for (uint32_t l = 0; l < 32; ++l) {
+        const uint32_t g = l / 4, t = l % 4;
+        for (uint32_t i = 0; i < 4; ++i) {
+          uint32_t row = g + 8 * (i / 2), col = 2 * t + i % 2;
+          float acc = c[row][col];
+          for (uint32_t k = 0; k < K; ++k) acc = std::fmaf(a[row][k], b[k][col], acc);
+          write(w, fd.at(i), l, std::bit_cast<uint32_t>(acc));
+        }
+      }
+      return;
+    }
     case EmuOp::kWmmaMma: {
       float a[16][16], b[16][16], c[16][16];
       const auto& fa = ops.at(1).regs;

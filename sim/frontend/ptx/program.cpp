@@ -23,7 +23,7 @@ const std::set<std::string> kSupported = {"mov",  "add",  "sub",  "mul",   "mad"
                                           "abs",  "neg",  "and",  "or",    "xor",  "not",  "shl",  "shr",  "setp", "selp",
                                           "cvt",  "cvta", "ld",   "st",    "atom", "red",  "bar",  "barrier", "membar",
                                           "fence", "bra", "ret",  "exit",  "shfl", "vote", "activemask", "sqrt", "rsqrt",
-                                          "rcp",  "ex2",  "lg2",  "sin",   "cos",  "popc", "clz",  "brev", "mul24", "mad24", "wmma"};
+                                          "rcp",  "ex2",  "lg2",  "sin",   "cos",  "popc", "clz",  "brev", "mul24", "mad24", "wmma", "mma"};
 
 Special special_of(const std::string& name, uint8_t& dim) {
   std::string base = name;
@@ -381,6 +381,16 @@ class Lowering {
       e.guard_negated = in.guard_negated;
     }
     for (const auto& o : in.operands) e.operands.push_back(operand(o, in.line));
+    if (e.base == "mma") {
+      // mma.sync.aligned.m16n8k{8,16}.row.col.f32.{f16,bf16}.{f16,bf16}.f32, with the fragment
+      // layouts of the PTX ISA.
+      bool shape = in.opcode.find(".m16n8k16.") != std::string::npos || in.opcode.find(".m16n8k8.") != std::string::npos;
+      bool types = in.opcode.find(".row.col.f32.f16.f16.f32") != std::string::npos ||
+                   in.opcode.find(".row.col.f32.bf16.bf16.f32") != std::string::npos;
+      if (!shape || !types) {
+        fail(in.line, in.column, "the emulator runs mma.sync m16n8k8/m16n8k16 row.col with f16 or bf16 inputs and f32 accumulators only; not '" + in.opcode + "'");
+      }
+    }
     if (e.base == "wmma") {
       // The emulator keeps wmma fragments in its own layout (PTX leaves it unspecified): it
       // runs the m16n16k16 shape with f16 inputs and f32 accumulators.
@@ -411,7 +421,11 @@ class Lowering {
         {"exit", EmuOp::kRet}, {"shfl", EmuOp::kShfl}, {"vote", EmuOp::kVote}, {"activemask", EmuOp::kActivemask},
         {"sqrt", EmuOp::kSqrt}, {"rsqrt", EmuOp::kRsqrt}, {"rcp", EmuOp::kRcp}, {"ex2", EmuOp::kEx2}, {"lg2", EmuOp::kLg2},
         {"sin", EmuOp::kSin}, {"cos", EmuOp::kCos}, {"popc", EmuOp::kPopc}, {"clz", EmuOp::kClz}, {"brev", EmuOp::kBrev}};
-    if (e.base == "wmma") {
+    if (e.base == "mma") {
+      e.code = EmuOp::kMma;
+      e.mma_k = e.has("m16n8k16") ? 16 : 8;
+      e.bf16 = e.has("bf16");
+    } else if (e.base == "wmma") {
       const std::string& what = e.mods.at(0);
       e.code = what == "load" ? EmuOp::kWmmaLoad : what == "store" ? EmuOp::kWmmaStore : EmuOp::kWmmaMma;
     } else {

@@ -32,7 +32,7 @@ struct EmuOperand {
 enum class EmuOp : uint8_t {
   kMov, kCvta, kAdd, kSub, kMul, kMad, kFma, kDiv, kRem, kMin, kMax, kAbs, kNeg, kAnd, kOr, kXor, kNot, kShl, kShr,
   kSetp, kSelp, kCvt, kLd, kSt, kAtom, kRed, kBar, kMembar, kBra, kRet, kShfl, kVote, kActivemask,
-  kSqrt, kRsqrt, kRcp, kEx2, kLg2, kSin, kCos, kPopc, kClz, kBrev, kWmmaLoad, kWmmaStore, kWmmaMma
+  kSqrt, kRsqrt, kRcp, kEx2, kLg2, kSin, kCos, kPopc, kClz, kBrev, kWmmaLoad, kWmmaStore, kWmmaMma, kMma
 };
 
 struct ValueType {
@@ -66,6 +66,8 @@ struct EmuInst {
   char matrix = 0;                  // wmma: 'a', 'b', 'c' or 'd'
   bool column_major = false;        // wmma.load/store layout
   bool a_column_major = false, b_column_major = false;  // wmma.mma layouts
+  uint32_t mma_k = 0;               // mma.sync m16n8kK
+  bool bf16 = false;
 };
 
 struct Program {
