@@ -66,7 +66,7 @@ class Progress {
 }  // namespace
 
 int run_command(const std::vector<std::string>& args) {
-  std::string arch, input, json_path, csv_path, dump_dir;
+  std::string arch, input, json_path, csv_path, dump_dir, checks = "error";
   std::vector<std::string> sets;
   bool quiet = false;
   po::options_description opts(kRunHelp);
@@ -77,6 +77,7 @@ int run_command(const std::vector<std::string>& args) {
       "csv", po::value(&csv_path), "write per-kernel Nsight-Compute-named metrics as CSV to FILE")(
       "quiet,q", po::bool_switch(&quiet), "do not print the summary")(
       "dump-dir", po::value(&dump_dir), "with a launch file: write the buffers named in 'dump:' to DIR as <name>.bin")(
+      "checks", po::value(&checks), "with a launch file: kernel checkers (races, uninitialised shared reads, divergent barriers): error (default: findings exit 6), warn, or off")(
       "input", po::value(&input), "workload file");
   po::positional_options_description pos;
   pos.add("input", 1);
@@ -90,7 +91,9 @@ int run_command(const std::vector<std::string>& args) {
   ptx::PtxWorkload* launch = nullptr;
   const bool is_launch = input.size() > 5 && (input.compare(input.size() - 5, 5, ".yaml") == 0 || input.compare(input.size() - 4, 4, ".yml") == 0);
   if (is_launch) {
+    if (checks != "error" && checks != "warn" && checks != "off") throw UsageError{"--checks takes error, warn or off"};
     auto w = std::make_unique<ptx::PtxWorkload>(input, config.spec.compute_capability);
+    w->set_checks(checks != "off");
     launch = w.get();
     workload = std::move(w);
   } else if (AccelSimWorkload::accepts(input)) {
@@ -124,6 +127,11 @@ int run_command(const std::vector<std::string>& args) {
       ptx::CheckResult c = launch->check();
       j["check"] = {{"passed", c.passed}, {"details", c.lines}};
     }
+    if (launch) {
+      auto f = nlohmann::ordered_json::array();
+      for (const auto& x : launch->findings().list) f.push_back({{"kind", x.kind}, {"message", x.message}});
+      j["findings"] = f;
+    }
     if (accelsim) {
       j["frontend"] = {{"format", "accel-sim"},
                        {"unknown_sass_opcodes", unknown},
@@ -145,6 +153,10 @@ int run_command(const std::vector<std::string>& args) {
       std::cout << "check: " << (check.passed ? "passed" : "FAILED") << "\n";
       for (const auto& l : check.lines) std::cout << "  " << l << "\n";
     }
+  }
+  if (launch && !launch->findings().list.empty()) {
+    for (const auto& f : launch->findings().list) std::cerr << "warpsim: " << f.kind << ": " << f.message << "\n";
+    if (checks == "error") return kExitFindings;
   }
   return check.passed ? kExitOk : kExitCheck;
 }

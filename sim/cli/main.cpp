@@ -42,6 +42,7 @@ Exit codes:
   3  bad input: config, trace (message gives file:line:col)
   4  cannot read or write a file
   5  a launch file's output did not match its expect: references
+  6  the kernel checkers found a bug (race, uninitialised shared read, divergent barrier)
 )";
 
 }  // namespace

@@ -33,6 +33,7 @@ enum ExitCode : int {
   kExitInput = 3,       // bad config, trace or other input file
   kExitIo = 4,          // could not read or write a file
   kExitCheck = 5,       // a launch file's expect: check failed
+  kExitFindings = 6,    // the kernel checkers found a bug (--checks error)
 };
 
 }  // namespace warpsim

@@ -82,6 +82,7 @@ CtaEmulator::CtaEmulator(const LaunchContext& launch, Dim3 cta_id) : launch_(lau
     streams_.push_back(std::make_unique<Stream>(*this, w));
   }
   shared_.assign(launch.program->static_shared_bytes + launch.dynamic_shared_bytes, 0);
+  if (launch.findings && launch.findings->enabled) shared_words_.resize((shared_.size() + 3) / 4);
   local_.resize(threads);
 }
 
@@ -188,6 +189,52 @@ void CtaEmulator::write(WarpState& w, int32_t reg, uint32_t lane, uint64_t bits)
   w.regs[static_cast<size_t>(reg) * 32 + lane] = width == 1 ? (bits & 1) : mask_bits(bits, width);
 }
 
+std::string CtaEmulator::thread_name(const WarpState& w, uint32_t lane) const {
+  const uint32_t t = w.index * 32 + lane;
+  const Dim3& b = launch_.block;
+  return "thread (" + std::to_string(t % b.x) + "," + std::to_string((t / b.x) % b.y) + "," + std::to_string(t / (b.x * b.y)) +
+         ") of CTA " + id_.str();
+}
+
+void CtaEmulator::check_shared(const WarpState& w, uint32_t lane, uint64_t address, uint32_t size, bool write, bool atomic,
+                               const EmuInst& in) {
+  if (shared_words_.empty()) return;
+  const uint32_t epoch = w.barriers, thread = w.index * 32 + lane;
+  auto where = [&](uint32_t line) { return launch_.file + ":" + std::to_string(line); };
+  auto name_of = [&](uint32_t t) {
+    const WarpState& other = warps_[t / 32];
+    return thread_name(other, t % 32);
+  };
+  for (uint64_t word = address / 4; word <= (address + size - 1) / 4 && word < shared_words_.size(); ++word) {
+    WordAccess& a = shared_words_[word];
+    char hex[24];
+    std::snprintf(hex, sizeof hex, "0x%llx", static_cast<unsigned long long>(word * 4));
+    if (!write && !atomic && !a.written) {
+      launch_.findings->add("uninitialized-shared-read", in.line,
+                            where(in.line) + ": " + thread_name(w, lane) + " reads shared " + hex + ", which no thread has written");
+    }
+    if (!atomic) {
+      // Threads of different warps touching one word between two barriers, one of them writing.
+      if (a.write_epoch == epoch && a.write_warp != w.index) {
+        launch_.findings->add("race", in.line,
+                              where(in.line) + ": " + thread_name(w, lane) + (write ? " writes" : " reads") + " shared " + hex +
+                                  ", which " + name_of(a.write_thread) + " wrote at " + where(a.write_line) +
+                                  " with no bar.sync between them");
+      } else if (write && a.read_epoch == epoch && a.read_warp != w.index) {
+        launch_.findings->add("race", in.line,
+                              where(in.line) + ": " + thread_name(w, lane) + " writes shared " + hex + ", which " +
+                                  name_of(a.read_thread) + " read at " + where(a.read_line) + " with no bar.sync between them");
+      }
+    }
+    if (write || atomic) {
+      a.written = true;
+      if (!atomic) a.write_epoch = epoch, a.write_warp = w.index, a.write_thread = thread, a.write_line = in.line;
+    } else {
+      a.read_epoch = epoch, a.read_warp = w.index, a.read_thread = thread, a.read_line = in.line;
+    }
+  }
+}
+
 void CtaEmulator::fault(const EmuInst& in, const WarpState& w, uint32_t lane, const std::string& message) const {
   const uint32_t t = w.index * 32 + lane;
   const Dim3& b = launch_.block;
@@ -267,10 +314,21 @@ void CtaEmulator::execute(WarpState& w, const EmuInst& in, uint32_t exec, Record
       top.pc = pc + 1;
       finish_lanes(w, exec);
       return;
-    case EmuOp::kBar:
+    case EmuOp::kBar: {
+      // Every live thread of the warp must take part: a bar.sync under divergence (or a guard)
+      // that leaves some out is a bug.
+      uint32_t live = 0;
+      for (const auto& e : w.stack) live |= e.mask;
+      if (exec != live && launch_.findings && launch_.findings->enabled) {
+        launch_.findings->add("divergent-barrier", in.line,
+                              launch_.file + ":" + std::to_string(in.line) + ": bar.sync reached by " +
+                                  std::to_string(std::popcount(exec)) + " of the " + std::to_string(std::popcount(live)) +
+                                  " live threads of warp " + std::to_string(w.index) + " in CTA " + id_.str());
+      }
       ++w.barriers;
       top.pc = pc + 1;
       return;
+    }
     default:
       top.pc = pc + 1;
   }
@@ -345,6 +403,7 @@ void CtaEmulator::execute(WarpState& w, const EmuInst& in, uint32_t exec, Record
         uint64_t a = (addr.reg >= 0 ? reg(addr.reg, l) : 0) + addr.bits;
         if (space != MemSpace::kParam) out.addresses.push_back(a);
         uint8_t* p = memory_at(space, a, size * n, w, l, in);
+        if (space == MemSpace::kShared) check_shared(w, l, a, size * n, !load, false, in);
         for (uint32_t k = 0; k < n; ++k) {
           int32_t r = data.kind == EmuOperand::Kind::kVector ? data.regs.at(k) : data.reg;
           if (load) {
@@ -370,6 +429,7 @@ void CtaEmulator::execute(WarpState& w, const EmuInst& in, uint32_t exec, Record
         uint64_t a = (addr.reg >= 0 ? reg(addr.reg, l) : 0) + addr.bits;
         out.addresses.push_back(a);
         uint8_t* p = memory_at(in.space, a, size, w, l, in);
+        if (in.space == MemSpace::kShared) check_shared(w, l, a, size, true, true, in);
         uint64_t old = 0;
         std::memcpy(&old, p, size);
         uint64_t v = read(w, ops.at(returns ? 2 : 1), l);

@@ -9,6 +9,8 @@
 // queues what they executed, so all stores before a barrier are visible after it.
 #include <array>
 #include <deque>
+#include <map>
+#include <string>
 #include <memory>
 #include <vector>
 
@@ -19,6 +21,21 @@
 
 namespace warpsim::ptx {
 
+// A problem the kernel checkers found (docs/launch-format.md#checks).
+struct Finding {
+  std::string kind;     // "race", "uninitialized-shared-read", "divergent-barrier"
+  std::string message;  // file:line: what, by which thread of which CTA, and the other access
+};
+
+struct Findings {
+  std::vector<Finding> list;
+  std::map<std::string, uint64_t> seen;  // kind + line → count, so each place is reported once
+  bool enabled = true;
+  void add(const std::string& kind, uint32_t line, const std::string& message) {
+    if (++seen[kind + ":" + std::to_string(line)] == 1 && list.size() < 50) list.push_back(Finding{kind, message});
+  }
+};
+
 struct LaunchContext {
   const Program* program = nullptr;
   DeviceMemory* memory = nullptr;
@@ -26,6 +43,7 @@ struct LaunchContext {
   Dim3 grid, block;
   uint32_t dynamic_shared_bytes = 0;
   std::string file;             // PTX file, for messages
+  Findings* findings = nullptr; // where the checkers report; null disables them
 };
 
 class CtaEmulator : public CtaWork {
@@ -77,6 +95,16 @@ class CtaEmulator : public CtaWork {
   std::vector<WarpState> warps_;
   std::vector<std::unique_ptr<Stream>> streams_;
   std::vector<uint8_t> shared_;
+  // Shared-memory checker state per 4-byte word: who last wrote and read it, in which barrier
+  // epoch (the accessing warp's bar.sync count), and whether it was ever written.
+  struct WordAccess {
+    uint32_t write_epoch = UINT32_MAX, read_epoch = UINT32_MAX;
+    uint32_t write_warp = 0, read_warp = 0, write_thread = 0, read_thread = 0, write_line = 0, read_line = 0;
+    bool written = false;
+  };
+  std::vector<WordAccess> shared_words_;
+  void check_shared(const WarpState& w, uint32_t lane, uint64_t address, uint32_t size, bool write, bool atomic, const EmuInst& in);
+  std::string thread_name(const WarpState& w, uint32_t lane) const;
   std::vector<std::vector<uint8_t>> local_;  // per thread, grown on demand
 };
 

@@ -191,6 +191,7 @@ PtxWorkload::PtxWorkload(const std::string& launch_file, uint32_t cc) {
   context_.block = spec_.block;
   context_.dynamic_shared_bytes = spec_.dynamic_shared_bytes;
   context_.file = spec_.ptx_path;
+  context_.findings = &findings_;
 }
 
 PtxWorkload::~PtxWorkload() = default;

@@ -55,6 +55,9 @@ class PtxWorkload : public Workload {
   // Writes each buffer named in `dump:` as raw little-endian <name>.bin into `dir`.
   void dump(const std::string& dir) const;
   const std::string& register_name(RegId id) const { return program_.register_names.at(id); }
+  // What the kernel checkers found while the kernel ran.
+  const Findings& findings() const { return findings_; }
+  void set_checks(bool enabled) { findings_.enabled = enabled; }
   // Compares the buffers named in `expect:` with their reference files (after the run).
   CheckResult check() const;
 
@@ -65,6 +68,7 @@ class PtxWorkload : public Workload {
   DeviceMemory memory_;
   LaunchContext context_;
   std::vector<BufferArg> buffers_;
+  Findings findings_;
   bool done_ = false;
 };
 
