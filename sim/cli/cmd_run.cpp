@@ -66,7 +66,7 @@ class Progress {
 }  // namespace
 
 int run_command(const std::vector<std::string>& args) {
-  std::string arch, input, json_path, csv_path, dump_dir, checks = "error";
+  std::string arch, input, json_path, csv_path, dump_dir, checks = "error", reconvergence;
   std::vector<std::string> sets;
   bool quiet = false;
   po::options_description opts(kRunHelp);
@@ -77,6 +77,7 @@ int run_command(const std::vector<std::string>& args) {
       "csv", po::value(&csv_path), "write per-kernel Nsight-Compute-named metrics as CSV to FILE")(
       "quiet,q", po::bool_switch(&quiet), "do not print the summary")(
       "dump-dir", po::value(&dump_dir), "with a launch file: write the buffers named in 'dump:' to DIR as <name>.bin")(
+      "reconvergence", po::value(&reconvergence), "with a launch file: stack (classic SIMT stack) or independent (Volta-style independent thread scheduling)")(
       "checks", po::value(&checks), "with a launch file: kernel checkers (races, uninitialised shared reads, divergent barriers): error (default: findings exit 6), warn, or off")(
       "input", po::value(&input), "workload file");
   po::positional_options_description pos;
@@ -94,6 +95,10 @@ int run_command(const std::vector<std::string>& args) {
     if (checks != "error" && checks != "warn" && checks != "off") throw UsageError{"--checks takes error, warn or off"};
     auto w = std::make_unique<ptx::PtxWorkload>(input, config.spec.compute_capability);
     w->set_checks(checks != "off");
+    if (!reconvergence.empty()) {
+      if (reconvergence != "stack" && reconvergence != "independent") throw UsageError{"--reconvergence takes stack or independent"};
+      w->set_independent_thread_scheduling(reconvergence == "independent");
+    }
     launch = w.get();
     workload = std::move(w);
   } else if (AccelSimWorkload::accepts(input)) {

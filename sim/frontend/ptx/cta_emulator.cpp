@@ -1,5 +1,6 @@
 #include "frontend/ptx/cta_emulator.h"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -79,6 +80,7 @@ CtaEmulator::CtaEmulator(const LaunchContext& launch, Dim3 cta_id) : launch_(lau
     uint64_t lanes = std::min<uint64_t>(32, threads - uint64_t{w} * 32);
     uint32_t mask = lanes >= 32 ? 0xffffffffu : static_cast<uint32_t>((1ull << lanes) - 1);
     ws.stack.push_back(StackEntry{0, static_cast<uint32_t>(launch.program->insts.size()), mask});
+    ws.live = mask;
     streams_.push_back(std::make_unique<Stream>(*this, w));
   }
   shared_.assign(launch.program->static_shared_bytes + launch.dynamic_shared_bytes, 0);
@@ -117,7 +119,108 @@ void CtaEmulator::finish_lanes(WarpState& w, uint32_t lanes) {
   while (!w.stack.empty() && w.stack.back().mask == 0) w.stack.pop_back();
 }
 
+uint32_t CtaEmulator::guard_lanes(const WarpState& w, const EmuInst& in, uint32_t mask) const {
+  if (in.guard < 0) return mask;
+  uint32_t pred = 0;
+  for (uint32_t l = 0; l < 32; ++l)
+    if ((mask >> l & 1) && (w.regs[static_cast<size_t>(in.guard) * 32 + l] & 1)) pred |= 1u << l;
+  return in.guard_negated ? mask & ~pred : pred;
+}
+
+void CtaEmulator::begin_record(const EmuInst& in, uint32_t exec, Record& out) const {
+  out.inst = WarpInst{};
+  out.inst.op = &in.op;
+  out.inst.line = in.line;
+  out.inst.active_mask = exec;
+  out.regs.assign(in.dsts.begin(), in.dsts.end());
+  out.regs.insert(out.regs.end(), in.srcs.begin(), in.srcs.end());
+  out.addresses.clear();
+  out.inst.num_dst = static_cast<uint8_t>(in.dsts.size());
+  out.inst.num_src = static_cast<uint8_t>(in.srcs.size());
+}
+
+namespace {
+// Instructions all participating lanes of a warp must reach together.
+bool is_warp_sync(const EmuInst& in) {
+  return in.code == EmuOp::kBar || in.code == EmuOp::kShfl || in.code == EmuOp::kVote || in.code == EmuOp::kWmmaLoad ||
+         in.code == EmuOp::kWmmaStore || in.code == EmuOp::kWmmaMma || in.code == EmuOp::kMma;
+}
+}  // namespace
+
+bool CtaEmulator::step_independent(WarpState& w, Record& out) {
+  const auto& insts = launch_.program->insts;
+  const uint32_t end = static_cast<uint32_t>(insts.size());
+  for (uint32_t l = 0; l < 32; ++l)
+    if ((w.live >> l & 1) && w.pcs[l] >= end) w.live &= ~(1u << l);
+  if (w.live == 0) {
+    w.done = true;
+    return false;
+  }
+  // Groups of lanes by PC: the lowest PC first, or after 64 steps the next one after the PC run
+  // last (forward progress); a group at a *.sync instruction waits for every live lane.
+  std::array<uint32_t, 32> order{};
+  uint32_t n = 0;
+  for (uint32_t l = 0; l < 32; ++l) {
+    if (!(w.live >> l & 1)) continue;
+    bool seen = false;
+    for (uint32_t k = 0; k < n; ++k) seen |= order[k] == w.pcs[l];
+    if (!seen) order[n++] = w.pcs[l];
+  }
+  std::sort(order.begin(), order.begin() + n);
+  uint32_t start = 0;
+  if (n > 1 && ++w.run_length >= 64) {
+    w.run_length = 0;
+    while (start < n && order[start] <= w.turn) ++start;
+  }
+  uint32_t pc = end, group = 0;
+  for (uint32_t i = 0; i < n && pc == end; ++i) {
+    uint32_t candidate = order[(start + i) % n], mask = 0;
+    for (uint32_t l = 0; l < 32; ++l)
+      if ((w.live >> l & 1) && w.pcs[l] == candidate) mask |= 1u << l;
+    if (is_warp_sync(insts[candidate]) && mask != w.live) continue;
+    pc = candidate;
+    group = mask;
+  }
+  if (pc == end) {
+    throw InputError(SourceLocation{launch_.file, insts[order[0]].line, 1},
+                     "warp " + std::to_string(w.index) + " of CTA " + id_.str() +
+                         " cannot go on under independent thread scheduling: its lanes wait at different *.sync instructions");
+  }
+  w.turn = pc;
+  const EmuInst& in = insts[pc];
+  const uint32_t exec = guard_lanes(w, in, group);
+  begin_record(in, exec, out);
+  if (in.code == EmuOp::kBra) {
+    out.inst.active_mask = group;
+    for (uint32_t l = 0; l < 32; ++l)
+      if (group >> l & 1) w.pcs[l] = (exec >> l & 1) ? in.operands.at(0).target : pc + 1;
+    return true;
+  }
+  if (in.code == EmuOp::kRet) {
+    out.inst.active_mask = group;
+    for (uint32_t l = 0; l < 32; ++l)
+      if (group >> l & 1) w.pcs[l] = (exec >> l & 1) ? end : pc + 1;
+    return true;
+  }
+  // Everything else runs through the common path on a one-entry stack.
+  w.stack.assign(1, StackEntry{pc, end, group});
+  execute(w, in, exec, out);
+  for (uint32_t l = 0; l < 32; ++l)
+    if (group >> l & 1) w.pcs[l] = pc + 1;
+  return true;
+}
+
 bool CtaEmulator::step(WarpState& w, Record& out) {
+  if (++w.executed > launch_.max_warp_instructions) {
+    uint32_t pc = launch_.independent_thread_scheduling ? w.turn : (w.stack.empty() ? 0 : w.stack.back().pc);
+    uint32_t line = pc < launch_.program->insts.size() ? launch_.program->insts[pc].line : 0;
+    throw InputError(SourceLocation{launch_.file, line, 1},
+                     "warp " + std::to_string(w.index) + " of CTA " + id_.str() + " executed more than " +
+                         std::to_string(launch_.max_warp_instructions) +
+                         " instructions without finishing: a livelock? (lanes spinning on a lock another lane of the same warp "
+                         "holds never progress under the reconvergence stack; try reconvergence: independent)");
+  }
+  if (launch_.independent_thread_scheduling) return step_independent(w, out);
   const auto& insts = launch_.program->insts;
   while (!w.stack.empty() && (w.stack.back().pc == w.stack.back().rpc || w.stack.back().mask == 0)) w.stack.pop_back();
   if (w.stack.empty() || w.stack.back().pc >= insts.size()) {

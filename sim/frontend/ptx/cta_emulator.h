@@ -44,6 +44,12 @@ struct LaunchContext {
   uint32_t dynamic_shared_bytes = 0;
   std::string file;             // PTX file, for messages
   Findings* findings = nullptr; // where the checkers report; null disables them
+  // Volta-style independent thread scheduling: each lane has its own PC; the warp runs one group
+  // of lanes sharing a PC at a time, the lowest PC first (so paths meet again where they join),
+  // but hands a turn to the next group after 64 steps so that a lane spinning on another always
+  // lets it progress. *.sync instructions wait for every live lane. False: the classic stack.
+  bool independent_thread_scheduling = false;
+  uint64_t max_warp_instructions = 100'000'000;  // a warp past this is reported as stuck (livelock)
 };
 
 class CtaEmulator : public CtaWork {
@@ -69,6 +75,11 @@ class CtaEmulator : public CtaWork {
     uint32_t barriers = 0;       // bar.sync instructions executed
     bool done = false;
     std::deque<Record> queue;    // executed ahead (to reach a barrier), not yet handed out
+    std::array<uint32_t, 32> pcs{};  // independent thread scheduling: each lane's PC
+    uint32_t live = 0;               // lanes that have not exited
+    uint32_t turn = 0;               // the PC last run
+    uint32_t run_length = 0;         // steps the lowest-PC group has run without a turn for others
+    uint64_t executed = 0;
   };
   class Stream : public WarpStream {
    public:
@@ -82,6 +93,9 @@ class CtaEmulator : public CtaWork {
   };
 
   bool step(WarpState& w, Record& out);   // false when the warp has finished
+  bool step_independent(WarpState& w, Record& out);
+  void begin_record(const EmuInst& in, uint32_t exec, Record& out) const;
+  uint32_t guard_lanes(const WarpState& w, const EmuInst& in, uint32_t mask) const;
   void catch_up(uint32_t barrier_count);  // runs every warp up to that many barriers
   void execute(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);
   void finish_lanes(WarpState& w, uint32_t lanes);

@@ -74,6 +74,8 @@ PtxWorkload::PtxWorkload(const std::string& launch_file, uint32_t cc) {
   spec_.block = dim3_of(r, "block");
   spec_.dynamic_shared_bytes = static_cast<uint32_t>(r.integer_or("dynamic_shared_bytes", 0, 0, 1 << 20));
   spec_.registers_per_thread = static_cast<uint32_t>(r.integer_or("registers_per_thread", 32, 1, 255));
+  context_.independent_thread_scheduling = r.choice("reconvergence", {"stack", "independent"}, "stack") == "independent";
+  context_.max_warp_instructions = static_cast<uint64_t>(r.integer_or("max_warp_instructions", 100'000'000, 1, INT64_MAX));
   if (!fs::exists(spec_.ptx_path)) config_error(r.location("ptx"), "no PTX file " + spec_.ptx_path);
   module_ = parse_ptx_file(spec_.ptx_path);
   const Function* f = module_.find(spec_.kernel);

@@ -58,6 +58,8 @@ class PtxWorkload : public Workload {
   // What the kernel checkers found while the kernel ran.
   const Findings& findings() const { return findings_; }
   void set_checks(bool enabled) { findings_.enabled = enabled; }
+  // Overrides the launch file's reconvergence: model.
+  void set_independent_thread_scheduling(bool on) { context_.independent_thread_scheduling = on; }
   // Compares the buffers named in `expect:` with their reference files (after the run).
   CheckResult check() const;
 
