@@ -782,6 +782,19 @@ void CtaEmulator::execute(WarpState& w, const EmuInst& in, uint32_t exec, Record
           r = sg ? static_cast<uint64_t>(si(1) >> std::min<uint64_t>(n, 63)) : (n >= bits ? 0 : u(1) >> n);
           break;
         }
+        case EmuOp::kBfe: {  // bfe d, a, pos, len: a field of a, sign-extended for .s types
+          uint64_t pos = arg(2) & 0xff, len = arg(3) & 0xff;
+          uint64_t field = (len == 0 || pos >= bits) ? 0 : (u(1) >> pos) & (len >= 64 ? ~0ull : (1ull << len) - 1);
+          if (sg && len > 0 && len < 64 && pos < bits && (field >> (std::min<uint64_t>(len, bits - pos) - 1) & 1)) field |= ~0ull << std::min<uint64_t>(len, bits - pos);
+          r = field;
+          break;
+        }
+        case EmuOp::kBfi: {  // bfi d, a, b, pos, len: b with a's low len bits put at pos
+          uint64_t pos = arg(3) & 0xff, len = arg(4) & 0xff;
+          uint64_t mask = (len >= 64 ? ~0ull : (1ull << len) - 1);
+          r = pos >= bits ? u(2) : (u(2) & ~(mask << pos)) | ((u(1) & mask) << pos);
+          break;
+        }
         case EmuOp::kPopc: r = static_cast<uint64_t>(std::popcount(u(1))); break;
         case EmuOp::kClz: r = static_cast<uint64_t>(std::countl_zero(u(1)) - (64 - static_cast<int>(bits))); break;
         case EmuOp::kBrev: {

@@ -60,45 +60,84 @@ std::string target_for(uint32_t cc) {
 
 }  // namespace
 
-PtxWorkload::PtxWorkload(const std::string& launch_file, uint32_t cc) {
-  spec_.file = launch_file;
-  ConfigNode root = load_yaml_file(launch_file);
-  MapReader r(root, "");
-  fs::path dir = fs::path(launch_file).parent_path();
-  std::string ptx = r.string("ptx");
-  size_t sm = ptx.find("{sm}");
-  if (sm != std::string::npos) ptx.replace(sm, 4, target_for(cc));
-  spec_.ptx_path = (dir / ptx).string();
-  spec_.kernel = r.string("kernel");
-  spec_.grid = dim3_of(r, "grid");
-  spec_.block = dim3_of(r, "block");
-  spec_.dynamic_shared_bytes = static_cast<uint32_t>(r.integer_or("dynamic_shared_bytes", 0, 0, 1 << 20));
-  spec_.registers_per_thread = static_cast<uint32_t>(r.integer_or("registers_per_thread", 32, 1, 255));
-  context_.independent_thread_scheduling = r.choice("reconvergence", {"stack", "independent"}, "stack") == "independent";
-  context_.max_warp_instructions = static_cast<uint64_t>(r.integer_or("max_warp_instructions", 100'000'000, 1, INT64_MAX));
-  if (!fs::exists(spec_.ptx_path)) config_error(r.location("ptx"), "no PTX file " + spec_.ptx_path);
-  module_ = parse_ptx_file(spec_.ptx_path);
-  const Function* f = module_.find(spec_.kernel);
+// Creates a buffer from {name, elem, count, init} (inline in args, or under buffers:).
+void PtxWorkload::add_buffer(MapReader& b, const std::string& name, const fs::path& dir) {
+  BufferArg buf;
+  buf.name = name;
+  buf.elem = b.string("elem");
+  buf.elem_bytes = elem_size(buf.elem);
+  if (!buf.elem_bytes) config_error(b.location("elem"), "unknown element type '" + buf.elem + "'");
+  if (memory_.find(name)) config_error(b.where(), "buffer '" + name + "' is defined twice");
+  buf.count = static_cast<uint64_t>(b.integer("count", 1, 1ll << 32));
+  std::vector<uint8_t> bytes(buf.count * buf.elem_bytes, 0);
+  if (b.has("init")) {
+    const ConfigNode& init = b.raw("init");
+    if (init.kind == ConfigNode::Kind::kScalar && init.scalar == "zeros") {
+    } else if (init.kind == ConfigNode::Kind::kMap && init.find("sequence")) {
+      MapReader in(init, "init");
+      MapReader s = in.section("sequence");
+      double start = s.number_or("start", 0, -1e300, 1e300), step = s.number_or("step", 1, -1e300, 1e300);
+      s.finish();
+      in.finish();
+      for (uint64_t k = 0; k < buf.count; ++k) store(bytes.data() + k * buf.elem_bytes, buf.elem, start + step * double(k));
+    } else if (init.kind == ConfigNode::Kind::kMap && init.find("random")) {
+      MapReader in(init, "init");
+      MapReader s = in.section("random");
+      uint64_t seed = static_cast<uint64_t>(s.integer_or("seed", 1, 0, INT64_MAX));
+      double lo = s.number_or("min", 0, -1e300, 1e300), hi = s.number_or("max", 1, -1e300, 1e300);
+      s.finish();
+      in.finish();
+      std::mt19937_64 rng(seed);  // fully specified by the standard: the same values everywhere
+      for (uint64_t k = 0; k < buf.count; ++k) {
+        double u = double(rng() >> 11) * 0x1.0p-53;
+        store(bytes.data() + k * buf.elem_bytes, buf.elem, lo + (hi - lo) * u);
+      }
+    } else if (init.kind == ConfigNode::Kind::kMap && init.find("file")) {
+      MapReader in(init, "init");
+      std::string path = (dir / in.string("file")).string();
+      in.finish();
+      std::ifstream f(path, std::ios::binary);
+      if (!f) config_error(init.where, "cannot open " + path);
+      f.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+      if (static_cast<uint64_t>(f.gcount()) != bytes.size()) config_error(init.where, path + " holds fewer than " + std::to_string(bytes.size()) + " bytes");
+    } else {
+      config_error(init.where, "'init' must be zeros, {sequence: {start, step}}, {random: {seed, min, max}} or {file: raw.bin}");
+    }
+  }
+  b.finish();
+  memory_.allocate(buf.name, std::move(bytes));
+  buffers_.push_back(buf);
+}
+
+// One kernel launch: kernel, grid, block, dynamic_shared_bytes, registers_per_thread, args.
+void PtxWorkload::add_launch(MapReader& r, const fs::path& dir) {
+  auto l = std::make_unique<Launch>();
+  l->kernel = r.string("kernel");
+  l->grid = dim3_of(r, "grid");
+  l->block = dim3_of(r, "block");
+  l->dynamic_shared_bytes = static_cast<uint32_t>(r.integer_or("dynamic_shared_bytes", 0, 0, 1 << 20));
+  l->registers_per_thread = static_cast<uint32_t>(r.integer_or("registers_per_thread", 32, 1, 255));
+  const Function* f = module_.find(l->kernel);
   if (!f || !f->is_entry) {
     std::string names;
     for (const auto& fn : module_.functions)
       if (fn.is_entry) names += (names.empty() ? "" : ", ") + fn.name;
-    config_error(r.location("kernel"), "no kernel '" + spec_.kernel + "' in " + spec_.ptx_path + "; its kernels are: " + names);
+    config_error(r.location("kernel"), "no kernel '" + l->kernel + "' in " + spec_.ptx_path + "; its kernels are: " + names);
   }
-  program_ = lower(module_, spec_.kernel);
-
+  l->program = lower(module_, l->kernel);
+  const Program& program = l->program;
   // Arguments, in the kernel's parameter order.
   const ConfigNode& args = r.raw("args");
   if (args.kind != ConfigNode::Kind::kSequence) config_error(args.where, "'args' must be a list");
-  if (args.items.size() != program_.param_vars.size()) {
-    config_error(args.where, "kernel '" + spec_.kernel + "' takes " + std::to_string(program_.param_vars.size()) +
+  if (args.items.size() != program.param_vars.size()) {
+    config_error(args.where, "kernel '" + l->kernel + "' takes " + std::to_string(program.param_vars.size()) +
                                  " parameters; 'args' lists " + std::to_string(args.items.size()));
   }
-  context_.params.assign(program_.param_bytes, 0);
+  l->context.params.assign(program.param_bytes, 0);
   for (size_t i = 0; i < args.items.size(); ++i) {
     MapReader a(args.items[i], "args[" + std::to_string(i) + "]");
-    const Variable& param = program_.param_vars[i];
-    uint8_t* slot = context_.params.data() + program_.params.at(param.name);
+    const Variable& param = program.param_vars[i];
+    uint8_t* slot = l->context.params.data() + program.params.at(param.name);
     if (a.has("scalar")) {
       std::string type = a.string("scalar");
       if (!elem_size(type)) config_error(a.location("scalar"), "unknown scalar type '" + type + "'; expected f32, f64, s32, u32, s64 or u64");
@@ -110,54 +149,68 @@ PtxWorkload::PtxWorkload(const std::string& launch_file, uint32_t cc) {
       a.finish();
       continue;
     }
-    MapReader b = a.section("buffer");
-    BufferArg buf;
-    buf.name = b.string("name");
-    buf.elem = b.string("elem");
-    buf.elem_bytes = elem_size(buf.elem);
-    if (!buf.elem_bytes) config_error(b.location("elem"), "unknown element type '" + buf.elem + "'");
-    buf.count = static_cast<uint64_t>(b.integer("count", 1, 1ll << 32));
-    std::vector<uint8_t> bytes(buf.count * buf.elem_bytes, 0);
-    if (b.has("init")) {
-      const ConfigNode& init = b.raw("init");
-      if (init.kind == ConfigNode::Kind::kScalar && init.scalar == "zeros") {
-      } else if (init.kind == ConfigNode::Kind::kMap && init.find("sequence")) {
-        MapReader in(init, "init");
-        MapReader s = in.section("sequence");
-        double start = s.number_or("start", 0, -1e300, 1e300), step = s.number_or("step", 1, -1e300, 1e300);
-        s.finish();
-        in.finish();
-        for (uint64_t k = 0; k < buf.count; ++k) store(bytes.data() + k * buf.elem_bytes, buf.elem, start + step * double(k));
-      } else if (init.kind == ConfigNode::Kind::kMap && init.find("random")) {
-        MapReader in(init, "init");
-        MapReader s = in.section("random");
-        uint64_t seed = static_cast<uint64_t>(s.integer_or("seed", 1, 0, INT64_MAX));
-        double lo = s.number_or("min", 0, -1e300, 1e300), hi = s.number_or("max", 1, -1e300, 1e300);
-        s.finish();
-        in.finish();
-        std::mt19937_64 rng(seed);  // fully specified by the standard: the same values everywhere
-        for (uint64_t k = 0; k < buf.count; ++k) {
-          double u = double(rng() >> 11) * 0x1.0p-53;
-          store(bytes.data() + k * buf.elem_bytes, buf.elem, lo + (hi - lo) * u);
-        }
-      } else if (init.kind == ConfigNode::Kind::kMap && init.find("file")) {
-        MapReader in(init, "init");
-        std::string path = (dir / in.string("file")).string();
-        in.finish();
-        std::ifstream f(path, std::ios::binary);
-        if (!f) config_error(init.where, "cannot open " + path);
-        f.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-        if (static_cast<uint64_t>(f.gcount()) != bytes.size()) config_error(init.where, path + " holds fewer than " + std::to_string(bytes.size()) + " bytes");
-      } else {
-        config_error(init.where, "'init' must be zeros, {sequence: {start, step}}, {random: {seed, min, max}} or {file: raw.bin}");
-      }
+    std::string name;
+    const ConfigNode& b = a.raw("buffer");
+    if (b.kind == ConfigNode::Kind::kScalar) {  // {buffer: name}: one defined under buffers:
+      name = b.scalar;
+      if (!memory_.find(name)) config_error(b.where, "no buffer '" + name + "' under 'buffers:'");
+    } else {
+      MapReader inline_buffer(b, "buffer");
+      name = inline_buffer.string("name");
+      add_buffer(inline_buffer, name, dir);
     }
-    b.finish();
     a.finish();
-    uint64_t address = memory_.allocate(buf.name, std::move(bytes));
+    uint64_t address = memory_.find(name)->base;
     std::memcpy(slot, &address, std::min<uint64_t>(8, param.size_bytes()));
-    buffers_.push_back(buf);
   }
+  l->context.memory = &memory_;
+  l->context.grid = l->grid;
+  l->context.block = l->block;
+  l->context.dynamic_shared_bytes = l->dynamic_shared_bytes;
+  l->context.file = spec_.ptx_path;
+  l->context.findings = &findings_;
+  l->context.independent_thread_scheduling = independent_;
+  l->context.max_warp_instructions = max_warp_instructions_;
+  launches_.push_back(std::move(l));
+  launches_.back()->context.program = &launches_.back()->program;
+}
+
+PtxWorkload::PtxWorkload(const std::string& launch_file, uint32_t cc) {
+  spec_.file = launch_file;
+  ConfigNode root = load_yaml_file(launch_file);
+  MapReader r(root, "");
+  fs::path dir = fs::path(launch_file).parent_path();
+  std::string ptx = r.string("ptx");
+  size_t sm = ptx.find("{sm}");
+  if (sm != std::string::npos) ptx.replace(sm, 4, target_for(cc));
+  spec_.ptx_path = (dir / ptx).string();
+  independent_ = r.choice("reconvergence", {"stack", "independent"}, "stack") == "independent";
+  max_warp_instructions_ = static_cast<uint64_t>(r.integer_or("max_warp_instructions", 100'000'000, 1, INT64_MAX));
+  if (!fs::exists(spec_.ptx_path)) config_error(r.location("ptx"), "no PTX file " + spec_.ptx_path);
+  module_ = parse_ptx_file(spec_.ptx_path);
+  if (r.has("buffers")) {
+    MapReader bs = r.section("buffers");
+    for (const auto& name : bs.keys()) {
+      MapReader b = bs.section(name);
+      add_buffer(b, name, dir);
+    }
+    bs.finish();
+  }
+  if (r.has("launches")) {
+    // Several kernels in order, as in one CUDA stream, sharing the buffers.
+    const ConfigNode& list = r.raw("launches");
+    if (list.kind != ConfigNode::Kind::kSequence || list.items.empty()) config_error(list.where, "'launches' must list kernel launches");
+    for (size_t i = 0; i < list.items.size(); ++i) {
+      MapReader l(list.items[i], "launches[" + std::to_string(i) + "]");
+      add_launch(l, dir);
+      l.finish();
+    }
+  } else {
+    add_launch(r, dir);
+  }
+  spec_.kernel = launches_.front()->kernel;
+  spec_.grid = launches_.front()->grid;
+  spec_.block = launches_.front()->block;
   if (r.has("dump")) {
     for (const auto& [name, where] : r.string_list("dump")) {
       if (!memory_.find(name)) config_error(where, "'dump' names '" + name + "', which is not a buffer argument");
@@ -187,13 +240,6 @@ PtxWorkload::PtxWorkload(const std::string& launch_file, uint32_t cc) {
     e.finish();
   }
   r.finish();
-  context_.program = &program_;
-  context_.memory = &memory_;
-  context_.grid = spec_.grid;
-  context_.block = spec_.block;
-  context_.dynamic_shared_bytes = spec_.dynamic_shared_bytes;
-  context_.file = spec_.ptx_path;
-  context_.findings = &findings_;
 }
 
 PtxWorkload::~PtxWorkload() = default;
@@ -219,16 +265,24 @@ class PtxKernel : public KernelSource {
 }  // namespace
 
 std::unique_ptr<KernelSource> PtxWorkload::next_kernel() {
-  if (done_) return nullptr;
-  done_ = true;
+  if (next_ >= launches_.size()) return nullptr;
+  const Launch& l = *launches_[next_++];
+  current_ = &l;
   KernelInfo info;
-  info.name = spec_.kernel;
-  info.grid = spec_.grid;
-  info.block = spec_.block;
-  info.shared_bytes = static_cast<uint32_t>(program_.static_shared_bytes) + spec_.dynamic_shared_bytes;
-  info.registers_per_thread = spec_.registers_per_thread;
+  info.name = l.kernel;
+  info.grid = l.grid;
+  info.block = l.block;
+  info.shared_bytes = static_cast<uint32_t>(l.program.static_shared_bytes) + l.dynamic_shared_bytes;
+  info.registers_per_thread = l.registers_per_thread;
   info.source_file = spec_.ptx_path;
-  return std::make_unique<PtxKernel>(context_, std::move(info));
+  return std::make_unique<PtxKernel>(l.context, std::move(info));
+}
+
+const std::string& PtxWorkload::register_name(RegId id) const { return current_->program.register_names.at(id); }
+
+void PtxWorkload::set_independent_thread_scheduling(bool on) {
+  independent_ = on;
+  for (auto& l : launches_) l->context.independent_thread_scheduling = on;
 }
 
 namespace {

@@ -3,12 +3,14 @@
 // its arguments, with buffers created and initialised in emulated global memory. PtxWorkload
 // runs it: each CTA is emulated when the CTA scheduler launches it, so the instruction stream
 // is produced lazily, like a trace's.
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "frontend/kernel_source.h"
 #include "frontend/ptx/cta_emulator.h"
+#include "config/map_reader.h"
 #include "frontend/ptx/ptx_module.h"
 
 namespace warpsim::ptx {
@@ -54,24 +56,37 @@ class PtxWorkload : public Workload {
   const std::vector<BufferArg>& buffers() const { return buffers_; }
   // Writes each buffer named in `dump:` as raw little-endian <name>.bin into `dir`.
   void dump(const std::string& dir) const;
-  const std::string& register_name(RegId id) const { return program_.register_names.at(id); }
+  // A register's name in the kernel next_kernel() returned last.
+  const std::string& register_name(RegId id) const;
   // What the kernel checkers found while the kernel ran.
   const Findings& findings() const { return findings_; }
   void set_checks(bool enabled) { findings_.enabled = enabled; }
   // Overrides the launch file's reconvergence: model.
-  void set_independent_thread_scheduling(bool on) { context_.independent_thread_scheduling = on; }
+  void set_independent_thread_scheduling(bool on);
   // Compares the buffers named in `expect:` with their reference files (after the run).
   CheckResult check() const;
 
  private:
+  struct Launch {
+    std::string kernel;
+    Dim3 grid, block;
+    uint32_t dynamic_shared_bytes = 0, registers_per_thread = 32;
+    Program program;
+    LaunchContext context;
+  };
+  void add_buffer(MapReader& b, const std::string& name, const std::filesystem::path& dir);
+  void add_launch(MapReader& r, const std::filesystem::path& dir);
+
   LaunchSpec spec_;
   Module module_;
-  Program program_;
   DeviceMemory memory_;
-  LaunchContext context_;
+  std::vector<std::unique_ptr<Launch>> launches_;
+  size_t next_ = 0;
+  const Launch* current_ = nullptr;
+  bool independent_ = false;
+  uint64_t max_warp_instructions_ = 100'000'000;
   std::vector<BufferArg> buffers_;
   Findings findings_;
-  bool done_ = false;
 };
 
 }  // namespace warpsim::ptx

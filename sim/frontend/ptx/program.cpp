@@ -23,7 +23,7 @@ const std::set<std::string> kSupported = {"mov",  "add",  "sub",  "mul",   "mad"
                                           "abs",  "neg",  "and",  "or",    "xor",  "not",  "shl",  "shr",  "setp", "selp",
                                           "cvt",  "cvta", "ld",   "st",    "atom", "red",  "bar",  "barrier", "membar",
                                           "fence", "bra", "ret",  "exit",  "shfl", "vote", "activemask", "sqrt", "rsqrt",
-                                          "rcp",  "ex2",  "lg2",  "sin",   "cos",  "popc", "clz",  "brev", "mul24", "mad24", "wmma", "mma"};
+                                          "rcp",  "ex2",  "lg2",  "sin",   "cos",  "popc", "clz",  "brev", "mul24", "mad24", "wmma", "mma", "bfe", "bfi"};
 
 Special special_of(const std::string& name, uint8_t& dim) {
   std::string base = name;
@@ -420,7 +420,8 @@ class Lowering {
         {"membar", EmuOp::kMembar}, {"fence", EmuOp::kMembar}, {"bra", EmuOp::kBra}, {"ret", EmuOp::kRet},
         {"exit", EmuOp::kRet}, {"shfl", EmuOp::kShfl}, {"vote", EmuOp::kVote}, {"activemask", EmuOp::kActivemask},
         {"sqrt", EmuOp::kSqrt}, {"rsqrt", EmuOp::kRsqrt}, {"rcp", EmuOp::kRcp}, {"ex2", EmuOp::kEx2}, {"lg2", EmuOp::kLg2},
-        {"sin", EmuOp::kSin}, {"cos", EmuOp::kCos}, {"popc", EmuOp::kPopc}, {"clz", EmuOp::kClz}, {"brev", EmuOp::kBrev}};
+        {"sin", EmuOp::kSin}, {"cos", EmuOp::kCos}, {"popc", EmuOp::kPopc}, {"clz", EmuOp::kClz}, {"brev", EmuOp::kBrev},
+        {"bfe", EmuOp::kBfe}, {"bfi", EmuOp::kBfi}};
     if (e.base == "mma") {
       e.code = EmuOp::kMma;
       e.mma_k = e.has("m16n8k16") ? 16 : 8;

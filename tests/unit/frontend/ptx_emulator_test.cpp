@@ -400,6 +400,46 @@ TEST(PtxEmulator, BothReconvergenceModelsComputeTheSameResults) {
   }
 }
 
+TEST(PtxEmulator, SgemmAndAttentionMatchTheCpu) {
+  for (const char* arch : {"v100", "h100"}) {
+    SCOPED_TRACE(arch);
+    for (const char* variant : {"naive", "tiled"}) {
+      Ran r = run_launch(arch, test::source_path(std::string("traces/kernels/sgemm_") + variant + ".launch.yaml"));
+      auto a = buffer<float>(*r.workload, "a"), b = buffer<float>(*r.workload, "b"), c = buffer<float>(*r.workload, "c");
+      for (int i = 0; i < 64; ++i) {
+        for (int j = 0; j < 64; ++j) {
+          double want = 0;
+          for (int k = 0; k < 64; ++k) want += double(a[i * 64 + k]) * b[k * 64 + j];
+          ASSERT_NEAR(c[i * 64 + j], want, 1e-4) << variant << " " << i << "," << j;  // 64 float FMAs
+        }
+      }
+    }
+    for (const char* variant : {"naive", "tiled"}) {
+      if (std::string(arch) != "h100") break;  // slow to emulate: one config is enough for correctness
+      Ran r = run_launch(arch, test::source_path(std::string("traces/kernels/attention_") + variant + ".launch.yaml"));
+      auto q = buffer<float>(*r.workload, "q"), k = buffer<float>(*r.workload, "k"), v = buffer<float>(*r.workload, "v");
+      auto o = buffer<float>(*r.workload, "o");
+      for (int i = 0; i < 256; i += 17) {  // a sample of rows, in double precision
+        std::vector<double> score(256);
+        double m = -1e300, sum = 0;
+        for (int j = 0; j < 256; ++j) {
+          double dot = 0;
+          for (int d = 0; d < 64; ++d) dot += double(q[i * 64 + d]) * k[j * 64 + d];
+          score[j] = dot / 8;
+          m = std::max(m, score[j]);
+        }
+        for (int j = 0; j < 256; ++j) sum += std::exp(score[j] - m);
+        for (int d = 0; d < 64; ++d) {
+          double want = 0;
+          for (int j = 0; j < 256; ++j) want += std::exp(score[j] - m) / sum * v[j * 64 + d];
+          ASSERT_NEAR(o[i * 64 + d], want, 1e-4) << variant << " row " << i << " dim " << d;
+        }
+      }
+      EXPECT_EQ(r.workload->findings().list.size(), 0u);
+    }
+  }
+}
+
 TEST(PtxEmulator, OutOfBoundsAccessNamesThreadAndBuffer) {
   TempDir dir;
   // n = 1000 but the buffers hold 512 floats: thread 512 reads past a.
