@@ -5,6 +5,9 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <unistd.h>
+#include <cstdio>
+#include <cstdlib>
 
 #include "common/atomic_file.h"
 #include "common/error.h"
@@ -56,6 +59,35 @@ std::string target_for(uint32_t cc) {
   if (cc >= 90) return "90";
   if (cc >= 80) return "80";
   return "75";  // nvcc 13 no longer targets sm_70; Volta runs compute_75 PTX here
+}
+
+// Compiles a CUDA source to PTX for the simulated GPU with nvcc (found on PATH or in
+// /usr/local/cuda/bin), into a temporary file that lives as long as the process.
+std::string compile_cuda(const std::string& source, uint32_t cc, const SourceLocation& where) {
+  std::string nvcc;
+  for (const char* candidate : {"nvcc", "/usr/local/cuda/bin/nvcc"}) {
+    std::string probe = std::string("command -v ") + candidate + " >/dev/null 2>&1";
+    if (std::system(probe.c_str()) == 0) {
+      nvcc = candidate;
+      break;
+    }
+  }
+  if (nvcc.empty()) config_error(where, "'" + source + "' is CUDA source, and nvcc is not installed; give the PTX instead");
+  static int counter = 0;
+  std::string out = (fs::temp_directory_path() / ("warpsim_" + std::to_string(::getpid()) + "_" + std::to_string(counter++) + ".ptx")).string();
+  std::string cmd = nvcc + " -arch=compute_" + target_for(cc) + " -lineinfo -ptx '" + source + "' -o '" + out + "' 2>&1";
+  std::string log;
+  if (FILE* p = ::popen(cmd.c_str(), "r")) {
+    char buf[512];
+    while (std::fgets(buf, sizeof buf, p)) log += buf;
+    if (::pclose(p) != 0) config_error(where, "nvcc could not compile " + source + ":\n" + log);
+  }
+  static std::vector<std::string> made;  // removed when the process ends
+  if (made.empty()) std::atexit([] {
+    for (const auto& f : made) std::remove(f.c_str());
+  });
+  made.push_back(out);
+  return out;
 }
 
 }  // namespace
@@ -184,6 +216,7 @@ PtxWorkload::PtxWorkload(const std::string& launch_file, uint32_t cc) {
   size_t sm = ptx.find("{sm}");
   if (sm != std::string::npos) ptx.replace(sm, 4, target_for(cc));
   spec_.ptx_path = (dir / ptx).string();
+  if (ptx.size() > 3 && ptx.compare(ptx.size() - 3, 3, ".cu") == 0) spec_.ptx_path = compile_cuda(spec_.ptx_path, cc, r.location("ptx"));
   independent_ = r.choice("reconvergence", {"stack", "independent"}, "stack") == "independent";
   max_warp_instructions_ = static_cast<uint64_t>(r.integer_or("max_warp_instructions", 100'000'000, 1, INT64_MAX));
   if (!fs::exists(spec_.ptx_path)) config_error(r.location("ptx"), "no PTX file " + spec_.ptx_path);

@@ -440,6 +440,18 @@ TEST(PtxEmulator, SgemmAndAttentionMatchTheCpu) {
   }
 }
 
+TEST(PtxEmulator, CudaSourceIsCompiledWithNvccWhenPresent) {
+  if (std::system("command -v nvcc >/dev/null 2>&1 || test -x /usr/local/cuda/bin/nvcc") != 0) {
+    GTEST_SKIP() << "nvcc is not installed";
+  }
+  TempDir dir;
+  std::string launch = test::read_file(test::source_path("traces/kernels/saxpy.launch.yaml"));
+  launch.replace(launch.find("ptx/saxpy.sm_{sm}.ptx"), 21, test::source_path("traces/kernels/saxpy.cu"));
+  Ran r = run_launch("a100", dir.write("s.launch.yaml", launch));
+  auto y = buffer<float>(*r.workload, "y");
+  for (int i = 0; i < 8192; ++i) ASSERT_EQ(y[i], std::fmaf(2.5f, 0.25f * i, 1.0f + 0.5f * i)) << i;
+}
+
 TEST(PtxEmulator, OutOfBoundsAccessNamesThreadAndBuffer) {
   TempDir dir;
   // n = 1000 but the buffers hold 512 floats: thread 512 reads past a.
