@@ -21,12 +21,20 @@ int64_t as_signed(uint64_t v, uint32_t bits) {
   v = mask_bits(v, bits);
   return static_cast<int64_t>((v ^ m) - m);
 }
-double as_float(uint64_t v, uint32_t bits) {
+// 16-bit floats are IEEE half, or bfloat16 when `brain` (the top half of an f32).
+double as_float(uint64_t v, uint32_t bits, bool brain = false) {
   if (bits == 64) return std::bit_cast<double>(v);
+  if (bits == 16) return brain ? std::bit_cast<float>(static_cast<uint32_t>(v & 0xffff) << 16) : half_to_float(static_cast<uint16_t>(v));
   return std::bit_cast<float>(static_cast<uint32_t>(v));
 }
-uint64_t from_float(double d, uint32_t bits) {
+uint64_t from_float(double d, uint32_t bits, bool brain = false) {
   if (bits == 64) return std::bit_cast<uint64_t>(d);
+  if (bits == 16) {
+    if (!brain) return float_to_half(static_cast<float>(d));
+    uint32_t x = std::bit_cast<uint32_t>(static_cast<float>(d));
+    x += 0x7fff + ((x >> 16) & 1);  // round to nearest even
+    return x >> 16;
+  }
   return std::bit_cast<uint32_t>(static_cast<float>(d));
 }
 
@@ -441,7 +449,27 @@ void CtaEmulator::execute(WarpState& w, const EmuInst& in, uint32_t exec, Record
       return;
     case EmuOp::kMov:
     case EmuOp::kCvta:
-      lanes([&](uint32_t l) { write(w, dst_reg(), l, read(w, ops.at(1), l)); });
+      if (ops.at(1).kind == EmuOperand::Kind::kVector) {  // mov.b32 %r, {%lo, %hi}: pack
+        const auto& v = ops[1];
+        const uint32_t part = type.bits / static_cast<uint32_t>(v.regs.size());
+        lanes([&](uint32_t l) {
+          uint64_t packed = 0;
+          for (size_t k = 0; k < v.regs.size(); ++k) {
+            uint64_t x = v.regs[k] == -2 ? v.immediates[k] : v.regs[k] >= 0 ? reg(v.regs[k], l) : 0;
+            packed |= mask_bits(x, part) << (part * k);
+          }
+          write(w, dst_reg(), l, packed);
+        });
+      } else if (ops[0].kind == EmuOperand::Kind::kVector) {  // mov.b32 {%lo, %hi}, %r: unpack
+        const auto& v = ops[0];
+        const uint32_t part = type.bits / static_cast<uint32_t>(v.regs.size());
+        lanes([&](uint32_t l) {
+          uint64_t x = read(w, ops[1], l);
+          for (size_t k = 0; k < v.regs.size(); ++k) write(w, v.regs[k], l, mask_bits(x >> (part * k), part));
+        });
+      } else {
+        lanes([&](uint32_t l) { write(w, dst_reg(), l, read(w, ops.at(1), l)); });
+      }
       return;
     case EmuOp::kSetp: {
       int32_t p = -1, q = -1;
@@ -473,19 +501,20 @@ void CtaEmulator::execute(WarpState& w, const EmuInst& in, uint32_t exec, Record
       lanes([&](uint32_t l) {
         uint64_t v = read(w, ops[1], l);
         uint64_t r;
-        if (src.kind == 'f' && d.kind == 'f') {
-          double x = as_float(v, src.bits);
+        const bool src_float = src.kind == 'f' || src.kind == 'h', dst_float = d.kind == 'f' || d.kind == 'h';
+        if (src_float && dst_float) {
+          double x = as_float(v, src.bits, src.kind == 'h');
           if (in.round_int_nearest) x = std::nearbyint(x);
           if (in.round_int_zero) x = std::trunc(x);
-          r = from_float(x, d.bits);
-        } else if (src.kind == 'f') {
-          double x = as_float(v, src.bits);
+          r = from_float(x, d.bits, d.kind == 'h');
+        } else if (src_float) {
+          double x = as_float(v, src.bits, src.kind == 'h');
           x = in.round_zero ? std::trunc(x) : in.round_down ? std::floor(x) : in.round_up ? std::ceil(x) : std::nearbyint(x);
           if (std::isnan(x)) x = 0;
           r = d.kind == 's' ? static_cast<uint64_t>(static_cast<int64_t>(x)) : static_cast<uint64_t>(x < 0 ? 0 : x);
-        } else if (d.kind == 'f') {
+        } else if (dst_float) {
           double x = src.kind == 's' ? static_cast<double>(as_signed(v, src.bits)) : static_cast<double>(mask_bits(v, src.bits));
-          r = from_float(x, d.bits);
+          r = from_float(x, d.bits, d.kind == 'h');
         } else {
           r = src.kind == 's' ? static_cast<uint64_t>(as_signed(v, src.bits)) : mask_bits(v, src.bits);
         }
@@ -718,7 +747,29 @@ void CtaEmulator::execute(WarpState& w, const EmuInst& in, uint32_t exec, Record
   lanes([&](uint32_t l) {
     auto arg = [&](size_t i) { return read(w, ops[i], l); };
     uint64_t r = 0;
-    if (type.kind == 'f') {
+    if (type.bits == 16 && (type.kind == 'f' || type.kind == 'h')) {
+      // Half precision, one or two packed elements, each computed in float and rounded back.
+      const bool brain = type.kind == 'h';
+      for (uint32_t e = 0; e < type.packed; ++e) {
+        auto f = [&](size_t i) { return static_cast<float>(as_float(arg(i) >> (16 * e), 16, brain)); };
+        float x = 0;
+        switch (code) {
+          case EmuOp::kAdd: x = f(1) + f(2); break;
+          case EmuOp::kSub: x = f(1) - f(2); break;
+          case EmuOp::kMul: x = f(1) * f(2); break;
+          case EmuOp::kFma: case EmuOp::kMad: x = std::fmaf(f(1), f(2), f(3)); break;
+          case EmuOp::kMin: x = std::fmin(f(1), f(2)); break;
+          case EmuOp::kMax: x = std::fmax(f(1), f(2)); break;
+          case EmuOp::kAbs: x = std::fabs(f(1)); break;
+          case EmuOp::kNeg: x = -f(1); break;
+          case EmuOp::kEx2: x = std::exp2(f(1)); break;
+          case EmuOp::kRcp: x = 1.0f / f(1); break;
+          case EmuOp::kSqrt: x = std::sqrt(f(1)); break;
+          default: fault(in, w, l, "the emulator has no half-precision form of this instruction");
+        }
+        r |= from_float(x, 16, brain) << (16 * e);
+      }
+    } else if (type.kind == 'f') {
       auto f = [&](size_t i) { return as_float(arg(i), type.bits); };
       double x = 0;
       switch (code) {

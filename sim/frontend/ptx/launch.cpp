@@ -1,5 +1,6 @@
 #include "frontend/ptx/launch.h"
 
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -37,6 +38,10 @@ void store(uint8_t* p, const std::string& elem, double v) {
     std::memcpy(p, &v, 8);
   } else if (elem == "f16") {
     uint16_t h = float_to_half(static_cast<float>(v));
+    std::memcpy(p, &h, 2);
+  } else if (elem == "bf16") {
+    uint32_t x = std::bit_cast<uint32_t>(static_cast<float>(v));
+    uint16_t h = static_cast<uint16_t>((x + 0x7fff + ((x >> 16) & 1)) >> 16);  // round to nearest even
     std::memcpy(p, &h, 2);
   } else {
     int64_t i = static_cast<int64_t>(std::llround(v));
@@ -320,10 +325,10 @@ void PtxWorkload::set_independent_thread_scheduling(bool on) {
 
 namespace {
 double element(const uint8_t* p, const std::string& elem) {
-  if (elem == "f16") {
+  if (elem == "f16" || elem == "bf16") {
     uint16_t h;
     std::memcpy(&h, p, 2);
-    return half_to_float(h);
+    return elem == "f16" ? half_to_float(h) : std::bit_cast<float>(uint32_t{h} << 16);
   }
   if (elem == "f32") {
     float f;

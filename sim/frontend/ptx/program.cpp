@@ -330,9 +330,15 @@ class Lowering {
       case Operand::Kind::kVector:
       case Operand::Kind::kPair:
         e.kind = EmuOperand::Kind::kVector;
+        e.immediates.assign(o.items.size(), 0);
         for (const auto& item : o.items) {
           if (item.kind == Operand::Kind::kSink) {
             e.regs.push_back(-1);
+            continue;
+          }
+          if (item.kind == Operand::Kind::kImmediate) {  // mov.b32 %f, {0, %rs}
+            e.immediates[e.regs.size()] = item.is_float ? item.bits : static_cast<uint64_t>(item.value);
+            e.regs.push_back(-2);
             continue;
           }
           EmuOperand r = operand(item, line);
@@ -404,9 +410,12 @@ class Lowering {
   }
 
   static ValueType value_type(const std::string& t) {
-    if (t == "pred") return ValueType{'p', 1};
+    if (t == "pred") return ValueType{'p', 1, 1};
+    if (t == "bf16") return ValueType{'h', 16, 1};
+    if (t == "bf16x2") return ValueType{'h', 16, 2};
+    if (t == "f16x2") return ValueType{'f', 16, 2};
     size_t x = t.find('x');
-    return ValueType{t[0], static_cast<uint32_t>(std::stoul(t.substr(1, x == std::string::npos ? std::string::npos : x - 1)))};
+    return ValueType{t[0], static_cast<uint32_t>(std::stoul(t.substr(1, x == std::string::npos ? std::string::npos : x - 1))), 1};
   }
 
   static void decode(EmuInst& e) {

@@ -24,7 +24,8 @@ struct EmuOperand {
   Special special = Special::kNone;
   uint8_t dim = 0;             // .x .y .z
   MemSpace symbol_space = MemSpace::kNone;  // kAddr on a named variable: its space
-  std::vector<int32_t> regs;   // kVector (a sink is -1); a %p|%q pair is a vector of two
+  std::vector<int32_t> regs;   // kVector (a sink is -1, an immediate -2); a %p|%q pair is a vector of two
+  std::vector<uint64_t> immediates;  // kVector: the value of each -2 element
   uint32_t target = 0;         // kLabel: instruction index
 };
 
@@ -36,8 +37,9 @@ enum class EmuOp : uint8_t {
 };
 
 struct ValueType {
-  char kind = 'b';  // 'f' float, 's' signed, 'u' unsigned, 'b' bits, 'p' predicate
-  uint32_t bits = 32;
+  char kind = 'b';  // 'f' float, 'h' bfloat16, 's' signed, 'u' unsigned, 'b' bits, 'p' predicate
+  uint32_t bits = 32;  // of one element
+  uint32_t packed = 1; // 2 for f16x2 / bf16x2
 };
 
 struct EmuInst {

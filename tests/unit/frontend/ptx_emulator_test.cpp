@@ -452,6 +452,30 @@ TEST(PtxEmulator, CudaSourceIsCompiledWithNvccWhenPresent) {
   for (int i = 0; i < 8192; ++i) ASSERT_EQ(y[i], std::fmaf(2.5f, 0.25f * i, 1.0f + 0.5f * i)) << i;
 }
 
+TEST(PtxEmulator, HalfAndBfloat16Arithmetic) {
+  for (const char* arch : {"v100", "a100", "b200"}) {
+    SCOPED_TRACE(arch);
+    {  // fma.rn.f16x2: y = 2 x + y with x = -8 + i/4, y = 3 - i/2, inputs and result in FP16
+      Ran r = run_launch(arch, test::source_path("traces/kernels/half_axpy.launch.yaml"));
+      auto y = buffer<uint16_t>(*r.workload, "y");
+      auto h = [](float f) { return half_to_float(float_to_half(f)); };
+      for (int i = 0; i < 4096; ++i) ASSERT_EQ(half_to_float(y[i]), h(std::fmaf(2.0f, h(-8 + 0.25f * i), h(3 - 0.5f * i)))) << i;
+    }
+    {  // bf16 through float: y = bf16(1.5 x + y), x = -4 + i/16, y = 2 + i/8 (all exact in bf16 inputs)
+      Ran r = run_launch(arch, test::source_path("traces/kernels/bf16_axpy.launch.yaml"));
+      auto y = buffer<uint16_t>(*r.workload, "y");
+      for (int i = 0; i < 4096; ++i) {
+        auto bf = [](float f) {
+          uint32_t x = std::bit_cast<uint32_t>(f);
+          return std::bit_cast<float>(((x + 0x7fff + ((x >> 16) & 1)) >> 16) << 16);
+        };
+        float x = bf(-4 + 0.0625f * i), y0 = bf(2 + 0.125f * i);
+        ASSERT_EQ(std::bit_cast<float>(uint32_t{y[i]} << 16), bf(std::fmaf(1.5f, x, y0))) << i;
+      }
+    }
+  }
+}
+
 TEST(PtxEmulator, OutOfBoundsAccessNamesThreadAndBuffer) {
   TempDir dir;
   // n = 1000 but the buffers hold 512 floats: thread 512 reads past a.
