@@ -163,6 +163,10 @@ bool decode_memory(std::string_view base, const std::vector<std::string_view>& p
   bool wmma = base == "wmma" && parts.size() > 1 && (parts[1] == "load" || parts[1] == "store");
   bool ldmatrix = base == "ldmatrix" || base == "stmatrix";
   bool cp_async = base == "cp" && parts.size() > 1 && parts[1] == "async";
+  if (cp_async && parts.size() > 2 && (parts[2] == "commit_group" || parts[2] == "wait_group" || parts[2] == "wait_all")) {
+    out.op_class = OpClass::kNop;  // group bookkeeping: no memory access of its own
+    return true;
+  }
   if (!is_one_of(base, {"ld", "ldu", "st", "atom", "red", "prefetch"}) && !wmma && !ldmatrix &&
       !cp_async)
     return false;
@@ -257,6 +261,10 @@ bool decode_mnemonic(std::string_view mnemonic, OpInfo& out, std::string& error)
   if (!error.empty()) return false;
   if (decode_memory(base, parts, type, out, error)) return true;
   if (!error.empty()) return false;
+  if ((base == "bar" || base == "barrier") && parts.size() > 1 && parts[1] == "warp") {
+    out.op_class = OpClass::kNop;  // bar.warp.sync: converges one warp, no CTA barrier
+    return true;
+  }
   if (base == "bar" || base == "barrier") {
     out.op_class = OpClass::kBarrier;
     return true;

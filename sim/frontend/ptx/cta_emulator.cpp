@@ -673,6 +673,51 @@ void CtaEmulator::execute(WarpState& w, const EmuInst& in, uint32_t exec, Record
       });
       return;
     }
+    case EmuOp::kNop:
+      return;
+    case EmuOp::kCpAsync: {
+      // cp.async.{ca,cg}.shared.global [dst], [src], cp-size[, src-size]: done at once, which is
+      // one valid order for an asynchronous copy (commit/wait groups then have nothing to wait for).
+      const EmuOperand& dst = ops.at(0);
+      const EmuOperand& src = ops.at(1);
+      lanes([&](uint32_t l) {
+        uint32_t size = static_cast<uint32_t>(read(w, ops.at(2), l));
+        uint32_t from = ops.size() > 3 ? static_cast<uint32_t>(read(w, ops[3], l)) : size;  // bytes read; the rest zero-filled
+        uint64_t s_addr = (src.reg >= 0 ? reg(src.reg, l) : 0) + src.bits, d_addr = (dst.reg >= 0 ? reg(dst.reg, l) : 0) + dst.bits;
+        out.addresses.push_back(s_addr);
+        uint8_t* d = memory_at(MemSpace::kShared, d_addr, size, w, l, in);
+        check_shared(w, l, d_addr, size, true, false, in);
+        std::memset(d, 0, size);
+        if (from) std::memcpy(d, memory_at(MemSpace::kGlobal, s_addr, std::min(from, size), w, l, in), std::min(from, size));
+      });
+      return;
+    }
+    case EmuOp::kLdmatrix: {
+      // ldmatrix.sync.aligned.m8n8.xN[.trans].shared.b16: lanes 8i..8i+7 give the row addresses
+      // of matrix i; lane l receives, in its i-th register, row l/4, columns 2(l%4) and 2(l%4)+1
+      // of matrix i (with .trans: column l/4 of rows 2(l%4) and 2(l%4)+1), 16 bits each.
+      const EmuOperand& addr = ops.at(1);
+      std::array<uint64_t, 32> row_address{};
+      for (uint32_t l = 0; l < 32; ++l) row_address[l] = (addr.reg >= 0 ? reg(addr.reg, l) : 0) + addr.bits;
+      lanes([&](uint32_t l) { out.addresses.push_back(row_address[l % (8 * in.matrices)]); });
+      const auto& d = ops.at(0).regs;
+      lanes([&](uint32_t l) {
+        for (uint32_t m = 0; m < in.matrices; ++m) {
+          uint64_t packed = 0;
+          for (uint32_t h = 0; h < 2; ++h) {
+            uint32_t row = l / 4, col = 2 * (l % 4) + h;
+            if (in.transpose) std::swap(row, col);
+            uint64_t a = row_address[8 * m + row] + 2 * col;
+            uint16_t v;
+            std::memcpy(&v, memory_at(MemSpace::kShared, a, 2, w, l, in), 2);
+            check_shared(w, l, a, 2, false, false, in);
+            packed |= uint64_t{v} << (16 * h);
+          }
+          write(w, d.at(m), l, packed);
+        }
+      });
+      return;
+    }
     case EmuOp::kMma: {
       // PTX ISA fragment layouts for mma.m16n8k16 / m16n8k8 (.f16/.bf16 inputs, .f32 accumulators),
       // with group = lane / 4 and t = lane % 4:

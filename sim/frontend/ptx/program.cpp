@@ -23,7 +23,7 @@ const std::set<std::string> kSupported = {"mov",  "add",  "sub",  "mul",   "mad"
                                           "abs",  "neg",  "and",  "or",    "xor",  "not",  "shl",  "shr",  "setp", "selp",
                                           "cvt",  "cvta", "ld",   "st",    "atom", "red",  "bar",  "barrier", "membar",
                                           "fence", "bra", "ret",  "exit",  "shfl", "vote", "activemask", "sqrt", "rsqrt",
-                                          "rcp",  "ex2",  "lg2",  "sin",   "cos",  "popc", "clz",  "brev", "mul24", "mad24", "wmma", "mma", "bfe", "bfi"};
+                                          "rcp",  "ex2",  "lg2",  "sin",   "cos",  "popc", "clz",  "brev", "mul24", "mad24", "wmma", "mma", "bfe", "bfi", "ldmatrix", "cp"};
 
 Special special_of(const std::string& name, uint8_t& dim) {
   std::string base = name;
@@ -387,6 +387,10 @@ class Lowering {
       e.guard_negated = in.guard_negated;
     }
     for (const auto& o : in.operands) e.operands.push_back(operand(o, in.line));
+    if (e.base == "ldmatrix" && in.opcode.find(".m8n8.") == std::string::npos) {
+      fail(in.line, in.column, "the emulator runs ldmatrix .m8n8 with .b16 elements only; not '" + in.opcode + "'");
+    }
+    if (e.base == "cp" && in.opcode.rfind("cp.async.", 0) != 0) fail(in.line, in.column, "the emulator cannot run '" + in.opcode + "' yet");
     if (e.base == "mma") {
       // mma.sync.aligned.m16n8k{8,16}.row.col.f32.{f16,bf16}.{f16,bf16}.f32, with the fragment
       // layouts of the PTX ISA.
@@ -431,7 +435,15 @@ class Lowering {
         {"sqrt", EmuOp::kSqrt}, {"rsqrt", EmuOp::kRsqrt}, {"rcp", EmuOp::kRcp}, {"ex2", EmuOp::kEx2}, {"lg2", EmuOp::kLg2},
         {"sin", EmuOp::kSin}, {"cos", EmuOp::kCos}, {"popc", EmuOp::kPopc}, {"clz", EmuOp::kClz}, {"brev", EmuOp::kBrev},
         {"bfe", EmuOp::kBfe}, {"bfi", EmuOp::kBfi}};
-    if (e.base == "mma") {
+    if ((e.base == "bar" || e.base == "barrier") && !e.mods.empty() && e.mods[0] == "warp") {
+      e.code = EmuOp::kNop;  // bar.warp.sync: lanes of one warp already move together here
+    } else if (e.base == "ldmatrix") {
+      e.code = EmuOp::kLdmatrix;
+      e.matrices = e.has("x4") ? 4 : e.has("x2") ? 2 : 1;
+      e.transpose = e.has("trans");
+    } else if (e.base == "cp") {
+      e.code = e.mods.size() > 1 && (e.mods[1] == "commit_group" || e.mods[1] == "wait_group" || e.mods[1] == "wait_all") ? EmuOp::kNop : EmuOp::kCpAsync;
+    } else if (e.base == "mma") {
       e.code = EmuOp::kMma;
       e.mma_k = e.has("m16n8k16") ? 16 : 8;
       e.bf16 = e.has("bf16");

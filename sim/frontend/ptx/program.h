@@ -33,7 +33,7 @@ struct EmuOperand {
 enum class EmuOp : uint8_t {
   kMov, kCvta, kAdd, kSub, kMul, kMad, kFma, kDiv, kRem, kMin, kMax, kAbs, kNeg, kAnd, kOr, kXor, kNot, kShl, kShr,
   kSetp, kSelp, kCvt, kLd, kSt, kAtom, kRed, kBar, kMembar, kBra, kRet, kShfl, kVote, kActivemask,
-  kSqrt, kRsqrt, kRcp, kEx2, kLg2, kSin, kCos, kPopc, kClz, kBrev, kBfe, kBfi, kWmmaLoad, kWmmaStore, kWmmaMma, kMma
+  kSqrt, kRsqrt, kRcp, kEx2, kLg2, kSin, kCos, kPopc, kClz, kBrev, kBfe, kBfi, kLdmatrix, kCpAsync, kNop, kWmmaLoad, kWmmaStore, kWmmaMma, kMma
 };
 
 struct ValueType {
@@ -69,6 +69,8 @@ struct EmuInst {
   bool column_major = false;        // wmma.load/store layout
   bool a_column_major = false, b_column_major = false;  // wmma.mma layouts
   uint32_t mma_k = 0;               // mma.sync m16n8kK
+  uint32_t matrices = 1;            // ldmatrix .x1/.x2/.x4
+  bool transpose = false;           // ldmatrix .trans
   bool bf16 = false;
 };
 

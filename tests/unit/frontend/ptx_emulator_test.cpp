@@ -476,6 +476,23 @@ TEST(PtxEmulator, HalfAndBfloat16Arithmetic) {
   }
 }
 
+TEST(PtxEmulator, CpAsyncAndLdmatrixMoveTheRightElements) {
+  // in[i] = i. Matrix m, row r, column c of the tile holds in[64 m + 8 r + c]. ldmatrix gives lane
+  // l, register m: (row l/4, columns 2(l%4), 2(l%4)+1); .trans: (column l/4, rows 2(l%4), 2(l%4)+1).
+  for (const char* arch : {"a100", "h100", "b200"}) {
+    SCOPED_TRACE(arch);
+    Ran r = run_launch(arch, test::source_path("traces/kernels/ldmatrix_cp_async.launch.yaml"));
+    auto out = buffer<uint32_t>(*r.workload, "out"), out_t = buffer<uint32_t>(*r.workload, "out_t");
+    for (uint32_t l = 0; l < 32; ++l) {
+      for (uint32_t m = 0; m < 4; ++m) {
+        uint32_t row = l / 4, col = 2 * (l % 4);
+        EXPECT_EQ(out[l * 4 + m], (64 * m + 8 * row + col) | (64 * m + 8 * row + col + 1) << 16) << l << " " << m;
+        EXPECT_EQ(out_t[l * 4 + m], (64 * m + 8 * col + row) | (64 * m + 8 * (col + 1) + row) << 16) << l << " " << m;
+      }
+    }
+  }
+}
+
 TEST(PtxEmulator, OutOfBoundsAccessNamesThreadAndBuffer) {
   TempDir dir;
   // n = 1000 but the buffers hold 512 floats: thread 512 reads past a.
