@@ -493,6 +493,23 @@ TEST(PtxEmulator, CpAsyncAndLdmatrixMoveTheRightElements) {
   }
 }
 
+TEST(PtxEmulator, HgemmWithMmaSyncMatchesTheCpu) {
+  for (const char* arch : {"a100", "h100", "b200"}) {
+    SCOPED_TRACE(arch);
+    Ran r = run_launch(arch, test::source_path("traces/kernels/hgemm_mma.launch.yaml"));
+    auto a = buffer<uint16_t>(*r.workload, "a"), bt = buffer<uint16_t>(*r.workload, "bt");
+    auto c = buffer<float>(*r.workload, "c");
+    for (int i = 0; i < 64; ++i) {
+      for (int j = 0; j < 64; ++j) {
+        double want = 0;
+        for (int k = 0; k < 64; ++k) want += double(half_to_float(a[i * 64 + k])) * half_to_float(bt[j * 64 + k]);
+        ASSERT_NEAR(c[i * 64 + j], want, 1e-3) << i << "," << j;
+      }
+    }
+    EXPECT_GT(r.summary.metrics.size(), 0u);
+  }
+}
+
 TEST(PtxEmulator, OutOfBoundsAccessNamesThreadAndBuffer) {
   TempDir dir;
   // n = 1000 but the buffers hold 512 floats: thread 512 reads past a.
