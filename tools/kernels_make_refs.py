@@ -1,21 +1,202 @@
 #!/usr/bin/env python3
-"""Writes the reference outputs of traces/kernels/*.launch.yaml, computed on the CPU from the
-same input definitions (sequences), independently of warpsim. Run from the repository root."""
+"""Writes the reference outputs named by the `expect:` sections of traces/kernels/*.launch.yaml.
+
+Each reference is computed here on the CPU, independently of warpsim: inputs are rebuilt from
+the launch files' init rules (sequences, and std::mt19937_64 streams reimplemented below), and
+outputs are computed from the CUDA sources' mathematics, in double precision unless the kernel's
+float rounding is exact and the comparison can be too. Run from anywhere; needs only Python 3.
+"""
+import math
 import os
 import struct
 
-OUT = os.path.join(os.path.dirname(__file__), "..", "traces", "kernels", "ref")
+OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "traces", "kernels", "ref")
 os.makedirs(OUT, exist_ok=True)
+M64 = (1 << 64) - 1
+
 
 def f32(x):
-    return struct.unpack("f", struct.pack("f", x))[0]
+    return struct.unpack("<f", struct.pack("<f", x))[0]
+
+
+def f16(x):  # warpsim stores double -> float -> half, both round to nearest even
+    return struct.unpack("<e", struct.pack("<e", f32(x)))[0]
+
+
+def bf16(x):
+    bits = struct.unpack("<I", struct.pack("<f", f32(x)))[0]
+    bits = ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16) << 16
+    return struct.unpack("<f", struct.pack("<I", bits & 0xFFFFFFFF))[0]
+
+
+class MT19937_64:
+    """std::mt19937_64 as the C++ standard specifies it ([rand.eng.mers], [rand.predef])."""
+
+    def __init__(self, seed):
+        self.mt = [seed & M64]
+        for i in range(1, 312):
+            prev = self.mt[-1]
+            self.mt.append((6364136223846793005 * (prev ^ (prev >> 62)) + i) & M64)
+        self.index = 312
+
+    def __call__(self):
+        if self.index >= 312:
+            for i in range(312):
+                y = (self.mt[i] & 0xFFFFFFFF80000000) | (self.mt[(i + 1) % 312] & 0x7FFFFFFF)
+                v = self.mt[(i + 156) % 312] ^ (y >> 1)
+                if y & 1:
+                    v ^= 0xB5026F5AA96619E9
+                self.mt[i] = v
+            self.index = 0
+        y = self.mt[self.index]
+        self.index += 1
+        y ^= (y >> 29) & 0x5555555555555555
+        y ^= (y << 17) & 0x71D67FFFEDA60000 & M64
+        y ^= (y << 37) & 0xFFF7EEE000000000 & M64
+        y ^= y >> 43
+        return y
+
+
+# The standard fixes the 10000th output of a default-seeded mt19937_64.
+_g = MT19937_64(5489)
+for _ in range(9999):
+    _g()
+assert _g() == 9981545732273789042, "mt19937_64 reimplementation is wrong"
+
+
+def random_init(seed, lo, hi, n, rnd):
+    g = MT19937_64(seed)
+    return [rnd(lo + (hi - lo) * ((g() >> 11) * 2.0**-53)) for _ in range(n)]
+
+
+def write(name, fmt, values):
+    with open(os.path.join(OUT, name), "wb") as f:
+        f.write(struct.pack(f"<{len(values)}{fmt}", *values))
+
+
+def exact_f32(x):
+    assert f32(x) == x, f"{x} is not exact in float; the reference needs a tolerance"
+    return x
+
 
 # vector_add: a[i] = 0.5 i, b[i] = 1000 - 0.25 i, c = a + b (each sum exact in float).
-n = 65536
-c = [f32(f32(0.5 * i) + f32(1000 - 0.25 * i)) for i in range(n)]
-open(os.path.join(OUT, "vector_add_c.bin"), "wb").write(struct.pack(f"<{n}f", *c))
+write("vector_add_c.bin", "f", [exact_f32(f32(0.5 * i) + f32(1000 - 0.25 * i)) for i in range(65536)])
 
 # reduce_sum: in[i] = float(0.001 i); the sum in double precision.
-n = 262144
-total = sum(f32(0.001 * i) for i in range(n))
-open(os.path.join(OUT, "reduce_sum_out.bin"), "wb").write(struct.pack("<f", total))
+write("reduce_sum_out.bin", "f", [sum(f32(0.001 * i) for i in range(262144))])
+
+# saxpy: y = 2.5 x + y, x = i / 4, y = 1 + i / 2: every product and sum is exact in float.
+write("saxpy_y.bin", "f", [exact_f32(2.5 * (0.25 * i) + (1 + 0.5 * i)) for i in range(8192)])
+
+# transpose: in is 128 rows x 256 columns holding 0, 1, 2, ...; out is its 256 x 128 transpose.
+write("transpose_out.bin", "f", [float(y * 256 + x) for x in range(256) for y in range(128)])
+
+# histogram: data[i] = 7 i mod 256 (u8 sequence), 256 bins.
+bins = [0] * 256
+for i in range(65536):
+    bins[(7 * i) % 256] += 1
+write("histogram_bins.bin", "I", bins)
+
+
+# divergence.cu: odd lanes v = fma(v, 3, 1), even lanes v = sqrt(v) + 2; then `lane` additions of
+# 0.25 and (lane & 3) rounds of fma(x, 0.5, 1) in a device function. Every step is one float
+# rounding of an exact double result, so the reference is bit-exact.
+def divergence(t):
+    lane = t & 31
+    v = float(t)
+    v = f32(v * 3 + 1) if lane & 1 else f32(f32(math.sqrt(v)) + 2)
+    for _ in range(lane):
+        v = f32(v + 0.25)
+    for _ in range(lane & 3):
+        v = f32(v * 0.5 + 1)
+    return v
+
+
+write("divergence_out.bin", "f", [divergence(t) for _ in range(4) for t in range(64)])
+
+# half_axpy: y = fma.rn.f16x2(2, x, y), x = -8 + i/4, y = 3 - i/2 stored as FP16; 2 x + y is
+# exact in double, so rounding it once to FP16 is what the hardware does.
+write("half_axpy_y.bin", "e", [f16(2 * f16(-8 + 0.25 * i) + f16(3 - 0.5 * i)) for i in range(4096)])
+
+# bf16_axpy: y = bf16(1.5 x + y) computed in float, x = -4 + i/16, y = 2 + i/8 stored as BF16.
+write("bf16_axpy_y.bin", "H",
+      [struct.unpack("<I", struct.pack("<f", bf16(1.5 * bf16(-4 + 0.0625 * i) + bf16(2 + 0.125 * i))))[0] >> 16
+       for i in range(4096)])
+
+# ldmatrix_cp_async: in[i] = i; matrix m, row r, column c holds in[64 m + 8 r + c]. Lane l's
+# register m holds (row l/4, columns 2(l%4), +1); transposed, (column l/4, rows 2(l%4), +1).
+out, out_t = [], []
+for lane in range(32):
+    for m in range(4):
+        row, col = lane // 4, 2 * (lane % 4)
+        out.append((64 * m + 8 * row + col) | (64 * m + 8 * row + col + 1) << 16)
+        out_t.append((64 * m + 8 * col + row) | (64 * m + 8 * (col + 1) + row) << 16)
+write("ldmatrix_cp_async_out.bin", "I", out)
+write("ldmatrix_cp_async_out_t.bin", "I", out_t)
+
+
+def matmul(a, b, m, n, k, a_at, b_at):
+    return [sum(a[a_at(i, kk)] * b[b_at(kk, j)] for kk in range(k)) for i in range(m) for j in range(n)]
+
+
+# sgemm (naive and tiled): C = A B, 64 x 64 row-major floats, in double.
+a = random_init(31, -1, 1, 4096, f32)
+b = random_init(32, -1, 1, 4096, f32)
+write("sgemm_c.bin", "f", matmul(a, b, 64, 64, 64, lambda i, k: i * 64 + k, lambda k, j: k * 64 + j))
+
+# wmma_gemm: A row-major, B column-major (b[n * 64 + k]), FP16 inputs, FP32 result.
+a = random_init(5, -2, 2, 4096, f16)
+b = random_init(6, -2, 2, 4096, f16)
+write("wmma_gemm_c.bin", "f", matmul(a, b, 64, 64, 64, lambda i, k: i * 64 + k, lambda k, j: j * 64 + k))
+
+# hgemm_mma: the same shape with B given transposed (bt[n][k]).
+a = random_init(51, -2, 2, 4096, f16)
+bt = random_init(52, -2, 2, 4096, f16)
+write("hgemm_mma_c.bin", "f", matmul(a, bt, 64, 64, 64, lambda i, k: i * 64 + k, lambda k, j: j * 64 + k))
+
+# mma_sync: lane l holds A elements a[8l ..], B elements b[4l ..] and writes c[4l ..]; the
+# matrices they stand for follow the PTX ISA's mma.m16n8k16 fragment figures (g = l/4, t = l%4).
+a = random_init(21, -2, 2, 256, f16)
+b = random_init(22, -2, 2, 128, f16)
+A = [[0.0] * 16 for _ in range(16)]
+B = [[0.0] * 8 for _ in range(16)]
+for lane in range(32):
+    g, t = lane // 4, lane % 4
+    for i in range(8):
+        A[g + 8 * ((i // 2) % 2)][2 * t + i % 2 + 8 * (i // 4)] = a[lane * 8 + i]
+    for i in range(4):
+        B[2 * t + i % 2 + 8 * (i // 2)][g] = b[lane * 4 + i]
+c = []
+for lane in range(32):
+    g, t = lane // 4, lane % 4
+    for i in range(4):
+        row, col = g + 8 * (i // 2), 2 * t + i % 2
+        c.append(sum(A[row][k] * B[k][col] for k in range(16)))
+write("mma_sync_c.bin", "f", c)
+write("mma_sync_total.bin", "d", [sum(c)])
+
+# softmax: 64 rows of 256, each normalised, in double.
+x = random_init(11, -4, 4, 16384, f32)
+out = []
+for row in range(64):
+    r = x[row * 256:(row + 1) * 256]
+    m = max(r)
+    e = [math.exp(v - m) for v in r]
+    s = sum(e)
+    out += [v / s for v in e]
+write("softmax_out.bin", "f", out)
+
+# attention (naive and tiled): O = softmax(Q K^T / sqrt(64)) V for 256 queries, dimension 64.
+q = random_init(41, -1, 1, 16384, f32)
+k = random_init(42, -1, 1, 16384, f32)
+v = random_init(43, -1, 1, 16384, f32)
+o = []
+for i in range(256):
+    qi = q[i * 64:(i + 1) * 64]
+    score = [sum(qd * kd for qd, kd in zip(qi, k[j * 64:(j + 1) * 64])) / 8 for j in range(256)]
+    m = max(score)
+    p = [math.exp(s - m) for s in score]
+    total = sum(p)
+    p = [x / total for x in p]
+    o += [sum(p[j] * v[j * 64 + d] for j in range(256)) for d in range(64)]
+write("attention_o.bin", "f", o)

@@ -217,6 +217,17 @@ PtxWorkload::PtxWorkload(const std::string& launch_file, uint32_t cc) {
   ConfigNode root = load_yaml_file(launch_file);
   MapReader r(root, "");
   fs::path dir = fs::path(launch_file).parent_path();
+  if (r.has("requires")) {
+    // A kernel built on sm_80+ features (mma.sync.m16n8k16, cp.async) compiles to an empty body
+    // for older targets; refusing it says so instead of reporting a wrong result.
+    double need = r.number("requires", 1.0, 20.0);
+    auto need_cc = static_cast<uint32_t>(std::lround(need * 10));
+    if (cc < need_cc) {
+      config_error(r.location("requires"), "this kernel needs compute capability " + std::to_string(need_cc / 10) + "." +
+                                               std::to_string(need_cc % 10) + " or later; the simulated GPU has " +
+                                               std::to_string(cc / 10) + "." + std::to_string(cc % 10));
+    }
+  }
   std::string ptx = r.string("ptx");
   size_t sm = ptx.find("{sm}");
   if (sm != std::string::npos) ptx.replace(sm, 4, target_for(cc));

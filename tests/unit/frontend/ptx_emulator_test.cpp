@@ -2,8 +2,10 @@
 // bad kernels and launch files get clear errors.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <map>
 
 #include "common/error.h"
@@ -447,6 +449,7 @@ TEST(PtxEmulator, CudaSourceIsCompiledWithNvccWhenPresent) {
   TempDir dir;
   std::string launch = test::read_file(test::source_path("traces/kernels/saxpy.launch.yaml"));
   launch.replace(launch.find("ptx/saxpy.sm_{sm}.ptx"), 21, test::source_path("traces/kernels/saxpy.cu"));
+  launch.replace(launch.find("ref/"), 4, test::source_path("traces/kernels/ref/"));
   Ran r = run_launch("a100", dir.write("s.launch.yaml", launch));
   auto y = buffer<float>(*r.workload, "y");
   for (int i = 0; i < 8192; ++i) ASSERT_EQ(y[i], std::fmaf(2.5f, 0.25f * i, 1.0f + 0.5f * i)) << i;
@@ -591,6 +594,36 @@ TEST(PtxEmulator, CliRunsALaunchFileChecksAndDumpsBuffers) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("check: passed"), std::string::npos) << r.out;
   EXPECT_EQ(test::read_file(dir.path("c.bin")).size(), 65536u * 4);
+}
+
+// The acceptance check: every shipped launch file, run through the CLI on every config,
+// reports "check: passed" against its reference file (written by tools/kernels_make_refs.py,
+// independently of warpsim), or is refused with a clear message where the GPU is too old.
+TEST(PtxEmulator, EveryShippedKernelPassesItsReferenceCheckOnEveryConfig) {
+  std::vector<std::string> launches;
+  for (const auto& e : std::filesystem::directory_iterator(test::source_path("traces/kernels"))) {
+    std::string name = e.path().filename().string();
+    if (name.size() > 12 && name.ends_with(".launch.yaml")) launches.push_back(e.path().string());
+  }
+  std::sort(launches.begin(), launches.end());
+  ASSERT_GE(launches.size(), 18u);
+  for (const auto& arch : kArchs) {
+    for (const auto& launch : launches) {
+      SCOPED_TRACE(arch + " " + launch);
+      // Attention is the slowest to emulate; the other configs run it in SgemmAndAttentionMatchTheCpu.
+      if (launch.find("attention") != std::string::npos && arch != "h100" && arch != "v100") continue;
+      std::string text = test::read_file(launch);
+      ASSERT_NE(text.find("\nexpect:"), std::string::npos) << "every shipped kernel names a reference";
+      auto r = test::run_cli({"run", "--arch", arch, launch, "--checks", "error"});
+      if (arch == "v100" && text.find("\nrequires: 8.0") != std::string::npos) {
+        EXPECT_EQ(r.exit_code, 3);
+        EXPECT_NE(r.err.find("needs compute capability 8.0 or later; the simulated GPU has 7.0"), std::string::npos) << r.err;
+        continue;
+      }
+      EXPECT_EQ(r.exit_code, 0) << r.err;
+      EXPECT_NE(r.out.find("check: passed"), std::string::npos) << r.out;
+    }
+  }
 }
 
 TEST(PtxEmulator, AMismatchedReferenceFailsTheCheckWithExitCode5) {
