@@ -3,11 +3,13 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <memory>
 #include <nlohmann/json.hpp>
 
 #include "cli/cli_common.h"
 #include "common/error.h"
 #include "config/load_config.h"
+#include "frontend/ptx/launch.h"
 #include "frontend/synthetic/synthetic_workload.h"
 #include "gpu/simulation.h"
 
@@ -18,33 +20,42 @@ namespace {
 const char* const kBenchHelp = R"(warpsim bench: measure simulation speed
 
 Usage: warpsim bench [--arch a100] [--iterations N] [--ctas N] [--json FILE]
+       warpsim bench [--arch a100] --launch FILE.launch.yaml [--json FILE]
 
 Simulates a synthetic kernel (FP32 math, coalesced global loads and stores, a divergent
 if/else, shared memory with 2-way bank conflicts, a CTA barrier) of about 50 million warp
 instructions by default, single-threaded, and reports warp_instructions_per_second and
-simulated_cycles_per_second. See docs/performance.md.
+simulated_cycles_per_second. With --launch it runs a PTX launch file end to end instead
+(parsing, functional emulation with the kernel checkers on, and timing), for example
+tools/bench/sgemm_256.launch.yaml. See docs/performance.md.
 
 Options)";
 }  // namespace
 
 int bench_command(const std::vector<std::string>& args) {
-  std::string arch = "a100", json_path;
+  std::string arch = "a100", json_path, launch;
   SyntheticSpec spec;
   po::options_description opts(kBenchHelp);
   opts.add_options()("help,h", "show this help")("arch,a", po::value(&arch), "GPU config (default a100)")(
       "ctas", po::value(&spec.ctas), "CTAs in the grid (default 864)")(
       "threads", po::value(&spec.threads_per_cta), "threads per CTA (default 256)")(
       "iterations", po::value(&spec.iterations_per_warp), "loop trips per warp (default 410)")(
+      "launch", po::value(&launch), "time this PTX launch file (emulated) instead of the synthetic kernel")(
       "json", po::value(&json_path), "write the result as JSON to FILE");
   if (!parse_arguments(args, opts, po::positional_options_description{})) return kExitOk;
   if (spec.ctas == 0 || spec.threads_per_cta == 0 || spec.iterations_per_warp == 0) {
     throw UsageError{"--ctas, --threads and --iterations must be positive"};
   }
   LoadedConfig config = load_gpu_config(arch);
-  SyntheticWorkload workload(spec);
   Gpu gpu(config.spec);
   auto t0 = std::chrono::steady_clock::now();
-  SimulationResult result = simulate(gpu, workload);
+  std::unique_ptr<Workload> workload;
+  if (launch.empty()) {
+    workload = std::make_unique<SyntheticWorkload>(spec);
+  } else {
+    workload = std::make_unique<ptx::PtxWorkload>(launch, config.spec.compute_capability);
+  }
+  SimulationResult result = simulate(gpu, *workload);
   auto t1 = std::chrono::steady_clock::now();
   double seconds = std::chrono::duration<double>(t1 - t0).count();
   uint64_t insts = 0, cycles = 0;
@@ -54,7 +65,11 @@ int bench_command(const std::vector<std::string>& args) {
   }
   nlohmann::ordered_json j;
   j["arch"] = config.spec.name;
-  j["workload"] = {{"ctas", spec.ctas}, {"threads_per_cta", spec.threads_per_cta}, {"iterations_per_warp", spec.iterations_per_warp}};
+  if (launch.empty()) {
+    j["workload"] = {{"ctas", spec.ctas}, {"threads_per_cta", spec.threads_per_cta}, {"iterations_per_warp", spec.iterations_per_warp}};
+  } else {
+    j["workload"] = {{"launch", launch}};
+  }
   j["threads"] = 1;
   j["warp_instructions"] = insts;
   j["simulated_cycles"] = cycles;

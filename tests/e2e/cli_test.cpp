@@ -78,6 +78,22 @@ TEST(Cli, JsonHasTheDocumentedShape) {
   EXPECT_NE(r.out.find("SIMT efficiency"), std::string::npos);
 }
 
+// bench --launch times a PTX launch file end to end; it must simulate the same instructions and
+// cycles as `run` on that file (the rate itself is never tested: it depends on the machine).
+TEST(Cli, BenchOnALaunchFileSimulatesWhatRunSimulates) {
+  TempDir dir;
+  std::string launch = test::source_path("traces/kernels/transpose_tiled.launch.yaml");
+  ASSERT_EQ(test::run_cli({"bench", "--arch", "h100", "--launch", launch, "--json", dir.path("b.json")}).exit_code, 0);
+  ASSERT_EQ(test::run_cli({"run", "--arch", "h100", launch, "-q", "--json", dir.path("r.json")}).exit_code, 0);
+  auto b = nlohmann::json::parse(test::read_file(dir.path("b.json")));
+  auto r = nlohmann::json::parse(test::read_file(dir.path("r.json")));
+  const auto& k = r["kernels"][0]["summary"];
+  EXPECT_EQ(b["warp_instructions"].get<uint64_t>(), k["warp_instructions"].get<uint64_t>());
+  EXPECT_EQ(b["simulated_cycles"].get<uint64_t>(), k["cycles"].get<uint64_t>());
+  EXPECT_EQ(b["workload"]["launch"].get<std::string>(), launch);
+  EXPECT_GT(b["warp_instructions_per_second"].get<double>(), 0);
+}
+
 TEST(Cli, TwoRunsGiveIdenticalJson) {
   TempDir dir;
   std::string trace = test::source_path("traces/examples/shared_reduction.trace");

@@ -258,7 +258,33 @@ bool CtaEmulator::step(WarpState& w, Record& out) {
   return true;
 }
 
-uint64_t CtaEmulator::read(const WarpState& w, const EmuOperand& o, uint32_t lane) const {
+namespace {
+
+// Fixed-size copies compile to single moves; a memcpy of a run-time size is a library call, and
+// loads and stores are the emulator's commonest instructions.
+uint64_t load_bits(const uint8_t* p, uint32_t size) {
+  switch (size) {
+    case 4: { uint32_t v; std::memcpy(&v, p, 4); return v; }
+    case 8: { uint64_t v; std::memcpy(&v, p, 8); return v; }
+    case 2: { uint16_t v; std::memcpy(&v, p, 2); return v; }
+    case 1: return *p;
+    default: { uint64_t v = 0; std::memcpy(&v, p, std::min<uint32_t>(size, 8)); return v; }
+  }
+}
+
+void store_bits(uint8_t* p, uint64_t v, uint32_t size) {
+  switch (size) {
+    case 4: { auto x = static_cast<uint32_t>(v); std::memcpy(p, &x, 4); return; }
+    case 8: std::memcpy(p, &v, 8); return;
+    case 2: { auto x = static_cast<uint16_t>(v); std::memcpy(p, &x, 2); return; }
+    case 1: *p = static_cast<uint8_t>(v); return;
+    default: std::memcpy(p, &v, std::min<uint32_t>(size, 8));
+  }
+}
+
+}  // namespace
+
+uint64_t CtaEmulator::read_other(const WarpState& w, const EmuOperand& o, uint32_t lane) const {
   switch (o.kind) {
     case EmuOperand::Kind::kReg: {
       uint64_t v = w.regs[static_cast<size_t>(o.reg) * 32 + lane];
@@ -311,38 +337,42 @@ void CtaEmulator::check_shared(const WarpState& w, uint32_t lane, uint64_t addre
                                const EmuInst& in) {
   if (shared_words_.empty()) return;
   const uint32_t epoch = w.barriers, thread = w.index * 32 + lane;
-  auto where = [&](uint32_t line) { return launch_.file + ":" + std::to_string(line); };
-  auto name_of = [&](uint32_t t) {
-    const WarpState& other = warps_[t / 32];
-    return thread_name(other, t % 32);
-  };
   for (uint64_t word = address / 4; word <= (address + size - 1) / 4 && word < shared_words_.size(); ++word) {
     WordAccess& a = shared_words_[word];
-    char hex[24];
-    std::snprintf(hex, sizeof hex, "0x%llx", static_cast<unsigned long long>(word * 4));
-    if (!write && !atomic && !a.written) {
-      launch_.findings->add("uninitialized-shared-read", in.line,
-                            where(in.line) + ": " + thread_name(w, lane) + " reads shared " + hex + ", which no thread has written");
-    }
-    if (!atomic) {
-      // Threads of different warps touching one word between two barriers, one of them writing.
-      if (a.write_epoch == epoch && a.write_warp != w.index) {
-        launch_.findings->add("race", in.line,
-                              where(in.line) + ": " + thread_name(w, lane) + (write ? " writes" : " reads") + " shared " + hex +
-                                  ", which " + name_of(a.write_thread) + " wrote at " + where(a.write_line) +
-                                  " with no bar.sync between them");
-      } else if (write && a.read_epoch == epoch && a.read_warp != w.index) {
-        launch_.findings->add("race", in.line,
-                              where(in.line) + ": " + thread_name(w, lane) + " writes shared " + hex + ", which " +
-                                  name_of(a.read_thread) + " read at " + where(a.read_line) + " with no bar.sync between them");
-      }
-    }
+    const bool uninitialized = !write && !atomic && !a.written;
+    // Threads of different warps touching one word between two barriers, one of them writing.
+    const bool after_write = !atomic && a.write_epoch == epoch && a.write_warp != w.index;
+    const bool after_read = !atomic && write && a.read_epoch == epoch && a.read_warp != w.index;
+    if (uninitialized || after_write || after_read) report_shared(w, lane, word, write, uninitialized, after_write, after_read, in);
     if (write || atomic) {
       a.written = true;
       if (!atomic) a.write_epoch = epoch, a.write_warp = w.index, a.write_thread = thread, a.write_line = in.line;
     } else {
       a.read_epoch = epoch, a.read_warp = w.index, a.read_thread = thread, a.read_line = in.line;
     }
+  }
+}
+
+// Out of line, so that the check above (run for every shared access) stays small and string-free.
+void CtaEmulator::report_shared(const WarpState& w, uint32_t lane, uint64_t word, bool write, bool uninitialized, bool after_write,
+                                bool after_read, const EmuInst& in) {
+  const WordAccess& a = shared_words_[word];
+  auto where = [&](uint32_t line) { return launch_.file + ":" + std::to_string(line); };
+  auto name_of = [&](uint32_t t) { return thread_name(warps_[t / 32], t % 32); };
+  char hex[24];
+  std::snprintf(hex, sizeof hex, "0x%llx", static_cast<unsigned long long>(word * 4));
+  if (uninitialized) {
+    launch_.findings->add("uninitialized-shared-read", in.line,
+                          where(in.line) + ": " + thread_name(w, lane) + " reads shared " + hex + ", which no thread has written");
+  }
+  if (after_write) {
+    launch_.findings->add("race", in.line,
+                          where(in.line) + ": " + thread_name(w, lane) + (write ? " writes" : " reads") + " shared " + hex + ", which " +
+                              name_of(a.write_thread) + " wrote at " + where(a.write_line) + " with no bar.sync between them");
+  } else if (after_read) {
+    launch_.findings->add("race", in.line,
+                          where(in.line) + ": " + thread_name(w, lane) + " writes shared " + hex + ", which " + name_of(a.read_thread) +
+                              " read at " + where(a.read_line) + " with no bar.sync between them");
   }
 }
 
@@ -539,13 +569,12 @@ void CtaEmulator::execute(WarpState& w, const EmuInst& in, uint32_t exec, Record
         for (uint32_t k = 0; k < n; ++k) {
           int32_t r = data.kind == EmuOperand::Kind::kVector ? data.regs.at(k) : data.reg;
           if (load) {
-            uint64_t v = 0;
-            std::memcpy(&v, p + k * size, size);
+            uint64_t v = load_bits(p + k * size, size);
             if (type.kind == 's') v = static_cast<uint64_t>(as_signed(v, type.bits));
             write(w, r, l, v);
           } else {
             uint64_t v = data.kind == EmuOperand::Kind::kImm ? data.bits : (r >= 0 ? reg(r, l) : 0);
-            std::memcpy(p + k * size, &v, size);
+            store_bits(p + k * size, v, size);
           }
         }
       });

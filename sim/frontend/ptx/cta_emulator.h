@@ -99,7 +99,15 @@ class CtaEmulator : public CtaWork {
   void catch_up(uint32_t barrier_count);  // runs every warp up to that many barriers
   void execute(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);
   void finish_lanes(WarpState& w, uint32_t lanes);
-  uint64_t read(const WarpState& w, const EmuOperand& o, uint32_t lane) const;
+  // Registers are by far the commonest operand: that case is inline, the rest out of line.
+  uint64_t read(const WarpState& w, const EmuOperand& o, uint32_t lane) const {
+    if (o.kind == EmuOperand::Kind::kReg) {
+      uint64_t v = w.regs[static_cast<size_t>(o.reg) * 32 + lane];
+      return o.negated ? (v ^ 1) : v;
+    }
+    return read_other(w, o, lane);
+  }
+  uint64_t read_other(const WarpState& w, const EmuOperand& o, uint32_t lane) const;
   void write(WarpState& w, int32_t reg, uint32_t lane, uint64_t bits);
   uint8_t* memory_at(MemSpace space, uint64_t address, uint32_t size, const WarpState& w, uint32_t lane, const EmuInst& in);
   [[noreturn]] void fault(const EmuInst& in, const WarpState& w, uint32_t lane, const std::string& message) const;
@@ -118,6 +126,8 @@ class CtaEmulator : public CtaWork {
   };
   std::vector<WordAccess> shared_words_;
   void check_shared(const WarpState& w, uint32_t lane, uint64_t address, uint32_t size, bool write, bool atomic, const EmuInst& in);
+  [[gnu::noinline, gnu::cold]] void report_shared(const WarpState& w, uint32_t lane, uint64_t word, bool write, bool uninitialized,
+                                                 bool after_write, bool after_read, const EmuInst& in);
   std::string thread_name(const WarpState& w, uint32_t lane) const;
   std::vector<std::vector<uint8_t>> local_;  // per thread, grown on demand
 };
