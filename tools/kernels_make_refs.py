@@ -200,3 +200,9 @@ for i in range(256):
     p = [x / total for x in p]
     o += [sum(p[j] * v[j * 64 + d] for j in range(256)) for d in range(64)]
 write("attention_o.bin", "f", o)
+
+# constant_filter: 9-tap binomial filter C(8, k) / 256 with clamped edges, in double.
+x = random_init(61, -1, 1, 16384, f32)
+weights = [math.comb(8, t) / 256 for t in range(9)]
+write("constant_filter_out.bin", "f",
+      [sum(weights[t] * x[min(max(i + t - 4, 0), 16383)] for t in range(9)) for i in range(16384)])

@@ -413,8 +413,15 @@ uint8_t* CtaEmulator::memory_at(MemSpace space, uint64_t address, uint32_t size,
       if (local.size() < address + size) local.resize(address + size, 0);
       return local.data() + address;
     }
+    case MemSpace::kConst: {
+      const auto& bank = launch_.program->constant_bank;
+      if (address + size > bank.size() || address + size < address) {
+        fault(in, w, lane, "constant access at " + hex() + " beyond the module's " + std::to_string(bank.size()) + " bytes of .const variables");
+      }
+      return const_cast<uint8_t*>(bank.data()) + address;  // stores to .const are rejected when the PTX is lowered
+    }
     default:
-      fault(in, w, lane, "constant memory is not supported by the emulator yet");
+      fault(in, w, lane, "this state space is not supported by the emulator");
   }
 }
 

@@ -1,6 +1,8 @@
 #include "frontend/ptx/program.h"
 
 #include <algorithm>
+#include <bit>
+#include <cstring>
 #include <set>
 
 #include "common/error.h"
@@ -251,9 +253,28 @@ class Lowering {
     p_.dynamic_shared_offset = offset;
     for (const Variable* v : externs) shared_[v->name] = offset;  // all extern shared arrays alias
     for (const auto& v : m_.globals) {
-      if (v.space == ".global" || v.space == ".const") {
-        fail(v.line, 1, "module variable '" + v.name + "' in " + v.space + " is not supported by the emulator yet");
-      }
+      if (v.space == ".global") fail(v.line, 1, "module variable '" + v.name + "' in .global is not supported by the emulator yet");
+      if (v.space == ".const") layout_constant(v);
+    }
+  }
+
+  // __constant__ variables: laid out in one constant bank per module, filled from their PTX
+  // initializers (nvcc emits byte lists for arrays, typed values for scalars); uninitialised
+  // bytes are zero, as the CUDA runtime leaves them.
+  void layout_constant(const Variable& v) {
+    uint64_t align = std::max<uint64_t>(v.align ? v.align : 1, 4);
+    uint64_t offset = (p_.constant_bank.size() + align - 1) / align * align;
+    const_[v.name] = offset;
+    p_.constant_symbols[v.name] = {offset, v.size_bytes()};
+    p_.constant_bank.resize(offset + v.size_bytes(), 0);
+    const uint32_t elem = std::max<uint32_t>(1, type_bits(v.type) / 8) * v.vector;
+    if (v.initializer.size() * elem > v.size_bytes()) fail(v.line, 1, "'" + v.name + "' has more initializers than elements");
+    for (size_t k = 0; k < v.initializer.size(); ++k) {
+      const Operand& init = v.initializer[k];
+      if (init.kind != Operand::Kind::kImmediate) fail(init.line, init.column, "a constant initializer must be a number");
+      uint64_t bits = init.is_float ? init.bits : static_cast<uint64_t>(init.value);
+      if (init.is_float && !init.is_double && elem == 8) bits = std::bit_cast<uint64_t>(double(std::bit_cast<float>(static_cast<uint32_t>(bits))));
+      std::memcpy(p_.constant_bank.data() + offset + k * elem, &bits, std::min<uint32_t>(elem, 8));
     }
   }
 
@@ -293,6 +314,11 @@ class Lowering {
           e.bits = shared_.at(o.name) + static_cast<uint64_t>(o.value);
           return e;
         }
+        if (const_.count(o.name)) {  // mov.u64 %rd, table: the variable's constant-bank address
+          e.kind = EmuOperand::Kind::kImm;
+          e.bits = const_.at(o.name) + static_cast<uint64_t>(o.value);
+          return e;
+        }
         if (p_.params.count(o.name)) {
           e.kind = EmuOperand::Kind::kImm;
           e.bits = p_.params.at(o.name);
@@ -316,6 +342,9 @@ class Lowering {
         } else if (shared_.count(o.name)) {
           e.bits += shared_.at(o.name);
           e.symbol_space = MemSpace::kShared;
+        } else if (const_.count(o.name)) {
+          e.bits += const_.at(o.name);
+          e.symbol_space = MemSpace::kConst;
         } else if (p_.params.count(o.name)) {
           e.bits += p_.params.at(o.name);
           e.symbol_space = MemSpace::kParam;
@@ -410,6 +439,9 @@ class Lowering {
       if (!ok) fail(in.line, in.column, "the emulator runs wmma m16n16k16 with f16 inputs and f32 accumulators only; not '" + in.opcode + "'");
     }
     decode(e);
+    if ((e.code == EmuOp::kSt || e.code == EmuOp::kAtom || e.code == EmuOp::kRed) && e.space == MemSpace::kConst) {
+      fail(in.line, in.column, "'" + in.opcode + "' writes to the constant state space, which kernels can only read");
+    }
     return e;
   }
 
@@ -585,6 +617,7 @@ class Lowering {
   Program p_;
   std::map<std::string, int32_t> regs_;
   std::map<std::string, uint64_t> shared_;
+  std::map<std::string, uint64_t> const_;
   std::map<std::string, uint64_t> local_;
 };
 

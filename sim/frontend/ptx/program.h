@@ -84,6 +84,8 @@ struct Program {
   uint64_t param_bytes = 0;
   uint64_t static_shared_bytes = 0;     // module and function .shared, except extern ones
   uint64_t dynamic_shared_offset = 0;   // where extern .shared starts
+  std::vector<uint8_t> constant_bank;   // module .const variables, initialised
+  std::map<std::string, std::pair<uint64_t, uint64_t>> constant_symbols;  // name -> offset, bytes
   uint32_t source_file = 0;
 };
 

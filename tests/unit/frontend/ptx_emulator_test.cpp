@@ -626,6 +626,32 @@ TEST(PtxEmulator, EveryShippedKernelPassesItsReferenceCheckOnEveryConfig) {
   }
 }
 
+TEST(PtxEmulator, ConstantMemoryIsReadOnlyAndBoundsChecked) {
+  TempDir dir;
+  std::string ptx = test::read_file(test::source_path("traces/kernels/ptx/constant_filter.sm_80.ptx"));
+  std::string launch = test::read_file(test::source_path("traces/kernels/constant_filter.launch.yaml"));
+  launch = launch.substr(0, launch.find("expect:"));
+  launch.replace(launch.find("ptx/constant_filter.sm_{sm}.ptx"), 31, dir.path("k.ptx"));
+  std::string load = "ld.const.u32 \t%r4, [radius];";
+  ASSERT_NE(ptx.find(load), std::string::npos);
+  {  // a store to .const is refused when the PTX is lowered, at its line
+    std::string bad = ptx;
+    bad.replace(bad.find(load), load.size(), "st.const.u32 \t[radius], %r4;");
+    dir.write("k.ptx", bad);
+    auto r = test::run_cli({"run", "--arch", "a100", dir.write("l.launch.yaml", launch), "-q"});
+    EXPECT_EQ(r.exit_code, 3);
+    EXPECT_NE(r.err.find("k.ptx:45:2: 'st.const.u32' writes to the constant state space"), std::string::npos) << r.err;
+  }
+  {  // a load past the module's 40 bytes of .const variables is a fault naming the thread
+    std::string bad = ptx;
+    bad.replace(bad.find(load), load.size(), "ld.const.u32 \t%r4, [radius+64];");
+    dir.write("k.ptx", bad);
+    auto r = test::run_cli({"run", "--arch", "a100", dir.write("l.launch.yaml", launch), "-q"});
+    EXPECT_EQ(r.exit_code, 3);
+    EXPECT_NE(r.err.find("beyond the module's 40 bytes of .const variables by thread (0,0,0) of CTA"), std::string::npos) << r.err;
+  }
+}
+
 TEST(PtxEmulator, AMismatchedReferenceFailsTheCheckWithExitCode5) {
   TempDir dir;
   std::string ref(65536 * 4, '\0');  // all zeros: wrong except where a + b = 0
