@@ -95,18 +95,9 @@ std::string compile_cuda(const std::string& source, uint32_t cc, const SourceLoc
   return out;
 }
 
-}  // namespace
-
-// Creates a buffer from {name, elem, count, init} (inline in args, or under buffers:).
-void PtxWorkload::add_buffer(MapReader& b, const std::string& name, const fs::path& dir) {
-  BufferArg buf;
-  buf.name = name;
-  buf.elem = b.string("elem");
-  buf.elem_bytes = elem_size(buf.elem);
-  if (!buf.elem_bytes) config_error(b.location("elem"), "unknown element type '" + buf.elem + "'");
-  if (memory_.find(name)) config_error(b.where(), "buffer '" + name + "' is defined twice");
-  buf.count = static_cast<uint64_t>(b.integer("count", 1, 1ll << 32));
-  std::vector<uint8_t> bytes(buf.count * buf.elem_bytes, 0);
+// The bytes of `count` elements of type `elem`, from the optional `init` key of b.
+std::vector<uint8_t> initial_bytes(MapReader& b, const std::string& elem, uint64_t count, const fs::path& dir) {
+  std::vector<uint8_t> bytes(count * elem_size(elem), 0);
   if (b.has("init")) {
     const ConfigNode& init = b.raw("init");
     if (init.kind == ConfigNode::Kind::kScalar && init.scalar == "zeros") {
@@ -116,7 +107,7 @@ void PtxWorkload::add_buffer(MapReader& b, const std::string& name, const fs::pa
       double start = s.number_or("start", 0, -1e300, 1e300), step = s.number_or("step", 1, -1e300, 1e300);
       s.finish();
       in.finish();
-      for (uint64_t k = 0; k < buf.count; ++k) store(bytes.data() + k * buf.elem_bytes, buf.elem, start + step * double(k));
+      for (uint64_t k = 0; k < count; ++k) store(bytes.data() + k * elem_size(elem), elem, start + step * double(k));
     } else if (init.kind == ConfigNode::Kind::kMap && init.find("random")) {
       MapReader in(init, "init");
       MapReader s = in.section("random");
@@ -125,9 +116,9 @@ void PtxWorkload::add_buffer(MapReader& b, const std::string& name, const fs::pa
       s.finish();
       in.finish();
       std::mt19937_64 rng(seed);  // fully specified by the standard: the same values everywhere
-      for (uint64_t k = 0; k < buf.count; ++k) {
+      for (uint64_t k = 0; k < count; ++k) {
         double u = double(rng() >> 11) * 0x1.0p-53;
-        store(bytes.data() + k * buf.elem_bytes, buf.elem, lo + (hi - lo) * u);
+        store(bytes.data() + k * elem_size(elem), elem, lo + (hi - lo) * u);
       }
     } else if (init.kind == ConfigNode::Kind::kMap && init.find("file")) {
       MapReader in(init, "init");
@@ -141,6 +132,21 @@ void PtxWorkload::add_buffer(MapReader& b, const std::string& name, const fs::pa
       config_error(init.where, "'init' must be zeros, {sequence: {start, step}}, {random: {seed, min, max}} or {file: raw.bin}");
     }
   }
+  return bytes;
+}
+
+}  // namespace
+
+// Creates a buffer from {name, elem, count, init} (inline in args, or under buffers:).
+void PtxWorkload::add_buffer(MapReader& b, const std::string& name, const fs::path& dir) {
+  BufferArg buf;
+  buf.name = name;
+  buf.elem = b.string("elem");
+  buf.elem_bytes = elem_size(buf.elem);
+  if (!buf.elem_bytes) config_error(b.location("elem"), "unknown element type '" + buf.elem + "'");
+  if (memory_.find(name)) config_error(b.where(), "buffer '" + name + "' is defined twice");
+  buf.count = static_cast<uint64_t>(b.integer("count", 1, 1ll << 32));
+  std::vector<uint8_t> bytes = initial_bytes(b, buf.elem, buf.count, dir);
   b.finish();
   memory_.allocate(buf.name, std::move(bytes));
   buffers_.push_back(buf);
@@ -162,6 +168,20 @@ void PtxWorkload::add_launch(MapReader& r, const fs::path& dir) {
     config_error(r.location("kernel"), "no kernel '" + l->kernel + "' in " + spec_.ptx_path + "; its kernels are: " + names);
   }
   l->program = lower(module_, l->kernel);
+  for (const auto& c : constants_) {
+    auto it = l->program.constant_symbols.find(c.name);
+    if (it == l->program.constant_symbols.end()) {
+      std::string names;
+      for (const auto& [n, _] : l->program.constant_symbols) names += (names.empty() ? "" : ", ") + n;
+      config_error(c.where, "no __constant__ variable '" + c.name + "' in " + spec_.ptx_path + "; its .const variables are: " +
+                                (names.empty() ? "none" : names));
+    }
+    if (c.bytes.size() > it->second.second) {
+      config_error(c.where, "'" + c.name + "' has " + std::to_string(it->second.second) + " bytes; the launch file gives " +
+                                std::to_string(c.bytes.size()));
+    }
+    std::copy(c.bytes.begin(), c.bytes.end(), l->program.constant_bank.begin() + static_cast<ptrdiff_t>(it->second.first));
+  }
   const Program& program = l->program;
   // Arguments, in the kernel's parameter order.
   const ConfigNode& args = r.raw("args");
@@ -244,6 +264,23 @@ PtxWorkload::PtxWorkload(const std::string& launch_file, uint32_t cc) {
       add_buffer(b, name, dir);
     }
     bs.finish();
+  }
+  if (r.has("constants")) {
+    // __constant__ variables set from the host (cudaMemcpyToSymbol): replaces the PTX initializer.
+    MapReader cs = r.section("constants");
+    for (const auto& name : cs.keys()) {
+      MapReader c = cs.section(name);
+      ConstantInit init;
+      init.name = name;
+      init.where = cs.key_location(name);
+      std::string elem = c.string("elem");
+      if (!elem_size(elem)) config_error(c.location("elem"), "unknown element type '" + elem + "'");
+      uint64_t count = static_cast<uint64_t>(c.integer("count", 1, 1 << 16));
+      init.bytes = initial_bytes(c, elem, count, dir);
+      c.finish();
+      constants_.push_back(std::move(init));
+    }
+    cs.finish();
   }
   if (r.has("launches")) {
     // Several kernels in order, as in one CUDA stream, sharing the buffers.

@@ -86,6 +86,12 @@ class PtxWorkload : public Workload {
   bool independent_ = false;
   uint64_t max_warp_instructions_ = 100'000'000;
   std::vector<BufferArg> buffers_;
+  struct ConstantInit {
+    std::string name;
+    SourceLocation where;
+    std::vector<uint8_t> bytes;
+  };
+  std::vector<ConstantInit> constants_;  // `constants:`, applied to every launch's constant bank
   Findings findings_;
 };
 

@@ -652,6 +652,31 @@ TEST(PtxEmulator, ConstantMemoryIsReadOnlyAndBoundsChecked) {
   }
 }
 
+TEST(PtxEmulator, LaunchFileConstantsReplaceThePtxInitializers) {
+  // As cudaMemcpyToSymbol would: radius 1 and unit taps turn the 9-tap Gaussian into a 3-point sum.
+  TempDir dir;
+  std::string launch = test::read_file(test::source_path("traces/kernels/constant_filter.launch.yaml"));
+  launch = launch.substr(0, launch.find("expect:"));
+  launch.replace(launch.find("ptx/"), 4, test::source_path("traces/kernels/ptx/"));
+  std::string with = launch + "constants:\n  taps: {elem: f32, count: 9, init: {sequence: {start: 1, step: 0}}}\n"
+                                "  radius: {elem: s32, count: 1, init: {sequence: {start: 1, step: 0}}}\n";
+  Ran r = run_launch("h100", dir.write("c.launch.yaml", with));
+  auto in = buffer<float>(*r.workload, "in"), out = buffer<float>(*r.workload, "out");
+  for (int i = 0; i < 16384; ++i) {
+    float acc = 0.0f;
+    for (int k = -1; k <= 1; ++k) acc += in[std::min(std::max(i + k, 0), 16383)];
+    ASSERT_EQ(out[i], acc) << i;
+  }
+  std::string unknown = launch + "constants:\n  weights: {elem: f32, count: 9}\n";
+  auto e = test::run_cli({"run", "--arch", "h100", dir.write("u.launch.yaml", unknown), "-q"});
+  EXPECT_EQ(e.exit_code, 3);
+  EXPECT_NE(e.err.find("u.launch.yaml:14:3: no __constant__ variable 'weights'"), std::string::npos) << e.err;
+  EXPECT_NE(e.err.find("its .const variables are: radius, taps"), std::string::npos) << e.err;
+  std::string big = launch + "constants:\n  taps: {elem: f32, count: 10}\n";
+  e = test::run_cli({"run", "--arch", "h100", dir.write("b.launch.yaml", big), "-q"});
+  EXPECT_NE(e.err.find("'taps' has 36 bytes; the launch file gives 40"), std::string::npos) << e.err;
+}
+
 TEST(PtxEmulator, AMismatchedReferenceFailsTheCheckWithExitCode5) {
   TempDir dir;
   std::string ref(65536 * 4, '\0');  // all zeros: wrong except where a + b = 0
