@@ -416,7 +416,7 @@ TEST(PtxEmulator, SgemmAndAttentionMatchTheCpu) {
         }
       }
     }
-    for (const char* variant : {"naive", "tiled"}) {
+    for (const char* variant : {"naive", "tiled", "flash"}) {
       if (std::string(arch) != "h100") break;  // slow to emulate: one config is enough for correctness
       Ran r = run_launch(arch, test::source_path(std::string("traces/kernels/attention_") + variant + ".launch.yaml"));
       auto q = buffer<float>(*r.workload, "q"), k = buffer<float>(*r.workload, "k"), v = buffer<float>(*r.workload, "v");
