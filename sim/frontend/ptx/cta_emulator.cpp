@@ -673,6 +673,63 @@ void CtaEmulator::execute(WarpState& w, const EmuInst& in, uint32_t exec, Record
     case EmuOp::kActivemask:
       lanes([&](uint32_t l) { write(w, dst_reg(), l, exec); });
       return;
+    case EmuOp::kSet: {  // set.cmp.dtype.stype d, a, b[, c]: all ones (integer) or 1.0 (f32) when true
+      const Type src = in.source_type;
+      lanes([&](uint32_t l) {
+        bool t = compare(in.cmp, src, read(w, ops[1], l), read(w, ops[2], l));
+        if (!in.boolop.empty() && ops.size() > 3) {
+          bool c = read(w, ops[3], l) & 1;
+          if (in.boolop == "and") t = t && c;
+          if (in.boolop == "or") t = t || c;
+          if (in.boolop == "xor") t = t != c;
+        }
+        write(w, dst_reg(), l, !t ? 0 : type.kind == 'f' ? std::bit_cast<uint32_t>(1.0f) : 0xffffffffull);
+      });
+      return;
+    }
+    case EmuOp::kRedux: {  // redux.sync.op.type d, a, membermask: one value over the active lanes
+      const bool sg = type.kind == 's';
+      bool first = true;
+      uint64_t acc = 0;
+      lanes([&](uint32_t l) {
+        uint64_t v = mask_bits(read(w, ops.at(1), l), 32);
+        if (first) {
+          acc = v, first = false;
+        } else if (in.has("add")) {
+          acc = (acc + v) & 0xffffffffull;
+        } else if (in.has("min")) {
+          acc = sg ? (as_signed(v, 32) < as_signed(acc, 32) ? v : acc) : std::min(acc, v);
+        } else if (in.has("max")) {
+          acc = sg ? (as_signed(v, 32) > as_signed(acc, 32) ? v : acc) : std::max(acc, v);
+        } else if (in.has("and")) {
+          acc &= v;
+        } else if (in.has("or")) {
+          acc |= v;
+        } else if (in.has("xor")) {
+          acc ^= v;
+        } else {
+          fault(in, w, l, "redux.sync supports add, min, max, and, or and xor");
+        }
+      });
+      lanes([&](uint32_t l) { write(w, dst_reg(), l, acc); });
+      return;
+    }
+    case EmuOp::kPrmt: {  // prmt.b32 d, a, b, c: byte i of d is byte (c >> 4i) & 7 of {b, a}
+      if (in.mods.size() > 1) fault(in, w, std::countr_zero(exec), "prmt modes (.f4e, .b4e, .rc8, ...) are not supported by the emulator");
+      lanes([&](uint32_t l) {
+        const uint64_t bytes = mask_bits(read(w, ops.at(1), l), 32) | (mask_bits(read(w, ops.at(2), l), 32) << 32);
+        const uint64_t sel = read(w, ops.at(3), l);
+        uint64_t r = 0;
+        for (uint32_t i = 0; i < 4; ++i) {
+          uint32_t s = (sel >> (4 * i)) & 0xf;
+          uint64_t byte = (bytes >> (8 * (s & 7))) & 0xff;
+          if (s & 8) byte = (byte & 0x80) ? 0xff : 0;  // sign replication
+          r |= byte << (8 * i);
+        }
+        write(w, dst_reg(), l, r);
+      });
+      return;
+    }
     case EmuOp::kWmmaLoad:
     case EmuOp::kWmmaStore: {
       // Fragments in the emulator's layout: A/B lane l, register r, half h hold element

@@ -25,7 +25,7 @@ const std::set<std::string> kSupported = {"mov",  "add",  "sub",  "mul",   "mad"
                                           "abs",  "neg",  "and",  "or",    "xor",  "not",  "shl",  "shr",  "setp", "selp",
                                           "cvt",  "cvta", "ld",   "st",    "atom", "red",  "bar",  "barrier", "membar",
                                           "fence", "bra", "ret",  "exit",  "shfl", "vote", "activemask", "sqrt", "rsqrt",
-                                          "rcp",  "ex2",  "lg2",  "sin",   "cos",  "popc", "clz",  "brev", "mul24", "mad24", "wmma", "mma", "bfe", "bfi", "ldmatrix", "cp"};
+                                          "rcp",  "ex2",  "lg2",  "sin",   "cos",  "popc", "clz",  "brev", "mul24", "mad24", "wmma", "mma", "bfe", "bfi", "ldmatrix", "cp", "prmt", "set", "redux"};
 
 Special special_of(const std::string& name, uint8_t& dim) {
   std::string base = name;
@@ -466,7 +466,7 @@ class Lowering {
         {"exit", EmuOp::kRet}, {"shfl", EmuOp::kShfl}, {"vote", EmuOp::kVote}, {"activemask", EmuOp::kActivemask},
         {"sqrt", EmuOp::kSqrt}, {"rsqrt", EmuOp::kRsqrt}, {"rcp", EmuOp::kRcp}, {"ex2", EmuOp::kEx2}, {"lg2", EmuOp::kLg2},
         {"sin", EmuOp::kSin}, {"cos", EmuOp::kCos}, {"popc", EmuOp::kPopc}, {"clz", EmuOp::kClz}, {"brev", EmuOp::kBrev},
-        {"bfe", EmuOp::kBfe}, {"bfi", EmuOp::kBfi}};
+        {"bfe", EmuOp::kBfe}, {"bfi", EmuOp::kBfi}, {"prmt", EmuOp::kPrmt}, {"set", EmuOp::kSet}, {"redux", EmuOp::kRedux}};
     if ((e.base == "bar" || e.base == "barrier") && !e.mods.empty() && e.mods[0] == "warp") {
       e.code = EmuOp::kNop;  // bar.warp.sync: lanes of one warp already move together here
     } else if (e.base == "ldmatrix") {
@@ -486,11 +486,11 @@ class Lowering {
       e.code = kCodes.at(e.base);
     }
     if (!e.types.empty()) e.type = value_type(e.types.back());
-    if (e.code == EmuOp::kCvt && e.types.size() >= 2) {
+    if ((e.code == EmuOp::kCvt || e.code == EmuOp::kSet) && e.types.size() >= 2) {
       e.type = value_type(e.types[0]);
       e.source_type = value_type(e.types[1]);
     }
-    if (e.code == EmuOp::kSetp && !e.mods.empty()) e.cmp = e.mods[0];
+    if ((e.code == EmuOp::kSetp || e.code == EmuOp::kSet) && !e.mods.empty()) e.cmp = e.mods[0];
     for (const auto& m : e.mods) {
       if (m == "and" || m == "or" || m == "xor") e.boolop = m;
       if (m == "add" || m == "min" || m == "max" || m == "exch" || m == "cas" || m == "and" || m == "or" || m == "xor" ||

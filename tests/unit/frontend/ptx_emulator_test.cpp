@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -675,6 +676,67 @@ TEST(PtxEmulator, LaunchFileConstantsReplaceThePtxInitializers) {
   std::string big = launch + "constants:\n  taps: {elem: f32, count: 10}\n";
   e = test::run_cli({"run", "--arch", "h100", dir.write("b.launch.yaml", big), "-q"});
   EXPECT_NE(e.err.find("'taps' has 36 bytes; the launch file gives 40"), std::string::npos) << e.err;
+}
+
+// prmt, set and redux.sync against values worked out by hand from the PTX ISA's definitions.
+TEST(PtxEmulator, PrmtSetAndReduxFollowThePtxIsa) {
+  TempDir dir;
+  dir.write("k.ptx", R"(.version 9.0
+.target sm_80
+.address_size 64
+.visible .entry bits(.param .u64 out)
+{
+  .reg .pred %p<3>;
+  .reg .b32 %r<20>;
+  .reg .f32 %f<3>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd2, %r1, 32;
+  add.s64 %rd3, %rd1, %rd2;
+  prmt.b32 %r2, 0x83020100, 0x07060504, 0x0123;
+  st.global.u32 [%rd3], %r2;
+  prmt.b32 %r3, 0x83020100, 0x07060504, 0xBB74;
+  st.global.u32 [%rd3+4], %r3;
+  set.lt.u32.s32 %r4, %r1, 16;
+  st.global.u32 [%rd3+8], %r4;
+  cvt.rn.f32.u32 %f1, %r1;
+  set.ge.f32.f32 %r5, %f1, 0f41800000;
+  st.global.u32 [%rd3+12], %r5;
+  redux.sync.add.u32 %r6, %r1, -1;
+  st.global.u32 [%rd3+16], %r6;
+  sub.s32 %r7, %r1, 16;
+  redux.sync.min.s32 %r8, %r7, -1;
+  st.global.u32 [%rd3+20], %r8;
+  redux.sync.xor.b32 %r9, %r1, -1;
+  st.global.u32 [%rd3+24], %r9;
+  and.b32 %r10, %r1, 1;
+  setp.ne.u32 %p1, %r10, 0;
+  @%p1 bra DONE;
+  redux.sync.add.u32 %r11, %r1, 0x55555555;
+  st.global.u32 [%rd3+28], %r11;
+DONE:
+  ret;
+}
+)");
+  std::string launch = dir.write("k.launch.yaml", "ptx: k.ptx\nkernel: bits\ngrid: [1, 1, 1]\nblock: [32, 1, 1]\n"
+                                                   "args:\n  - {buffer: {name: out, elem: u32, count: 256, init: zeros}}\n");
+  Ran r = run_launch("a100", launch);
+  auto out = buffer<uint32_t>(*r.workload, "out");
+  for (uint32_t t = 0; t < 32; ++t) {
+    SCOPED_TRACE(t);
+    const uint32_t* v = &out[t * 8];
+    // Bytes of {b, a}: 0x07060504'83020100. Selector 0x0123 picks bytes 3, 2, 1, 0 into bytes 0..3.
+    EXPECT_EQ(v[0], 0x00010283u);
+    // 0xBB74: byte 4 (0x04), byte 7 (0x07), then twice the sign of byte 3 (0x83, negative): 0xff.
+    EXPECT_EQ(v[1], 0xffff0704u);
+    EXPECT_EQ(v[2], t < 16 ? 0xffffffffu : 0u);                      // set.lt.u32.s32: all ones when true
+    EXPECT_EQ(v[3], t >= 16 ? std::bit_cast<uint32_t>(1.0f) : 0u);  // set.ge.f32.f32: 1.0f when true
+    EXPECT_EQ(v[4], 496u);                                          // 0 + 1 + ... + 31
+    EXPECT_EQ(v[5], static_cast<uint32_t>(-16));                    // min of tid - 16, signed
+    EXPECT_EQ(v[6], 0u);                                            // 0 ^ 1 ^ ... ^ 31
+    EXPECT_EQ(v[7], t % 2 == 0 ? 240u : 0u);                        // even lanes only: 0 + 2 + ... + 30
+  }
 }
 
 TEST(PtxEmulator, AMismatchedReferenceFailsTheCheckWithExitCode5) {
