@@ -206,3 +206,24 @@ x = random_init(61, -1, 1, 16384, f32)
 weights = [math.comb(8, t) / 256 for t in range(9)]
 write("constant_filter_out.bin", "f",
       [sum(weights[t] * x[min(max(i + t - 4, 0), 16383)] for t in range(9)) for i in range(16384)])
+
+# mma_tf32: lane l holds A elements a[4l ..] and B elements b[2l, 2l+1]; per the PTX ISA's
+# m16n8k8 .tf32 figures (g = l/4, t = l%4) A element i sits at row g + 8 (i % 2), column
+# t + 4 (i // 2), and B element i at row t + 4 i, column g. C is laid out as for mma_sync.
+a = [-2 + 0.0625 * i for i in range(128)]
+b = [1.5 - 0.125 * i for i in range(64)]
+A = [[0.0] * 8 for _ in range(16)]
+B = [[0.0] * 8 for _ in range(8)]
+for lane in range(32):
+    g, t = lane // 4, lane % 4
+    for i in range(4):
+        A[g + 8 * (i % 2)][t + 4 * (i // 2)] = a[lane * 4 + i]
+    for i in range(2):
+        B[t + 4 * i][g] = b[lane * 2 + i]
+c = []
+for lane in range(32):
+    g, t = lane // 4, lane % 4
+    for i in range(4):
+        row, col = g + 8 * (i // 2), 2 * t + i % 2
+        c.append(exact_f32(sum(A[row][k] * B[k][col] for k in range(8))))
+write("mma_tf32_c.bin", "f", c)

@@ -824,7 +824,18 @@ void CtaEmulator::execute(WarpState& w, const EmuInst& in, uint32_t exec, Record
       const auto& fa = ops.at(1).regs;
       const auto& fb = ops.at(2).regs;
       const auto& fc = ops.at(3).regs;
-      for (uint32_t l = 0; l < 32; ++l) {
+      // TF32 m16n8k8 holds one element per register: A element i at row group + 8 (i % 2), col
+      // t + 4 (i / 2); B element i at row t + 4i, col group. The 13 low mantissa bits of a TF32
+      // operand are not used by the hardware (PTX ISA); the emulator truncates them (assumed: the
+      // ISA leaves the rounding of an FP32 value passed as TF32 unspecified).
+      auto tf32 = [&](uint64_t bits) { return std::bit_cast<float>(static_cast<uint32_t>(bits) & 0xffffe000u); };
+      for (uint32_t l = 0; l < 32 && in.tf32; ++l) {
+        const uint32_t g = l / 4, t = l % 4;
+        for (uint32_t i = 0; i < 4; ++i) a[g + 8 * (i % 2)][t + 4 * (i / 2)] = tf32(reg(fa.at(i), l));
+        for (uint32_t i = 0; i < 2; ++i) b[t + 4 * i][g] = tf32(reg(fb.at(i), l));
+        for (uint32_t i = 0; i < 4; ++i) c[g + 8 * (i / 2)][2 * t + i % 2] = std::bit_cast<float>(static_cast<uint32_t>(reg(fc.at(i), l)));
+      }
+      for (uint32_t l = 0; l < 32 && !in.tf32; ++l) {
         const uint32_t g = l / 4, t = l % 4;
         for (uint32_t i = 0; i < K / 2; ++i) {  // 8 A elements for k16, 4 for k8
           uint16_t h = static_cast<uint16_t>(reg(fa.at(i / 2), l) >> (16 * (i % 2)));

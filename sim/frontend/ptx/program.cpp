@@ -425,9 +425,10 @@ class Lowering {
       // layouts of the PTX ISA.
       bool shape = in.opcode.find(".m16n8k16.") != std::string::npos || in.opcode.find(".m16n8k8.") != std::string::npos;
       bool types = in.opcode.find(".row.col.f32.f16.f16.f32") != std::string::npos ||
-                   in.opcode.find(".row.col.f32.bf16.bf16.f32") != std::string::npos;
+                   in.opcode.find(".row.col.f32.bf16.bf16.f32") != std::string::npos ||
+                   in.opcode.find(".m16n8k8.row.col.f32.tf32.tf32.f32") != std::string::npos;
       if (!shape || !types) {
-        fail(in.line, in.column, "the emulator runs mma.sync m16n8k8/m16n8k16 row.col with f16 or bf16 inputs and f32 accumulators only; not '" + in.opcode + "'");
+        fail(in.line, in.column, "the emulator runs mma.sync m16n8k8/m16n8k16 row.col with f16 or bf16 inputs, or m16n8k8 with tf32 inputs, and f32 accumulators only; not '" + in.opcode + "'");
       }
     }
     if (e.base == "wmma") {
@@ -479,6 +480,7 @@ class Lowering {
       e.code = EmuOp::kMma;
       e.mma_k = e.has("m16n8k16") ? 16 : 8;
       e.bf16 = e.has("bf16");
+      e.tf32 = e.has("tf32");
     } else if (e.base == "wmma") {
       const std::string& what = e.mods.at(0);
       e.code = what == "load" ? EmuOp::kWmmaLoad : what == "store" ? EmuOp::kWmmaStore : EmuOp::kWmmaMma;

@@ -72,6 +72,7 @@ struct EmuInst {
   uint32_t matrices = 1;            // ldmatrix .x1/.x2/.x4
   bool transpose = false;           // ldmatrix .trans
   bool bf16 = false;
+  bool tf32 = false;                // mma.sync with .tf32 inputs (one element per register)
 };
 
 struct Program {
