@@ -227,3 +227,41 @@ for lane in range(32):
         row, col = g + 8 * (i // 2), 2 * t + i % 2
         c.append(exact_f32(sum(A[row][k] * B[k][col] for k in range(8))))
 write("mma_tf32_c.bin", "f", c)
+
+
+# mma_s8 / mma_e4m3: m16n8k32 with 8-bit inputs. Per the PTX ISA's figures (g = l/4, t = l%4):
+# A element i of lane l (byte i of a[16l ..]) sits at row g + 8 when 4 <= i % 8, else g, and
+# column 4t + i % 4 + 16 (i // 8); B element i (byte i of b[8l ..]) at row 4t + i % 4 + 16 (i // 4),
+# column g. C is laid out as for mma_sync. Buffer bytes are the low bytes of the sequences.
+def mma_m16n8k32(a_bytes, b_bytes, value):
+    A = [[0.0] * 32 for _ in range(16)]
+    B = [[0.0] * 8 for _ in range(32)]
+    for lane in range(32):
+        g, t = lane // 4, lane % 4
+        for i in range(16):
+            A[g + (8 if i % 8 >= 4 else 0)][4 * t + i % 4 + 16 * (i // 8)] = value(a_bytes[lane * 16 + i])
+        for i in range(8):
+            B[4 * t + i % 4 + 16 * (i // 4)][g] = value(b_bytes[lane * 8 + i])
+    out = []
+    for lane in range(32):
+        g, t = lane // 4, lane % 4
+        for i in range(4):
+            row, col = g + 8 * (i // 2), 2 * t + i % 2
+            out.append(sum(A[row][k] * B[k][col] for k in range(32)))
+    return out
+
+
+def s8(byte):
+    return byte - 256 if byte >= 128 else byte
+
+
+def e4m3(byte):  # sign, 4 exponent bits (bias 7), 3 mantissa bits; the kernel never passes NaN
+    sign = -1.0 if byte & 0x80 else 1.0
+    e, m = (byte >> 3) & 0xF, byte & 7
+    return sign * (m / 8 * 2.0**-6 if e == 0 else (1 + m / 8) * 2.0 ** (e - 7))
+
+
+c = mma_m16n8k32([(-128 + 7 * i) & 0xFF for i in range(512)], [(5 - 3 * i) & 0xFF for i in range(256)], s8)
+write("mma_s8_c.bin", "i", [int(x) for x in c])
+c = mma_m16n8k32([(5 * i) & 0xFF & 0xB7 for i in range(512)], [(3 + 11 * i) & 0xFF & 0xB7 for i in range(256)], e4m3)
+write("mma_e4m3_c.bin", "f", c)

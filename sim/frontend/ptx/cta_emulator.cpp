@@ -4,6 +4,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 #include "common/error.h"
 #include "common/half.h"
@@ -283,6 +284,61 @@ void store_bits(uint8_t* p, uint64_t v, uint32_t size) {
 }
 
 }  // namespace
+
+// mma.sync.m16n8k32 with 8-bit inputs, fragment layouts per the PTX ISA (group = lane / 4,
+// t = lane % 4; four elements per register, the lowest-numbered in the low byte):
+//   A element i (0..15): row = group + 8 if 4 <= i % 8, col = 4t + i % 4 + 16 * (i / 8)
+//   B element i (0..7):  row = 4t + i % 4 + 16 * (i / 4), col = group
+//   C/D element i:       row = group + 8 * (i / 2), col = 2t + i % 2
+// Integers accumulate exactly in 32 bits (wrapping); FP8 products are exact in float and are
+// summed in k order with fmaf (the hardware's internal precision is not specified).
+void CtaEmulator::mma_m16n8k32(WarpState& w, const EmuInst& in) {
+  const auto& ops = in.operands;
+  const auto& fa = ops.at(1).regs;
+  const auto& fb = ops.at(2).regs;
+  const auto& fc = ops.at(3).regs;
+  const auto& fd = ops.at(0).regs;
+  auto element = [](const std::string& type, uint32_t byte) -> double {
+    if (type == "s8") return static_cast<int8_t>(byte);
+    if (type == "u8") return byte;
+    if (type == "e5m2") return half_to_float(static_cast<uint16_t>(byte << 8));  // the top byte of an FP16
+    // e4m3: bias 7, no infinities, S.1111.111 is NaN.
+    const double sign = (byte & 0x80) ? -1.0 : 1.0;
+    const uint32_t e = (byte >> 3) & 0xf, m = byte & 7;
+    if (e == 15 && m == 7) return std::numeric_limits<double>::quiet_NaN();
+    return sign * (e == 0 ? std::ldexp(m / 8.0, -6) : std::ldexp(1.0 + m / 8.0, static_cast<int>(e) - 7));
+  };
+  auto reg = [&](int32_t r, uint32_t l) { return w.regs[static_cast<size_t>(r) * 32 + l]; };
+  double a[16][32] = {}, b[32][8] = {};
+  for (uint32_t l = 0; l < 32; ++l) {
+    const uint32_t g = l / 4, t = l % 4;
+    for (uint32_t i = 0; i < 16; ++i) {
+      uint32_t byte = static_cast<uint32_t>(reg(fa.at(i / 4), l) >> (8 * (i % 4))) & 0xff;
+      a[g + ((i % 8) >= 4 ? 8 : 0)][4 * t + i % 4 + 16 * (i / 8)] = element(in.mma_a, byte);
+    }
+    for (uint32_t i = 0; i < 8; ++i) {
+      uint32_t byte = static_cast<uint32_t>(reg(fb.at(i / 4), l) >> (8 * (i % 4))) & 0xff;
+      b[4 * t + i % 4 + 16 * (i / 4)][g] = element(in.mma_b, byte);
+    }
+  }
+  const bool integer = in.mma_a == "s8" || in.mma_a == "u8";
+  for (uint32_t l = 0; l < 32; ++l) {
+    const uint32_t g = l / 4, t = l % 4;
+    for (uint32_t i = 0; i < 4; ++i) {
+      const uint32_t row = g + 8 * (i / 2), col = 2 * t + i % 2;
+      const uint32_t c = static_cast<uint32_t>(reg(fc.at(i), l));
+      if (integer) {
+        uint32_t acc = c;
+        for (uint32_t k = 0; k < 32; ++k) acc += static_cast<uint32_t>(static_cast<int32_t>(a[row][k] * b[k][col]));
+        write(w, fd.at(i), l, acc);
+      } else {
+        float acc = std::bit_cast<float>(c);
+        for (uint32_t k = 0; k < 32; ++k) acc = std::fmaf(static_cast<float>(a[row][k]), static_cast<float>(b[k][col]), acc);
+        write(w, fd.at(i), l, std::bit_cast<uint32_t>(acc));
+      }
+    }
+  }
+}
 
 uint64_t CtaEmulator::read_other(const WarpState& w, const EmuOperand& o, uint32_t lane) const {
   switch (o.kind) {
@@ -812,6 +868,10 @@ void CtaEmulator::execute(WarpState& w, const EmuInst& in, uint32_t exec, Record
       return;
     }
     case EmuOp::kMma: {
+      if (in.mma_k == 32) {
+        mma_m16n8k32(w, in);
+        return;
+      }
       // PTX ISA fragment layouts for mma.m16n8k16 / m16n8k8 (.f16/.bf16 inputs, .f32 accumulators),
       // with group = lane / 4 and t = lane % 4:
       //   A element i of a lane: row = group + 8 * ((i / 2) % 2), col = 2t + i % 2 + 8 * (i / 4)

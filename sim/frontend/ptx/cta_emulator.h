@@ -129,6 +129,7 @@ class CtaEmulator : public CtaWork {
   [[gnu::noinline, gnu::cold]] void report_shared(const WarpState& w, uint32_t lane, uint64_t word, bool write, bool uninitialized,
                                                  bool after_write, bool after_read, const EmuInst& in);
   std::string thread_name(const WarpState& w, uint32_t lane) const;
+  void mma_m16n8k32(WarpState& w, const EmuInst& in);
   std::vector<std::vector<uint8_t>> local_;  // per thread, grown on demand
 };
 

@@ -427,8 +427,16 @@ class Lowering {
       bool types = in.opcode.find(".row.col.f32.f16.f16.f32") != std::string::npos ||
                    in.opcode.find(".row.col.f32.bf16.bf16.f32") != std::string::npos ||
                    in.opcode.find(".m16n8k8.row.col.f32.tf32.tf32.f32") != std::string::npos;
+      if (in.opcode.find(".m16n8k32.row.col.") != std::string::npos) {  // 8-bit inputs
+        auto ends = [&](const char* tail) { return in.opcode.size() > std::strlen(tail) && in.opcode.ends_with(tail); };
+        shape = true;
+        types = ends(".s32.s8.s8.s32") || ends(".s32.u8.u8.s32") || ends(".s32.s8.u8.s32") || ends(".s32.u8.s8.s32");
+        for (const char* a : {"e4m3", "e5m2"})
+          for (const char* b : {"e4m3", "e5m2"}) types = types || ends((std::string(".f32.") + a + "." + b + ".f32").c_str());
+        if (in.opcode.find(".satfinite") != std::string::npos) types = false;  // not modelled: wrapping vs clamping
+      }
       if (!shape || !types) {
-        fail(in.line, in.column, "the emulator runs mma.sync m16n8k8/m16n8k16 row.col with f16 or bf16 inputs, or m16n8k8 with tf32 inputs, and f32 accumulators only; not '" + in.opcode + "'");
+        fail(in.line, in.column, "the emulator runs mma.sync row.col m16n8k8/m16n8k16 with f16 or bf16 inputs, m16n8k8 with tf32, and m16n8k32 with s8/u8 (s32 accumulators, no .satfinite) or e4m3/e5m2 inputs; not '" + in.opcode + "'");
       }
     }
     if (e.base == "wmma") {
@@ -478,7 +486,11 @@ class Lowering {
       e.code = e.mods.size() > 1 && (e.mods[1] == "commit_group" || e.mods[1] == "wait_group" || e.mods[1] == "wait_all") ? EmuOp::kNop : EmuOp::kCpAsync;
     } else if (e.base == "mma") {
       e.code = EmuOp::kMma;
-      e.mma_k = e.has("m16n8k16") ? 16 : 8;
+      e.mma_k = e.has("m16n8k32") ? 32 : e.has("m16n8k16") ? 16 : 8;
+      if (e.mma_k == 32 && e.mods.size() >= 4) {  // ...dtype.atype.btype.ctype
+        e.mma_a = e.mods[e.mods.size() - 3];
+        e.mma_b = e.mods[e.mods.size() - 2];
+      }
       e.bf16 = e.has("bf16");
       e.tf32 = e.has("tf32");
     } else if (e.base == "wmma") {

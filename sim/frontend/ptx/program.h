@@ -73,6 +73,7 @@ struct EmuInst {
   bool transpose = false;           // ldmatrix .trans
   bool bf16 = false;
   bool tf32 = false;                // mma.sync with .tf32 inputs (one element per register)
+  std::string mma_a, mma_b;         // m16n8k32 8-bit input types: s8, u8, e4m3 or e5m2
 };
 
 struct Program {
