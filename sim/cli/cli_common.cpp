@@ -1,8 +1,11 @@
 #include "cli/cli_common.h"
 
 #include <unistd.h>
+#include <zlib.h>
 
+#include <filesystem>
 #include <iostream>
+#include <stdexcept>
 
 #include "common/atomic_file.h"
 
@@ -35,6 +38,17 @@ void write_output(const std::string& path, const std::string& content) {
     return;
   }
   write_file_atomically(path, content);
+}
+
+void write_output_maybe_gzip(const std::string& path, const std::string& content) {
+  if (!path.ends_with(".gz")) return write_output(path, content);
+  std::string tmp = path + ".tmp";  // renamed into place only when complete
+  gzFile f = gzopen(tmp.c_str(), "wb");
+  if (!f || gzwrite(f, content.data(), static_cast<unsigned>(content.size())) != static_cast<int>(content.size()) || gzclose(f) != Z_OK) {
+    std::filesystem::remove(tmp);
+    throw std::runtime_error(path + ": cannot write");
+  }
+  std::filesystem::rename(tmp, path);
 }
 
 }  // namespace warpsim::cli

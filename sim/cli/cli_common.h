@@ -25,6 +25,8 @@ bool parse_arguments(const std::vector<std::string>& args, const boost::program_
 bool stderr_is_terminal();
 // Writes `content` to `path` atomically ("-" means stdout).
 void write_output(const std::string& path, const std::string& content);
+// As write_output, gzip-compressed when `path` ends in ".gz" (trace files).
+void write_output_maybe_gzip(const std::string& path, const std::string& content);
 
 extern const char* const kVersion;
 

@@ -1,8 +1,5 @@
 // warpsim convert: an Accel-Sim trace to warpsim's trace format, to read or edit it as PTX-like text.
-#include <zlib.h>
-
 #include <boost/program_options.hpp>
-#include <filesystem>
 #include <iostream>
 #include <sstream>
 
@@ -25,15 +22,6 @@ converted trace gives the same statistics as replaying the Accel-Sim trace (a te
 
 Options)";
 
-void write_gzip(const std::string& path, const std::string& text) {
-  std::string tmp = path + ".tmp";
-  gzFile f = gzopen(tmp.c_str(), "wb");
-  if (!f || gzwrite(f, text.data(), static_cast<unsigned>(text.size())) != static_cast<int>(text.size()) || gzclose(f) != Z_OK) {
-    std::filesystem::remove(tmp);
-    throw std::runtime_error(path + ": cannot write");
-  }
-  std::filesystem::rename(tmp, path);
-}
 }  // namespace
 
 int convert_command(const std::vector<std::string>& args) {
@@ -65,12 +53,7 @@ int convert_command(const std::vector<std::string>& args) {
       }
     }
   }
-  const std::string& s = text.str();
-  if (output.size() > 3 && output.compare(output.size() - 3, 3, ".gz") == 0) {
-    write_gzip(output, s);
-  } else {
-    write_output(output, s);
-  }
+  write_output_maybe_gzip(output, text.str());
   for (const auto& [opcode, count] : workload.unknown_opcodes()) {
     std::cerr << "warpsim: warning: unknown SASS opcode " << opcode << " (" << count << " times) written as mov.b32\n";
   }

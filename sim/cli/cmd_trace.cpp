@@ -1,9 +1,6 @@
 // warpsim trace: emulate a launch file and write the dynamic instruction stream as a warpsim
 // trace, which replays with the same timing as running the launch file directly.
-#include <zlib.h>
-
 #include <boost/program_options.hpp>
-#include <filesystem>
 #include <iostream>
 #include <sstream>
 
@@ -54,18 +51,7 @@ int trace_command(const std::vector<std::string>& args) {
       }
     }
   }
-  const std::string& s = text.str();
-  if (output.size() > 3 && output.compare(output.size() - 3, 3, ".gz") == 0) {
-    std::string tmp = output + ".tmp";
-    gzFile f = gzopen(tmp.c_str(), "wb");
-    if (!f || gzwrite(f, s.data(), static_cast<unsigned>(s.size())) != static_cast<int>(s.size()) || gzclose(f) != Z_OK) {
-      std::filesystem::remove(tmp);
-      throw std::runtime_error(output + ": cannot write");
-    }
-    std::filesystem::rename(tmp, output);
-  } else {
-    write_output(output, s);
-  }
+  write_output_maybe_gzip(output, text.str());
   return kExitOk;
 }
 

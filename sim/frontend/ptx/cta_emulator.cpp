@@ -239,22 +239,8 @@ bool CtaEmulator::step(WarpState& w, Record& out) {
   }
   StackEntry& top = w.stack.back();
   const EmuInst& in = insts[top.pc];
-  uint32_t exec = top.mask;
-  if (in.guard >= 0) {
-    uint32_t pred = 0;
-    for (uint32_t l = 0; l < 32; ++l)
-      if ((top.mask >> l & 1) && (w.regs[static_cast<size_t>(in.guard) * 32 + l] & 1)) pred |= 1u << l;
-    exec = in.guard_negated ? top.mask & ~pred : pred;
-  }
-  out.inst = WarpInst{};
-  out.inst.op = &in.op;
-  out.inst.line = in.line;
-  out.inst.active_mask = exec;
-  out.regs.assign(in.dsts.begin(), in.dsts.end());
-  out.regs.insert(out.regs.end(), in.srcs.begin(), in.srcs.end());
-  out.addresses.clear();
-  out.inst.num_dst = static_cast<uint8_t>(in.dsts.size());
-  out.inst.num_src = static_cast<uint8_t>(in.srcs.size());
+  const uint32_t exec = guard_lanes(w, in, top.mask);
+  begin_record(in, exec, out);
   execute(w, in, exec, out);
   return true;
 }
