@@ -8,75 +8,9 @@
 
 #include "common/error.h"
 #include "common/half.h"
+#include "frontend/ptx/value_bits.h"
 
 namespace warpsim::ptx {
-namespace {
-
-// Value helpers: registers hold raw bits; the instruction's type says how to read them.
-using Type = ValueType;
-
-uint64_t mask_bits(uint64_t v, uint32_t bits) { return bits >= 64 ? v : v & ((1ull << bits) - 1); }
-int64_t as_signed(uint64_t v, uint32_t bits) {
-  if (bits >= 64) return static_cast<int64_t>(v);
-  uint64_t m = 1ull << (bits - 1);
-  v = mask_bits(v, bits);
-  return static_cast<int64_t>((v ^ m) - m);
-}
-// 16-bit floats are IEEE half, or bfloat16 when `brain` (the top half of an f32).
-double as_float(uint64_t v, uint32_t bits, bool brain = false) {
-  if (bits == 64) return std::bit_cast<double>(v);
-  if (bits == 16) return brain ? std::bit_cast<float>(static_cast<uint32_t>(v & 0xffff) << 16) : half_to_float(static_cast<uint16_t>(v));
-  return std::bit_cast<float>(static_cast<uint32_t>(v));
-}
-uint64_t from_float(double d, uint32_t bits, bool brain = false) {
-  if (bits == 64) return std::bit_cast<uint64_t>(d);
-  if (bits == 16) {
-    if (!brain) return float_to_half(static_cast<float>(d));
-    uint32_t x = std::bit_cast<uint32_t>(static_cast<float>(d));
-    x += 0x7fff + ((x >> 16) & 1);  // round to nearest even
-    return x >> 16;
-  }
-  return std::bit_cast<uint32_t>(static_cast<float>(d));
-}
-
-bool compare(const std::string& cmp, Type t, uint64_t a, uint64_t b) {
-  if (t.kind == 'f') {
-    double x = as_float(a, t.bits), y = as_float(b, t.bits);
-    bool nan = std::isnan(x) || std::isnan(y);
-    if (cmp == "eq") return !nan && x == y;
-    if (cmp == "ne") return !nan && x != y;
-    if (cmp == "lt") return !nan && x < y;
-    if (cmp == "le") return !nan && x <= y;
-    if (cmp == "gt") return !nan && x > y;
-    if (cmp == "ge") return !nan && x >= y;
-    if (cmp == "equ") return nan || x == y;
-    if (cmp == "neu") return nan || x != y;
-    if (cmp == "ltu") return nan || x < y;
-    if (cmp == "leu") return nan || x <= y;
-    if (cmp == "gtu") return nan || x > y;
-    if (cmp == "geu") return nan || x >= y;
-    if (cmp == "num") return !nan;
-    if (cmp == "nan") return nan;
-    return false;
-  }
-  bool is_signed = t.kind == 's';
-  int64_t sx = as_signed(a, t.bits), sy = as_signed(b, t.bits);
-  uint64_t ux = mask_bits(a, t.bits), uy = mask_bits(b, t.bits);
-  if (cmp == "eq") return ux == uy;
-  if (cmp == "ne") return ux != uy;
-  if (cmp == "lt") return is_signed ? sx < sy : ux < uy;
-  if (cmp == "le") return is_signed ? sx <= sy : ux <= uy;
-  if (cmp == "gt") return is_signed ? sx > sy : ux > uy;
-  if (cmp == "ge") return is_signed ? sx >= sy : ux >= uy;
-  if (cmp == "lo") return ux < uy;
-  if (cmp == "ls") return ux <= uy;
-  if (cmp == "hi") return ux > uy;
-  if (cmp == "hs") return ux >= uy;
-  return false;
-}
-
-}  // namespace
-
 CtaEmulator::CtaEmulator(const LaunchContext& launch, Dim3 cta_id) : launch_(launch), id_(cta_id) {
   const uint64_t threads = launch.block.count();
   const uint32_t nwarps = static_cast<uint32_t>((threads + 31) / 32);
@@ -271,61 +205,6 @@ void store_bits(uint8_t* p, uint64_t v, uint32_t size) {
 
 }  // namespace
 
-// mma.sync.m16n8k32 with 8-bit inputs, fragment layouts per the PTX ISA (group = lane / 4,
-// t = lane % 4; four elements per register, the lowest-numbered in the low byte):
-//   A element i (0..15): row = group + 8 if 4 <= i % 8, col = 4t + i % 4 + 16 * (i / 8)
-//   B element i (0..7):  row = 4t + i % 4 + 16 * (i / 4), col = group
-//   C/D element i:       row = group + 8 * (i / 2), col = 2t + i % 2
-// Integers accumulate exactly in 32 bits (wrapping); FP8 products are exact in float and are
-// summed in k order with fmaf (the hardware's internal precision is not specified).
-void CtaEmulator::mma_m16n8k32(WarpState& w, const EmuInst& in) {
-  const auto& ops = in.operands;
-  const auto& fa = ops.at(1).regs;
-  const auto& fb = ops.at(2).regs;
-  const auto& fc = ops.at(3).regs;
-  const auto& fd = ops.at(0).regs;
-  auto element = [](const std::string& type, uint32_t byte) -> double {
-    if (type == "s8") return static_cast<int8_t>(byte);
-    if (type == "u8") return byte;
-    if (type == "e5m2") return half_to_float(static_cast<uint16_t>(byte << 8));  // the top byte of an FP16
-    // e4m3: bias 7, no infinities, S.1111.111 is NaN.
-    const double sign = (byte & 0x80) ? -1.0 : 1.0;
-    const uint32_t e = (byte >> 3) & 0xf, m = byte & 7;
-    if (e == 15 && m == 7) return std::numeric_limits<double>::quiet_NaN();
-    return sign * (e == 0 ? std::ldexp(m / 8.0, -6) : std::ldexp(1.0 + m / 8.0, static_cast<int>(e) - 7));
-  };
-  auto reg = [&](int32_t r, uint32_t l) { return w.regs[static_cast<size_t>(r) * 32 + l]; };
-  double a[16][32] = {}, b[32][8] = {};
-  for (uint32_t l = 0; l < 32; ++l) {
-    const uint32_t g = l / 4, t = l % 4;
-    for (uint32_t i = 0; i < 16; ++i) {
-      uint32_t byte = static_cast<uint32_t>(reg(fa.at(i / 4), l) >> (8 * (i % 4))) & 0xff;
-      a[g + ((i % 8) >= 4 ? 8 : 0)][4 * t + i % 4 + 16 * (i / 8)] = element(in.mma_a, byte);
-    }
-    for (uint32_t i = 0; i < 8; ++i) {
-      uint32_t byte = static_cast<uint32_t>(reg(fb.at(i / 4), l) >> (8 * (i % 4))) & 0xff;
-      b[4 * t + i % 4 + 16 * (i / 4)][g] = element(in.mma_b, byte);
-    }
-  }
-  const bool integer = in.mma_a == "s8" || in.mma_a == "u8";
-  for (uint32_t l = 0; l < 32; ++l) {
-    const uint32_t g = l / 4, t = l % 4;
-    for (uint32_t i = 0; i < 4; ++i) {
-      const uint32_t row = g + 8 * (i / 2), col = 2 * t + i % 2;
-      const uint32_t c = static_cast<uint32_t>(reg(fc.at(i), l));
-      if (integer) {
-        uint32_t acc = c;
-        for (uint32_t k = 0; k < 32; ++k) acc += static_cast<uint32_t>(static_cast<int32_t>(a[row][k] * b[k][col]));
-        write(w, fd.at(i), l, acc);
-      } else {
-        float acc = std::bit_cast<float>(c);
-        for (uint32_t k = 0; k < 32; ++k) acc = std::fmaf(static_cast<float>(a[row][k]), static_cast<float>(b[k][col]), acc);
-        write(w, fd.at(i), l, std::bit_cast<uint32_t>(acc));
-      }
-    }
-  }
-}
-
 uint64_t CtaEmulator::read_other(const WarpState& w, const EmuOperand& o, uint32_t lane) const {
   switch (o.kind) {
     case EmuOperand::Kind::kReg: {
@@ -472,13 +351,7 @@ void CtaEmulator::execute(WarpState& w, const EmuInst& in, uint32_t exec, Record
   const uint32_t pc = top.pc;
   const auto& ops = in.operands;
   const Type type = in.type;
-  auto lanes = [&](auto&& f) {
-    for (uint32_t m = exec; m;) {
-      uint32_t l = static_cast<uint32_t>(std::countr_zero(m));
-      m &= m - 1;
-      f(l);
-    }
-  };
+  auto lanes = [&](auto&& f) { for_lanes(exec, f); };
   auto dst_reg = [&](size_t i = 0) { return ops.at(i).kind == EmuOperand::Kind::kReg ? ops[i].reg : -1; };
   auto reg = [&](int32_t r, uint32_t l) { return w.regs[static_cast<size_t>(r) * 32 + l]; };
 
@@ -772,42 +645,6 @@ void CtaEmulator::execute(WarpState& w, const EmuInst& in, uint32_t exec, Record
       });
       return;
     }
-    case EmuOp::kWmmaLoad:
-    case EmuOp::kWmmaStore: {
-      // Fragments in the emulator's layout: A/B lane l, register r, half h hold element
-      // (l % 16) * 16 + 2r + h; C/D lane l, register r hold element 8l + r (row = e / 16).
-      const bool load = in.code == EmuOp::kWmmaLoad;
-      const EmuOperand& addr = load ? ops.at(1) : ops.at(0);
-      const EmuOperand& frag = load ? ops.at(0) : ops.at(1);
-      const bool half = in.matrix == 'a' || in.matrix == 'b';
-      const uint32_t size = half ? 2 : 4;
-      const MemSpace space = in.space;
-      lanes([&](uint32_t l) {
-        uint64_t base = (addr.reg >= 0 ? reg(addr.reg, l) : 0) + addr.bits;
-        uint64_t stride = ops.size() > 2 ? read(w, ops[2], l) : 16;
-        bool first = true;
-        for (uint32_t r = 0; r < 8; ++r) {
-          uint64_t packed = load ? 0 : reg(frag.regs.at(r), l);
-          for (uint32_t h = 0; h < (half ? 2u : 1u); ++h) {
-            uint32_t e = half ? (l & 15) * 16 + r * 2 + h : l * 8 + r;
-            uint32_t row = e / 16, col = e % 16;
-            uint64_t a = base + (in.column_major ? (uint64_t{col} * stride + row) : (uint64_t{row} * stride + col)) * size;
-            if (first) out.addresses.push_back(a), first = false;
-            uint8_t* p = memory_at(space, a, size, w, l, in);
-            if (load) {
-              uint64_t v = 0;
-              std::memcpy(&v, p, size);
-              packed |= v << (16 * h);
-            } else {
-              uint64_t v = half ? (packed >> (16 * h)) & 0xffff : packed;
-              std::memcpy(p, &v, size);
-            }
-          }
-          if (load) write(w, frag.regs.at(r), l, packed);
-        }
-      });
-      return;
-    }
     case EmuOp::kNop:
       return;
     case EmuOp::kCpAsync: {
@@ -827,234 +664,18 @@ void CtaEmulator::execute(WarpState& w, const EmuInst& in, uint32_t exec, Record
       });
       return;
     }
-    case EmuOp::kLdmatrix: {
-      // ldmatrix.sync.aligned.m8n8.xN[.trans].shared.b16: lanes 8i..8i+7 give the row addresses
-      // of matrix i; lane l receives, in its i-th register, row l/4, columns 2(l%4) and 2(l%4)+1
-      // of matrix i (with .trans: column l/4 of rows 2(l%4) and 2(l%4)+1), 16 bits each.
-      const EmuOperand& addr = ops.at(1);
-      std::array<uint64_t, 32> row_address{};
-      for (uint32_t l = 0; l < 32; ++l) row_address[l] = (addr.reg >= 0 ? reg(addr.reg, l) : 0) + addr.bits;
-      lanes([&](uint32_t l) { out.addresses.push_back(row_address[l % (8 * in.matrices)]); });
-      const auto& d = ops.at(0).regs;
-      lanes([&](uint32_t l) {
-        for (uint32_t m = 0; m < in.matrices; ++m) {
-          uint64_t packed = 0;
-          for (uint32_t h = 0; h < 2; ++h) {
-            uint32_t row = l / 4, col = 2 * (l % 4) + h;
-            if (in.transpose) std::swap(row, col);
-            uint64_t a = row_address[8 * m + row] + 2 * col;
-            uint16_t v;
-            std::memcpy(&v, memory_at(MemSpace::kShared, a, 2, w, l, in), 2);
-            check_shared(w, l, a, 2, false, false, in);
-            packed |= uint64_t{v} << (16 * h);
-          }
-          write(w, d.at(m), l, packed);
-        }
-      });
+    case EmuOp::kWmmaLoad:
+    case EmuOp::kWmmaStore:
+    case EmuOp::kWmmaMma:
+    case EmuOp::kLdmatrix:
+    case EmuOp::kMma:
+      matrix_op(w, in, exec, out);
       return;
-    }
-    case EmuOp::kMma: {
-      if (in.mma_k == 32) {
-        mma_m16n8k32(w, in);
-        return;
-      }
-      // PTX ISA fragment layouts for mma.m16n8k16 / m16n8k8 (.f16/.bf16 inputs, .f32 accumulators),
-      // with group = lane / 4 and t = lane % 4:
-      //   A element i of a lane: row = group + 8 * ((i / 2) % 2), col = 2t + i % 2 + 8 * (i / 4)
-      //   B element i:           row = 2t + i % 2 + 8 * (i / 2),  col = group
-      //   C/D element i:         row = group + 8 * (i / 2),       col = 2t + i % 2
-      // Two 16-bit elements share a register, the lower-numbered in the low half.
-      const uint32_t K = in.mma_k;
-      float a[16][16] = {}, b[16][8] = {}, c[16][8] = {};
-      auto to_float = [&](uint16_t h) { return in.bf16 ? std::bit_cast<float>(uint32_t{h} << 16) : half_to_float(h); };
-      const auto& fa = ops.at(1).regs;
-      const auto& fb = ops.at(2).regs;
-      const auto& fc = ops.at(3).regs;
-      // TF32 m16n8k8 holds one element per register: A element i at row group + 8 (i % 2), col
-      // t + 4 (i / 2); B element i at row t + 4i, col group. The 13 low mantissa bits of a TF32
-      // operand are not used by the hardware (PTX ISA); the emulator truncates them (assumed: the
-      // ISA leaves the rounding of an FP32 value passed as TF32 unspecified).
-      auto tf32 = [&](uint64_t bits) { return std::bit_cast<float>(static_cast<uint32_t>(bits) & 0xffffe000u); };
-      for (uint32_t l = 0; l < 32 && in.tf32; ++l) {
-        const uint32_t g = l / 4, t = l % 4;
-        for (uint32_t i = 0; i < 4; ++i) a[g + 8 * (i % 2)][t + 4 * (i / 2)] = tf32(reg(fa.at(i), l));
-        for (uint32_t i = 0; i < 2; ++i) b[t + 4 * i][g] = tf32(reg(fb.at(i), l));
-        for (uint32_t i = 0; i < 4; ++i) c[g + 8 * (i / 2)][2 * t + i % 2] = std::bit_cast<float>(static_cast<uint32_t>(reg(fc.at(i), l)));
-      }
-      for (uint32_t l = 0; l < 32 && !in.tf32; ++l) {
-        const uint32_t g = l / 4, t = l % 4;
-        for (uint32_t i = 0; i < K / 2; ++i) {  // 8 A elements for k16, 4 for k8
-          uint16_t h = static_cast<uint16_t>(reg(fa.at(i / 2), l) >> (16 * (i % 2)));
-          a[g + 8 * ((i / 2) % 2)][2 * t + i % 2 + 8 * (i / 4)] = to_float(h);
-        }
-        for (uint32_t i = 0; i < K / 4; ++i) {  // 4 B elements for k16, 2 for k8
-          uint16_t h = static_cast<uint16_t>(reg(fb.at(i / 2), l) >> (16 * (i % 2)));
-          b[2 * t + i % 2 + 8 * (i / 2)][g] = to_float(h);
-        }
-        for (uint32_t i = 0; i < 4; ++i) c[g + 8 * (i / 2)][2 * t + i % 2] = std::bit_cast<float>(static_cast<uint32_t>(reg(fc.at(i), l)));
-      }
-      const auto& fd = ops.at(0).regs;
-      for (uint32_t l = 0; l < 32; ++l) {
-        const uint32_t g = l / 4, t = l % 4;
-        for (uint32_t i = 0; i < 4; ++i) {
-          uint32_t row = g + 8 * (i / 2), col = 2 * t + i % 2;
-          float acc = c[row][col];
-          for (uint32_t k = 0; k < K; ++k) acc = std::fmaf(a[row][k], b[k][col], acc);
-          write(w, fd.at(i), l, std::bit_cast<uint32_t>(acc));
-        }
-      }
-      return;
-    }
-    case EmuOp::kWmmaMma: {
-      float a[16][16], b[16][16], c[16][16];
-      const auto& fa = ops.at(1).regs;
-      const auto& fb = ops.at(2).regs;
-      const auto& fc = ops.at(3).regs;
-      for (uint32_t l = 0; l < 32; ++l) {
-        for (uint32_t r = 0; r < 8; ++r) {
-          for (uint32_t h = 0; h < 2 && l < 16; ++h) {
-            uint32_t e = l * 16 + r * 2 + h;
-            a[e / 16][e % 16] = half_to_float(static_cast<uint16_t>(reg(fa.at(r), l) >> (16 * h)));
-            b[e / 16][e % 16] = half_to_float(static_cast<uint16_t>(reg(fb.at(r), l) >> (16 * h)));
-          }
-          uint32_t e = l * 8 + r;
-          c[e / 16][e % 16] = std::bit_cast<float>(static_cast<uint32_t>(reg(fc.at(r), l)));
-        }
-      }
-      const auto& fd = ops.at(0).regs;
-      for (uint32_t l = 0; l < 32; ++l) {
-        for (uint32_t r = 0; r < 8; ++r) {
-          uint32_t e = l * 8 + r, i = e / 16, j = e % 16;
-          float acc = c[i][j];
-          for (uint32_t k = 0; k < 16; ++k) acc = std::fmaf(a[i][k], b[k][j], acc);
-          write(w, fd.at(r), l, std::bit_cast<uint32_t>(acc));
-        }
-      }
-      return;
-    }
     default:
       break;
   }
 
-  // Arithmetic and logic, one lane at a time.
-  const EmuOp code = in.code;
-  const int32_t d = dst_reg();
-  lanes([&](uint32_t l) {
-    auto arg = [&](size_t i) { return read(w, ops[i], l); };
-    uint64_t r = 0;
-    if (type.bits == 16 && (type.kind == 'f' || type.kind == 'h')) {
-      // Half precision, one or two packed elements, each computed in float and rounded back.
-      const bool brain = type.kind == 'h';
-      for (uint32_t e = 0; e < type.packed; ++e) {
-        auto f = [&](size_t i) { return static_cast<float>(as_float(arg(i) >> (16 * e), 16, brain)); };
-        float x = 0;
-        switch (code) {
-          case EmuOp::kAdd: x = f(1) + f(2); break;
-          case EmuOp::kSub: x = f(1) - f(2); break;
-          case EmuOp::kMul: x = f(1) * f(2); break;
-          case EmuOp::kFma: case EmuOp::kMad: x = std::fmaf(f(1), f(2), f(3)); break;
-          case EmuOp::kMin: x = std::fmin(f(1), f(2)); break;
-          case EmuOp::kMax: x = std::fmax(f(1), f(2)); break;
-          case EmuOp::kAbs: x = std::fabs(f(1)); break;
-          case EmuOp::kNeg: x = -f(1); break;
-          case EmuOp::kEx2: x = std::exp2(f(1)); break;
-          case EmuOp::kRcp: x = 1.0f / f(1); break;
-          case EmuOp::kSqrt: x = std::sqrt(f(1)); break;
-          default: fault(in, w, l, "the emulator has no half-precision form of this instruction");
-        }
-        r |= from_float(x, 16, brain) << (16 * e);
-      }
-    } else if (type.kind == 'f') {
-      auto f = [&](size_t i) { return as_float(arg(i), type.bits); };
-      double x = 0;
-      switch (code) {
-        case EmuOp::kAdd: x = f(1) + f(2); break;
-        case EmuOp::kSub: x = f(1) - f(2); break;
-        case EmuOp::kMul: x = f(1) * f(2); break;
-        case EmuOp::kDiv: x = f(1) / f(2); break;
-        case EmuOp::kFma:
-        case EmuOp::kMad:
-          x = type.bits == 64 ? std::fma(f(1), f(2), f(3))
-                              : static_cast<double>(std::fmaf(static_cast<float>(f(1)), static_cast<float>(f(2)), static_cast<float>(f(3))));
-          break;
-        case EmuOp::kMin: x = std::fmin(f(1), f(2)); break;
-        case EmuOp::kMax: x = std::fmax(f(1), f(2)); break;
-        case EmuOp::kAbs: x = std::fabs(f(1)); break;
-        case EmuOp::kNeg: x = -f(1); break;
-        case EmuOp::kSqrt: x = std::sqrt(f(1)); break;
-        case EmuOp::kRsqrt: x = 1.0 / std::sqrt(f(1)); break;
-        case EmuOp::kRcp: x = 1.0 / f(1); break;
-        case EmuOp::kEx2: x = std::exp2(f(1)); break;
-        case EmuOp::kLg2: x = std::log2(f(1)); break;
-        case EmuOp::kSin: x = std::sin(f(1)); break;
-        case EmuOp::kCos: x = std::cos(f(1)); break;
-        default: fault(in, w, l, "the emulator has no float form of this instruction");
-      }
-      if (type.bits == 32) x = static_cast<float>(x);  // round each operation to single precision
-      r = from_float(x, type.bits);
-    } else {
-      const uint32_t bits = type.bits;
-      const bool sg = type.kind == 's';
-      auto u = [&](size_t i) { return mask_bits(arg(i), bits); };
-      auto si = [&](size_t i) { return as_signed(arg(i), bits); };
-      switch (code) {
-        case EmuOp::kAdd: r = u(1) + u(2); break;
-        case EmuOp::kSub: r = u(1) - u(2); break;
-        case EmuOp::kMul:
-        case EmuOp::kMad:
-          if (in.wide) {
-            r = sg ? static_cast<uint64_t>(si(1) * si(2)) : u(1) * u(2);
-          } else if (in.hi) {
-            __int128_t p = sg ? static_cast<__int128_t>(si(1)) * si(2) : static_cast<__int128_t>(static_cast<__uint128_t>(u(1)) * u(2));
-            r = static_cast<uint64_t>(p >> bits);
-          } else {
-            r = u(1) * u(2);
-          }
-          if (code == EmuOp::kMad) r += in.wide ? arg(3) : u(3);
-          break;
-        case EmuOp::kDiv: r = u(2) == 0 ? ~0ull : sg ? static_cast<uint64_t>(si(1) / si(2)) : u(1) / u(2); break;
-        case EmuOp::kRem: r = u(2) == 0 ? u(1) : sg ? static_cast<uint64_t>(si(1) % si(2)) : u(1) % u(2); break;
-        case EmuOp::kMin: r = sg ? static_cast<uint64_t>(std::min(si(1), si(2))) : std::min(u(1), u(2)); break;
-        case EmuOp::kMax: r = sg ? static_cast<uint64_t>(std::max(si(1), si(2))) : std::max(u(1), u(2)); break;
-        case EmuOp::kAbs: r = static_cast<uint64_t>(std::llabs(si(1))); break;
-        case EmuOp::kNeg: r = static_cast<uint64_t>(-si(1)); break;
-        case EmuOp::kAnd: r = u(1) & u(2); break;
-        case EmuOp::kOr: r = u(1) | u(2); break;
-        case EmuOp::kXor: r = u(1) ^ u(2); break;
-        case EmuOp::kNot: r = ~u(1); break;
-        case EmuOp::kShl: r = u(2) >= bits ? 0 : u(1) << u(2); break;
-        case EmuOp::kShr: {
-          uint64_t n = std::min<uint64_t>(u(2), bits);
-          r = sg ? static_cast<uint64_t>(si(1) >> std::min<uint64_t>(n, 63)) : (n >= bits ? 0 : u(1) >> n);
-          break;
-        }
-        case EmuOp::kBfe: {  // bfe d, a, pos, len: a field of a, sign-extended for .s types
-          uint64_t pos = arg(2) & 0xff, len = arg(3) & 0xff;
-          uint64_t field = (len == 0 || pos >= bits) ? 0 : (u(1) >> pos) & (len >= 64 ? ~0ull : (1ull << len) - 1);
-          if (sg && len > 0 && len < 64 && pos < bits && (field >> (std::min<uint64_t>(len, bits - pos) - 1) & 1)) field |= ~0ull << std::min<uint64_t>(len, bits - pos);
-          r = field;
-          break;
-        }
-        case EmuOp::kBfi: {  // bfi d, a, b, pos, len: b with a's low len bits put at pos
-          uint64_t pos = arg(3) & 0xff, len = arg(4) & 0xff;
-          uint64_t mask = (len >= 64 ? ~0ull : (1ull << len) - 1);
-          r = pos >= bits ? u(2) : (u(2) & ~(mask << pos)) | ((u(1) & mask) << pos);
-          break;
-        }
-        case EmuOp::kPopc: r = static_cast<uint64_t>(std::popcount(u(1))); break;
-        case EmuOp::kClz: r = static_cast<uint64_t>(std::countl_zero(u(1)) - (64 - static_cast<int>(bits))); break;
-        case EmuOp::kBrev: {
-          uint64_t v = u(1), o = 0;
-          for (uint32_t i = 0; i < bits; ++i) o |= ((v >> i) & 1) << (bits - 1 - i);
-          r = o;
-          break;
-        }
-        default: fault(in, w, l, "the emulator has no integer form of this instruction");
-      }
-      if (type.kind == 'p') r &= 1;
-    }
-    write(w, d, l, r);
-  });
+  arithmetic(w, in, exec);
 }
 
 }  // namespace warpsim::ptx

@@ -8,6 +8,7 @@
 // an instruction past a barrier, the emulator first runs the lagging warps up to the barrier and
 // queues what they executed, so all stores before a barrier are visible after it.
 #include <array>
+#include <bit>
 #include <deque>
 #include <map>
 #include <string>
@@ -129,7 +130,17 @@ class CtaEmulator : public CtaWork {
   [[gnu::noinline, gnu::cold]] void report_shared(const WarpState& w, uint32_t lane, uint64_t word, bool write, bool uninitialized,
                                                  bool after_write, bool after_read, const EmuInst& in);
   std::string thread_name(const WarpState& w, uint32_t lane) const;
+  void matrix_op(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);  // matrix_ops.cpp
+  void arithmetic(WarpState& w, const EmuInst& in, uint32_t exec);                // arithmetic.cpp
   void mma_m16n8k32(WarpState& w, const EmuInst& in);
+  template <class F>
+  static void for_lanes(uint32_t exec, F&& f) {  // each lane set in exec, lowest first
+    for (uint32_t m = exec; m;) {
+      const auto l = static_cast<uint32_t>(std::countr_zero(m));
+      m &= m - 1;
+      f(l);
+    }
+  }
   std::vector<std::vector<uint8_t>> local_;  // per thread, grown on demand
 };
 

@@ -1,0 +1,139 @@
+// Per-lane arithmetic and logic: FP16/BF16 (packed or not), FP32/FP64 and integer operations,
+// each lane computed from its own registers.
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdlib>
+
+#include "frontend/ptx/cta_emulator.h"
+#include "frontend/ptx/value_bits.h"
+
+namespace warpsim::ptx {
+
+void CtaEmulator::arithmetic(WarpState& w, const EmuInst& in, uint32_t exec) {
+  const auto& ops = in.operands;
+  const Type type = in.type;
+  auto lanes = [&](auto&& f) { for_lanes(exec, f); };
+  auto dst_reg = [&](size_t i = 0) { return ops.at(i).kind == EmuOperand::Kind::kReg ? ops[i].reg : -1; };
+  // Arithmetic and logic, one lane at a time.
+  const EmuOp code = in.code;
+  const int32_t d = dst_reg();
+  lanes([&](uint32_t l) {
+    auto arg = [&](size_t i) { return read(w, ops[i], l); };
+    uint64_t r = 0;
+    if (type.bits == 16 && (type.kind == 'f' || type.kind == 'h')) {
+      // Half precision, one or two packed elements, each computed in float and rounded back.
+      const bool brain = type.kind == 'h';
+      for (uint32_t e = 0; e < type.packed; ++e) {
+        auto f = [&](size_t i) { return static_cast<float>(as_float(arg(i) >> (16 * e), 16, brain)); };
+        float x = 0;
+        switch (code) {
+          case EmuOp::kAdd: x = f(1) + f(2); break;
+          case EmuOp::kSub: x = f(1) - f(2); break;
+          case EmuOp::kMul: x = f(1) * f(2); break;
+          case EmuOp::kFma: case EmuOp::kMad: x = std::fmaf(f(1), f(2), f(3)); break;
+          case EmuOp::kMin: x = std::fmin(f(1), f(2)); break;
+          case EmuOp::kMax: x = std::fmax(f(1), f(2)); break;
+          case EmuOp::kAbs: x = std::fabs(f(1)); break;
+          case EmuOp::kNeg: x = -f(1); break;
+          case EmuOp::kEx2: x = std::exp2(f(1)); break;
+          case EmuOp::kRcp: x = 1.0f / f(1); break;
+          case EmuOp::kSqrt: x = std::sqrt(f(1)); break;
+          default: fault(in, w, l, "the emulator has no half-precision form of this instruction");
+        }
+        r |= from_float(x, 16, brain) << (16 * e);
+      }
+    } else if (type.kind == 'f') {
+      auto f = [&](size_t i) { return as_float(arg(i), type.bits); };
+      double x = 0;
+      switch (code) {
+        case EmuOp::kAdd: x = f(1) + f(2); break;
+        case EmuOp::kSub: x = f(1) - f(2); break;
+        case EmuOp::kMul: x = f(1) * f(2); break;
+        case EmuOp::kDiv: x = f(1) / f(2); break;
+        case EmuOp::kFma:
+        case EmuOp::kMad:
+          x = type.bits == 64 ? std::fma(f(1), f(2), f(3))
+                              : static_cast<double>(std::fmaf(static_cast<float>(f(1)), static_cast<float>(f(2)), static_cast<float>(f(3))));
+          break;
+        case EmuOp::kMin: x = std::fmin(f(1), f(2)); break;
+        case EmuOp::kMax: x = std::fmax(f(1), f(2)); break;
+        case EmuOp::kAbs: x = std::fabs(f(1)); break;
+        case EmuOp::kNeg: x = -f(1); break;
+        case EmuOp::kSqrt: x = std::sqrt(f(1)); break;
+        case EmuOp::kRsqrt: x = 1.0 / std::sqrt(f(1)); break;
+        case EmuOp::kRcp: x = 1.0 / f(1); break;
+        case EmuOp::kEx2: x = std::exp2(f(1)); break;
+        case EmuOp::kLg2: x = std::log2(f(1)); break;
+        case EmuOp::kSin: x = std::sin(f(1)); break;
+        case EmuOp::kCos: x = std::cos(f(1)); break;
+        default: fault(in, w, l, "the emulator has no float form of this instruction");
+      }
+      if (type.bits == 32) x = static_cast<float>(x);  // round each operation to single precision
+      r = from_float(x, type.bits);
+    } else {
+      const uint32_t bits = type.bits;
+      const bool sg = type.kind == 's';
+      auto u = [&](size_t i) { return mask_bits(arg(i), bits); };
+      auto si = [&](size_t i) { return as_signed(arg(i), bits); };
+      switch (code) {
+        case EmuOp::kAdd: r = u(1) + u(2); break;
+        case EmuOp::kSub: r = u(1) - u(2); break;
+        case EmuOp::kMul:
+        case EmuOp::kMad:
+          if (in.wide) {
+            r = sg ? static_cast<uint64_t>(si(1) * si(2)) : u(1) * u(2);
+          } else if (in.hi) {
+            __int128_t p = sg ? static_cast<__int128_t>(si(1)) * si(2) : static_cast<__int128_t>(static_cast<__uint128_t>(u(1)) * u(2));
+            r = static_cast<uint64_t>(p >> bits);
+          } else {
+            r = u(1) * u(2);
+          }
+          if (code == EmuOp::kMad) r += in.wide ? arg(3) : u(3);
+          break;
+        case EmuOp::kDiv: r = u(2) == 0 ? ~0ull : sg ? static_cast<uint64_t>(si(1) / si(2)) : u(1) / u(2); break;
+        case EmuOp::kRem: r = u(2) == 0 ? u(1) : sg ? static_cast<uint64_t>(si(1) % si(2)) : u(1) % u(2); break;
+        case EmuOp::kMin: r = sg ? static_cast<uint64_t>(std::min(si(1), si(2))) : std::min(u(1), u(2)); break;
+        case EmuOp::kMax: r = sg ? static_cast<uint64_t>(std::max(si(1), si(2))) : std::max(u(1), u(2)); break;
+        case EmuOp::kAbs: r = static_cast<uint64_t>(std::llabs(si(1))); break;
+        case EmuOp::kNeg: r = static_cast<uint64_t>(-si(1)); break;
+        case EmuOp::kAnd: r = u(1) & u(2); break;
+        case EmuOp::kOr: r = u(1) | u(2); break;
+        case EmuOp::kXor: r = u(1) ^ u(2); break;
+        case EmuOp::kNot: r = ~u(1); break;
+        case EmuOp::kShl: r = u(2) >= bits ? 0 : u(1) << u(2); break;
+        case EmuOp::kShr: {
+          uint64_t n = std::min<uint64_t>(u(2), bits);
+          r = sg ? static_cast<uint64_t>(si(1) >> std::min<uint64_t>(n, 63)) : (n >= bits ? 0 : u(1) >> n);
+          break;
+        }
+        case EmuOp::kBfe: {  // bfe d, a, pos, len: a field of a, sign-extended for .s types
+          uint64_t pos = arg(2) & 0xff, len = arg(3) & 0xff;
+          uint64_t field = (len == 0 || pos >= bits) ? 0 : (u(1) >> pos) & (len >= 64 ? ~0ull : (1ull << len) - 1);
+          if (sg && len > 0 && len < 64 && pos < bits && (field >> (std::min<uint64_t>(len, bits - pos) - 1) & 1)) field |= ~0ull << std::min<uint64_t>(len, bits - pos);
+          r = field;
+          break;
+        }
+        case EmuOp::kBfi: {  // bfi d, a, b, pos, len: b with a's low len bits put at pos
+          uint64_t pos = arg(3) & 0xff, len = arg(4) & 0xff;
+          uint64_t mask = (len >= 64 ? ~0ull : (1ull << len) - 1);
+          r = pos >= bits ? u(2) : (u(2) & ~(mask << pos)) | ((u(1) & mask) << pos);
+          break;
+        }
+        case EmuOp::kPopc: r = static_cast<uint64_t>(std::popcount(u(1))); break;
+        case EmuOp::kClz: r = static_cast<uint64_t>(std::countl_zero(u(1)) - (64 - static_cast<int>(bits))); break;
+        case EmuOp::kBrev: {
+          uint64_t v = u(1), o = 0;
+          for (uint32_t i = 0; i < bits; ++i) o |= ((v >> i) & 1) << (bits - 1 - i);
+          r = o;
+          break;
+        }
+        default: fault(in, w, l, "the emulator has no integer form of this instruction");
+      }
+      if (type.kind == 'p') r &= 1;
+    }
+    write(w, d, l, r);
+  });
+}
+
+}  // namespace warpsim::ptx

@@ -1,0 +1,217 @@
+// Warp-wide matrix instructions: wmma fragments, ldmatrix and mma.sync. They read and write
+// fragments across all 32 lanes at once, unlike the per-lane instructions in cta_emulator.cpp.
+#include <array>
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "common/half.h"
+#include "frontend/ptx/cta_emulator.h"
+
+namespace warpsim::ptx {
+
+void CtaEmulator::matrix_op(WarpState& w, const EmuInst& in, uint32_t exec, Record& out) {
+  const auto& ops = in.operands;
+  auto lanes = [&](auto&& f) { for_lanes(exec, f); };
+  auto reg = [&](int32_t r, uint32_t l) { return w.regs[static_cast<size_t>(r) * 32 + l]; };
+  switch (in.code) {
+    case EmuOp::kWmmaLoad:
+    case EmuOp::kWmmaStore: {
+      // Fragments in the emulator's layout: A/B lane l, register r, half h hold element
+      // (l % 16) * 16 + 2r + h; C/D lane l, register r hold element 8l + r (row = e / 16).
+      const bool load = in.code == EmuOp::kWmmaLoad;
+      const EmuOperand& addr = load ? ops.at(1) : ops.at(0);
+      const EmuOperand& frag = load ? ops.at(0) : ops.at(1);
+      const bool half = in.matrix == 'a' || in.matrix == 'b';
+      const uint32_t size = half ? 2 : 4;
+      const MemSpace space = in.space;
+      lanes([&](uint32_t l) {
+        uint64_t base = (addr.reg >= 0 ? reg(addr.reg, l) : 0) + addr.bits;
+        uint64_t stride = ops.size() > 2 ? read(w, ops[2], l) : 16;
+        bool first = true;
+        for (uint32_t r = 0; r < 8; ++r) {
+          uint64_t packed = load ? 0 : reg(frag.regs.at(r), l);
+          for (uint32_t h = 0; h < (half ? 2u : 1u); ++h) {
+            uint32_t e = half ? (l & 15) * 16 + r * 2 + h : l * 8 + r;
+            uint32_t row = e / 16, col = e % 16;
+            uint64_t a = base + (in.column_major ? (uint64_t{col} * stride + row) : (uint64_t{row} * stride + col)) * size;
+            if (first) out.addresses.push_back(a), first = false;
+            uint8_t* p = memory_at(space, a, size, w, l, in);
+            if (load) {
+              uint64_t v = 0;
+              std::memcpy(&v, p, size);
+              packed |= v << (16 * h);
+            } else {
+              uint64_t v = half ? (packed >> (16 * h)) & 0xffff : packed;
+              std::memcpy(p, &v, size);
+            }
+          }
+          if (load) write(w, frag.regs.at(r), l, packed);
+        }
+      });
+      return;
+    }
+    case EmuOp::kLdmatrix: {
+      // ldmatrix.sync.aligned.m8n8.xN[.trans].shared.b16: lanes 8i..8i+7 give the row addresses
+      // of matrix i; lane l receives, in its i-th register, row l/4, columns 2(l%4) and 2(l%4)+1
+      // of matrix i (with .trans: column l/4 of rows 2(l%4) and 2(l%4)+1), 16 bits each.
+      const EmuOperand& addr = ops.at(1);
+      std::array<uint64_t, 32> row_address{};
+      for (uint32_t l = 0; l < 32; ++l) row_address[l] = (addr.reg >= 0 ? reg(addr.reg, l) : 0) + addr.bits;
+      lanes([&](uint32_t l) { out.addresses.push_back(row_address[l % (8 * in.matrices)]); });
+      const auto& d = ops.at(0).regs;
+      lanes([&](uint32_t l) {
+        for (uint32_t m = 0; m < in.matrices; ++m) {
+          uint64_t packed = 0;
+          for (uint32_t h = 0; h < 2; ++h) {
+            uint32_t row = l / 4, col = 2 * (l % 4) + h;
+            if (in.transpose) std::swap(row, col);
+            uint64_t a = row_address[8 * m + row] + 2 * col;
+            uint16_t v;
+            std::memcpy(&v, memory_at(MemSpace::kShared, a, 2, w, l, in), 2);
+            check_shared(w, l, a, 2, false, false, in);
+            packed |= uint64_t{v} << (16 * h);
+          }
+          write(w, d.at(m), l, packed);
+        }
+      });
+      return;
+    }
+    case EmuOp::kMma: {
+      if (in.mma_k == 32) return mma_m16n8k32(w, in);
+      // PTX ISA fragment layouts for mma.m16n8k16 / m16n8k8 (.f16/.bf16 inputs, .f32 accumulators),
+      // with group = lane / 4 and t = lane % 4:
+      //   A element i of a lane: row = group + 8 * ((i / 2) % 2), col = 2t + i % 2 + 8 * (i / 4)
+      //   B element i:           row = 2t + i % 2 + 8 * (i / 2),  col = group
+      //   C/D element i:         row = group + 8 * (i / 2),       col = 2t + i % 2
+      // Two 16-bit elements share a register, the lower-numbered in the low half.
+      const uint32_t K = in.mma_k;
+      float a[16][16] = {}, b[16][8] = {}, c[16][8] = {};
+      auto to_float = [&](uint16_t h) { return in.bf16 ? std::bit_cast<float>(uint32_t{h} << 16) : half_to_float(h); };
+      const auto& fa = ops.at(1).regs;
+      const auto& fb = ops.at(2).regs;
+      const auto& fc = ops.at(3).regs;
+      // TF32 m16n8k8 holds one element per register: A element i at row group + 8 (i % 2), col
+      // t + 4 (i / 2); B element i at row t + 4i, col group. The 13 low mantissa bits of a TF32
+      // operand are not used by the hardware (PTX ISA); the emulator truncates them (assumed: the
+      // ISA leaves the rounding of an FP32 value passed as TF32 unspecified).
+      auto tf32 = [&](uint64_t bits) { return std::bit_cast<float>(static_cast<uint32_t>(bits) & 0xffffe000u); };
+      for (uint32_t l = 0; l < 32 && in.tf32; ++l) {
+        const uint32_t g = l / 4, t = l % 4;
+        for (uint32_t i = 0; i < 4; ++i) a[g + 8 * (i % 2)][t + 4 * (i / 2)] = tf32(reg(fa.at(i), l));
+        for (uint32_t i = 0; i < 2; ++i) b[t + 4 * i][g] = tf32(reg(fb.at(i), l));
+        for (uint32_t i = 0; i < 4; ++i) c[g + 8 * (i / 2)][2 * t + i % 2] = std::bit_cast<float>(static_cast<uint32_t>(reg(fc.at(i), l)));
+      }
+      for (uint32_t l = 0; l < 32 && !in.tf32; ++l) {
+        const uint32_t g = l / 4, t = l % 4;
+        for (uint32_t i = 0; i < K / 2; ++i) {  // 8 A elements for k16, 4 for k8
+          uint16_t h = static_cast<uint16_t>(reg(fa.at(i / 2), l) >> (16 * (i % 2)));
+          a[g + 8 * ((i / 2) % 2)][2 * t + i % 2 + 8 * (i / 4)] = to_float(h);
+        }
+        for (uint32_t i = 0; i < K / 4; ++i) {  // 4 B elements for k16, 2 for k8
+          uint16_t h = static_cast<uint16_t>(reg(fb.at(i / 2), l) >> (16 * (i % 2)));
+          b[2 * t + i % 2 + 8 * (i / 2)][g] = to_float(h);
+        }
+        for (uint32_t i = 0; i < 4; ++i) c[g + 8 * (i / 2)][2 * t + i % 2] = std::bit_cast<float>(static_cast<uint32_t>(reg(fc.at(i), l)));
+      }
+      const auto& fd = ops.at(0).regs;
+      for (uint32_t l = 0; l < 32; ++l) {
+        const uint32_t g = l / 4, t = l % 4;
+        for (uint32_t i = 0; i < 4; ++i) {
+          uint32_t row = g + 8 * (i / 2), col = 2 * t + i % 2;
+          float acc = c[row][col];
+          for (uint32_t k = 0; k < K; ++k) acc = std::fmaf(a[row][k], b[k][col], acc);
+          write(w, fd.at(i), l, std::bit_cast<uint32_t>(acc));
+        }
+      }
+      return;
+    }
+    case EmuOp::kWmmaMma: {
+      float a[16][16], b[16][16], c[16][16];
+      const auto& fa = ops.at(1).regs;
+      const auto& fb = ops.at(2).regs;
+      const auto& fc = ops.at(3).regs;
+      for (uint32_t l = 0; l < 32; ++l) {
+        for (uint32_t r = 0; r < 8; ++r) {
+          for (uint32_t h = 0; h < 2 && l < 16; ++h) {
+            uint32_t e = l * 16 + r * 2 + h;
+            a[e / 16][e % 16] = half_to_float(static_cast<uint16_t>(reg(fa.at(r), l) >> (16 * h)));
+            b[e / 16][e % 16] = half_to_float(static_cast<uint16_t>(reg(fb.at(r), l) >> (16 * h)));
+          }
+          uint32_t e = l * 8 + r;
+          c[e / 16][e % 16] = std::bit_cast<float>(static_cast<uint32_t>(reg(fc.at(r), l)));
+        }
+      }
+      const auto& fd = ops.at(0).regs;
+      for (uint32_t l = 0; l < 32; ++l) {
+        for (uint32_t r = 0; r < 8; ++r) {
+          uint32_t e = l * 8 + r, i = e / 16, j = e % 16;
+          float acc = c[i][j];
+          for (uint32_t k = 0; k < 16; ++k) acc = std::fmaf(a[i][k], b[k][j], acc);
+          write(w, fd.at(r), l, std::bit_cast<uint32_t>(acc));
+        }
+      }
+      return;
+    }
+    default:
+      fault(in, w, static_cast<uint32_t>(std::countr_zero(exec)), "not a matrix instruction");
+  }
+}
+
+// mma.sync.m16n8k32 with 8-bit inputs, fragment layouts per the PTX ISA (group = lane / 4,
+// t = lane % 4; four elements per register, the lowest-numbered in the low byte):
+//   A element i (0..15): row = group + 8 if 4 <= i % 8, col = 4t + i % 4 + 16 * (i / 8)
+//   B element i (0..7):  row = 4t + i % 4 + 16 * (i / 4), col = group
+//   C/D element i:       row = group + 8 * (i / 2), col = 2t + i % 2
+// Integers accumulate exactly in 32 bits (wrapping); FP8 products are exact in float and are
+// summed in k order with fmaf (the hardware's internal precision is not specified).
+void CtaEmulator::mma_m16n8k32(WarpState& w, const EmuInst& in) {
+  const auto& ops = in.operands;
+  const auto& fa = ops.at(1).regs;
+  const auto& fb = ops.at(2).regs;
+  const auto& fc = ops.at(3).regs;
+  const auto& fd = ops.at(0).regs;
+  auto element = [](const std::string& type, uint32_t byte) -> double {
+    if (type == "s8") return static_cast<int8_t>(byte);
+    if (type == "u8") return byte;
+    if (type == "e5m2") return half_to_float(static_cast<uint16_t>(byte << 8));  // the top byte of an FP16
+    // e4m3: bias 7, no infinities, S.1111.111 is NaN.
+    const double sign = (byte & 0x80) ? -1.0 : 1.0;
+    const uint32_t e = (byte >> 3) & 0xf, m = byte & 7;
+    if (e == 15 && m == 7) return std::numeric_limits<double>::quiet_NaN();
+    return sign * (e == 0 ? std::ldexp(m / 8.0, -6) : std::ldexp(1.0 + m / 8.0, static_cast<int>(e) - 7));
+  };
+  auto reg = [&](int32_t r, uint32_t l) { return w.regs[static_cast<size_t>(r) * 32 + l]; };
+  double a[16][32] = {}, b[32][8] = {};
+  for (uint32_t l = 0; l < 32; ++l) {
+    const uint32_t g = l / 4, t = l % 4;
+    for (uint32_t i = 0; i < 16; ++i) {
+      uint32_t byte = static_cast<uint32_t>(reg(fa.at(i / 4), l) >> (8 * (i % 4))) & 0xff;
+      a[g + ((i % 8) >= 4 ? 8 : 0)][4 * t + i % 4 + 16 * (i / 8)] = element(in.mma_a, byte);
+    }
+    for (uint32_t i = 0; i < 8; ++i) {
+      uint32_t byte = static_cast<uint32_t>(reg(fb.at(i / 4), l) >> (8 * (i % 4))) & 0xff;
+      b[4 * t + i % 4 + 16 * (i / 4)][g] = element(in.mma_b, byte);
+    }
+  }
+  const bool integer = in.mma_a == "s8" || in.mma_a == "u8";
+  for (uint32_t l = 0; l < 32; ++l) {
+    const uint32_t g = l / 4, t = l % 4;
+    for (uint32_t i = 0; i < 4; ++i) {
+      const uint32_t row = g + 8 * (i / 2), col = 2 * t + i % 2;
+      const uint32_t c = static_cast<uint32_t>(reg(fc.at(i), l));
+      if (integer) {
+        uint32_t acc = c;
+        for (uint32_t k = 0; k < 32; ++k) acc += static_cast<uint32_t>(static_cast<int32_t>(a[row][k] * b[k][col]));
+        write(w, fd.at(i), l, acc);
+      } else {
+        float acc = std::bit_cast<float>(c);
+        for (uint32_t k = 0; k < 32; ++k) acc = std::fmaf(static_cast<float>(a[row][k]), static_cast<float>(b[k][col]), acc);
+        write(w, fd.at(i), l, std::bit_cast<uint32_t>(acc));
+      }
+    }
+  }
+}
+
+}  // namespace warpsim::ptx

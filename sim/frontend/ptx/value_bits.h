@@ -1,0 +1,44 @@
+// Registers hold raw bits; an instruction's type says how to read them. These helpers convert
+// between the bits and the values the emulator computes with.
+#pragma once
+
+#include <bit>
+#include <cstdint>
+#include <string>
+
+#include "common/half.h"
+#include "frontend/ptx/program.h"
+
+namespace warpsim::ptx {
+
+using Type = ValueType;
+
+inline uint64_t mask_bits(uint64_t v, uint32_t bits) { return bits >= 64 ? v : v & ((1ull << bits) - 1); }
+// Inline: called per lane in the emulator's arithmetic.
+inline int64_t as_signed(uint64_t v, uint32_t bits) {
+  if (bits >= 64) return static_cast<int64_t>(v);
+  uint64_t m = 1ull << (bits - 1);
+  v = mask_bits(v, bits);
+  return static_cast<int64_t>((v ^ m) - m);
+}
+// 16-bit floats are IEEE half, or bfloat16 when `brain` (the top half of an f32).
+inline double as_float(uint64_t v, uint32_t bits, bool brain = false) {
+  if (bits == 64) return std::bit_cast<double>(v);
+  if (bits == 16) return brain ? std::bit_cast<float>(static_cast<uint32_t>(v & 0xffff) << 16) : half_to_float(static_cast<uint16_t>(v));
+  return std::bit_cast<float>(static_cast<uint32_t>(v));
+}
+inline uint64_t from_float(double d, uint32_t bits, bool brain = false) {
+  if (bits == 64) return std::bit_cast<uint64_t>(d);
+  if (bits == 16) {
+    if (!brain) return float_to_half(static_cast<float>(d));
+    uint32_t x = std::bit_cast<uint32_t>(static_cast<float>(d));
+    x += 0x7fff + ((x >> 16) & 1);  // round to nearest even
+    return x >> 16;
+  }
+  return std::bit_cast<uint32_t>(static_cast<float>(d));
+}
+
+// setp/set comparison `cmp` (eq, lt, ltu, lo, ...) of a and b read as type t.
+bool compare(const std::string& cmp, ValueType t, uint64_t a, uint64_t b);
+
+}  // namespace warpsim::ptx
