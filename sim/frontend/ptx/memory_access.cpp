@@ -1,0 +1,111 @@
+// Where an emulated access lands (global, shared, local, parameter or constant memory), the
+// faults for accesses that land nowhere, and the shared-memory checkers (races between barriers,
+// reads of never-written words).
+#include <cstdio>
+#include <string>
+
+#include "common/error.h"
+#include "frontend/ptx/cta_emulator.h"
+
+namespace warpsim::ptx {
+
+std::string CtaEmulator::thread_name(const WarpState& w, uint32_t lane) const {
+  const uint32_t t = w.index * 32 + lane;
+  const Dim3& b = launch_.block;
+  return "thread (" + std::to_string(t % b.x) + "," + std::to_string((t / b.x) % b.y) + "," + std::to_string(t / (b.x * b.y)) +
+         ") of CTA " + id_.str();
+}
+
+void CtaEmulator::check_shared(const WarpState& w, uint32_t lane, uint64_t address, uint32_t size, bool write, bool atomic,
+                               const EmuInst& in) {
+  if (shared_words_.empty()) return;
+  const uint32_t epoch = w.barriers, thread = w.index * 32 + lane;
+  for (uint64_t word = address / 4; word <= (address + size - 1) / 4 && word < shared_words_.size(); ++word) {
+    WordAccess& a = shared_words_[word];
+    const bool uninitialized = !write && !atomic && !a.written;
+    // Threads of different warps touching one word between two barriers, one of them writing.
+    const bool after_write = !atomic && a.write_epoch == epoch && a.write_warp != w.index;
+    const bool after_read = !atomic && write && a.read_epoch == epoch && a.read_warp != w.index;
+    if (uninitialized || after_write || after_read) report_shared(w, lane, word, write, uninitialized, after_write, after_read, in);
+    if (write || atomic) {
+      a.written = true;
+      if (!atomic) a.write_epoch = epoch, a.write_warp = w.index, a.write_thread = thread, a.write_line = in.line;
+    } else {
+      a.read_epoch = epoch, a.read_warp = w.index, a.read_thread = thread, a.read_line = in.line;
+    }
+  }
+}
+
+// Out of line, so that the check above (run for every shared access) stays small and string-free.
+void CtaEmulator::report_shared(const WarpState& w, uint32_t lane, uint64_t word, bool write, bool uninitialized, bool after_write,
+                                bool after_read, const EmuInst& in) {
+  const WordAccess& a = shared_words_[word];
+  auto where = [&](uint32_t line) { return launch_.file + ":" + std::to_string(line); };
+  auto name_of = [&](uint32_t t) { return thread_name(warps_[t / 32], t % 32); };
+  char hex[24];
+  std::snprintf(hex, sizeof hex, "0x%llx", static_cast<unsigned long long>(word * 4));
+  if (uninitialized) {
+    launch_.findings->add("uninitialized-shared-read", in.line,
+                          where(in.line) + ": " + thread_name(w, lane) + " reads shared " + hex + ", which no thread has written");
+  }
+  if (after_write) {
+    launch_.findings->add("race", in.line,
+                          where(in.line) + ": " + thread_name(w, lane) + (write ? " writes" : " reads") + " shared " + hex + ", which " +
+                              name_of(a.write_thread) + " wrote at " + where(a.write_line) + " with no bar.sync between them");
+  } else if (after_read) {
+    launch_.findings->add("race", in.line,
+                          where(in.line) + ": " + thread_name(w, lane) + " writes shared " + hex + ", which " + name_of(a.read_thread) +
+                              " read at " + where(a.read_line) + " with no bar.sync between them");
+  }
+}
+
+void CtaEmulator::fault(const EmuInst& in, const WarpState& w, uint32_t lane, const std::string& message) const {
+  const uint32_t t = w.index * 32 + lane;
+  const Dim3& b = launch_.block;
+  throw InputError(SourceLocation{launch_.file, in.line, 1},
+                   message + " by thread (" + std::to_string(t % b.x) + "," + std::to_string((t / b.x) % b.y) + "," +
+                       std::to_string(t / (b.x * b.y)) + ") of CTA " + id_.str() + " in '" + in.opcode + "'" +
+                       (in.source_line ? " (source line " + std::to_string(in.source_line) + ")" : ""));
+}
+
+uint8_t* CtaEmulator::memory_at(MemSpace space, uint64_t address, uint32_t size, const WarpState& w, uint32_t lane,
+                                const EmuInst& in) {
+  auto hex = [&] {  // only formatted when there is a fault to report
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(address));
+    return std::string(buf);
+  };
+  if (size > 1 && address % size != 0 && space != MemSpace::kParam) fault(in, w, lane, "misaligned " + std::to_string(size) + "-byte access at " + hex());
+  switch (space) {
+    case MemSpace::kGlobal: {
+      uint8_t* p = launch_.memory->at(address, size);
+      if (!p) fault(in, w, lane, "out-of-bounds global access at " + hex() + " (nearest: " + launch_.memory->nearest(address) + ")");
+      return p;
+    }
+    case MemSpace::kShared:
+      if (address + size > shared_.size() || address + size < address) {
+        fault(in, w, lane, "out-of-bounds shared access at " + hex() + " (the CTA has " + std::to_string(shared_.size()) + " bytes)");
+      }
+      return shared_.data() + address;
+    case MemSpace::kParam:
+      if (address + size > launch_.params.size()) fault(in, w, lane, "parameter access beyond the parameters at " + hex());
+      return const_cast<uint8_t*>(launch_.params.data()) + address;
+    case MemSpace::kLocal: {
+      auto& local = local_[w.index * 32 + lane];
+      if (address + size > (1u << 20)) fault(in, w, lane, "local access beyond 1 MiB at " + hex());
+      if (local.size() < address + size) local.resize(address + size, 0);
+      return local.data() + address;
+    }
+    case MemSpace::kConst: {
+      const auto& bank = launch_.program->constant_bank;
+      if (address + size > bank.size() || address + size < address) {
+        fault(in, w, lane, "constant access at " + hex() + " beyond the module's " + std::to_string(bank.size()) + " bytes of .const variables");
+      }
+      return const_cast<uint8_t*>(bank.data()) + address;  // stores to .const are rejected when the PTX is lowered
+    }
+    default:
+      fault(in, w, lane, "this state space is not supported by the emulator");
+  }
+}
+
+}  // namespace warpsim::ptx
