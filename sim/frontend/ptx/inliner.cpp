@@ -1,0 +1,137 @@
+#include "frontend/ptx/inliner.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "common/error.h"
+
+namespace warpsim::ptx {
+namespace {
+
+class Inliner {
+ public:
+  explicit Inliner(const Module& m) : m_(m) {}
+
+  Function run(const Function& entry) {
+    Function flat = entry;
+    flat.body.clear();
+    flat.labels.clear();
+    emit(entry, "", {}, {}, "", 0);
+    flat.body = std::move(body_);
+    flat.labels = std::move(labels_);
+    flat.registers.insert(flat.registers.end(), registers_.begin(), registers_.end());
+    flat.locals.insert(flat.locals.end(), locals_.begin(), locals_.end());
+    return flat;
+  }
+
+ private:
+  using Names = std::map<std::string, std::string>;
+
+  void rename(Operand& o, const Function& f, const std::string& prefix, const Names& regs, const Names& aliases) const {
+    if (o.kind == Operand::Kind::kRegister) {
+      auto it = regs.find(o.name);
+      if (it != regs.end()) o.name = it->second;
+    } else if (o.kind == Operand::Kind::kSymbol || o.kind == Operand::Kind::kAddress) {
+      if (o.name.empty() || o.name[0] == '%') {
+        auto it = regs.find(o.name);
+        if (it != regs.end()) o.name = it->second;
+      } else if (f.labels.count(o.name)) {
+        o.name = prefix + o.name;
+      } else if (aliases.count(o.name)) {
+        o.name = aliases.at(o.name);
+      }
+    }
+    for (auto& item : o.items) rename(item, f, prefix, regs, aliases);
+  }
+
+  void emit(const Function& f, const std::string& prefix, const Names& regs, const Names& aliases, const std::string& ret_label,
+            int depth) {
+    std::map<size_t, std::vector<std::string>> labels_at;
+    for (const auto& [name, index] : f.labels) labels_at[index].push_back(name);
+    for (size_t i = 0; i <= f.body.size(); ++i) {
+      for (const auto& l : labels_at[i]) labels_[prefix + l] = body_.size();
+      if (i == f.body.size()) break;
+      Instruction in = f.body[i];
+      for (auto& o : in.operands) rename(o, f, prefix, regs, aliases);
+      if (in.guard) {
+        auto it = regs.find(*in.guard);
+        if (it != regs.end()) in.guard = it->second;
+      }
+      if (in.opcode.rfind("call", 0) == 0) {
+        inline_call(in, depth);
+        continue;
+      }
+      if (!ret_label.empty() && (in.opcode == "ret" || in.opcode.rfind("ret.", 0) == 0)) {
+        in.opcode = "bra.uni";
+        Operand target;
+        target.kind = Operand::Kind::kSymbol;
+        target.name = ret_label;
+        in.operands = {target};
+      }
+      body_.push_back(std::move(in));
+    }
+  }
+
+  void inline_call(const Instruction& call, int depth) {
+    auto fail = [&](const std::string& m) { throw InputError(SourceLocation{m_.file, call.line, call.column}, m); };
+    // call (ret...), name, (args...)  |  call name, (args)  |  call (ret), name  |  call name
+    const Operand* rets = nullptr;
+    const Operand* callee_name = nullptr;
+    const Operand* args = nullptr;
+    for (const auto& o : call.operands) {
+      if (o.kind == Operand::Kind::kList) {
+        (callee_name ? args : rets) = &o;
+      } else if (o.kind == Operand::Kind::kSymbol && !callee_name) {
+        callee_name = &o;
+      }
+    }
+    if (!callee_name) fail("expected the name of the called function");
+    const Function* callee = m_.find(callee_name->name);
+    if (!callee || callee->is_declaration) fail("call to '" + callee_name->name + "', which has no body in this module (the emulator cannot run it)");
+    if (depth >= 8) fail("calls nested deeper than 8 (recursion is not supported by the emulator)");
+    const std::string prefix = "__c" + std::to_string(++calls_) + "_";
+    Names regs, aliases;
+    for (const auto& r : callee->registers) {
+      RegisterDecl copy = r;
+      copy.name = "%" + prefix + r.name.substr(1);
+      registers_.push_back(copy);
+      if (r.count == 0) {
+        regs[r.name] = copy.name;
+      } else {
+        for (uint32_t k = 0; k < r.count; ++k) regs[r.name + std::to_string(k)] = copy.name + std::to_string(k);
+      }
+    }
+    for (const auto& v : callee->locals) {
+      Variable copy = v;
+      copy.name = prefix + v.name;
+      aliases[v.name] = copy.name;
+      locals_.push_back(copy);
+    }
+    auto bind = [&](const std::vector<Variable>& formals, const Operand* actuals, const char* what) {
+      size_t n = actuals ? actuals->items.size() : 0;
+      if (n != formals.size()) {
+        fail(callee->name + " takes " + std::to_string(formals.size()) + " " + what + ", the call passes " + std::to_string(n));
+      }
+      for (size_t k = 0; k < n; ++k) aliases[formals[k].name] = actuals->items[k].name;
+    };
+    bind(callee->params, args, "parameters");
+    bind(callee->returns, rets, "return values");
+    const std::string ret_label = prefix + "return";
+    emit(*callee, prefix, regs, aliases, ret_label, depth + 1);
+    labels_[ret_label] = body_.size();
+  }
+
+  const Module& m_;
+  std::vector<Instruction> body_;
+  std::map<std::string, size_t> labels_;
+  std::vector<RegisterDecl> registers_;
+  std::vector<Variable> locals_;
+  int calls_ = 0;
+};
+
+}  // namespace
+
+Function inline_calls(const Module& module, const Function& entry) { return Inliner(module).run(entry); }
+
+}  // namespace warpsim::ptx

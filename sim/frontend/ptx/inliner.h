@@ -1,0 +1,14 @@
+#pragma once
+
+#include "frontend/ptx/ptx_module.h"
+
+namespace warpsim::ptx {
+
+// Inlines every call to a .func with a body, so the emulator sees one flat instruction list.
+// Callee registers, labels and call-site parameters get a per-call prefix; the callee's
+// parameters and return values become the call site's .param variables; `ret` becomes a branch
+// to the end of the inlined body.
+// Throws InputError for calls to bodiless functions, argument count mismatches and recursion.
+Function inline_calls(const Module& module, const Function& entry);
+
+}  // namespace warpsim::ptx
