@@ -30,6 +30,7 @@ bool parse_arguments(const std::vector<std::string>& args, const boost::program_
 }
 
 bool stderr_is_terminal() { return ::isatty(STDERR_FILENO) == 1; }
+bool stdout_is_terminal() { return ::isatty(STDOUT_FILENO) == 1; }
 
 void write_output(const std::string& path, const std::string& content) {
   if (path == "-") {

@@ -23,6 +23,7 @@ bool parse_arguments(const std::vector<std::string>& args, const boost::program_
                      const boost::program_options::positional_options_description& positional);
 
 bool stderr_is_terminal();
+bool stdout_is_terminal();
 // Writes `content` to `path` atomically ("-" means stdout).
 void write_output(const std::string& path, const std::string& content);
 // As write_output, gzip-compressed when `path` ends in ".gz" (trace files).

@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "cli/cli_common.h"
+#include "cli/run_views.h"
 #include "frontend/accelsim/sass_opcodes.h"
 #include "common/error.h"
 #include "config/load_config.h"
@@ -80,6 +81,8 @@ int run_command(const std::vector<std::string>& args) {
       "reconvergence", po::value(&reconvergence), "with a launch file: stack (classic SIMT stack) or independent (Volta-style independent thread scheduling)")(
       "checks", po::value(&checks), "with a launch file: kernel checkers (races, uninitialised shared reads, divergent barriers): error (default: findings exit 6), warn, or off")(
       "input", po::value(&input), "workload file");
+  RunViews views;
+  views.add_options(opts);
   po::positional_options_description pos;
   pos.add("input", 1);
   if (!parse_arguments(args, opts, pos)) return kExitOk;
@@ -107,6 +110,7 @@ int run_command(const std::vector<std::string>& args) {
     workload = std::make_unique<TraceWorkload>(input);
   }
   Gpu gpu(config.spec);
+  views.attach(gpu);
   Progress progress;
   gpu.set_progress([&](const KernelInfo& k, uint64_t d, uint64_t t) { progress.update(k, d, t); });
   SimulationResult result = simulate(gpu, accelsim ? static_cast<Workload&>(*accelsim) : *workload);
@@ -150,6 +154,7 @@ int run_command(const std::vector<std::string>& args) {
     if (!launch) throw UsageError{"--dump-dir needs a launch file"};
     launch->dump(dump_dir);
   }
+  const std::string view_text = views.finish(config.spec, kernels, total, input);
   ptx::CheckResult check;
   if (launch && !launch->spec().expect.empty()) check = launch->check();
   if (!quiet && json_path != "-") {
@@ -159,6 +164,7 @@ int run_command(const std::vector<std::string>& args) {
       for (const auto& l : check.lines) std::cout << "  " << l << "\n";
     }
   }
+  if (!view_text.empty() && json_path != "-") std::cout << "\n" << view_text;
   if (launch && !launch->findings().list.empty()) {
     for (const auto& f : launch->findings().list) std::cerr << "warpsim: " << f.kind << ": " << f.message << "\n";
     if (checks == "error") return kExitFindings;

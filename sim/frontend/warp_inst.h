@@ -26,6 +26,8 @@ struct WarpInst {
   const RegId* regs = nullptr;  // num_dst destinations, then num_src sources
   LaneAddresses addr;
   uint32_t line = 0;            // source line in the trace/PTX file, for messages and views
+  uint32_t pc = 0;              // PTX frontend: index of the static instruction (0 for traces)
+  uint32_t source_line = 0;     // PTX frontend: CUDA source line from the latest .loc (0 if none)
 
   RegId dst(int i) const { return regs[i]; }
   RegId src(int i) const { return regs[num_dst + i]; }

@@ -13,6 +13,11 @@ Gpu::Gpu(const GpuSpec& spec) : spec_(spec), memory_(spec, engine_, stats_) {
   memory_.connect(std::move(responders));
 }
 
+void Gpu::set_observer(WarpObserver* o) {
+  observer_ = o;
+  for (auto& sm : sms_) sm->set_observer(o);
+}
+
 KernelRun Gpu::run_kernel(KernelSource& kernel) {
   KernelRun run;
   run.info = kernel.info();
@@ -25,6 +30,7 @@ KernelRun Gpu::run_kernel(KernelSource& kernel) {
   ctas_total_ = run.info.grid.count();
   last_retire_ = run.start;
   const auto before = stats_.snapshot();
+  if (observer_) observer_->kernel_started(run.info, run.start);
 
   // Breadth-first initial dispatch: one CTA per SM per round, as the hardware's block
   // scheduler spreads a grid across SMs before stacking them.
@@ -56,6 +62,7 @@ KernelRun Gpu::run_kernel(KernelSource& kernel) {
   run.ctas = ctas_done_;
   run.end = ctas_total_ ? last_retire_ + 1 : run.start;
   run.stats = StatRegistry::difference(stats_.snapshot(), before);
+  if (observer_) observer_->kernel_finished(run.info, run.end);
   return run;
 }
 

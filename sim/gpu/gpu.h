@@ -37,6 +37,8 @@ class Gpu {
   // SimulationError if the model deadlocks.
   KernelRun run_kernel(KernelSource& kernel);
   void set_progress(Progress p) { progress_ = std::move(p); }
+  // Every SM reports its warps' states to `o` (nullptr: none); the model's results do not change.
+  void set_observer(WarpObserver* o);
 
   const StatRegistry& stats() const { return stats_; }
   const GpuSpec& spec() const { return spec_; }
@@ -56,6 +58,7 @@ class Gpu {
   Cycle last_retire_ = 0;
   bool ran_before_ = false;
   Progress progress_;
+  WarpObserver* observer_ = nullptr;
 };
 
 }  // namespace warpsim

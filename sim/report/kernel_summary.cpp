@@ -45,6 +45,10 @@ Summary summarize(const GpuSpec& spec, const StatRegistry& st, const StatRegistr
     out.busiest_pipe_utilisation = tensor;
     out.busiest_pipe = "tensor";
   }
+  out.fp32_flops = sum(sm + "fp32.add") + sum(sm + "fp32.mul") + 2 * sum(sm + "fp32.fma");
+  out.fp64_flops = sum(sm + "fp64.add") + sum(sm + "fp64.mul") + 2 * sum(sm + "fp64.fma");
+  out.fp16_flops = sum(sm + "fp16.flops");
+  out.tensor_flops = sum(sm + "tensor.flops");
   for (int r = 0; r < kNumStallReasons; ++r) {
     auto reason = static_cast<StallReason>(r);
     out.stalls[r] = ratio(sum(sm + "warp_state." + std::string(stall_reason_name(reason))), out.warp_instructions);

@@ -37,6 +37,8 @@ struct Summary {
   double dram_utilisation = 0, l2_utilisation = 0, issue_utilisation = 0;
   std::string busiest_pipe;
   double busiest_pipe_utilisation = 0;
+  // FLOPs as ncu's roofline counts them (an FMA is two), per kind.
+  double fp32_flops = 0, fp64_flops = 0, fp16_flops = 0, tensor_flops = 0;
   std::string bound;         // "memory", "compute" or "latency"
   std::string bound_reason;
   std::array<double, kNumStallReasons> stalls{};  // warp-cycles per issued instruction

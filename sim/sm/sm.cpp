@@ -66,6 +66,7 @@ void Sm::launch_cta(std::unique_ptr<CtaWork> work, Cycle now) {
     w.age = next_age_++;
     w.first_cycle = in_tick_ ? now + 1 : now;
     w.stream = &cta.work->warp(i);
+    if (observer_) observer_->warp_launched(id_, cta.warps[i], cta.work->id(), i, w.first_cycle);
     ++resident_warps_;
     subs_[cta.warps[i] % subs_.size()].needs_scan = true;
     w.current = w.stream->next();
@@ -171,6 +172,7 @@ bool Sm::issue_stage(SubPartition& sp, Cycle now, Cycle& next) {
       continue;
     }
     enter_population(w, v.reason);
+    if (observer_) observer_->warp_state(id_, slot, now, v.reason, nullptr);
     w.until = v.until;
     w.dirty = false;
     if (w.exited) maybe_retire(w, slot, now);
@@ -184,6 +186,11 @@ bool Sm::issue_stage(SubPartition& sp, Cycle now, Cycle& next) {
   // Eligible warps are credited here for this cycle only; they are not in a population.
   stats_.stall_cycles[static_cast<int>(StallReason::kNotSelected)] += eligible_.size() - 1;
   ++stats_.stall_cycles[static_cast<int>(StallReason::kSelected)];
+  if (observer_) {
+    for (uint32_t slot : eligible_)
+      observer_->warp_state(id_, slot, now, slot == chosen ? StallReason::kSelected : StallReason::kNotSelected,
+                            slot == chosen ? warps_[slot].current : nullptr);
+  }
   issue(sp, chosen, now);
   return true;
 }
@@ -355,8 +362,8 @@ void Sm::exit_warp(Warp& w, uint32_t slot, Cycle now) {
 }
 
 void Sm::maybe_retire(Warp& w, uint32_t slot, Cycle now) {
-  (void)slot;
   if (!w.exited || w.outstanding_loads || w.outstanding_stores || !w.resident || now < w.drain_until) return;
+  if (observer_) observer_->warp_retired(id_, slot, now + 1);
   if (w.in_population) {
     // The population covers cycles before `now`; the warp is still resident in cycle `now`.
     ++stats_.stall_cycles[static_cast<int>(w.reason)];

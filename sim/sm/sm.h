@@ -17,6 +17,7 @@
 #include "engine/engine.h"
 #include "frontend/kernel_source.h"
 #include "mem/memory_system.h"
+#include "observe/warp_observer.h"
 #include "sm/load_store_unit.h"
 #include "sm/sm_stats.h"
 #include "sm/warp.h"
@@ -42,6 +43,8 @@ class Sm : public Component, public MemResponder, private LoadStoreClient {
   std::string describe_state() const override;
 
   uint32_t id() const { return id_; }
+  // Reports every warp's states to `o` (nullptr: nobody watches). Set before a kernel starts.
+  void set_observer(WarpObserver* o) { observer_ = o; }
   uint64_t l1_bytes() const { return lsu_.l1_bytes(); }
 
  private:
@@ -93,6 +96,7 @@ class Sm : public Component, public MemResponder, private LoadStoreClient {
   const GpuSpec& spec_;
   Engine& engine_;
   CtaDone on_cta_done_;
+  WarpObserver* observer_ = nullptr;
   SmStats stats_;
   LoadStoreUnit lsu_;
   std::vector<Warp> warps_;

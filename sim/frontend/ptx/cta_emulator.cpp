@@ -74,6 +74,8 @@ void CtaEmulator::begin_record(const EmuInst& in, uint32_t exec, Record& out) co
   out.inst = WarpInst{};
   out.inst.op = &in.op;
   out.inst.line = in.line;
+  out.inst.pc = static_cast<uint32_t>(&in - launch_.program->insts.data());
+  out.inst.source_line = in.source_line;
   out.inst.active_mask = exec;
   out.regs.assign(in.dsts.begin(), in.dsts.end());
   out.regs.insert(out.regs.end(), in.srcs.begin(), in.srcs.end());
