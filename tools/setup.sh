@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
 # Installs what warpsim needs to build and test, from Debian's packages, if anything is missing.
 # Safe to run again: it does nothing when everything is present. Run as root or with sudo.
+#   tools/setup.sh           what building needs
+#   tools/setup.sh --tests   also what the tests need: Chromium, which opens the HTML report headless
 set -euo pipefail
 
 packages=(g++ cmake ninja-build libboost-program-options-dev libspdlog-dev libyaml-cpp-dev
           libgtest-dev nlohmann-json3-dev zlib1g-dev liblzma-dev)
+if [ "${1:-}" = "--tests" ]; then
+  packages+=(chromium)
+fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -5,7 +5,7 @@
 #   tools/test.sh release    the optimised build only (faster while developing)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-tools/setup.sh
+tools/setup.sh --tests
 presets=("${@:-release debug-asan}")
 for preset in ${presets[@]}; do
   echo "== $preset"

@@ -62,10 +62,12 @@ CliResult run_cli(const std::vector<std::string>& args) {
   return r;
 }
 
-Simulated simulate_file(const std::string& arch, const std::string& path, const std::vector<std::string>& sets) {
+Simulated simulate_file(const std::string& arch, const std::string& path, const std::vector<std::string>& sets,
+                        const std::function<void(Gpu&)>& prepare) {
   Simulated s;
   s.config = load_gpu_config(arch, sets);
   s.gpu = std::make_unique<Gpu>(s.config.spec);
+  if (prepare) prepare(*s.gpu);
   std::unique_ptr<Workload> workload;
   if (AccelSimWorkload::accepts(path)) {
     workload = std::make_unique<AccelSimWorkload>(path);
@@ -78,9 +80,10 @@ Simulated simulate_file(const std::string& arch, const std::string& path, const 
   return s;
 }
 
-Simulated simulate_text(const std::string& arch, const std::string& trace_text, const std::vector<std::string>& sets) {
+Simulated simulate_text(const std::string& arch, const std::string& trace_text, const std::vector<std::string>& sets,
+                        const std::function<void(Gpu&)>& prepare) {
   TempDir dir;
-  return simulate_file(arch, dir.write("t.trace", trace_text), sets);
+  return simulate_file(arch, dir.write("t.trace", trace_text), sets, prepare);
 }
 
 std::string kernel_header(const std::string& name, unsigned grid, unsigned block, unsigned shared, unsigned regs) {

@@ -1,5 +1,6 @@
 #pragma once
 // Helpers shared by the tests: temporary files, running the CLI, and simulating a trace text.
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -40,8 +41,11 @@ struct Simulated {
   std::unique_ptr<Gpu> gpu;
   uint64_t sum(const std::string& group, size_t kernel = 0) const { return gpu->stats().sum(group, runs.at(kernel).stats); }
 };
-Simulated simulate_text(const std::string& arch, const std::string& trace_text, const std::vector<std::string>& sets = {});
-Simulated simulate_file(const std::string& arch, const std::string& path, const std::vector<std::string>& sets = {});
+// `prepare` (optional) sees the GPU before the run, to attach observers.
+Simulated simulate_text(const std::string& arch, const std::string& trace_text, const std::vector<std::string>& sets = {},
+                        const std::function<void(Gpu&)>& prepare = nullptr);
+Simulated simulate_file(const std::string& arch, const std::string& path, const std::vector<std::string>& sets = {},
+                        const std::function<void(Gpu&)>& prepare = nullptr);
 
 // Builds trace text: ".version 1", a kernel header, and CTAs added by the caller.
 std::string kernel_header(const std::string& name, unsigned grid, unsigned block, unsigned shared = 0, unsigned regs = 32);
