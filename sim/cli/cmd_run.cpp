@@ -6,6 +6,7 @@
 
 #include "cli/cli_common.h"
 #include "cli/run_views.h"
+#include "cli/workload_input.h"
 #include "frontend/accelsim/sass_opcodes.h"
 #include "common/error.h"
 #include "config/load_config.h"
@@ -90,30 +91,14 @@ int run_command(const std::vector<std::string>& args) {
   if (input.empty()) throw UsageError{"missing the input trace"};
 
   LoadedConfig config = load_gpu_config(arch, sets);
-  std::unique_ptr<AccelSimWorkload> accelsim;
-  std::unique_ptr<Workload> workload;
-  ptx::PtxWorkload* launch = nullptr;
-  const bool is_launch = input.size() > 5 && (input.compare(input.size() - 5, 5, ".yaml") == 0 || input.compare(input.size() - 4, 4, ".yml") == 0);
-  if (is_launch) {
-    if (checks != "error" && checks != "warn" && checks != "off") throw UsageError{"--checks takes error, warn or off"};
-    auto w = std::make_unique<ptx::PtxWorkload>(input, config.spec.compute_capability);
-    w->set_checks(checks != "off");
-    if (!reconvergence.empty()) {
-      if (reconvergence != "stack" && reconvergence != "independent") throw UsageError{"--reconvergence takes stack or independent"};
-      w->set_independent_thread_scheduling(reconvergence == "independent");
-    }
-    launch = w.get();
-    workload = std::move(w);
-  } else if (AccelSimWorkload::accepts(input)) {
-    accelsim = std::make_unique<AccelSimWorkload>(input);
-  } else {
-    workload = std::make_unique<TraceWorkload>(input);
-  }
+  WorkloadInput in = open_workload(input, config.spec.compute_capability, LaunchOptions{checks, reconvergence});
+  AccelSimWorkload* accelsim = in.accelsim.get();
+  ptx::PtxWorkload* launch = in.launch;
   Gpu gpu(config.spec);
   views.attach(gpu);
   Progress progress;
   gpu.set_progress([&](const KernelInfo& k, uint64_t d, uint64_t t) { progress.update(k, d, t); });
-  SimulationResult result = simulate(gpu, accelsim ? static_cast<Workload&>(*accelsim) : *workload);
+  SimulationResult result = simulate(gpu, in.workload());
   nlohmann::ordered_json unknown = nlohmann::ordered_json::object();
   if (accelsim) {
     // Each unknown SASS opcode is reported once, with its count; it was timed as an ALU op.

@@ -16,6 +16,8 @@ const char* const kHelp = R"(warpsim - a cycle-approximate GPU simulator
 
 Usage:
   warpsim run --arch <name|file.yaml> [--set key.path=value ...] <input> [--json FILE] [--csv FILE]
+              [--view warps] [--timeline FILE.json] [--roofline FILE.svg] [--report FILE.html]
+  warpsim compare --arch v100,a100,h100,h200,b200 <input> [--svg FILE] [--json FILE]
   warpsim arch list
   warpsim arch show <name|file.yaml> [--set key.path=value ...] [--json]
   warpsim bench [--arch <name>] [--json FILE]
@@ -32,6 +34,8 @@ Shipped configs: v100, a100, h100, h200, b200 (configs/, documented in docs/conf
 Examples:
   warpsim run --arch a100 traces/examples/vector_add.trace
   warpsim run --arch h100 --set memory.l2.size_kib=102400 traces/examples/vector_add.trace --json out.json
+  warpsim run --arch h100 traces/kernels/divergence.launch.yaml --view warps --report report.html
+  warpsim compare --arch v100,a100,h100,h200,b200 traces/examples/tensor_mma.trace.gz
   warpsim arch show b200
   warpsim bench --json bench.json
 
@@ -75,7 +79,8 @@ int main(int argc, char** argv) {
     if (command == "bench") return cli::bench_command(rest);
     if (command == "convert") return cli::convert_command(rest);
     if (command == "trace") return cli::trace_command(rest);
-    std::cerr << "warpsim: unknown command '" << command << "'; expected run, arch, bench, convert, trace or help (see warpsim --help)\n";
+    if (command == "compare") return cli::compare_command(rest);
+    std::cerr << "warpsim: unknown command '" << command << "'; expected run, compare, arch, bench, convert, trace or help (see warpsim --help)\n";
     return kExitUsage;
   } catch (const cli::UsageError& e) {
     std::cerr << "warpsim " << command << ": " << e.message << " (see warpsim help " << command << ")\n";

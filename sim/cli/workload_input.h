@@ -1,0 +1,28 @@
+#pragma once
+// Opens a workload file for `warpsim run` and `warpsim compare`: a warpsim trace, an Accel-Sim
+// trace, or a launch file (PTX emulated for the given compute capability).
+#include <memory>
+#include <string>
+
+#include "frontend/accelsim/accelsim_workload.h"
+#include "frontend/ptx/launch.h"
+
+namespace warpsim::cli {
+
+struct LaunchOptions {
+  std::string checks = "error";        // error, warn or off
+  std::string reconvergence;           // "", stack or independent
+};
+
+struct WorkloadInput {
+  std::unique_ptr<AccelSimWorkload> accelsim;  // set for Accel-Sim input
+  std::unique_ptr<Workload> other;             // a trace or a launch file
+  ptx::PtxWorkload* launch = nullptr;          // set for a launch file
+  Workload& workload() { return accelsim ? static_cast<Workload&>(*accelsim) : *other; }
+};
+
+bool is_launch_file(const std::string& input);
+// Throws UsageError for bad options and InputError for bad input.
+WorkloadInput open_workload(const std::string& input, uint32_t compute_capability, const LaunchOptions& options);
+
+}  // namespace warpsim::cli

@@ -1,0 +1,54 @@
+// warpsim compare: every GPU's row is what warpsim run reports for it, speed-ups are ratios of
+// those times, and a GPU that cannot run the input is a row with the reason.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "support/test_support.h"
+
+namespace warpsim {
+namespace {
+
+using test::run_cli;
+using test::source_path;
+
+TEST(CompareCli, RowsMatchRunAndSpeedUpsAreTimeRatios) {
+  test::TempDir dir;
+  const std::string trace = source_path("traces/examples/fma_ilp.trace");
+  auto r = run_cli({"compare", "--arch", "v100,a100,h100", trace, "--json", dir.path("c.json"), "--svg", dir.path("c.svg")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto rows = nlohmann::json::parse(test::read_file(dir.path("c.json")));
+  ASSERT_EQ(rows.size(), 3u);
+  const double first = rows[0]["time_us"];
+  for (const auto& row : rows) {
+    auto single = run_cli({"run", "--arch", row["arch"], trace, "--json", "-"});
+    ASSERT_EQ(single.exit_code, 0);
+    auto j = nlohmann::json::parse(single.out);
+    EXPECT_EQ(row["cycles"], j["summary"]["cycles"]) << row["arch"];
+    EXPECT_DOUBLE_EQ(row["speedup_vs_first"], first / double(row["time_us"]));
+    EXPECT_NE(r.out.find(std::string(row["arch"]) + " "), std::string::npos);
+  }
+  EXPECT_NE(test::read_file(dir.path("c.svg")).find("<svg"), std::string::npos);
+}
+
+TEST(CompareCli, GpuThatCannotRunItIsARowWithTheReason) {
+  auto r = run_cli({"compare", "--arch", "a100,h100", source_path("traces/kernels/mma_e4m3.launch.yaml")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("a100   not run:"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("needs compute capability 8.9"), std::string::npos);
+  EXPECT_NE(r.out.find("passed"), std::string::npos);
+}
+
+TEST(CompareCli, BadArgumentsAreClearErrors) {
+  EXPECT_EQ(run_cli({"compare", source_path("traces/examples/fma_ilp.trace")}).exit_code, 2);
+  EXPECT_EQ(run_cli({"compare", "--arch", ",", source_path("traces/examples/fma_ilp.trace")}).exit_code, 2);
+  auto r = run_cli({"compare", "--arch", "a100,x900", source_path("traces/examples/fma_ilp.trace")});
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_NE(r.err.find("x900"), std::string::npos);
+  // A file that is not there fails as warpsim run fails on it, not as a row per GPU.
+  EXPECT_EQ(run_cli({"compare", "--arch", "a100,h100", "/nonexistent.trace"}).exit_code,
+            run_cli({"run", "--arch", "a100", "/nonexistent.trace"}).exit_code);
+}
+
+}  // namespace
+}  // namespace warpsim
