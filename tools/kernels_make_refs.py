@@ -265,3 +265,6 @@ c = mma_m16n8k32([(-128 + 7 * i) & 0xFF for i in range(512)], [(5 - 3 * i) & 0xF
 write("mma_s8_c.bin", "i", [int(x) for x in c])
 c = mma_m16n8k32([(5 * i) & 0xFF & 0xB7 for i in range(512)], [(3 + 11 * i) & 0xFF & 0xB7 for i in range(256)], e4m3)
 write("mma_e4m3_c.bin", "f", c)
+
+# spin_lock.cu: each of 2 x 64 threads adds one to the counter while holding the lock.
+write("spin_lock_counter.bin", "i", [2 * 64])

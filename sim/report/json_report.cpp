@@ -54,6 +54,11 @@ nlohmann::ordered_json summary_json(const Summary& s) {
   j["dram_bytes_read"] = s.dram_bytes_read;
   j["dram_bytes_written"] = s.dram_bytes_written;
   j["dram_bandwidth_gbps"] = s.dram_bandwidth_gbps;
+  j["flops"] = {{"fp32", s.fp32_flops}, {"fp64", s.fp64_flops}, {"fp16", s.fp16_flops}, {"tensor", s.tensor_flops}};
+  const double dram = double(s.dram_bytes_read + s.dram_bytes_written);
+  // FLOPs per DRAM byte, as the roofline plots it (null when nothing reached DRAM).
+  const double all = s.fp32_flops + s.fp64_flops + s.fp16_flops + s.tensor_flops;
+  j["arithmetic_intensity"] = dram > 0 ? nlohmann::ordered_json(all / dram) : nlohmann::ordered_json(nullptr);
   j["bound"] = s.bound;
   j["bound_reason"] = s.bound_reason;
   nlohmann::ordered_json stalls = nlohmann::ordered_json::object();

@@ -54,10 +54,9 @@ void picture(std::ostringstream& o, const KernelDivergence& k, const WarpPicture
       o << pad(std::to_string(r.line), 5);
     }
     o << "  " << lanes(r.mask, p.full_mask, colour) << pad(std::to_string(std::popcount(r.mask)), 3) << "  " << r.opcode;
-    if ((r.mask & ~previous) != 0) {
-      o << "   <- reconverge";
-    } else if (r.mask != previous) {
-      o << "   <- diverged";
+    if (r.mask != previous) {
+      const bool grew = (r.mask & previous) == previous, shrank = (r.mask & ~previous) == 0;
+      o << (shrank ? "   <- diverged" : grew ? "   <- reconverge" : "   <- other path");
     }
     if (r.waited > 1 && r.waited_on != StallReason::kSelected && r.waited_on != StallReason::kNoInstruction)
       o << "   (waited: " << stall_reason_name(r.waited_on) << ")";

@@ -1,0 +1,160 @@
+// Each tutorial in docs/tutorials/ runs its commands here and checks its central claim, so the
+// tutorials stay true as the model changes. Expectations come from the configs (peaks, rates)
+// and from what the kernels do, not from the numbers the tutorials quote.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <regex>
+
+#include "config/derived_peaks.h"
+#include "config/load_config.h"
+#include "support/test_support.h"
+
+namespace warpsim {
+namespace {
+
+using test::run_cli;
+using test::source_path;
+using nlohmann::json;
+
+json run_json(const std::vector<std::string>& args) {
+  std::vector<std::string> a = args;
+  a.insert(a.end(), {"--json", "-"});
+  auto r = run_cli(a);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  return json::parse(r.out);
+}
+
+std::map<std::string, json> compare(const std::string& arches, const std::string& input) {
+  std::map<std::string, json> rows;
+  for (auto& row : run_json({"compare", "--arch", arches, source_path(input)})) rows[row["arch"]] = row;
+  return rows;
+}
+
+double all_flops(const json& s) {
+  double f = 0;
+  for (auto& [k, v] : s["flops"].items()) f += v.get<double>();
+  return f;
+}
+
+TEST(Tutorials, Divergence) {
+  const std::string kernel = source_path("traces/kernels/divergence.launch.yaml");
+  auto stack = run_cli({"run", "--arch", "h100", kernel, "--view", "warps", "--view-warps", "0"});
+  ASSERT_EQ(stack.exit_code, 0) << stack.err;
+  EXPECT_NE(stack.out.find("check: passed"), std::string::npos);
+  // The if/else splits the warp into even and odd lanes, which then reconverge.
+  EXPECT_NE(stack.out.find("#.#.#.#.#.#.#.#.#.#.#.#.#.#.#.#. 16"), std::string::npos);
+  EXPECT_NE(stack.out.find(".#.#.#.#.#.#.#.#.#.#.#.#.#.#.#.# 16"), std::string::npos);
+  EXPECT_NE(stack.out.find("<- reconverge"), std::string::npos);
+  // The view's lane efficiency is the summary's SIMT efficiency.
+  std::smatch simt, lanes;
+  ASSERT_TRUE(std::regex_search(stack.out, simt, std::regex("SIMT efficiency +([0-9.]+)%")));
+  ASSERT_TRUE(std::regex_search(stack.out, lanes, std::regex("kernel divergence: lane efficiency ([0-9.]+)%")));
+  EXPECT_EQ(simt[1], lanes[1]);
+  // The costliest branch is the lane-dependent loop (CUDA line 16), not the if/else (line 11).
+  std::smatch first;
+  ASSERT_TRUE(std::regex_search(stack.out, first, std::regex("cycles lost\\n +[0-9]+ +[0-9]+ +([0-9]+) ")));
+  EXPECT_EQ(first[1], "16");
+  // Independent thread scheduling: the same masks for this structured kernel.
+  auto its = run_cli({"run", "--arch", "h100", kernel, "--view", "warps", "--view-warps", "0", "--reconvergence", "independent"});
+  ASSERT_EQ(its.exit_code, 0);
+  ASSERT_TRUE(std::regex_search(its.out, lanes, std::regex("kernel divergence: lane efficiency ([0-9.]+)%")));
+  EXPECT_EQ(simt[1], lanes[1]);
+  // The spin lock: livelock under the stack, every thread gets the lock under ITS.
+  const std::string lock = source_path("traces/kernels/spin_lock.launch.yaml");
+  auto dead = run_cli({"run", "--arch", "h100", lock, "--reconvergence", "stack"});
+  EXPECT_EQ(dead.exit_code, 3);
+  EXPECT_NE(dead.err.find("livelock"), std::string::npos) << dead.err;
+  auto live = run_cli({"run", "--arch", "h100", lock});
+  EXPECT_EQ(live.exit_code, 0) << live.err;
+  EXPECT_NE(live.out.find("check: passed"), std::string::npos);
+}
+
+TEST(Tutorials, MemoryVsCompute) {
+  const double bandwidth_ratio = derive_peaks(load_gpu_config("h100", {}).spec).hbm_tbps / derive_peaks(load_gpu_config("a100", {}).spec).hbm_tbps;
+  auto stream = compare("a100,h100", "traces/examples/vector_add.trace.gz");
+  EXPECT_EQ(stream["a100"]["bound"], "memory");
+  EXPECT_EQ(stream["h100"]["bound"], "memory");
+  // Memory-bound: the H100 helps by about its bandwidth advantage, not more.
+  EXPECT_GT(double(stream["h100"]["speedup_vs_first"]), 1.2);
+  EXPECT_LT(double(stream["h100"]["speedup_vs_first"]), bandwidth_ratio * 1.05);
+  auto fma = compare("a100,h100", "traces/examples/fma_throughput.trace.gz");
+  EXPECT_EQ(fma["a100"]["bound"], "compute");
+  EXPECT_EQ(fma["h100"]["bound"], "compute");
+  EXPECT_GT(double(fma["h100"]["speedup_vs_first"]), bandwidth_ratio * 1.3);
+
+  // Attention-like work sits left of the FP32 ridge point, GEMM-like work right of it.
+  const double ridge = derive_peaks(load_gpu_config("a100", {}).spec).ridge_fp32;
+  auto softmax = run_json({"run", "--arch", "a100", source_path("traces/tutorials/softmax_attention.launch.yaml"), "-q"})["summary"];
+  auto sgemm = run_json({"run", "--arch", "a100", source_path("traces/tutorials/sgemm_256.launch.yaml"), "-q"})["summary"];
+  EXPECT_LT(double(softmax["arithmetic_intensity"]), ridge);
+  EXPECT_GT(double(sgemm["arithmetic_intensity"]), ridge);
+  EXPECT_GT(all_flops(sgemm) / double(sgemm["time_us"]), all_flops(softmax) / double(softmax["time_us"]));
+}
+
+TEST(Tutorials, FlashAttention) {
+  auto attention = [](const std::string& variant, const std::vector<std::string>& sets = {}) {
+    std::vector<std::string> args{"run", "--arch", "h100", source_path("traces/kernels/attention_" + variant + ".launch.yaml"), "-q"};
+    for (const auto& s : sets) args.insert(args.end(), {"--set", s});
+    json j = run_json(args);
+    EXPECT_TRUE(j["check"]["passed"]) << variant;
+    double sectors = 0;
+    for (auto& k : j["kernels"]) sectors += double(k["metrics"]["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"]["value"]);
+    j["loaded_bytes"] = sectors * 32;
+    j["dram"] = double(j["summary"]["dram_bytes_read"]) + double(j["summary"]["dram_bytes_written"]);
+    return j;
+  };
+  json naive = attention("naive"), tiled = attention("tiled"), flash = attention("flash");
+  // Flash is fastest; fusing without shared-memory reuse is not enough.
+  EXPECT_LT(flash["summary"]["cycles"], naive["summary"]["cycles"]);
+  EXPECT_LT(flash["summary"]["cycles"], tiled["summary"]["cycles"]);
+  EXPECT_LT(double(flash["loaded_bytes"]) * 10, double(naive["loaded_bytes"]));
+  EXPECT_LT(double(flash["loaded_bytes"]), double(tiled["loaded_bytes"]));
+  EXPECT_EQ(flash["dram"], naive["dram"]);  // S fits in the 50 MB L2
+  // With an L2 too small for S, naive spills it to DRAM and flash does not change.
+  json naive_small = attention("naive", {"memory.l2.size_kib=200"}), flash_small = attention("flash", {"memory.l2.size_kib=200"});
+  EXPECT_GT(double(naive_small["dram"]), 2 * double(flash_small["dram"]));
+  EXPECT_EQ(flash_small["dram"], flash["dram"]);
+  EXPECT_LT(flash_small["summary"]["cycles"], naive_small["summary"]["cycles"]);
+}
+
+TEST(Tutorials, Precision) {
+  std::map<std::string, std::map<std::string, json>> rows;
+  for (const char* p : {"fp16", "bf16", "fp8", "fp4"})
+    rows[p] = compare("v100,a100,h100,h200,b200", std::string("traces/tutorials/precision_") + p + ".trace.gz");
+  // Refused exactly where the config has no such tensor cores.
+  const std::map<std::string, std::set<std::string>> runs{{"fp16", {"v100", "a100", "h100", "h200", "b200"}},
+                                                          {"bf16", {"a100", "h100", "h200", "b200"}},
+                                                          {"fp8", {"h100", "h200", "b200"}},
+                                                          {"fp4", {"b200"}}};
+  for (auto& [p, byarch] : rows)
+    for (auto& [arch, row] : byarch) {
+      EXPECT_EQ(bool(row["ran"]), runs.at(p).count(arch) == 1) << p << " on " << arch;
+      if (!row["ran"]) {
+        EXPECT_NE(std::string(row["error"]).find(p), std::string::npos) << row["error"];
+        continue;
+      }
+      // Achieved tensor FLOP/s: near the config's peak, above it by at most boost / tensor clock.
+      GpuSpec spec = load_gpu_config(arch, {}).spec;
+      double peak = 0;
+      for (auto [prec, v] : derive_peaks(spec).tensor_tflops)
+        if (tensor_precision_name(prec) == p) peak = v * 1e12;
+      const double achieved = double(row["tensor_flops"]) / (double(row["time_us"]) * 1e-6);
+      EXPECT_GT(achieved, 0.85 * peak) << p << " on " << arch;
+      EXPECT_LE(achieved, peak * spec.clocks.boost_mhz / spec.clocks.tensor_peak_mhz * 1.0001) << p << " on " << arch;
+    }
+  auto time = [&](const char* p, const char* arch) { return double(rows[p][arch]["time_us"]); };
+  for (const char* arch : {"a100", "h100", "b200"}) EXPECT_DOUBLE_EQ(time("bf16", arch), time("fp16", arch)) << arch;
+  for (const char* arch : {"h100", "b200"}) {
+    // The same FLOPs per instruction, twice the rate: half the time.
+    EXPECT_NEAR(time("fp16", arch) / time("fp8", arch), 2.0, 0.2) << arch;
+  }
+  // fp4 does twice the FLOPs per instruction at twice the rate: the same time, twice the FLOP/s.
+  EXPECT_NEAR(double(rows["fp4"]["b200"]["tensor_flops"]) / time("fp4", "b200") /
+                  (double(rows["fp8"]["b200"]["tensor_flops"]) / time("fp8", "b200")),
+              2.0, 0.2);
+  EXPECT_EQ(rows["fp16"]["h200"]["cycles"], rows["fp16"]["h100"]["cycles"]);
+}
+
+}  // namespace
+}  // namespace warpsim
