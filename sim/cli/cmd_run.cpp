@@ -38,8 +38,10 @@ Examples:
   warpsim run --arch v100 traces/examples/divergence.trace --json out.json --csv out.csv
 
 Output: a summary on stdout (cycles, time, IPC, occupancy, SIMT efficiency, stall breakdown,
-cache hit rates, DRAM traffic, and what bounds the kernel). --json and --csv files are written
-only after the whole simulation succeeded, and atomically.
+cache hit rates, DRAM traffic, and what bounds the kernel). --view warps adds each chosen
+warp's lanes over time and the cost of each divergent branch. --timeline (Perfetto), --roofline
+(SVG) and --report (self-contained HTML) are described in docs/views.md. Output files are
+written only after the whole simulation succeeded, and atomically.
 
 Options)";
 

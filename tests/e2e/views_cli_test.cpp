@@ -48,6 +48,22 @@ TEST(ViewsCli, TimelineRooflineAndReportFiles) {
     EXPECT_NE(html.find(std::string("<h2>") + section), std::string::npos) << section;
 }
 
+TEST(ViewsCli, ColourOnlyOnATerminalAndNeverWithNoColor) {
+  if (std::system("command -v script >/dev/null 2>&1") != 0) GTEST_SKIP() << "no script(1) to give warpsim a terminal";
+  test::TempDir dir;
+  // script(1) runs the command on a pseudo-terminal, as a user's shell would.
+  auto on_tty = [&](const std::string& env) {
+    const std::string cmd = env + " script -qec '" + std::string(WARPSIM_BINARY) + " run --arch h100 " + kDivergence +
+                            " --view warps --view-warps 0 -q' /dev/null >" + dir.path("tty") + " 2>&1 </dev/null";
+    EXPECT_EQ(std::system(cmd.c_str()), 0);
+    return test::read_file(dir.path("tty"));
+  };
+  const std::string coloured = on_tty("env -u NO_COLOR"), plain = on_tty("env NO_COLOR=1");
+  EXPECT_NE(coloured.find("\033["), std::string::npos);
+  EXPECT_NE(plain.find("#.#.#.#.#.#.#.#.#.#.#.#.#.#.#.#."), std::string::npos) << plain.substr(0, 500);
+  EXPECT_EQ(plain.find("\033["), std::string::npos);
+}
+
 std::string find_chromium() {
   for (const char* name : {"chromium", "chromium-browser", "google-chrome"}) {
     std::string cmd = std::string("command -v ") + name + " >/dev/null 2>&1";
