@@ -18,6 +18,7 @@ Usage:
   warpsim run --arch <name|file.yaml> [--set key.path=value ...] <input> [--json FILE] [--csv FILE]
               [--view warps] [--timeline FILE.json] [--roofline FILE.svg] [--report FILE.html]
   warpsim compare --arch v100,a100,h100,h200,b200 <input> [--svg FILE] [--json FILE]
+  warpsim validate <measurements.json> [--arch h200,h100] [--csv FILE] [--svg FILE]
   warpsim arch list
   warpsim arch show <name|file.yaml> [--set key.path=value ...] [--json]
   warpsim bench [--arch <name>] [--json FILE]
@@ -47,6 +48,7 @@ Exit codes:
   4  cannot read or write a file
   5  a launch file's output did not match its expect: references
   6  the kernel checkers found a bug (race, uninitialised shared read, divergent barrier)
+  7  warpsim validate: the error is above --max-mape
 )";
 
 }  // namespace
@@ -80,7 +82,8 @@ int main(int argc, char** argv) {
     if (command == "convert") return cli::convert_command(rest);
     if (command == "trace") return cli::trace_command(rest);
     if (command == "compare") return cli::compare_command(rest);
-    std::cerr << "warpsim: unknown command '" << command << "'; expected run, compare, arch, bench, convert, trace or help (see warpsim --help)\n";
+    if (command == "validate") return cli::validate_command(rest);
+    std::cerr << "warpsim: unknown command '" << command << "'; expected run, compare, validate, arch, bench, convert, trace or help (see warpsim --help)\n";
     return kExitUsage;
   } catch (const cli::UsageError& e) {
     std::cerr << "warpsim " << command << ": " << e.message << " (see warpsim help " << command << ")\n";

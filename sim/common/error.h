@@ -34,6 +34,7 @@ enum ExitCode : int {
   kExitIo = 4,          // could not read or write a file
   kExitCheck = 5,       // a launch file's expect: check failed
   kExitFindings = 6,    // the kernel checkers found a bug (--checks error)
+  kExitAccuracy = 7,    // warpsim validate: error above --max-mape
 };
 
 }  // namespace warpsim

@@ -65,7 +65,7 @@ Timeline::Gauge Timeline::gauge(const std::string& group) const {
 }
 
 Timeline::Timeline(TimelineOptions options, const GpuSpec& spec, const StatRegistry& stats)
-    : options_(std::move(options)), spec_(spec), stats_(stats) {
+    : options_(std::move(options)), gpu_name_(spec.name), clock_mhz_(spec.clocks.boost_mhz), stats_(stats) {
   const uint32_t sms = spec.topology.sms;
   slots_.assign(sms, std::vector<Slot>(spec.limits.max_warps_per_sm));
   active_warps_.assign(sms, 0);
@@ -121,7 +121,7 @@ void Timeline::sample(Cycle now) {
     if (h1 + m1) counter(0, "L1 hit rate (%)", begin, 100.0 * double(h1) / double(h1 + m1));
     if (r2) counter(0, "L2 hit rate (%)", begin, 100.0 * double(h2) / double(r2));
     // bytes per cycle x cycles per microsecond / 1000 = GB/s
-    counter(0, "DRAM bandwidth (GB/s)", begin, double(bytes) / double(span) * spec_.clocks.boost_mhz / 1000.0);
+    counter(0, "DRAM bandwidth (GB/s)", begin, double(bytes) / double(span) * clock_mhz_ / 1000.0);
   }
   std::fill(issued_.begin(), issued_.end(), 0);
   last_sample_ = now;
@@ -219,7 +219,7 @@ std::string Timeline::note() const {
 std::string Timeline::finish() {
   std::string meta;
   auto add = [&](const std::string& e) { meta += e + ",\n"; };
-  add(R"J({"ph":"M","pid":0,"name":"process_name","args":{"name":"GPU )J" + json_escape(spec_.name) + R"J( (kernels, memory)"}})J");
+  add(R"J({"ph":"M","pid":0,"name":"process_name","args":{"name":"GPU )J" + json_escape(gpu_name_) + R"J( (kernels, memory)"}})J");
   add(R"J({"ph":"M","pid":0,"name":"process_sort_index","args":{"sort_index":0}})J");
   add(R"J({"ph":"M","pid":0,"tid":0,"name":"thread_name","args":{"name":"kernels"}})J");
   for (const auto& k : kernels_) {
@@ -246,8 +246,8 @@ std::string Timeline::finish() {
   if (dropped_) {
     add(R"J({"ph":"i","s":"g","pid":0,"tid":0,"ts":0,"name":"TRUNCATED: )J" + json_escape(note()) + R"J("})J");
   }
-  std::string head = R"J({"otherData":{"generator":"warpsim","gpu":")J" + json_escape(spec_.name) +
-                     R"J(","time_axis":"1 us on the time axis = 1 core cycle ()J" + fmt_g(spec_.clocks.boost_mhz) +
+  std::string head = R"J({"otherData":{"generator":"warpsim","gpu":")J" + json_escape(gpu_name_) +
+                     R"J(","time_axis":"1 us on the time axis = 1 core cycle ()J" + fmt_g(clock_mhz_) +
                      R"J( MHz)","events_written":)J" + std::to_string(written_) + R"J(,"events_dropped":)J" + std::to_string(dropped_) +
                      "},\n\"traceEvents\":[\n";
   if (written_ == 0 && !meta.empty()) meta.resize(meta.size() - 2);

@@ -75,7 +75,8 @@ class Timeline : public WarpObserver {
   Gauge gauge(const std::string& group) const;
 
   TimelineOptions options_;
-  const GpuSpec& spec_;
+  std::string gpu_name_;  // copied: the spec may not outlive this object
+  double clock_mhz_ = 0;
   const StatRegistry& stats_;
   std::vector<std::vector<Slot>> slots_;  // [sm][slot]
   std::vector<uint32_t> active_warps_, issued_;

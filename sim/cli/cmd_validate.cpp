@@ -1,0 +1,167 @@
+// warpsim validate: the validation suite's kernels, measured on a GPU (tools/validation/), run
+// through warpsim with the matching config, and compared.
+#include <boost/program_options.hpp>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "cli/cli_common.h"
+#include "cli/workload_input.h"
+#include "common/error.h"
+#include "config/load_config.h"
+#include "gpu/simulation.h"
+#include "report/kernel_summary.h"
+#include "views/validation.h"
+
+namespace warpsim::cli {
+namespace po = boost::program_options;
+namespace fs = std::filesystem;
+
+namespace {
+
+const char* const kValidateHelp = R"(warpsim validate: compare measured GPU times with simulated ones
+
+Usage: warpsim validate <measurements.json> [--arch h200[,h100]] [--csv FILE] [--svg FILE] [--json FILE]
+
+<measurements.json> is what tools/validation/run_on_gpu.sh writes on a machine with a GPU. Each
+kernel that passed its check there is simulated from its launch file (the same CUDA source and
+launch shape) on the config matching the GPU's name (H200 -> h200, ...) or on each --arch given,
+and the table shows measured vs simulated time and the error, per family and overall: MAPE,
+median |error| and the correlation of the times. Measured times are CUDA-event medians minus the
+median of an empty kernel (the launch cost, which warpsim does not model); --no-baseline keeps
+them whole. See docs/validation.md.
+
+Options)";
+
+std::string arch_for(const std::string& gpu_name) {
+  std::string n = gpu_name;
+  for (char& c : n) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  for (const char* a : {"B200", "H200", "H100", "A100", "V100"})
+    if (n.find(a) != std::string::npos) {
+      std::string s = a;
+      for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      return s;
+    }
+  return "";
+}
+
+// Launch files are named relative to the repository root; look from here, then upwards from the
+// measurements file (which usually lives in tools/validation/measurements/).
+std::string find_launch(const std::string& name, const fs::path& measurements) {
+  if (fs::exists(name)) return name;
+  fs::path dir = fs::absolute(measurements).parent_path();
+  for (int up = 0; up < 6 && !dir.empty(); ++up, dir = dir.parent_path())
+    if (fs::exists(dir / name)) return (dir / name).string();
+  return "";
+}
+
+}  // namespace
+
+int validate_command(const std::vector<std::string>& args) {
+  std::string input, arches, csv_path, svg_path, json_path, only;
+  double max_mape = -1;
+  bool no_baseline = false;
+  po::options_description opts(kValidateHelp);
+  opts.add_options()("help,h", "show this help")("arch,a", po::value(&arches), "configs to simulate, comma-separated (default: from the GPU's name)")(
+      "csv", po::value(&csv_path), "write the per-kernel comparison as CSV to FILE")(
+      "svg", po::value(&svg_path), "write a log-log scatter plot (measured vs simulated, one colour per family) to FILE")(
+      "json", po::value(&json_path), "write the comparison and its statistics as JSON to FILE")(
+      "only", po::value(&only), "compare only this kernel")("no-baseline", po::bool_switch(&no_baseline), "do not subtract the empty kernel's time")(
+      "max-mape", po::value(&max_mape), "exit with code 7 when the MAPE is above this percentage (the accuracy gate)")(
+      "input", po::value(&input), "measurements JSON");
+  po::positional_options_description pos;
+  pos.add("input", 1);
+  if (!parse_arguments(args, opts, pos)) return kExitOk;
+  if (input.empty()) throw UsageError{"missing the measurements file (tools/validation/run_on_gpu.sh writes one)"};
+
+  std::ifstream f(input);
+  if (!f) throw std::runtime_error(input + ": cannot open");
+  nlohmann::json m;
+  try {
+    m = nlohmann::json::parse(f);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw InputError(SourceLocation{input, 0, 0}, std::string("not valid JSON: ") + e.what());
+  }
+  if (!m.contains("gpu") || !m.contains("kernels") || !m["kernels"].is_array())
+    throw InputError(SourceLocation{input, 0, 0}, "expected an object with 'gpu' and 'kernels' (as tools/validation/run_on_gpu.sh writes)");
+  const std::string gpu_name = m["gpu"].value("name", "");
+  std::vector<std::string> archs;
+  if (arches.empty()) {
+    const std::string a = arch_for(gpu_name);
+    if (a.empty()) throw UsageError{"no shipped config matches the GPU '" + gpu_name + "'; pick one with --arch"};
+    archs.push_back(a);
+  } else {
+    std::stringstream s(arches);
+    for (std::string a; std::getline(s, a, ',');)
+      if (!a.empty()) archs.push_back(a);
+  }
+  double baseline = 0;
+  for (const auto& k : m["kernels"])
+    if (k.value("name", "") == "empty_kernel" && k.contains("time_us_median")) baseline = k["time_us_median"].get<double>();
+  if (no_baseline) baseline = 0;
+
+  std::vector<ValidationPoint> points;
+  std::vector<std::string> notes;
+  for (const std::string& arch : archs) {
+    LoadedConfig config = load_gpu_config(arch, {});
+    for (const auto& k : m["kernels"]) {
+      const std::string name = k.value("name", ""), family = k.value("family", "");
+      if (family == "baseline" || (!only.empty() && name != only)) continue;
+      if (k.contains("skipped")) {
+        notes.push_back(name + ": not measured (" + k["skipped"].get<std::string>() + ")");
+        continue;
+      }
+      if (k.value("check", "") != "passed") {
+        notes.push_back(name + ": left out, its output was wrong on the GPU (" + k.value("check", "no check") + ")");
+        continue;
+      }
+      const double measured = k.value("time_us_median", 0.0) - baseline;
+      if (measured <= 0) {
+        notes.push_back(name + ": left out, no longer than an empty kernel on the GPU");
+        continue;
+      }
+      const std::string launch = find_launch(k.value("launch_file", ""), input);
+      if (launch.empty()) throw InputError(SourceLocation{input, 0, 0}, "kernel " + name + ": no launch file " + k.value("launch_file", ""));
+      try {
+        WorkloadInput in = open_workload(launch, config.spec.compute_capability, LaunchOptions{"off", ""});
+        Gpu gpu(config.spec);
+        SimulationResult r = simulate(gpu, in.workload());
+        ValidationPoint p{name, family, config.spec.name, measured, summarize_run(config.spec, gpu.stats(), r.kernels).time_us};
+        points.push_back(p);
+        if (in.launch && !in.launch->spec().expect.empty() && !in.launch->check().passed)
+          notes.push_back(name + " on " + arch + ": warpsim's output did not match the reference (timed anyway)");
+      } catch (const InputError& e) {
+        notes.push_back(name + " on " + arch + ": not simulated: " + e.what());
+      }
+    }
+  }
+  const ValidationStats stats = validation_stats(points);
+  const std::string title = "warpsim vs " + gpu_name;
+  if (!csv_path.empty()) write_output(csv_path, validation_csv(points));
+  if (!svg_path.empty()) write_output(svg_path, validation_svg(title, points, stats));
+  if (!json_path.empty()) {
+    nlohmann::ordered_json j{{"measurements", input}, {"gpu", gpu_name}, {"baseline_us", baseline},
+                             {"mape", stats.mape}, {"median_abs_error", stats.median_abs_error}, {"pearson", stats.pearson},
+                             {"pearson_log", stats.pearson_log}, {"notes", notes}};
+    auto& ks = j["kernels"] = nlohmann::ordered_json::array();
+    for (const auto& p : points)
+      ks.push_back({{"name", p.name}, {"family", p.family}, {"arch", p.arch}, {"measured_us", p.measured_us}, {"simulated_us", p.simulated_us},
+                    {"error_percent", p.error_percent()}});
+    write_output(json_path, j.dump(2) + "\n");
+  }
+  if (json_path != "-") {
+    std::cout << title << " (" << input << ")";
+    if (baseline > 0) std::cout << ", empty-kernel baseline " << baseline << " us subtracted";
+    std::cout << "\n\n" << validation_table(points, stats);
+    for (const auto& n : notes) std::cout << "note: " << n << "\n";
+  }
+  if (max_mape >= 0 && stats.mape > max_mape) {
+    std::cerr << "warpsim: MAPE " << stats.mape << "% is above --max-mape " << max_mape << "%\n";
+    return kExitAccuracy;
+  }
+  return kExitOk;
+}
+
+}  // namespace warpsim::cli

@@ -1,0 +1,318 @@
+// Runs the validation suite on a real GPU: for each entry of suite_table.h, builds its buffers
+// exactly as warpsim's launch file does, runs its launches once and checks the outputs against
+// the references, then times them with CUDA events (median and spread over --runs runs after
+// --warmup runs). Writes one JSON file. Never changes clocks or any other GPU setting.
+//   nvcc -O2 -std=c++17 -arch=sm_90 harness.cu -o harness && ./harness -o results.json
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+// Every kernel of the suite in this one translation unit (each source exists once; the GPU run
+// and warpsim's PTX are built from the same files). Their macros are undone between files.
+#include "kernels/bf16_gemm.cu"
+#include "../../traces/kernels/hgemm_mma.cu"
+#include "kernels/microbench.cu"
+#include "../../traces/kernels/reduce_sum.cu"
+#include "../../traces/kernels/softmax.cu"
+#include "../../traces/kernels/histogram.cu"
+#include "../../traces/kernels/transpose.cu"
+#undef TILE
+#include "../../traces/kernels/sgemm.cu"
+#undef T
+#include "../../traces/kernels/attention.cu"
+#undef D
+#undef BC
+#undef WARPS
+
+#include "suite_table.h"
+
+namespace {
+
+struct KernelRef {
+  const char* name;
+  const void* fn;
+};
+const KernelRef kKernels[] = {
+    {"bf16_gemm", (const void*)bf16_gemm}, {"hgemm_mma", (const void*)hgemm_mma}, {"chase", (const void*)chase},
+    {"bw_read", (const void*)bw_read}, {"bw_write", (const void*)bw_write}, {"bw_copy", (const void*)bw_copy},
+    {"bw_triad", (const void*)bw_triad}, {"fma_chain", (const void*)fma_chain}, {"fma_streams", (const void*)fma_streams},
+    {"dfma_streams", (const void*)dfma_streams}, {"sfu_streams", (const void*)sfu_streams},
+    {"shared_stride", (const void*)shared_stride}, {"diverge_paths", (const void*)diverge_paths},
+    {"lane_trips", (const void*)lane_trips}, {"atomic_slots", (const void*)atomic_slots},
+    {"empty_kernel", (const void*)empty_kernel}, {"reduce_sum", (const void*)reduce_sum}, {"softmax", (const void*)softmax},
+    {"histogram", (const void*)histogram}, {"transpose_naive", (const void*)transpose_naive},
+    {"transpose_tiled", (const void*)transpose_tiled}, {"sgemm_tiled", (const void*)sgemm_tiled},
+    {"attention_scores", (const void*)attention_scores}, {"attention_softmax_pv", (const void*)attention_softmax_pv},
+    {"attention_flash", (const void*)attention_flash},
+};
+
+#define CUDA_OK(call)                                                                              \
+  do {                                                                                             \
+    cudaError_t e_ = (call);                                                                       \
+    if (e_ != cudaSuccess) {                                                                       \
+      std::fprintf(stderr, "harness: %s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
+      std::exit(1);                                                                                \
+    }                                                                                              \
+  } while (0)
+
+size_t elem_size(const std::string& e) {
+  if (e == "f64" || e == "s64" || e == "u64") return 8;
+  if (e == "f32" || e == "s32" || e == "u32") return 4;
+  if (e == "f16" || e == "bf16" || e == "s16" || e == "u16") return 2;
+  return 1;
+}
+
+// As warpsim's launch files store a double into an element (sim/frontend/ptx/launch.cpp).
+void store(uint8_t* p, const std::string& e, double v) {
+  if (e == "f32") {
+    float f = static_cast<float>(v);
+    std::memcpy(p, &f, 4);
+  } else if (e == "f64") {
+    std::memcpy(p, &v, 8);
+  } else if (e == "f16") {
+    __half h = __float2half_rn(static_cast<float>(v));
+    std::memcpy(p, &h, 2);
+  } else if (e == "bf16") {
+    uint32_t x;
+    float f = static_cast<float>(v);
+    std::memcpy(&x, &f, 4);
+    uint16_t h = static_cast<uint16_t>((x + 0x7fff + ((x >> 16) & 1)) >> 16);
+    std::memcpy(p, &h, 2);
+  } else {
+    int64_t i = static_cast<int64_t>(std::llround(v));
+    std::memcpy(p, &i, elem_size(e));
+  }
+}
+
+double load(const uint8_t* p, const std::string& e) {
+  if (e == "f32") { float f; std::memcpy(&f, p, 4); return f; }
+  if (e == "f64") { double d; std::memcpy(&d, p, 8); return d; }
+  if (e == "f16") { __half h; std::memcpy(&h, p, 2); return __half2float(h); }
+  if (e == "bf16") { uint16_t h; std::memcpy(&h, p, 2); uint32_t x = uint32_t(h) << 16; float f; std::memcpy(&f, &x, 4); return f; }
+  if (e == "s32") { int32_t i; std::memcpy(&i, p, 4); return i; }
+  if (e == "u32") { uint32_t i; std::memcpy(&i, p, 4); return i; }
+  if (e == "s64") { int64_t i; std::memcpy(&i, p, 8); return double(i); }
+  if (e == "u64") { uint64_t i; std::memcpy(&i, p, 8); return double(i); }
+  if (e == "s8") { int8_t i; std::memcpy(&i, p, 1); return i; }
+  uint8_t u = *p;
+  return u;
+}
+
+std::vector<uint8_t> initial(const SuiteBuffer& b, std::string& error) {
+  const std::string e = b.elem;
+  std::vector<uint8_t> bytes(b.count * elem_size(e), 0);
+  if (b.init == InitKind::kSequence) {
+    for (uint64_t k = 0; k < b.count; ++k) store(bytes.data() + k * elem_size(e), e, b.a + b.b * double(k));
+  } else if (b.init == InitKind::kRandom) {
+    std::mt19937_64 rng(b.seed);
+    for (uint64_t k = 0; k < b.count; ++k) store(bytes.data() + k * elem_size(e), e, b.a + (b.b - b.a) * (double(rng() >> 11) * 0x1.0p-53));
+  } else if (b.init == InitKind::kFile) {
+    std::ifstream f(b.file, std::ios::binary);
+    f.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    if (!f) error = std::string("cannot read ") + b.file;
+  }
+  return bytes;
+}
+
+std::string check(const SuiteEntry& s, const std::vector<std::vector<uint8_t>>& out) {
+  for (const SuiteCheck& c : s.checks) {
+    if (c.buffer < 0) break;
+    const SuiteBuffer& b = s.buffers[c.buffer];
+    const std::string e = b.elem;
+    const size_t w = elem_size(e);
+    std::vector<uint8_t> want;
+    if (c.kind == CheckKind::kFile) {
+      std::ifstream f(c.file, std::ios::binary);
+      want.assign(std::istreambuf_iterator<char>(f), {});
+      if (want.size() != out[c.buffer].size()) return std::string(b.name) + ": reference " + c.file + " has the wrong size";
+    }
+    for (uint64_t i = 0; i < b.count; ++i) {
+      const double got = load(out[c.buffer].data() + i * w, e);
+      double expect;
+      if (c.kind == CheckKind::kFile) {
+        expect = load(want.data() + i * w, e);
+      } else {
+        std::vector<uint8_t> one(w);
+        store(one.data(), e, c.start + c.step * double(i));
+        expect = load(one.data(), e);
+      }
+      if (!(std::fabs(got - expect) <= c.atol + c.rtol * std::fabs(expect))) {
+        std::ostringstream m;
+        m.precision(9);
+        m << b.name << "[" << i << "] = " << got << ", expected " << expect;
+        return m.str();
+      }
+    }
+  }
+  return "";
+}
+
+std::string json_string(const std::string& s) {
+  std::string o = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') o += '\\', o += c;
+    else if (c == '\n') o += "\\n";
+    else if (static_cast<unsigned char>(c) < 0x20) o += ' ';
+    else o += c;
+  }
+  return o + "\"";
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream f(path);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+struct Timing {
+  std::vector<double> us;
+  double pick(double q) const {
+    std::vector<double> v = us;
+    std::sort(v.begin(), v.end());
+    return v[std::min(v.size() - 1, static_cast<size_t>(q * double(v.size() - 1) + 0.5))];
+  }
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string out_path = "results.json", only, smi_before, smi_after;
+  int runs = 20, warmup = 3;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto next = [&]() -> std::string {
+      if (i + 1 >= argc) { std::fprintf(stderr, "harness: %s needs a value\n", a.c_str()); std::exit(2); }
+      return argv[++i];
+    };
+    if (a == "-o") out_path = next();
+    else if (a == "--runs") runs = std::stoi(next());
+    else if (a == "--warmup") warmup = std::stoi(next());
+    else if (a == "--only") only = next();
+    else if (a == "--nvidia-smi-before") smi_before = read_text(next());
+    else if (a == "--nvidia-smi-after") smi_after = read_text(next());
+    else { std::fprintf(stderr, "usage: harness [-o FILE] [--runs N>=10] [--warmup N] [--only NAME] [--nvidia-smi-before FILE] [--nvidia-smi-after FILE]\n"); return 2; }
+  }
+  if (runs < 10) { std::fprintf(stderr, "harness: --runs must be at least 10\n"); return 2; }
+  int dev = 0, cc_major = 0, cc_minor = 0, sms = 0, clock_khz = 0, mem_clock_khz = 0, driver = 0, runtime = 0;
+  CUDA_OK(cudaGetDevice(&dev));
+  cudaDeviceProp prop{};
+  CUDA_OK(cudaGetDeviceProperties(&prop, dev));
+  CUDA_OK(cudaDeviceGetAttribute(&cc_major, cudaDevAttrComputeCapabilityMajor, dev));
+  CUDA_OK(cudaDeviceGetAttribute(&cc_minor, cudaDevAttrComputeCapabilityMinor, dev));
+  CUDA_OK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+  CUDA_OK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, dev));
+  CUDA_OK(cudaDeviceGetAttribute(&mem_clock_khz, cudaDevAttrMemoryClockRate, dev));
+  CUDA_OK(cudaDriverGetVersion(&driver));
+  CUDA_OK(cudaRuntimeGetVersion(&runtime));
+  const int cc = cc_major * 10 + cc_minor;
+
+  std::ostringstream js;
+  js << "{\n  \"format\": \"warpsim-validation-1\",\n  \"gpu\": {\"name\": " << json_string(prop.name) << ", \"compute_capability\": \""
+     << cc_major << "." << cc_minor << "\", \"sms\": " << sms << ", \"max_sm_clock_mhz\": " << clock_khz / 1000
+     << ", \"memory_clock_mhz\": " << mem_clock_khz / 1000 << ", \"l2_bytes\": " << prop.l2CacheSize
+     << ", \"cuda_driver_version\": " << driver << ", \"cuda_runtime_version\": " << runtime
+     << ",\n          \"nvidia_smi_before\": " << json_string(smi_before) << ",\n          \"nvidia_smi_after\": " << json_string(smi_after)
+     << "},\n  \"runs\": " << runs << ", \"warmup\": " << warmup << ",\n  \"kernels\": [\n";
+  bool first = true, all_passed = true;
+  cudaEvent_t start, stop;
+  CUDA_OK(cudaEventCreate(&start));
+  CUDA_OK(cudaEventCreate(&stop));
+  for (const SuiteEntry& s : kSuite) {
+    if (!only.empty() && only != s.name) continue;
+    std::ostringstream k;
+    k << "    {\"name\": " << json_string(s.name) << ", \"family\": " << json_string(s.family) << ", \"launch_file\": " << json_string(s.launch_file);
+    if (s.requires_cc > cc) {
+      k << ", \"skipped\": \"needs compute capability " << s.requires_cc / 10 << "." << s.requires_cc % 10 << "\"}";
+    } else {
+      std::vector<void*> dev_buffers;
+      std::vector<std::vector<uint8_t>> host;
+      std::string error;
+      for (const SuiteBuffer& b : s.buffers) {
+        if (!b.name) break;
+        host.push_back(initial(b, error));
+        void* p = nullptr;
+        CUDA_OK(cudaMalloc(&p, std::max<size_t>(host.back().size(), 1)));
+        CUDA_OK(cudaMemcpy(p, host.back().data(), host.back().size(), cudaMemcpyHostToDevice));
+        dev_buffers.push_back(p);
+      }
+      // Argument storage per launch: cudaLaunchKernel takes pointers to each argument.
+      struct Prepared {
+        const void* fn;
+        dim3 grid, block;
+        unsigned shared;
+        std::vector<uint64_t> storage;
+        std::vector<void*> args;
+      };
+      std::vector<Prepared> launches;
+      for (const SuiteLaunch& l : s.launches) {
+        if (!l.kernel) break;
+        Prepared p{nullptr, dim3(l.grid[0], l.grid[1], l.grid[2]), dim3(l.block[0], l.block[1], l.block[2]), l.dynamic_shared, {}, {}};
+        for (const KernelRef& r : kKernels)
+          if (std::strcmp(r.name, l.kernel) == 0) p.fn = r.fn;
+        if (!p.fn) { std::fprintf(stderr, "harness: no kernel %s in this build\n", l.kernel); return 1; }
+        p.storage.resize(8);
+        for (int a = 0; a < 8; ++a) {
+          const SuiteArg& arg = l.args[a];
+          if (!arg.is_buffer && !arg.scalar) break;
+          uint64_t bits = 0;
+          const std::string t = arg.scalar ? arg.scalar : "";
+          if (arg.is_buffer) { void* ptr = dev_buffers[arg.buffer]; std::memcpy(&bits, &ptr, sizeof ptr); }
+          else if (t == "f32") { float f = float(arg.value); std::memcpy(&bits, &f, 4); }
+          else if (t == "f64") { std::memcpy(&bits, &arg.value, 8); }
+          else if (t == "s32" || t == "u32") { int64_t i = std::llround(arg.value); std::memcpy(&bits, &i, 4); }
+          else { int64_t i = std::llround(arg.value); std::memcpy(&bits, &i, 8); }
+          p.storage[a] = bits;
+          p.args.push_back(&p.storage[a]);
+        }
+        launches.push_back(std::move(p));
+      }
+      auto run_all = [&]() {
+        for (auto& p : launches) CUDA_OK(cudaLaunchKernel(p.fn, p.grid, p.block, p.args.data(), p.shared, 0));
+      };
+      run_all();
+      CUDA_OK(cudaDeviceSynchronize());
+      std::vector<std::vector<uint8_t>> out(host.size());
+      for (size_t b = 0; b < host.size(); ++b) {
+        out[b].resize(host[b].size());
+        CUDA_OK(cudaMemcpy(out[b].data(), dev_buffers[b], out[b].size(), cudaMemcpyDeviceToHost));
+      }
+      if (error.empty()) error = check(s, out);
+      all_passed &= error.empty();
+      for (int w = 0; w < warmup; ++w) run_all();
+      Timing t;
+      for (int r = 0; r < runs; ++r) {
+        CUDA_OK(cudaEventRecord(start));
+        run_all();
+        CUDA_OK(cudaEventRecord(stop));
+        CUDA_OK(cudaEventSynchronize(stop));
+        float ms = 0;
+        CUDA_OK(cudaEventElapsedTime(&ms, start, stop));
+        t.us.push_back(ms * 1000.0);
+      }
+      for (void* p : dev_buffers) CUDA_OK(cudaFree(p));
+      char nums[256];
+      std::snprintf(nums, sizeof nums, ", \"time_us_median\": %.3f, \"time_us_min\": %.3f, \"time_us_p10\": %.3f, \"time_us_p90\": %.3f, \"time_us_max\": %.3f",
+                    t.pick(0.5), t.pick(0.0), t.pick(0.1), t.pick(0.9), t.pick(1.0));
+      k << ", \"check\": " << json_string(error.empty() ? "passed" : "FAILED: " + error) << nums << "}";
+      std::fprintf(stderr, "%-26s %10.3f us  %s\n", s.name, t.pick(0.5), error.empty() ? "passed" : ("FAILED: " + error).c_str());
+    }
+    js << (first ? "" : ",\n") << k.str();
+    first = false;
+  }
+  js << "\n  ]\n}\n";
+  std::ofstream f(out_path);
+  f << js.str();
+  if (!f) { std::fprintf(stderr, "harness: cannot write %s\n", out_path.c_str()); return 1; }
+  return all_passed ? 0 : 3;
+}

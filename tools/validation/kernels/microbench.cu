@@ -1,0 +1,122 @@
+// Microbenchmarks for validation against real GPUs (tools/validation/README.md): each kernel is
+// compiled once for the GPU run and once to PTX for warpsim, with the same launch shape
+// (tools/validation/suite.py). Results go to a buffer so the compiler keeps the work and the
+// harness can check it against a reference first. Per-thread results go to out[threadIdx.x]:
+// every block writes the same values, so the output (and its reference) stays one block long.
+
+// Latency ladder: one thread follows next[] `steps` times (next[i] = i + stride, wrapping at n),
+// so every load depends on the one before. The ring's size decides where it lives: L1, L2, DRAM.
+extern "C" __global__ void chase(const unsigned* next, unsigned n, unsigned steps, unsigned* out) {
+  unsigned j = 0;
+  for (unsigned s = 0; s < steps; ++s) {
+    j = next[j];
+    if (j >= n) j -= n;
+  }
+  out[0] = j;
+}
+
+// Bandwidth: grid-stride loops over float4, enough blocks to fill the GPU.
+extern "C" __global__ void bw_read(const float4* a, unsigned n4, float* out) {
+  float acc = 0.0f;
+  for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n4; i += gridDim.x * blockDim.x) {
+    float4 v = a[i];
+    acc += v.x + v.y + v.z + v.w;
+  }
+  if (acc == -1.0f) out[0] = acc;  // never true for the inputs used; keeps the loads
+}
+
+extern "C" __global__ void bw_write(float4* a, unsigned n4) {
+  for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n4; i += gridDim.x * blockDim.x) {
+    float f = 4.0f * i;
+    a[i] = make_float4(f, f + 1.0f, f + 2.0f, f + 3.0f);
+  }
+}
+
+extern "C" __global__ void bw_copy(const float4* a, float4* b, unsigned n4) {
+  for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n4; i += gridDim.x * blockDim.x) b[i] = a[i];
+}
+
+extern "C" __global__ void bw_triad(float4* a, const float4* b, const float4* c, float s, unsigned n4) {
+  for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n4; i += gridDim.x * blockDim.x) {
+    float4 x = b[i], y = c[i];
+    a[i] = make_float4(x.x + s * y.x, x.y + s * y.y, x.z + s * y.z, x.w + s * y.w);
+  }
+}
+
+// Arithmetic: a dependent chain in one thread (latency) or eight independent chains per thread
+// in many warps (throughput). x = x * a + b with a = 1, b = 1 stays an exact integer.
+extern "C" __global__ void fma_chain(float a, float b, unsigned n, float* out) {
+  float x = threadIdx.x;
+  for (unsigned i = 0; i < n; ++i) x = fmaf(x, a, b);
+  out[threadIdx.x] = x;
+}
+
+extern "C" __global__ void fma_streams(float a, float b, unsigned n, float* out) {
+  float x0 = 0, x1 = 1, x2 = 2, x3 = 3, x4 = 4, x5 = 5, x6 = 6, x7 = 7;
+  for (unsigned i = 0; i < n; ++i) {
+    x0 = fmaf(x0, a, b); x1 = fmaf(x1, a, b); x2 = fmaf(x2, a, b); x3 = fmaf(x3, a, b);
+    x4 = fmaf(x4, a, b); x5 = fmaf(x5, a, b); x6 = fmaf(x6, a, b); x7 = fmaf(x7, a, b);
+  }
+  out[threadIdx.x] = x0 + x1 + x2 + x3 + x4 + x5 + x6 + x7;
+}
+
+extern "C" __global__ void dfma_streams(double a, double b, unsigned n, double* out) {
+  double x0 = 0, x1 = 1, x2 = 2, x3 = 3;
+  for (unsigned i = 0; i < n; ++i) {
+    x0 = fma(x0, a, b); x1 = fma(x1, a, b); x2 = fma(x2, a, b); x3 = fma(x3, a, b);
+  }
+  out[threadIdx.x] = x0 + x1 + x2 + x3;
+}
+
+// Special functions (MUFU): four independent ex2.approx chains per thread on small values.
+extern "C" __global__ void sfu_streams(unsigned n, float* out) {
+  float x0 = 0.125f, x1 = 0.25f, x2 = 0.375f, x3 = 0.5f;
+  for (unsigned i = 0; i < n; ++i) {
+    x0 = exp2f(x0) - 1.0f; x1 = exp2f(x1) - 1.0f; x2 = exp2f(x2) - 1.0f; x3 = exp2f(x3) - 1.0f;
+  }
+  out[threadIdx.x] = x0 + x1 + x2 + x3;
+}
+
+// Shared-memory bank conflicts: lane l reads word (l * stride) % 1024 + k, so `stride` lanes
+// share a bank (stride 1: none, 32: all 32 lanes in one bank).
+extern "C" __global__ void shared_stride(unsigned stride, unsigned n, unsigned* out) {
+  __shared__ unsigned s[2048];
+  for (unsigned i = threadIdx.x; i < 2048; i += blockDim.x) s[i] = i;
+  __syncthreads();
+  unsigned lane = threadIdx.x & 31, acc = 0;
+  for (unsigned k = 0; k < n; ++k) acc += s[(lane * stride) % 1024 + (k & 1023)];
+  out[threadIdx.x] = acc;
+}
+
+// Divergence: the lanes of a warp split into `paths` groups (lane % paths), each running its own
+// copy of a 16-FMA body, so a warp issues the body `paths` times.
+extern "C" __global__ void diverge_paths(unsigned paths, unsigned n, float* out) {
+  unsigned lane = threadIdx.x & 31, p = lane % paths;
+  float x = lane;
+  for (unsigned k = 0; k < n; ++k) {
+    for (unsigned q = 0; q < 32; ++q) {
+      if (q == p) {
+#pragma unroll
+        for (int i = 0; i < 16; ++i) x = fmaf(x, 1.0f, 1.0f);
+      }
+    }
+  }
+  out[threadIdx.x] = x;
+}
+
+// Loops whose trip count depends on the lane: lane l runs base + l * step iterations.
+extern "C" __global__ void lane_trips(unsigned base, unsigned step, float* out) {
+  unsigned lane = threadIdx.x & 31;
+  float x = 0.0f;
+  for (unsigned k = 0; k < base + lane * step; ++k) x = fmaf(x, 1.0f, 1.0f);
+  out[threadIdx.x] = x;
+}
+
+// Atomics under contention: every thread adds 1 to counters[tid % slots] `n` times.
+extern "C" __global__ void atomic_slots(unsigned slots, unsigned n, unsigned* counters) {
+  unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+  for (unsigned k = 0; k < n; ++k) atomicAdd(&counters[t % slots], 1u);
+}
+
+// The launch cost alone, to subtract from every measured time.
+extern "C" __global__ void empty_kernel() {}

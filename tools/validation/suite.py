@@ -1,0 +1,270 @@
+#!/usr/bin/env python3
+"""The validation suite: one list of kernels, launched the same way on a GPU and in warpsim.
+
+Writes, from the list below (run from anywhere; needs Python 3 and PyYAML only to read the
+reused launch files):
+  launch/<name>.launch.yaml  warpsim launch files for the kernels defined here
+  ref/<name>_<buffer>.bin    reference outputs, computed here in plain Python
+  suite_table.h              the same launches for the CUDA harness (harness.cu)
+Kernels from traces/kernels/ are reused with their own launch files and references, so each
+kernel source and launch shape exists once. docs/validation.md explains the method.
+"""
+import os
+import struct
+import sys
+
+import yaml
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+from reference_inputs import f32  # noqa: E402
+
+# Kernels from traces/kernels reused as they are: (name, family, launch file).
+REUSED = [
+    ("reduce_sum", "reduction", "reduce_sum"),
+    ("transpose_naive", "transpose", "transpose_naive"),
+    ("transpose_tiled", "transpose", "transpose_tiled"),
+    ("sgemm_tiled", "gemm", "sgemm_tiled"),
+    ("hgemm_mma", "gemm_tensor", "hgemm_mma"),
+    ("softmax", "softmax", "softmax"),
+    ("attention_naive", "attention", "attention_naive"),
+    ("attention_flash", "attention", "attention_flash"),
+    ("histogram", "atomics", "histogram"),
+]
+
+MB = "ptx/microbench.sm_{sm}.ptx"
+
+
+def buf(name, elem, count, init="zeros"):
+    return {"buffer": {"name": name, "elem": elem, "count": count, "init": init}}
+
+
+def seq(start, step):
+    return {"sequence": {"start": start, "step": step}}
+
+
+def u32(v):
+    return {"scalar": "u32", "value": v}
+
+
+def f32s(v):
+    return {"scalar": "f32", "value": v}
+
+
+SUITE = []  # (name, family, launch dict, {buffer: (fmt, values)} references)
+
+
+def add(name, family, kernel, grid, block, args, refs, ptx=MB, requires=None, note=""):
+    launch = {"ptx": ptx, "kernel": kernel, "grid": [grid, 1, 1] if isinstance(grid, int) else grid,
+              "block": [block, 1, 1], "registers_per_thread": 32, "args": args}
+    if requires:
+        launch["requires"] = requires
+    SUITE.append((name, family, launch, refs, note))
+
+
+# Latency ladder: next[i] = i + stride (sequence init), wrapped in the kernel.
+def chase(name, n, stride, steps, note):
+    j = 0
+    for _ in range(steps):
+        j += stride
+        if j >= n:
+            j -= n
+    add(name, "latency", "chase", 1, 1,
+        [buf("next", "u32", n, seq(stride, 1)), u32(n), u32(steps), buf("out", "u32", 1)], {"out": ("I", [j])}, note=note)
+
+
+chase("chase_l1", 2048, 32, 20000, "8 KiB ring, 128-byte steps: L1 hits after the first lap")
+chase("chase_l2", 1 << 20, 32, 65536, "4 MiB ring (beyond L1, inside L2), 128-byte steps, two laps")
+chase("chase_dram", 1 << 24, 1024, 8192, "64 MiB span, 4 KiB steps, one lap: every load misses L2")
+
+# Bandwidth. n4 float4 elements; grids fill every GPU here several times.
+N4 = 1 << 21  # 32 MiB of floats
+add("bw_read", "bandwidth", "bw_read", 1056, 256, [buf("a", "f32", 4 * N4, seq(0, 1)), u32(N4), buf("out", "f32", 1)],
+    {"out": ("f", [0.0])}, note="32 MiB read")
+add("bw_write", "bandwidth", "bw_write", 1056, 256, [buf("a", "f32", 4 * N4), u32(N4)], {"a": ("seq", (0.0, 1.0))},
+    note="32 MiB written")
+add("bw_copy", "bandwidth", "bw_copy", 1056, 256, [buf("a", "f32", 4 * N4, seq(0, 1)), buf("b", "f32", 4 * N4), u32(N4)],
+    {"b": ("seq", (0.0, 1.0))}, note="32 MiB read + 32 MiB written")
+add("bw_triad", "bandwidth", "bw_triad", 1056, 256,
+    [buf("a", "f32", 4 * N4), buf("b", "f32", 4 * N4, seq(0, 0.25)), buf("c", "f32", 4 * N4, seq(0, 0.25)), f32s(2.0), u32(N4)],
+    {"a": ("seq", (0.0, 0.75))}, note="a = b + 2c over 32 MiB each (exact in float)")
+add("bw_copy_l2", "bandwidth", "bw_copy", 1056, 256, [buf("a", "f32", 1 << 20, seq(0, 1)), buf("b", "f32", 1 << 20), u32(1 << 18)],
+    {"b": ("seq", (0.0, 1.0))}, note="4 MiB copy: fits in L2 (first touch from DRAM)")
+add("bw_copy_low_occupancy", "bandwidth", "bw_copy", 32, 128, [buf("a", "f32", 1 << 22, seq(0, 1)), buf("b", "f32", 1 << 22), u32(1 << 20)],
+    {"b": ("seq", (0.0, 1.0))}, note="16 MiB copy by 32 blocks of 4 warps: too few bytes in flight")
+
+# Arithmetic (a = b = 1 keeps x an exact integer).
+add("fma_latency", "arithmetic", "fma_chain", 1, 1, [f32s(1.0), f32s(1.0), u32(100000), buf("out", "f32", 1)],
+    {"out": ("f", [100000.0])}, note="one dependent chain of 100000 FMAs")
+add("fma_throughput", "arithmetic", "fma_streams", 528, 256, [f32s(1.0), f32s(1.0), u32(256), buf("out", "f32", 256)],
+    {"out": ("f", [8 * 256 + 28.0] * 256)}, note="8 independent FMA chains per thread")
+add("fp64_throughput", "arithmetic", "dfma_streams", 264, 256, [{"scalar": "f64", "value": 1.0}, {"scalar": "f64", "value": 1.0},
+                                                                   u32(64), buf("out", "f64", 256)],
+    {"out": ("d", [4 * 64 + 6.0] * 256)}, note="4 independent FP64 FMA chains per thread")
+
+
+def sfu_ref(n):
+    total = 0.0
+    for x in (0.125, 0.25, 0.375, 0.5):
+        for _ in range(n):
+            x = 2.0 ** x - 1.0
+        total += x
+    return total
+
+
+add("sfu_throughput", "arithmetic", "sfu_streams", 264, 256, [u32(64), buf("out", "f32", 256)],
+    {"out": ("f~", [sfu_ref(64)] * 256)}, note="4 independent ex2.approx chains per thread")
+
+# Shared-memory bank conflicts: 1 to 32-way.
+for stride in (1, 2, 4, 8, 16, 32):
+    n = 256
+    vals = []
+    for t in range(256):
+        lane = t & 31
+        vals.append(sum((lane * stride) % 1024 + (k & 1023) for k in range(n)) & 0xFFFFFFFF)
+    add(f"shared_{stride}way" if stride > 1 else "shared_no_conflict", "shared", "shared_stride", 264, 256,
+        [u32(stride), u32(n), buf("out", "u32", 256)], {"out": ("I", vals)},
+        note=f"stride {stride}: {stride}-way bank conflicts" if stride > 1 else "stride 1: no bank conflicts")
+
+# Divergence: 1 to 32 paths per warp, then lane-dependent trip counts.
+for paths in (1, 2, 4, 8, 16, 32):
+    n = 8
+    vals = [float(t & 31) + 16 * n for t in range(128)]
+    add(f"diverge_{paths}paths", "divergence", "diverge_paths", 264, 128, [u32(paths), u32(n), buf("out", "f32", 128)],
+        {"out": ("f", vals)}, note=f"{paths} paths per warp, each 16 FMAs x {n}")
+add("lane_trips", "divergence", "lane_trips", 264, 128, [u32(64), u32(8), buf("out", "f32", 128)],
+    {"out": ("f", [float(64 + (t & 31) * 8) for t in range(128)])}, note="lane l loops 64 + 8 l times")
+
+# Atomics under contention.
+add("atomic_one_address", "atomics", "atomic_slots", 132, 256, [u32(1), u32(16), buf("counters", "u32", 1)],
+    {"counters": ("I", [132 * 256 * 16])}, note="every thread adds to one counter")
+add("atomic_4096_addresses", "atomics", "atomic_slots", 132, 256, [u32(4096), u32(16), buf("counters", "u32", 4096)],
+    {"counters": ("I", [16 * sum(1 for t in range(132 * 256) if t % 4096 == c) for c in range(4096)])},
+    note="threads spread over 4096 counters")
+
+
+def bf16_gemm_ref():
+    sys.path.insert(0, os.path.join(ROOT, "tools"))
+    from reference_inputs import bf16, random_init
+    m = n = k = 64
+    a = random_init(61, -2, 2, m * k, bf16)
+    bt = random_init(62, -2, 2, n * k, bf16)
+    return [f32(sum(a[i * k + p] * bt[j * k + p] for p in range(k))) for i in range(m) for j in range(n)]
+
+
+add("bf16_gemm", "gemm_tensor", "bf16_gemm", [8, 4, 1], 32,
+    [buf("a", "bf16", 4096, {"random": {"seed": 61, "min": -2, "max": 2}}),
+     buf("bt", "bf16", 4096, {"random": {"seed": 62, "min": -2, "max": 2}}), buf("c", "f32", 4096),
+     {"scalar": "s32", "value": 64}, {"scalar": "s32", "value": 64}, {"scalar": "s32", "value": 64}],
+    {"c": ("f~3", bf16_gemm_ref())}, ptx="ptx/bf16_gemm.sm_{sm}.ptx", requires=8.0,
+    note="64 x 64 x 64 BF16 GEMM with mma.sync.m16n8k16")
+
+add("empty_kernel", "baseline", "empty_kernel", 1, 32, [], {}, note="launch cost only; subtracted from every measured time")
+
+
+def tolerance(kind):
+    # "f~": ex2.approx chains (2 ulp per step); "f~3": float accumulation against a double reference.
+    return {"f~": (1e-4, 1e-6), "f~3": (0.0, 1e-3)}.get(kind, (0.0, 0.0))
+
+
+def write_outputs():
+    os.makedirs(os.path.join(HERE, "launch"), exist_ok=True)
+    os.makedirs(os.path.join(HERE, "ref"), exist_ok=True)
+    for name, family, launch, refs, note in SUITE:
+        launch = dict(launch)
+        launch["ptx"] = "../" + launch["ptx"]
+        expect = {}
+        for bname, (fmt, values) in refs.items():
+            if fmt == "seq":
+                continue  # checked by the harness from the rule; too big to keep as a file
+            rtol, atol = tolerance(fmt)
+            code = fmt[0] if fmt[0] in "fdI" else "f"
+            path = os.path.join(HERE, "ref", f"{name}_{bname}.bin")
+            with open(path, "wb") as f:
+                f.write(struct.pack(f"<{len(values)}{code}", *values))
+            e = {"file": f"../ref/{name}_{bname}.bin"}
+            if rtol:
+                e["rtol"] = rtol
+            if atol:
+                e["atol"] = atol
+            expect[bname] = e
+        if expect:
+            launch["expect"] = expect
+        with open(os.path.join(HERE, "launch", f"{name}.launch.yaml"), "w") as f:
+            f.write(f"# Validation suite ({family}): {note}. Generated by tools/validation/suite.py.\n")
+            yaml.safe_dump(launch, f, sort_keys=False, default_flow_style=None, width=200)
+
+
+def cxx_string(s):
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def harness_table():
+    """suite_table.h: every entry's launches, buffers and checks as C++ initialisers."""
+    lines = ["// Generated by tools/validation/suite.py: do not edit.", "#pragma once", "#include \"suite_types.h\"", "",
+             "static const SuiteEntry kSuite[] = {"]
+    entries = [(n, fam, os.path.join(ROOT, "traces", "kernels", f"{lf}.launch.yaml")) for n, fam, lf in REUSED]
+    entries += [(n, fam, os.path.join(HERE, "launch", f"{n}.launch.yaml")) for n, fam, _, _, _ in SUITE]
+    seq_checks = {n: {b: v for b, (fmt, v) in refs.items() if fmt == "seq"} for n, _, _, refs, _ in SUITE}
+    for name, family, path in entries:
+        with open(path) as f:
+            spec = yaml.safe_load(f)
+        base = os.path.dirname(path)
+        shared = spec.get("buffers", {})
+        launches = spec.get("launches") or [spec]
+        buffers, order = [], {}
+
+        def add_buffer(bname, b):
+            order[bname] = len(buffers)
+            init = b.get("init", "zeros")
+            kind, a1, a2, seed, file = "kZeros", 0.0, 0.0, 0, ""
+            if isinstance(init, dict) and "sequence" in init:
+                kind, a1, a2 = "kSequence", init["sequence"].get("start", 0), init["sequence"].get("step", 1)
+            elif isinstance(init, dict) and "random" in init:
+                r = init["random"]
+                kind, a1, a2, seed = "kRandom", r.get("min", 0), r.get("max", 1), r.get("seed", 1)
+            elif isinstance(init, dict) and "file" in init:
+                kind, file = "kFile", os.path.relpath(os.path.join(base, init["file"]), HERE)
+            buffers.append(f"{{{cxx_string(bname)}, {cxx_string(b['elem'])}, {b['count']}ull, InitKind::{kind}, {float(a1)!r}, "
+                           f"{float(a2)!r}, {seed}ull, {cxx_string(file)}}}")
+
+        for bname, b in shared.items():
+            add_buffer(bname, b)
+        launch_lines = []
+        for ln in launches:
+            args = []
+            for a in ln.get("args", []):
+                if "buffer" in a:
+                    b = a["buffer"]
+                    if isinstance(b, str):
+                        args.append(f"{{true, {order[b]}, \"\", 0.0}}")
+                    else:
+                        add_buffer(b["name"], b)
+                        args.append(f"{{true, {order[b['name']]}, \"\", 0.0}}")
+                else:
+                    args.append(f"{{false, 0, {cxx_string(a['scalar'])}, {float(a['value'])!r}}}")
+            g = (ln["grid"] + [1, 1])[:3]
+            bl = (ln["block"] + [1, 1])[:3]
+            launch_lines.append(f"{{{cxx_string(ln['kernel'])}, {{{g[0]}, {g[1]}, {g[2]}}}, {{{bl[0]}, {bl[1]}, {bl[2]}}}, "
+                                f"{ln.get('dynamic_shared_bytes', 0)}u, {{{', '.join(args)}}}}}")
+        checks = []
+        for bname, e in (spec.get("expect") or {}).items():
+            checks.append(f"{{{order[bname]}, CheckKind::kFile, {cxx_string(os.path.relpath(os.path.join(base, e['file']), HERE))}, "
+                          f"{float(e.get('rtol', 0))!r}, {float(e.get('atol', 0))!r}, 0.0, 0.0}}")
+        for bname, (start, step) in seq_checks.get(name, {}).items():
+            checks.append(f"{{{order[bname]}, CheckKind::kSequence, \"\", 0.0, 0.0, {start!r}, {step!r}}}")
+        rel = os.path.relpath(path, ROOT)
+        lines.append(f"  {{{cxx_string(name)}, {cxx_string(family)}, {cxx_string(rel)}, {int(float(spec.get('requires', 0)) * 10)},")
+        lines.append(f"   {{{', '.join(buffers)}}},")
+        lines.append(f"   {{{', '.join(launch_lines)}}},")
+        lines.append(f"   {{{', '.join(checks)}}}}},")
+    lines.append("};")
+    with open(os.path.join(HERE, "suite_table.h"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    print(f"{len(entries)} entries ({sum(1 for e in entries if e[1] != 'baseline')} kernels and the empty-kernel baseline)")
+
+
+if __name__ == "__main__":
+    write_outputs()
+    harness_table()

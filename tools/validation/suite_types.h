@@ -1,0 +1,49 @@
+#pragma once
+// The shapes of the generated suite table (suite_table.h): each entry is one warpsim launch file,
+// its buffers with their init rules, its kernel launches and the checks of its outputs.
+#include <cstdint>
+
+enum class InitKind { kZeros, kSequence, kRandom, kFile };
+enum class CheckKind { kFile, kSequence };
+
+struct SuiteBuffer {
+  const char* name;
+  const char* elem;  // f32 f64 f16 bf16 s32 u32 s64 u64 s8 u8
+  uint64_t count;
+  InitKind init;
+  double a, b;       // sequence: start, step; random: min, max
+  uint64_t seed;
+  const char* file;  // kFile: relative to tools/validation
+};
+
+struct SuiteArg {
+  bool is_buffer;
+  int buffer;
+  const char* scalar;  // s32 u32 s64 u64 f32 f64
+  double value;
+};
+
+struct SuiteLaunch {
+  const char* kernel;
+  unsigned grid[3], block[3];
+  unsigned dynamic_shared;
+  SuiteArg args[8];
+};
+
+struct SuiteCheck {
+  int buffer = -1;
+  CheckKind kind;
+  const char* file;   // relative to tools/validation
+  double rtol, atol;
+  double start, step; // kSequence: element i must be start + step * i
+};
+
+struct SuiteEntry {
+  const char* name;
+  const char* family;
+  const char* launch_file;  // relative to the repository root
+  int requires_cc;          // e.g. 80; 0 for none
+  SuiteBuffer buffers[8];
+  SuiteLaunch launches[4];
+  SuiteCheck checks[4];
+};
