@@ -216,3 +216,7 @@ write("mma_e4m3_c.bin", "f", c)
 
 # spin_lock.cu: each of 2 x 64 threads adds one to the counter while holding the lock.
 write("spin_lock_counter.bin", "i", [2 * 64])
+
+# device_globals.cu: out[i] = in[i] * gain[i & 3] (powers of two: exact), and 8 blocks counted.
+write("device_globals_out.bin", "f", [f32(f32(-3 + 0.01 * i) * (0.5, 1.0, 2.0, 4.0)[i & 3]) for i in range(1024)])
+write("device_globals_count.bin", "I", [8])

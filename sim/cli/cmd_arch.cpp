@@ -5,6 +5,7 @@
 
 #include "cli/cli_common.h"
 #include "common/error.h"
+#include "common/format.h"
 #include "config/derived_peaks.h"
 #include "config/load_config.h"
 #include "report/json_report.h"
@@ -25,12 +26,6 @@ FP32/FP64/FP16 TFLOP/s, tensor TFLOP/s per precision, HBM TB/s and ridge points,
 with the datasheet figure the config cites.
 
 Options)";
-
-std::string fmt(const char* f, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, f, v);
-  return buf;
-}
 
 nlohmann::ordered_json peaks_json(const DerivedPeaks& d) {
   nlohmann::ordered_json j;

@@ -4,14 +4,10 @@
 #include <cstdio>
 #include <sstream>
 
+#include "common/format.h"
+
 namespace warpsim {
 namespace {
-
-std::string fmt(const char* f, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, f, v);
-  return buf;
-}
 
 std::string bytes(uint64_t b) {
   const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};

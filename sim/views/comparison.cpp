@@ -4,16 +4,11 @@
 #include <cstdio>
 #include <sstream>
 
+#include "common/format.h"
 #include "views/svg.h"
 
 namespace warpsim {
 namespace {
-
-std::string fmt(const char* f, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, f, v);
-  return buf;
-}
 
 double baseline_us(const std::vector<ComparisonRow>& rows) {
   for (const auto& r : rows)

@@ -5,14 +5,10 @@
 #include <cstdio>
 #include <sstream>
 
+#include "common/format.h"
+
 namespace warpsim {
 namespace {
-
-std::string fmt(const char* f, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, f, v);
-  return buf;
-}
 
 std::string pad(const std::string& s, size_t w) { return s.size() >= w ? s : std::string(w - s.size(), ' ') + s; }
 

@@ -4,18 +4,13 @@
 #include <cstdio>
 #include <sstream>
 
+#include "common/format.h"
 #include "views/json_text.h"
 #include "views/roofline.h"
 #include "views/svg.h"
 
 namespace warpsim {
 namespace {
-
-std::string fmt(const char* f, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, f, v);
-  return buf;
-}
 
 // Inline, so the file needs nothing else. The script only marks the page as rendered when every
 // chart has drawn something, which the headless-browser test reads back.

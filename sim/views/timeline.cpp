@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "common/format.h"
 #include "views/json_text.h"
 
 namespace warpsim {
@@ -11,12 +12,6 @@ namespace warpsim {
 namespace {
 // Room kept under the cap for the metadata and counters written at the end.
 constexpr uint64_t kReserveBytes = 1u << 20;
-
-std::string fmt_g(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", v);
-  return buf;
-}
 
 std::string dim(const Dim3& d) { return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")"; }
 }  // namespace
@@ -247,7 +242,7 @@ std::string Timeline::finish() {
     add(R"J({"ph":"i","s":"g","pid":0,"tid":0,"ts":0,"name":"TRUNCATED: )J" + json_escape(note()) + R"J("})J");
   }
   std::string head = R"J({"otherData":{"generator":"warpsim","gpu":")J" + json_escape(gpu_name_) +
-                     R"J(","time_axis":"1 us on the time axis = 1 core cycle ()J" + fmt_g(clock_mhz_) +
+                     R"J(","time_axis":"1 us on the time axis = 1 core cycle ()J" + fmt("%g", clock_mhz_) +
                      R"J( MHz)","events_written":)J" + std::to_string(written_) + R"J(,"events_dropped":)J" + std::to_string(dropped_) +
                      "},\n\"traceEvents\":[\n";
   if (written_ == 0 && !meta.empty()) meta.resize(meta.size() - 2);

@@ -6,16 +6,11 @@
 #include <map>
 #include <sstream>
 
+#include "common/format.h"
 #include "views/svg.h"
 
 namespace warpsim {
 namespace {
-
-std::string fmt(const char* f, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, f, v);
-  return buf;
-}
 
 double pearson(const std::vector<double>& x, const std::vector<double>& y) {
   const double n = double(x.size());

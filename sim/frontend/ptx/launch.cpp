@@ -167,7 +167,14 @@ void PtxWorkload::add_launch(MapReader& r, const fs::path& dir) {
       if (fn.is_entry) names += (names.empty() ? "" : ", ") + fn.name;
     config_error(r.location("kernel"), "no kernel '" + l->kernel + "' in " + spec_.ptx_path + "; its kernels are: " + names);
   }
-  l->program = lower(module_, l->kernel);
+  if (!globals_placed_) {
+    // __device__ variables live in global memory for the whole launch file, after the buffers
+    // declared so far (so a module without any leaves every address as it was).
+    for (const auto& v : module_.globals)
+      if (v.space == ".global") global_addresses_[v.name] = memory_.allocate("__device__ " + v.name, variable_image(v, module_.file));
+    globals_placed_ = true;
+  }
+  l->program = lower(module_, l->kernel, global_addresses_);
   for (const auto& c : constants_) {
     auto it = l->program.constant_symbols.find(c.name);
     if (it == l->program.constant_symbols.end()) {

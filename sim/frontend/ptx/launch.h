@@ -4,6 +4,7 @@
 // runs it: each CTA is emulated when the CTA scheduler launches it, so the instruction stream
 // is produced lazily, like a trace's.
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -79,6 +80,8 @@ class PtxWorkload : public Workload {
 
   LaunchSpec spec_;
   Module module_;
+  std::map<std::string, uint64_t> global_addresses_;  // module __device__ variables
+  bool globals_placed_ = false;
   DeviceMemory memory_;
   std::vector<std::unique_ptr<Launch>> launches_;
   size_t next_ = 0;

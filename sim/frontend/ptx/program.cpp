@@ -62,7 +62,7 @@ uint32_t type_bits(const std::string& t) {
 
 class Lowering {
  public:
-  Lowering(const Module& m, const Function& f) : m_(m), f_(f) {}
+  Lowering(const Module& m, const Function& f, const std::map<std::string, uint64_t>& globals) : m_(m), f_(f), global_(globals) {}
 
   Program run() {
     p_.name = f_.name;
@@ -129,7 +129,7 @@ class Lowering {
     p_.dynamic_shared_offset = offset;
     for (const Variable* v : externs) shared_[v->name] = offset;  // all extern shared arrays alias
     for (const auto& v : m_.globals) {
-      if (v.space == ".global") fail(v.line, 1, "module variable '" + v.name + "' in .global is not supported by the emulator yet");
+      if (v.space == ".global" && !global_.count(v.name)) fail(v.line, 1, "module variable '" + v.name + "' was not placed in device memory");
       if (v.space == ".const") layout_constant(v);
     }
   }
@@ -142,16 +142,9 @@ class Lowering {
     uint64_t offset = (p_.constant_bank.size() + align - 1) / align * align;
     const_[v.name] = offset;
     p_.constant_symbols[v.name] = {offset, v.size_bytes()};
-    p_.constant_bank.resize(offset + v.size_bytes(), 0);
-    const uint32_t elem = std::max<uint32_t>(1, type_bits(v.type) / 8) * v.vector;
-    if (v.initializer.size() * elem > v.size_bytes()) fail(v.line, 1, "'" + v.name + "' has more initializers than elements");
-    for (size_t k = 0; k < v.initializer.size(); ++k) {
-      const Operand& init = v.initializer[k];
-      if (init.kind != Operand::Kind::kImmediate) fail(init.line, init.column, "a constant initializer must be a number");
-      uint64_t bits = init.is_float ? init.bits : static_cast<uint64_t>(init.value);
-      if (init.is_float && !init.is_double && elem == 8) bits = std::bit_cast<uint64_t>(double(std::bit_cast<float>(static_cast<uint32_t>(bits))));
-      std::memcpy(p_.constant_bank.data() + offset + k * elem, &bits, std::min<uint32_t>(elem, 8));
-    }
+    std::vector<uint8_t> image = variable_image(v, m_.file);
+    p_.constant_bank.resize(offset, 0);
+    p_.constant_bank.insert(p_.constant_bank.end(), image.begin(), image.end());
   }
 
   EmuOperand operand(const Operand& o, uint32_t line) {
@@ -195,6 +188,11 @@ class Lowering {
           e.bits = const_.at(o.name) + static_cast<uint64_t>(o.value);
           return e;
         }
+        if (global_.count(o.name)) {  // mov.u64 %rd, counter: a __device__ variable's global address
+          e.kind = EmuOperand::Kind::kImm;
+          e.bits = global_.at(o.name) + static_cast<uint64_t>(o.value);
+          return e;
+        }
         if (p_.params.count(o.name)) {
           e.kind = EmuOperand::Kind::kImm;
           e.bits = p_.params.at(o.name);
@@ -221,6 +219,9 @@ class Lowering {
         } else if (const_.count(o.name)) {
           e.bits += const_.at(o.name);
           e.symbol_space = MemSpace::kConst;
+        } else if (global_.count(o.name)) {
+          e.bits += global_.at(o.name);
+          e.symbol_space = MemSpace::kGlobal;
         } else if (p_.params.count(o.name)) {
           e.bits += p_.params.at(o.name);
           e.symbol_space = MemSpace::kParam;
@@ -509,11 +510,29 @@ class Lowering {
   std::map<std::string, uint64_t> shared_;
   std::map<std::string, uint64_t> const_;
   std::map<std::string, uint64_t> local_;
+  const std::map<std::string, uint64_t>& global_;
 };
 
 }  // namespace
 
-Program lower(const Module& module, const std::string& entry) {
+// __constant__ and __device__ initializers: nvcc emits byte lists for arrays and typed values for
+// scalars; bytes without an initializer are zero, as the CUDA runtime leaves them.
+std::vector<uint8_t> variable_image(const Variable& v, const std::string& file) {
+  std::vector<uint8_t> bytes(v.size_bytes(), 0);
+  const uint32_t elem = std::max<uint32_t>(1, type_bits(v.type) / 8) * v.vector;
+  if (v.initializer.size() * elem > v.size_bytes())
+    throw InputError(SourceLocation{file, v.line, 1}, "'" + v.name + "' has more initializers than elements");
+  for (size_t k = 0; k < v.initializer.size(); ++k) {
+    const Operand& init = v.initializer[k];
+    if (init.kind != Operand::Kind::kImmediate) throw InputError(SourceLocation{file, init.line, init.column}, "a variable initializer must be a number");
+    uint64_t bits = init.is_float ? init.bits : static_cast<uint64_t>(init.value);
+    if (init.is_float && !init.is_double && elem == 8) bits = std::bit_cast<uint64_t>(double(std::bit_cast<float>(static_cast<uint32_t>(bits))));
+    std::memcpy(bytes.data() + k * elem, &bits, std::min<uint32_t>(elem, 8));
+  }
+  return bytes;
+}
+
+Program lower(const Module& module, const std::string& entry, const std::map<std::string, uint64_t>& global_addresses) {
   const Function* f = module.find(entry);
   if (!f || !f->is_entry) {
     std::string names;
@@ -522,7 +541,7 @@ Program lower(const Module& module, const std::string& entry) {
     throw InputError(SourceLocation{module.file, 0, 0}, "no kernel '" + entry + "'; the module's kernels are: " + names);
   }
   Function flat = inline_calls(module, *f);
-  return Lowering(module, flat).run();
+  return Lowering(module, flat, global_addresses).run();
 }
 
 }  // namespace warpsim::ptx

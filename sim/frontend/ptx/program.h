@@ -93,6 +93,9 @@ struct Program {
 
 // Lowers `entry` of `module`. Throws InputError (at the PTX line) for instructions the emulator
 // cannot run, naming them.
-Program lower(const Module& module, const std::string& entry);
+// `global_addresses` gives the device address of each module .global (__device__) variable.
+Program lower(const Module& module, const std::string& entry, const std::map<std::string, uint64_t>& global_addresses = {});
+// A .const or .global variable's initial bytes (zero where it has no initializer).
+std::vector<uint8_t> variable_image(const Variable& v, const std::string& file);
 
 }  // namespace warpsim::ptx
