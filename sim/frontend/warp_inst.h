@@ -33,6 +33,31 @@ struct WarpInst {
   RegId src(int i) const { return regs[num_dst + i]; }
   int active_lanes() const { return std::popcount(active_mask); }
 
+  // True when every active lane's address is base + lane * stride (always so for the base and
+  // stride form; for a list, when it happens to follow one stride). Sets base and stride.
+  bool strided_form(uint64_t& base, int64_t& stride) const {
+    if (!addr.list) {
+      base = addr.base;
+      stride = addr.stride;
+      return true;
+    }
+    const uint32_t m = active_mask;
+    if (m == 0) return false;
+    const int l0 = std::countr_zero(m);
+    stride = 0;
+    if (m & (m - 1)) {
+      const int l1 = std::countr_zero(m & (m - 1));
+      const int64_t diff = static_cast<int64_t>(addr.list[1] - addr.list[0]);
+      if (diff % (l1 - l0) != 0) return false;
+      stride = diff / (l1 - l0);
+    }
+    base = addr.list[0] - static_cast<uint64_t>(stride * l0);
+    int index = 0;
+    for (uint32_t r = m; r; r &= r - 1, ++index)
+      if (addr.list[index] != base + static_cast<uint64_t>(stride * std::countr_zero(r))) return false;
+    return true;
+  }
+
   // Calls f(lane, address) for each active lane in lane order.
   template <class F>
   void for_each_address(F&& f) const {

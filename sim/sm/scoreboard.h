@@ -25,18 +25,18 @@ class Scoreboard {
  public:
   void clear() { regs_.clear(); }
   // Cycle at which `r` may be read (0 if never written).
-  Cycle ready_at(RegId r) const { return r < regs_.size() ? regs_[r].ready : 0; }
-  Producer producer(RegId r) const { return regs_[r].producer; }
+  Cycle ready_at(RegId r) const { return r < regs_.size() ? regs_[r].ready() : 0; }
+  Producer producer(RegId r) const { return regs_[r].producer(); }
   void set(RegId r, Cycle ready, Producer p) {
     if (r >= regs_.size()) regs_.resize(r + 1u);
-    regs_[r] = Entry{ready, p};
+    regs_[r] = Entry(ready, p);
   }
 
   // The last cycle a fixed-latency write lands (pending memory results are tracked elsewhere).
   Cycle latest_fixed_ready() const {
     Cycle latest = 0;
     for (const Entry& e : regs_)
-      if (e.ready != kNever && e.ready > latest) latest = e.ready;
+      if (e.ready() != kNever && e.ready() > latest) latest = e.ready();
     return latest;
   }
 
@@ -45,9 +45,9 @@ class Scoreboard {
     const int n = inst.num_dst + inst.num_src;
     for (int i = 0; i < n; ++i) {
       RegId r = inst.regs[i];
-      if (r < regs_.size() && regs_[r].ready > now) {
-        until = regs_[r].ready;
-        producer = regs_[r].producer;
+      if (r < regs_.size() && regs_[r].ready() > now) {
+        until = regs_[r].ready();
+        producer = regs_[r].producer();
         return true;
       }
     }
@@ -55,9 +55,23 @@ class Scoreboard {
   }
 
  private:
-  struct Entry {
-    Cycle ready = 0;
-    Producer producer = Producer::kFixed;
+  // Ready cycle and producer packed in 8 bytes: a warp's scoreboard is read for every warp the
+  // scheduler looks at, so its size decides how often that look misses the cache. Cycles below
+  // 2^56 are exact; kNever (waiting for memory) is kept as the all-ones 56-bit value.
+  class Entry {
+   public:
+    Entry() = default;
+    Entry(Cycle ready, Producer p)
+        : bits_((ready >= kReadyMask ? kReadyMask : ready) | uint64_t{static_cast<uint8_t>(p)} << 56) {}
+    Cycle ready() const {
+      const uint64_t r = bits_ & kReadyMask;
+      return r == kReadyMask ? kNever : r;
+    }
+    Producer producer() const { return static_cast<Producer>(bits_ >> 56); }
+
+   private:
+    static constexpr uint64_t kReadyMask = (uint64_t{1} << 56) - 1;
+    uint64_t bits_ = 0;
   };
   std::vector<Entry> regs_;
 };

@@ -2,18 +2,29 @@
 
 #include <algorithm>
 #include <array>
+#include <numeric>
 
 namespace warpsim {
 
 uint32_t shared_wavefronts(const WarpInst& inst, uint32_t banks, uint32_t bank_bytes) {
   const uint32_t words_per_lane = std::max<uint32_t>(1, (inst.op->access_bytes + bank_bytes - 1) / bank_bytes);
-  std::array<uint32_t, 256> per_bank{};
-  const uint64_t stride = static_cast<uint64_t>(inst.addr.stride < 0 ? -inst.addr.stride : inst.addr.stride);
+  uint64_t base = 0;
+  int64_t signed_stride = 0;
+  const bool strided = inst.strided_form(base, signed_stride);
+  const uint64_t stride = static_cast<uint64_t>(signed_stride < 0 ? -signed_stride : signed_stride);
+  // Every lane on the same word(s): one pass, the data broadcast.
+  if (strided && stride == 0 && words_per_lane <= banks) return 1;
+  std::array<uint32_t, 256> per_bank;
+  const size_t used = std::min<size_t>(banks, per_bank.size());
+  std::fill(per_bank.begin(), per_bank.begin() + static_cast<long>(used), 0u);
   uint32_t worst = 1;
-  if (!inst.addr.list && stride >= uint64_t{words_per_lane} * bank_bytes && inst.addr.base % bank_bytes == 0 &&
-      stride % bank_bytes == 0) {
-    // Fast path: a strided access whose lanes touch disjoint words; every word is distinct, so
-    // the passes are simply the most words any bank holds.
+  if (strided && stride >= uint64_t{words_per_lane} * bank_bytes && base % bank_bytes == 0 && stride % bank_bytes == 0) {
+    // A full warp of one-word accesses, `s` words apart, puts gcd(s, banks) x 32 / banks lanes
+    // in each bank it touches (banks dividing 32, as on every GPU here).
+    const uint64_t s_words = stride / bank_bytes;
+    if (inst.active_mask == 0xffffffffu && words_per_lane == 1 && 32 % banks == 0)
+      return std::max<uint32_t>(1, static_cast<uint32_t>(std::gcd(s_words, uint64_t{banks}) * 32 / banks));
+    // Otherwise lanes touch disjoint words; the passes are the most words any bank holds.
     inst.for_each_address([&](int, uint64_t a) {
       for (uint32_t j = 0; j < words_per_lane; ++j) {
         uint32_t b = static_cast<uint32_t>((a / bank_bytes + j) % banks) & 255u;
@@ -23,20 +34,20 @@ uint32_t shared_wavefronts(const WarpInst& inst, uint32_t banks, uint32_t bank_b
     return worst;
   }
   // General case: count distinct words per bank; lanes reading the same word share one pass.
-  std::array<uint64_t, 128> words;
+  // Warps mostly touch a few distinct words (a row broadcast to half a warp), so a short list
+  // with a linear search beats sorting.
+  std::array<uint64_t, 128> distinct;
   size_t count = 0;
   inst.for_each_address([&](int, uint64_t a) {
-    for (uint32_t j = 0; j < words_per_lane && count < words.size(); ++j) words[count++] = a / bank_bytes + j;
+    for (uint32_t j = 0; j < words_per_lane; ++j) {
+      const uint64_t word = a / bank_bytes + j;
+      if (std::find(distinct.begin(), distinct.begin() + static_cast<long>(count), word) != distinct.begin() + static_cast<long>(count)) continue;
+      if (count == distinct.size()) break;
+      distinct[count++] = word;
+      uint32_t b = static_cast<uint32_t>(word % banks) & 255u;
+      worst = std::max(worst, ++per_bank[b]);
+    }
   });
-  if (count == 0) return 1;
-  std::sort(words.begin(), words.begin() + static_cast<long>(count));
-  uint64_t previous = UINT64_MAX;
-  for (size_t i = 0; i < count; ++i) {
-    if (words[i] == previous) continue;
-    previous = words[i];
-    uint32_t b = static_cast<uint32_t>(words[i] % banks) & 255u;
-    worst = std::max(worst, ++per_bank[b]);
-  }
   return worst;
 }
 

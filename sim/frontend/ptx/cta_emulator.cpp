@@ -1,6 +1,7 @@
 #include "frontend/ptx/cta_emulator.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -33,17 +34,27 @@ CtaEmulator::CtaEmulator(const LaunchContext& launch, Dim3 cta_id) : launch_(lau
 
 const WarpInst* CtaEmulator::Stream::next() {
   WarpState& w = cta_.warps_[warp_];
-  if (!w.queue.empty()) {
+  Record* r = nullptr;
+  if (taken_ < filled_) {
+    r = &batch_[taken_++];  // emulated earlier than anything in the queue
+  } else if (!w.queue.empty()) {
     current_ = std::move(w.queue.front());
     w.queue.pop_front();
+    r = &current_;
   } else {
-    // Past a barrier, the other warps must have reached it before this warp goes on.
-    cta_.catch_up(w.barriers);
-    if (!cta_.step(w, current_)) return nullptr;
+    filled_ = taken_ = 0;
+    while (filled_ < kBatch) {
+      // Past a barrier, the other warps must have reached it before this warp goes on.
+      cta_.catch_up(w.barriers);
+      if (!cta_.step(w, batch_[filled_])) break;
+      ++filled_;
+    }
+    if (filled_ == 0) return nullptr;
+    r = &batch_[taken_++];
   }
-  current_.inst.regs = current_.regs.data();
-  current_.inst.addr.list = current_.addresses.empty() ? nullptr : current_.addresses.data();
-  return &current_.inst;
+  r->inst.regs = r->regs.data();
+  r->inst.addr.list = r->addresses.empty() ? nullptr : r->addresses.data();
+  return &r->inst;
 }
 
 void CtaEmulator::catch_up(uint32_t barrier_count) {
@@ -68,6 +79,23 @@ uint32_t CtaEmulator::guard_lanes(const WarpState& w, const EmuInst& in, uint32_
   for (uint32_t l = 0; l < 32; ++l)
     if ((mask >> l & 1) && (w.regs[static_cast<size_t>(in.guard) * 32 + l] & 1)) pred |= 1u << l;
   return in.guard_negated ? mask & ~pred : pred;
+}
+
+// Most warp accesses step by one stride from lane to lane; handing those to the timing model as
+// base + lane x stride (WarpInst's other address form) saves it reading the list, which is no
+// longer in the cache when it gets there.
+void CtaEmulator::compress_addresses(uint32_t exec, Record& out) {
+  if (out.addresses.empty()) return;
+  out.inst.active_mask = exec;
+  out.inst.addr.list = out.addresses.data();
+  uint64_t base = 0;
+  int64_t stride = 0;
+  const bool strided = out.inst.strided_form(base, stride);
+  out.inst.addr.list = nullptr;  // Stream::next points it at the list again if one is kept
+  if (!strided) return;
+  out.inst.addr.base = base;
+  out.inst.addr.stride = stride;
+  out.addresses.clear();
 }
 
 void CtaEmulator::begin_record(const EmuInst& in, uint32_t exec, Record& out) const {
@@ -386,23 +414,28 @@ void CtaEmulator::execute(WarpState& w, const EmuInst& in, uint32_t exec, Record
       const EmuOperand& data = load ? ops.at(0) : ops.at(1);
       const uint32_t n = in.vector;
       const uint32_t size = std::max<uint32_t>(1, type.bits / 8);
+      // Per instruction, not per lane: the data registers and whether values are sign-extended.
+      std::array<int32_t, 4> data_regs{};
+      if (n > data_regs.size()) throw SimulationError("ld/st with more than 4 vector elements");
+      for (uint32_t k = 0; k < n; ++k) data_regs[k] = data.kind == EmuOperand::Kind::kVector ? data.regs.at(k) : data.reg;
+      const bool sign_extend = type.kind == 's', immediate = data.kind == EmuOperand::Kind::kImm;
       lanes([&](uint32_t l) {
         uint64_t a = (addr.reg >= 0 ? reg(addr.reg, l) : 0) + addr.bits;
         if (space != MemSpace::kParam) out.addresses.push_back(a);
         uint8_t* p = memory_at(space, a, size * n, w, l, in);
         if (space == MemSpace::kShared) check_shared(w, l, a, size * n, !load, false, in);
         for (uint32_t k = 0; k < n; ++k) {
-          int32_t r = data.kind == EmuOperand::Kind::kVector ? data.regs.at(k) : data.reg;
+          const int32_t r = data_regs[k];
           if (load) {
             uint64_t v = load_bits(p + k * size, size);
-            if (type.kind == 's') v = static_cast<uint64_t>(as_signed(v, type.bits));
+            if (sign_extend) v = static_cast<uint64_t>(as_signed(v, type.bits));
             write(w, r, l, v);
           } else {
-            uint64_t v = data.kind == EmuOperand::Kind::kImm ? data.bits : (r >= 0 ? reg(r, l) : 0);
-            store_bits(p + k * size, v, size);
+            store_bits(p + k * size, immediate ? data.bits : (r >= 0 ? reg(r, l) : 0), size);
           }
         }
       });
+      if (space != MemSpace::kParam) compress_addresses(exec, out);
       return;
     }
     case EmuOp::kAtom:

@@ -88,19 +88,27 @@ class CtaEmulator : public CtaWork {
     const WarpInst* next() override;
 
    private:
+    // A warp is emulated kBatch instructions at a time while its registers are in the cache; the
+    // timing model then takes them one by one. Slots are reused, so nothing is allocated per
+    // instruction once their vectors have grown.
+    static constexpr uint32_t kBatch = 16;
     CtaEmulator& cta_;
     uint32_t warp_;
-    Record current_;
+    Record current_;                    // taken from the warp's queue (executed to reach a barrier)
+    std::array<Record, kBatch> batch_;
+    uint32_t filled_ = 0, taken_ = 0;
   };
 
   bool step(WarpState& w, Record& out);   // false when the warp has finished
   bool step_independent(WarpState& w, Record& out);
   void begin_record(const EmuInst& in, uint32_t exec, Record& out) const;
+  static void compress_addresses(uint32_t exec, Record& out);
   uint32_t guard_lanes(const WarpState& w, const EmuInst& in, uint32_t mask) const;
   void catch_up(uint32_t barrier_count);  // runs every warp up to that many barriers
   void execute(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);
   void finish_lanes(WarpState& w, uint32_t lanes);
   // Registers are by far the commonest operand: that case is inline, the rest out of line.
+  bool arithmetic_fast32(WarpState& w, const EmuInst& in, uint32_t exec);
   uint64_t read(const WarpState& w, const EmuOperand& o, uint32_t lane) const {
     if (o.kind == EmuOperand::Kind::kReg) {
       uint64_t v = w.regs[static_cast<size_t>(o.reg) * 32 + lane];

@@ -12,9 +12,13 @@ uint64_t DeviceMemory::allocate(const std::string& name, std::vector<uint8_t> by
 }
 
 uint8_t* DeviceMemory::at(uint64_t address, uint64_t size) {
-  for (auto& b : buffers_) {
-    if (address >= b.base && address + size <= b.base + b.bytes.size() && address + size >= address) {
-      return b.bytes.data() + (address - b.base);
+  auto inside = [&](const Buffer& b) { return address >= b.base && address + size <= b.base + b.bytes.size() && address + size >= address; };
+  // Consecutive accesses mostly hit the same buffer: try it before searching.
+  if (last_ < buffers_.size() && inside(buffers_[last_])) return buffers_[last_].bytes.data() + (address - buffers_[last_].base);
+  for (size_t i = 0; i < buffers_.size(); ++i) {
+    if (inside(buffers_[i])) {
+      last_ = i;
+      return buffers_[i].bytes.data() + (address - buffers_[i].base);
     }
   }
   return nullptr;

@@ -26,6 +26,7 @@ class DeviceMemory {
 
  private:
   std::vector<Buffer> buffers_;  // ascending base
+  size_t last_ = 0;              // the buffer the previous access hit
   uint64_t next_ = 0x10000000;
 };
 

@@ -62,32 +62,13 @@ void TraceWriter::instruction(const WarpInst& inst, uint32_t full_mask, const st
   if (inst.op->space != MemSpace::kNone && inst.active_mask != 0 && (inst.addr.list || inst.op->space != MemSpace::kParam)) {
     line += "; addr=";
     // An explicit list that is really lane-indexed base + stride is written in the short form.
-    bool strided = false;
-    uint64_t base = inst.addr.base;
-    int64_t stride = inst.addr.stride;
-    if (inst.addr.list && inst.active_lanes() >= 2) {
-      int first = -1, second = -1, index = 0;
-      uint64_t a0 = 0, a1 = 0;
-      inst.for_each_address([&](int lane, uint64_t a) {
-        if (index == 0) first = lane, a0 = a;
-        if (index == 1) second = lane, a1 = a;
-        ++index;
-      });
-      int64_t diff = static_cast<int64_t>(a1 - a0);
-      if (diff % (second - first) == 0) {
-        stride = diff / (second - first);
-        base = a0 - static_cast<uint64_t>(stride * first);
-        strided = true;
-        inst.for_each_address([&](int lane, uint64_t a) { strided = strided && a == base + static_cast<uint64_t>(stride * lane); });
-      }
-    }
-    if (inst.addr.list && !strided) {
+    uint64_t base = 0;
+    int64_t stride = 0;
+    const bool strided = inst.active_lanes() >= 2 || !inst.addr.list ? inst.strided_form(base, stride) : false;
+    if (!strided) {
       for (int i = 0; i < inst.active_lanes(); ++i) line += (i ? "," : "") + hex(inst.addr.list[i]);
-    } else if (strided) {
-      line += hex(base) + (stride < 0 ? "-" : "+") + std::to_string(stride < 0 ? -stride : stride);
     } else {
-      line += hex(inst.addr.base) + (inst.addr.stride < 0 ? "-" : "+") +
-              std::to_string(inst.addr.stride < 0 ? -inst.addr.stride : inst.addr.stride);
+      line += hex(base) + (stride < 0 ? "-" : "+") + std::to_string(stride < 0 ? -stride : stride);
     }
   }
   if (!comment.empty()) line += "  # " + comment;

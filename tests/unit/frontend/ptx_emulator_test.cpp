@@ -611,8 +611,11 @@ TEST(PtxEmulator, EveryShippedKernelPassesItsReferenceCheckOnEveryConfig) {
   for (const auto& arch : kArchs) {
     for (const auto& launch : launches) {
       SCOPED_TRACE(arch + " " + launch);
-      // Attention is the slowest to emulate; the other configs run it in SgemmAndAttentionMatchTheCpu.
+#ifdef WARPSIM_SANITIZED
+      // Attention is the slowest to emulate; under the sanitizers (whose findings do not depend on
+      // the config) it runs on two configs, and on all five in the release build.
       if (launch.find("attention") != std::string::npos && arch != "h100" && arch != "v100") continue;
+#endif
       std::string text = test::read_file(launch);
       ASSERT_NE(text.find("\nexpect:"), std::string::npos) << "every shipped kernel names a reference";
       auto r = test::run_cli({"run", "--arch", arch, launch, "--checks", "error"});
