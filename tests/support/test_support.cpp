@@ -66,7 +66,8 @@ Simulated simulate_file(const std::string& arch, const std::string& path, const 
                         const std::function<void(Gpu&)>& prepare) {
   Simulated s;
   s.config = load_gpu_config(arch, sets);
-  s.gpu = std::make_unique<Gpu>(s.config.spec);
+  s.gpu_spec = std::make_unique<GpuSpec>(s.config.spec);
+  s.gpu = std::make_unique<Gpu>(*s.gpu_spec);
   if (prepare) prepare(*s.gpu);
   std::unique_ptr<Workload> workload;
   if (AccelSimWorkload::accepts(path)) {

@@ -38,6 +38,7 @@ struct Simulated {
   std::vector<KernelRun> runs;
   std::vector<Summary> kernels;
   Summary total;
+  std::unique_ptr<GpuSpec> gpu_spec;  // what `gpu` refers to: on the heap, so moving this struct keeps it valid
   std::unique_ptr<Gpu> gpu;
   uint64_t sum(const std::string& group, size_t kernel = 0) const { return gpu->stats().sum(group, runs.at(kernel).stats); }
 };
