@@ -81,23 +81,6 @@ uint32_t CtaEmulator::guard_lanes(const WarpState& w, const EmuInst& in, uint32_
   return in.guard_negated ? mask & ~pred : pred;
 }
 
-// Most warp accesses step by one stride from lane to lane; handing those to the timing model as
-// base + lane x stride (WarpInst's other address form) saves it reading the list, which is no
-// longer in the cache when it gets there.
-void CtaEmulator::compress_addresses(uint32_t exec, Record& out) {
-  if (out.addresses.empty()) return;
-  out.inst.active_mask = exec;
-  out.inst.addr.list = out.addresses.data();
-  uint64_t base = 0;
-  int64_t stride = 0;
-  const bool strided = out.inst.strided_form(base, stride);
-  out.inst.addr.list = nullptr;  // Stream::next points it at the list again if one is kept
-  if (!strided) return;
-  out.inst.addr.base = base;
-  out.inst.addr.stride = stride;
-  out.addresses.clear();
-}
-
 void CtaEmulator::begin_record(const EmuInst& in, uint32_t exec, Record& out) const {
   out.inst = WarpInst{};
   out.inst.op = &in.op;

@@ -1,6 +1,6 @@
 // Where an emulated access lands (global, shared, local, parameter or constant memory), the
 // faults for accesses that land nowhere, and the shared-memory checkers (races between barriers,
-// reads of never-written words).
+// reads of never-written words), and the short base + stride form of a warp's addresses.
 #include <cstdio>
 #include <string>
 
@@ -106,6 +106,24 @@ uint8_t* CtaEmulator::memory_at(MemSpace space, uint64_t address, uint32_t size,
     default:
       fault(in, w, lane, "this state space is not supported by the emulator");
   }
+}
+
+
+// Most warp accesses step by one stride from lane to lane; handing those to the timing model as
+// base + lane x stride (WarpInst's other address form) saves it reading the list, which is no
+// longer in the cache when it gets there.
+void CtaEmulator::compress_addresses(uint32_t exec, Record& out) {
+  if (out.addresses.empty()) return;
+  out.inst.active_mask = exec;
+  out.inst.addr.list = out.addresses.data();
+  uint64_t base = 0;
+  int64_t stride = 0;
+  const bool strided = out.inst.strided_form(base, stride);
+  out.inst.addr.list = nullptr;  // Stream::next points it at the list again if one is kept
+  if (!strided) return;
+  out.inst.addr.base = base;
+  out.inst.addr.stride = stride;
+  out.addresses.clear();
 }
 
 }  // namespace warpsim::ptx
