@@ -86,9 +86,7 @@ int compare_command(const std::vector<std::string>& args) {
   if (std::none_of(rows.begin(), rows.end(), [](const ComparisonRow& r) { return r.ran; }))
     throw InputError(SourceLocation{input, 0, 0}, "no GPU could run it: " + rows.front().error);
 
-  double first_us = 0;  // the first GPU that ran is the baseline
-  for (const auto& r : rows)
-    if (r.ran && first_us == 0) first_us = r.total.time_us;
+  const double first_us = baseline_us(rows);
   if (!json_path.empty()) {
     auto j = nlohmann::ordered_json::array();
     for (const auto& r : rows) {

@@ -40,19 +40,7 @@ int convert_command(const std::vector<std::string>& args) {
   TraceWriter writer(text);
   writer.comment("converted by warpsim convert from " + input + "\nSASS opcodes are kept as comments; see docs/accelsim.md");
   auto name_of = [](RegId r) { return "%r" + std::to_string(r); };
-  while (auto kernel = workload.next_kernel()) {
-    const KernelInfo& info = kernel->info();
-    writer.begin_kernel(info);
-    while (auto cta = kernel->next_cta()) {
-      writer.begin_cta(cta->id());
-      for (uint32_t w = 0; w < cta->num_warps(); ++w) {
-        writer.begin_warp(w);
-        while (const WarpInst* inst = cta->warp(w).next()) {
-          writer.instruction(*inst, info.full_mask(w), name_of, workload.sass_opcode(inst->op));
-        }
-      }
-    }
-  }
+  writer.workload(workload, name_of, [&](const WarpInst& inst) { return workload.sass_opcode(inst.op); });
   write_output_maybe_gzip(output, text.str());
   for (const auto& [opcode, count] : workload.unknown_opcodes()) {
     std::cerr << "warpsim: warning: unknown SASS opcode " << opcode << " (" << count << " times) written as mov.b32\n";

@@ -40,17 +40,7 @@ int trace_command(const std::vector<std::string>& args) {
   TraceWriter writer(text);
   writer.comment("emulated by warpsim trace from " + input + " (" + workload.spec().ptx_path + ")");
   auto name_of = [&](RegId r) { return workload.register_name(r); };
-  while (auto kernel = workload.next_kernel()) {
-    const KernelInfo& info = kernel->info();
-    writer.begin_kernel(info);
-    while (auto cta = kernel->next_cta()) {
-      writer.begin_cta(cta->id());
-      for (uint32_t w = 0; w < cta->num_warps(); ++w) {
-        writer.begin_warp(w);
-        while (const WarpInst* inst = cta->warp(w).next()) writer.instruction(*inst, info.full_mask(w), name_of);
-      }
-    }
-  }
+  writer.workload(workload, name_of);
   write_output_maybe_gzip(output, text.str());
   return kExitOk;
 }

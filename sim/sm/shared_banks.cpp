@@ -14,17 +14,19 @@ uint32_t shared_wavefronts(const WarpInst& inst, uint32_t banks, uint32_t bank_b
   const uint64_t stride = static_cast<uint64_t>(signed_stride < 0 ? -signed_stride : signed_stride);
   // Every lane on the same word(s): one pass, the data broadcast.
   if (strided && stride == 0 && words_per_lane <= banks) return 1;
+  const bool disjoint_words =
+      strided && stride >= uint64_t{words_per_lane} * bank_bytes && base % bank_bytes == 0 && stride % bank_bytes == 0;
+  // A full warp of one-word accesses, `s` words apart, puts gcd(s, banks) x 32 / banks lanes in
+  // each bank it touches (banks dividing 32, as on every GPU here).
+  if (disjoint_words && inst.active_mask == 0xffffffffu && words_per_lane == 1 && 32 % banks == 0)
+    return std::max<uint32_t>(1, static_cast<uint32_t>(std::gcd(stride / bank_bytes, uint64_t{banks}) * 32 / banks));
   std::array<uint32_t, 256> per_bank;
   const size_t used = std::min<size_t>(banks, per_bank.size());
   std::fill(per_bank.begin(), per_bank.begin() + static_cast<long>(used), 0u);
   uint32_t worst = 1;
-  if (strided && stride >= uint64_t{words_per_lane} * bank_bytes && base % bank_bytes == 0 && stride % bank_bytes == 0) {
-    // A full warp of one-word accesses, `s` words apart, puts gcd(s, banks) x 32 / banks lanes
-    // in each bank it touches (banks dividing 32, as on every GPU here).
-    const uint64_t s_words = stride / bank_bytes;
-    if (inst.active_mask == 0xffffffffu && words_per_lane == 1 && 32 % banks == 0)
-      return std::max<uint32_t>(1, static_cast<uint32_t>(std::gcd(s_words, uint64_t{banks}) * 32 / banks));
-    // Otherwise lanes touch disjoint words; the passes are the most words any bank holds.
+  if (disjoint_words) {
+    // A partial warp or wider accesses, still on disjoint words: the passes are the most words any
+    // bank holds.
     inst.for_each_address([&](int, uint64_t a) {
       for (uint32_t j = 0; j < words_per_lane; ++j) {
         uint32_t b = static_cast<uint32_t>((a / bank_bytes + j) % banks) & 255u;

@@ -10,15 +10,15 @@
 namespace warpsim {
 namespace {
 
+double flops(const Summary& s) { return s.fp32_flops + s.fp64_flops + s.fp16_flops + s.tensor_flops; }
+
+}  // namespace
+
 double baseline_us(const std::vector<ComparisonRow>& rows) {
   for (const auto& r : rows)
     if (r.ran) return r.total.time_us;
   return 0;
 }
-
-double flops(const Summary& s) { return s.fp32_flops + s.fp64_flops + s.fp16_flops + s.tensor_flops; }
-
-}  // namespace
 
 std::string comparison_table(const std::string& input, const std::vector<ComparisonRow>& rows) {
   std::ostringstream o;

@@ -16,7 +16,9 @@ struct ComparisonRow {
   double peak_dram_gbps = 0;
 };
 
-// Speed-up is time of the first row that ran / time of this row.
+// The time speed-ups are relative to: that of the first row that ran (0 if none ran).
+double baseline_us(const std::vector<ComparisonRow>& rows);
+// Speed-up is baseline_us(rows) / time of this row.
 std::string comparison_table(const std::string& input, const std::vector<ComparisonRow>& rows);
 std::string comparison_svg(const std::string& input, const std::vector<ComparisonRow>& rows);
 

@@ -418,7 +418,7 @@ void CtaEmulator::execute(WarpState& w, const EmuInst& in, uint32_t exec, Record
           }
         }
       });
-      if (space != MemSpace::kParam) compress_addresses(exec, out);
+      if (space != MemSpace::kParam) compress_addresses(out);
       return;
     }
     case EmuOp::kAtom:

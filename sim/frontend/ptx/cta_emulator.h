@@ -102,7 +102,7 @@ class CtaEmulator : public CtaWork {
   bool step(WarpState& w, Record& out);   // false when the warp has finished
   bool step_independent(WarpState& w, Record& out);
   void begin_record(const EmuInst& in, uint32_t exec, Record& out) const;
-  static void compress_addresses(uint32_t exec, Record& out);
+  static void compress_addresses(Record& out);  // the active mask must be set
   uint32_t guard_lanes(const WarpState& w, const EmuInst& in, uint32_t mask) const;
   void catch_up(uint32_t barrier_count);  // runs every warp up to that many barriers
   void execute(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);

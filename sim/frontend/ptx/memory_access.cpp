@@ -108,13 +108,11 @@ uint8_t* CtaEmulator::memory_at(MemSpace space, uint64_t address, uint32_t size,
   }
 }
 
-
 // Most warp accesses step by one stride from lane to lane; handing those to the timing model as
 // base + lane x stride (WarpInst's other address form) saves it reading the list, which is no
 // longer in the cache when it gets there.
-void CtaEmulator::compress_addresses(uint32_t exec, Record& out) {
+void CtaEmulator::compress_addresses(Record& out) {
   if (out.addresses.empty()) return;
-  out.inst.active_mask = exec;
   out.inst.addr.list = out.addresses.data();
   uint64_t base = 0;
   int64_t stride = 0;

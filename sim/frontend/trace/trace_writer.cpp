@@ -79,4 +79,19 @@ void TraceWriter::raw_instruction(uint32_t mask, uint32_t full_mask, const std::
   out_ << mask_prefix(mask, full_mask) << text << "\n";
 }
 
+void TraceWriter::workload(Workload& workload, const std::function<std::string(RegId)>& name_of,
+                           const std::function<std::string(const WarpInst&)>& comment_of) {
+  while (auto kernel = workload.next_kernel()) {
+    const KernelInfo& info = kernel->info();
+    begin_kernel(info);
+    while (auto cta = kernel->next_cta()) {
+      begin_cta(cta->id());
+      for (uint32_t w = 0; w < cta->num_warps(); ++w) {
+        begin_warp(w);
+        while (const WarpInst* inst = cta->warp(w).next()) instruction(*inst, info.full_mask(w), name_of, comment_of ? comment_of(*inst) : "");
+      }
+    }
+  }
+}
+
 }  // namespace warpsim

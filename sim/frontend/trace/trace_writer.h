@@ -21,6 +21,10 @@ class TraceWriter {
   // `comment`, if given, follows the instruction as "# comment".
   void instruction(const WarpInst& inst, uint32_t full_mask, const std::function<std::string(RegId)>& name_of,
                    const std::string& comment = "");
+  // Every kernel, CTA and warp of `workload`, in launch order. `comment_of` (optional) gives each
+  // instruction's trailing comment.
+  void workload(Workload& workload, const std::function<std::string(RegId)>& name_of,
+                const std::function<std::string(const WarpInst&)>& comment_of = nullptr);
   // A free-form instruction line (mnemonic and operands as PTX text, plus annotations).
   void raw_instruction(uint32_t mask, uint32_t full_mask, const std::string& text);
 
