@@ -29,7 +29,7 @@ bool CtaEmulator::arithmetic_fast32(WarpState& w, const EmuInst& in, uint32_t ex
   const auto& ops = in.operands;
   if (sources == 0 || ops.size() < sources + 1 || ops[0].kind != EmuOperand::Kind::kReg) return false;
   const int32_t d = ops[0].reg;
-  if (launch_.program->register_bits[static_cast<size_t>(d)] != 32) return false;
+  if (launch_.program->storage_bits[static_cast<size_t>(d)] != 32) return false;
   for (size_t i = 1; i <= sources; ++i) {
     const EmuOperand& o = ops[i];
     if (!((o.kind == EmuOperand::Kind::kReg && !o.negated) || o.kind == EmuOperand::Kind::kImm)) return false;

@@ -15,7 +15,7 @@ namespace warpsim::ptx {
 CtaEmulator::CtaEmulator(const LaunchContext& launch, Dim3 cta_id) : launch_(launch), id_(cta_id) {
   const uint64_t threads = launch.block.count();
   const uint32_t nwarps = static_cast<uint32_t>((threads + 31) / 32);
-  const size_t nregs = launch.program->register_names.size();
+  const size_t nregs = launch.program->storage_bits.size();
   warps_.resize(nwarps);
   for (uint32_t w = 0; w < nwarps; ++w) {
     WarpState& ws = warps_[w];
@@ -52,7 +52,6 @@ const WarpInst* CtaEmulator::Stream::next() {
     if (filled_ == 0) return nullptr;
     r = &batch_[taken_++];
   }
-  r->inst.regs = r->regs.data();
   r->inst.addr.list = r->addresses.empty() ? nullptr : r->addresses.data();
   return &r->inst;
 }
@@ -88,8 +87,7 @@ void CtaEmulator::begin_record(const EmuInst& in, uint32_t exec, Record& out) co
   out.inst.pc = static_cast<uint32_t>(&in - launch_.program->insts.data());
   out.inst.source_line = in.source_line;
   out.inst.active_mask = exec;
-  out.regs.assign(in.dsts.begin(), in.dsts.end());
-  out.regs.insert(out.regs.end(), in.srcs.begin(), in.srcs.end());
+  out.inst.regs = in.timing_regs.data();  // static per instruction: nothing to copy
   out.addresses.clear();
   out.inst.num_dst = static_cast<uint8_t>(in.dsts.size());
   out.inst.num_src = static_cast<uint8_t>(in.srcs.size());
@@ -192,31 +190,6 @@ bool CtaEmulator::step(WarpState& w, Record& out) {
   return true;
 }
 
-namespace {
-
-// Fixed-size copies compile to single moves; a memcpy of a run-time size is a library call, and
-// loads and stores are the emulator's commonest instructions.
-uint64_t load_bits(const uint8_t* p, uint32_t size) {
-  switch (size) {
-    case 4: { uint32_t v; std::memcpy(&v, p, 4); return v; }
-    case 8: { uint64_t v; std::memcpy(&v, p, 8); return v; }
-    case 2: { uint16_t v; std::memcpy(&v, p, 2); return v; }
-    case 1: return *p;
-    default: { uint64_t v = 0; std::memcpy(&v, p, std::min<uint32_t>(size, 8)); return v; }
-  }
-}
-
-void store_bits(uint8_t* p, uint64_t v, uint32_t size) {
-  switch (size) {
-    case 4: { auto x = static_cast<uint32_t>(v); std::memcpy(p, &x, 4); return; }
-    case 8: std::memcpy(p, &v, 8); return;
-    case 2: { auto x = static_cast<uint16_t>(v); std::memcpy(p, &x, 2); return; }
-    case 1: *p = static_cast<uint8_t>(v); return;
-    default: std::memcpy(p, &v, std::min<uint32_t>(size, 8));
-  }
-}
-
-}  // namespace
 
 uint64_t CtaEmulator::read_other(const WarpState& w, const EmuOperand& o, uint32_t lane) const {
   switch (o.kind) {
@@ -256,7 +229,7 @@ uint64_t CtaEmulator::read_other(const WarpState& w, const EmuOperand& o, uint32
 
 void CtaEmulator::write(WarpState& w, int32_t reg, uint32_t lane, uint64_t bits) {
   if (reg < 0) return;
-  uint32_t width = launch_.program->register_bits[static_cast<size_t>(reg)];
+  uint32_t width = launch_.program->storage_bits[static_cast<size_t>(reg)];
   w.regs[static_cast<size_t>(reg) * 32 + lane] = width == 1 ? (bits & 1) : mask_bits(bits, width);
 }
 
@@ -389,38 +362,9 @@ void CtaEmulator::execute(WarpState& w, const EmuInst& in, uint32_t exec, Record
       return;
     }
     case EmuOp::kLd:
-    case EmuOp::kSt: {
-      // A call-site .param variable lives in the thread's local memory.
-      const MemSpace space = (in.code == EmuOp::kLd ? ops.at(1) : ops.at(0)).symbol_space == MemSpace::kLocal ? MemSpace::kLocal : in.space;
-      const bool load = in.code == EmuOp::kLd;
-      const EmuOperand& addr = load ? ops.at(1) : ops.at(0);
-      const EmuOperand& data = load ? ops.at(0) : ops.at(1);
-      const uint32_t n = in.vector;
-      const uint32_t size = std::max<uint32_t>(1, type.bits / 8);
-      // Per instruction, not per lane: the data registers and whether values are sign-extended.
-      std::array<int32_t, 4> data_regs{};
-      if (n > data_regs.size()) throw SimulationError("ld/st with more than 4 vector elements");
-      for (uint32_t k = 0; k < n; ++k) data_regs[k] = data.kind == EmuOperand::Kind::kVector ? data.regs.at(k) : data.reg;
-      const bool sign_extend = type.kind == 's', immediate = data.kind == EmuOperand::Kind::kImm;
-      lanes([&](uint32_t l) {
-        uint64_t a = (addr.reg >= 0 ? reg(addr.reg, l) : 0) + addr.bits;
-        if (space != MemSpace::kParam) out.addresses.push_back(a);
-        uint8_t* p = memory_at(space, a, size * n, w, l, in);
-        if (space == MemSpace::kShared) check_shared(w, l, a, size * n, !load, false, in);
-        for (uint32_t k = 0; k < n; ++k) {
-          const int32_t r = data_regs[k];
-          if (load) {
-            uint64_t v = load_bits(p + k * size, size);
-            if (sign_extend) v = static_cast<uint64_t>(as_signed(v, type.bits));
-            write(w, r, l, v);
-          } else {
-            store_bits(p + k * size, immediate ? data.bits : (r >= 0 ? reg(r, l) : 0), size);
-          }
-        }
-      });
-      if (space != MemSpace::kParam) compress_addresses(out);
+    case EmuOp::kSt:
+      load_store(w, in, exec, out);
       return;
-    }
     case EmuOp::kAtom:
     case EmuOp::kRed: {
       const bool returns = in.code == EmuOp::kAtom;

@@ -64,9 +64,8 @@ class CtaEmulator : public CtaWork {
   struct StackEntry {
     uint32_t pc, rpc, mask;
   };
-  struct Record {  // one executed instruction, owning what the WarpInst points at
+  struct Record {  // one executed instruction, owning its address list (its registers are the Program's)
     WarpInst inst;
-    std::vector<RegId> regs;
     std::vector<uint64_t> addresses;
   };
   struct WarpState {
@@ -106,6 +105,7 @@ class CtaEmulator : public CtaWork {
   uint32_t guard_lanes(const WarpState& w, const EmuInst& in, uint32_t mask) const;
   void catch_up(uint32_t barrier_count);  // runs every warp up to that many barriers
   void execute(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);
+  void load_store(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);  // memory_access.cpp
   void finish_lanes(WarpState& w, uint32_t lanes);
   // Registers are by far the commonest operand: that case is inline, the rest out of line.
   bool arithmetic_fast32(WarpState& w, const EmuInst& in, uint32_t exec);

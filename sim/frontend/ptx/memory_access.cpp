@@ -1,11 +1,15 @@
 // Where an emulated access lands (global, shared, local, parameter or constant memory), the
 // faults for accesses that land nowhere, and the shared-memory checkers (races between barriers,
 // reads of never-written words), and the short base + stride form of a warp's addresses.
+#include <algorithm>
+#include <array>
+#include <bit>
 #include <cstdio>
 #include <string>
 
 #include "common/error.h"
 #include "frontend/ptx/cta_emulator.h"
+#include "frontend/ptx/value_bits.h"
 
 namespace warpsim::ptx {
 
@@ -106,6 +110,56 @@ uint8_t* CtaEmulator::memory_at(MemSpace space, uint64_t address, uint32_t size,
     default:
       fault(in, w, lane, "this state space is not supported by the emulator");
   }
+}
+
+// ld and st. Every lane's address is computed first; when the warp's accesses are aligned and
+// all fall inside one global buffer or the CTA's shared memory, one bounds check covers the warp
+// and the lanes index straight into it. Otherwise (or to report a fault) each lane is checked.
+void CtaEmulator::load_store(WarpState& w, const EmuInst& in, uint32_t exec, Record& out) {
+  const auto& ops = in.operands;
+  const bool load = in.code == EmuOp::kLd;
+  const EmuOperand& addr = load ? ops.at(1) : ops.at(0);
+  const EmuOperand& data = load ? ops.at(0) : ops.at(1);
+  // A call-site .param variable lives in the thread's local memory.
+  const MemSpace space = addr.symbol_space == MemSpace::kLocal ? MemSpace::kLocal : in.space;
+  const uint32_t n = in.vector;
+  const uint32_t size = std::max<uint32_t>(1, in.type.bits / 8), bytes = size * n;
+  // Per instruction, not per lane: the data registers and whether values are sign-extended.
+  std::array<int32_t, 4> data_regs{};
+  if (n > data_regs.size()) throw SimulationError("ld/st with more than 4 vector elements");
+  for (uint32_t k = 0; k < n; ++k) data_regs[k] = data.kind == EmuOperand::Kind::kVector ? data.regs.at(k) : data.reg;
+  const bool sign_extend = in.type.kind == 's', immediate = data.kind == EmuOperand::Kind::kImm;
+
+  std::array<uint64_t, 32> lane_address;
+  uint64_t low = UINT64_MAX, high = 0, bits_seen = 0;
+  for_lanes(exec, [&](uint32_t l) {
+    const uint64_t a = (addr.reg >= 0 ? w.regs[static_cast<size_t>(addr.reg) * 32 + l] : 0) + addr.bits;
+    lane_address[l] = a;
+    low = std::min(low, a), high = std::max(high, a), bits_seen |= a;
+  });
+  uint8_t* base = nullptr;  // where `low` is, when one check covers the warp
+  if (exec && std::has_single_bit(bytes) && (bits_seen & (bytes - 1)) == 0 && high + bytes > high) {
+    if (space == MemSpace::kGlobal) base = launch_.memory->at(low, high + bytes - low);
+    if (space == MemSpace::kShared && high + bytes <= shared_.size()) base = shared_.data() + low;
+  }
+  const bool checked_shared = space == MemSpace::kShared && !shared_words_.empty();
+  for_lanes(exec, [&](uint32_t l) {
+    const uint64_t a = lane_address[l];
+    if (space != MemSpace::kParam) out.addresses.push_back(a);
+    uint8_t* p = base ? base + (a - low) : memory_at(space, a, bytes, w, l, in);
+    if (checked_shared) check_shared(w, l, a, bytes, !load, false, in);
+    for (uint32_t k = 0; k < n; ++k) {
+      const int32_t r = data_regs[k];
+      if (load) {
+        uint64_t v = load_bits(p + k * size, size);
+        if (sign_extend) v = static_cast<uint64_t>(as_signed(v, in.type.bits));
+        write(w, r, l, v);
+      } else {
+        store_bits(p + k * size, immediate ? data.bits : (r >= 0 ? w.regs[static_cast<size_t>(r) * 32 + l] : 0), size);
+      }
+    }
+  });
+  if (space != MemSpace::kParam) compress_addresses(out);
 }
 
 // Most warp accesses step by one stride from lane to lane; handing those to the timing model as

@@ -7,6 +7,7 @@
 
 #include "common/error.h"
 #include "frontend/ptx/inliner.h"
+#include "frontend/ptx/register_packing.h"
 
 namespace warpsim::ptx {
 
@@ -85,6 +86,7 @@ class Lowering {
     layout_shared();
     for (const auto& in : f_.body) p_.insts.push_back(lower(in));
     reconvergence();
+    pack_registers(p_);
     return std::move(p_);
   }
 
@@ -430,6 +432,8 @@ class Lowering {
         if (r >= 0) (is_dst ? e.dsts : e.srcs).push_back(static_cast<RegId>(r));
     }
     if (e.guard >= 0) e.srcs.push_back(static_cast<RegId>(e.guard));
+    e.timing_regs = e.dsts;
+    e.timing_regs.insert(e.timing_regs.end(), e.srcs.begin(), e.srcs.end());
   }
 
   // Immediate post-dominators of branches, computed on basic blocks.

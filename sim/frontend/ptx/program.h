@@ -65,6 +65,7 @@ struct EmuInst {
   bool wide = false, hi = false, round_zero = false, round_down = false, round_up = false, round_int_nearest = false,
        round_int_zero = false;
   std::vector<RegId> dsts, srcs;    // registers for the scoreboard
+  std::vector<RegId> timing_regs;   // dsts then srcs: what every executed WarpInst points at
   char matrix = 0;                  // wmma: 'a', 'b', 'c' or 'd'
   bool column_major = false;        // wmma.load/store layout
   bool a_column_major = false, b_column_major = false;  // wmma.mma layouts
@@ -80,7 +81,10 @@ struct Program {
   std::string name;
   std::vector<EmuInst> insts;
   std::vector<std::string> register_names;
-  std::vector<uint32_t> register_bits;  // 1 for .pred, else 16/32/64
+  std::vector<uint32_t> register_bits;  // per virtual register: 1 for .pred, else 16/32/64
+  // The emulator's registers: operands name storage registers, which pack_registers() shares
+  // between virtual registers never live at once; the width of each (register_packing.h).
+  std::vector<uint32_t> storage_bits;
   std::map<std::string, uint64_t> params;  // name → byte offset in the parameter buffer
   std::vector<Variable> param_vars;
   uint64_t param_bytes = 0;

@@ -3,7 +3,9 @@
 #pragma once
 
 #include <bit>
+#include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <string>
 
 #include "common/half.h"
@@ -36,6 +38,28 @@ inline uint64_t from_float(double d, uint32_t bits, bool brain = false) {
     return x >> 16;
   }
   return std::bit_cast<uint32_t>(static_cast<float>(d));
+}
+
+// Fixed-size copies compile to single moves; a memcpy of a run-time size is a library call, and
+// loads and stores are the emulator's commonest instructions.
+inline uint64_t load_bits(const uint8_t* p, uint32_t size) {
+  switch (size) {
+    case 4: { uint32_t v; std::memcpy(&v, p, 4); return v; }
+    case 8: { uint64_t v; std::memcpy(&v, p, 8); return v; }
+    case 2: { uint16_t v; std::memcpy(&v, p, 2); return v; }
+    case 1: return *p;
+    default: { uint64_t v = 0; std::memcpy(&v, p, std::min<uint32_t>(size, 8)); return v; }
+  }
+}
+
+inline void store_bits(uint8_t* p, uint64_t v, uint32_t size) {
+  switch (size) {
+    case 4: { auto x = static_cast<uint32_t>(v); std::memcpy(p, &x, 4); return; }
+    case 8: std::memcpy(p, &v, 8); return;
+    case 2: { auto x = static_cast<uint16_t>(v); std::memcpy(p, &x, 2); return; }
+    case 1: *p = static_cast<uint8_t>(v); return;
+    default: std::memcpy(p, &v, std::min<uint32_t>(size, 8));
+  }
 }
 
 // setp/set comparison `cmp` (eq, lt, ltu, lo, ...) of a and b read as type t.
