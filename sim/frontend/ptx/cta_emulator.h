@@ -129,8 +129,10 @@ class CtaEmulator : public CtaWork {
   // Shared-memory checker state per 4-byte word: who last wrote and read it, in which barrier
   // epoch (the accessing warp's bar.sync count), and whether it was ever written.
   struct WordAccess {
+    // 24 bytes: the checker touches one per shared word accessed, so its size is cache traffic.
     uint32_t write_epoch = UINT32_MAX, read_epoch = UINT32_MAX;
-    uint32_t write_warp = 0, read_warp = 0, write_thread = 0, read_thread = 0, write_line = 0, read_line = 0;
+    uint32_t write_line = 0, read_line = 0;
+    uint16_t write_thread = 0, read_thread = 0;  // index in the CTA (at most 1024 threads); warp = thread / 32
     bool written = false;
   };
   std::vector<WordAccess> shared_words_;

@@ -158,6 +158,8 @@ void PtxWorkload::add_launch(MapReader& r, const fs::path& dir) {
   l->kernel = r.string("kernel");
   l->grid = dim3_of(r, "grid");
   l->block = dim3_of(r, "block");
+  // CUDA's limit on every GPU warpsim models (Programming Guide, compute capabilities table).
+  if (l->block.count() > 1024) config_error(r.location("block"), "a block has at most 1024 threads, this one " + std::to_string(l->block.count()));
   l->dynamic_shared_bytes = static_cast<uint32_t>(r.integer_or("dynamic_shared_bytes", 0, 0, 1 << 20));
   l->registers_per_thread = static_cast<uint32_t>(r.integer_or("registers_per_thread", 32, 1, 255));
   const Function* f = module_.find(l->kernel);

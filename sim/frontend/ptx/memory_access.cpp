@@ -23,19 +23,20 @@ std::string CtaEmulator::thread_name(const WarpState& w, uint32_t lane) const {
 void CtaEmulator::check_shared(const WarpState& w, uint32_t lane, uint64_t address, uint32_t size, bool write, bool atomic,
                                const EmuInst& in) {
   if (shared_words_.empty()) return;
-  const uint32_t epoch = w.barriers, thread = w.index * 32 + lane;
+  const uint32_t epoch = w.barriers;
+  const auto thread = static_cast<uint16_t>(w.index * 32 + lane);
   for (uint64_t word = address / 4; word <= (address + size - 1) / 4 && word < shared_words_.size(); ++word) {
     WordAccess& a = shared_words_[word];
     const bool uninitialized = !write && !atomic && !a.written;
     // Threads of different warps touching one word between two barriers, one of them writing.
-    const bool after_write = !atomic && a.write_epoch == epoch && a.write_warp != w.index;
-    const bool after_read = !atomic && write && a.read_epoch == epoch && a.read_warp != w.index;
+    const bool after_write = !atomic && a.write_epoch == epoch && a.write_thread / 32u != w.index;
+    const bool after_read = !atomic && write && a.read_epoch == epoch && a.read_thread / 32u != w.index;
     if (uninitialized || after_write || after_read) report_shared(w, lane, word, write, uninitialized, after_write, after_read, in);
     if (write || atomic) {
       a.written = true;
-      if (!atomic) a.write_epoch = epoch, a.write_warp = w.index, a.write_thread = thread, a.write_line = in.line;
+      if (!atomic) a.write_epoch = epoch, a.write_thread = thread, a.write_line = in.line;
     } else {
-      a.read_epoch = epoch, a.read_warp = w.index, a.read_thread = thread, a.read_line = in.line;
+      a.read_epoch = epoch, a.read_thread = thread, a.read_line = in.line;
     }
   }
 }

@@ -565,6 +565,7 @@ TEST(PtxEmulator, LaunchFileErrors) {
   expect("ptx: " + ptx + "\nkernel: vector_add\ngrid: [1]\nblock: [32]\nargs:\n  - {scalar: q7, value: 1}\n  - {scalar: s32, value: 1}\n"
          "  - {scalar: s32, value: 1}\n  - {scalar: s32, value: 1}\n", "unknown scalar type 'q7'");
   expect("ptx: " + ptx + "\nkernel: nope\ngrid: [1]\nblock: [32]\nargs: []\n", "no kernel 'nope' in");
+  expect("ptx: " + ptx + "\nkernel: vector_add\ngrid: [1]\nblock: [64, 32]\nargs: []\n", "a block has at most 1024 threads, this one 2048");
   expect("ptx: " + ptx + "\nkernel: vector_add\ngrid: [1]\nblock: [32]\nargs: []\nthreads: 5\n", "");
   expect("ptx: " + ptx + "\nkernel: vector_add\ngrid: [1]\nblock: [32]\nargs:\n  - {buffer: {name: a, elem: f32, count: 4}}\n"
          "  - {buffer: {name: b, elem: f32, count: 4}}\n  - {buffer: {name: c, elem: f32, count: 4}}\n  - {scalar: s32, value: 4}\n"
