@@ -220,3 +220,41 @@ write("spin_lock_counter.bin", "i", [2 * 64])
 # device_globals.cu: out[i] = in[i] * gain[i & 3] (powers of two: exact), and 8 blocks counted.
 write("device_globals_out.bin", "f", [f32(f32(-3 + 0.01 * i) * (0.5, 1.0, 2.0, 4.0)[i & 3]) for i in range(1024)])
 write("device_globals_count.bin", "I", [8])
+
+# wmma_shapes.cu, wmma_shapes.launch.yaml: FP16 accumulators (m16n16k16, B column-major) and
+# m32n8k16 (A, B row-major; C, D column-major with leading dimension 32).
+a, b, c = (random_init(s, -1, 1, 256, f16) for s in (61, 62, 63))
+write("wmma_shapes_d16.bin", "e", [f16(sum(a[i * 16 + k] * b[j * 16 + k] for k in range(16)) + c[i * 16 + j])
+                                  for i in range(16) for j in range(16)])
+a, b, c = random_init(64, -1, 1, 512, f16), random_init(65, -1, 1, 128, f16), random_init(66, -1, 1, 256, f32)
+d = [0.0] * 256
+for i in range(32):
+    for j in range(8):
+        d[j * 32 + i] = sum(a[i * 16 + k] * b[k * 8 + j] for k in range(16)) + c[j * 32 + i]
+write("wmma_shapes_d32.bin", "f", d)
+
+# wmma_int8.launch.yaml: bytes are the low bytes of the sequences; s8 reads them as signed.
+a = [s8((128 + 7 * i) & 0xFF) for i in range(256)]
+b = [s8((5 + 253 * i) & 0xFF) for i in range(256)]
+write("wmma_int8_ds8.bin", "i", [1000 + sum(a[i * 16 + k] * b[j * 16 + k] for k in range(16)) for i in range(16) for j in range(16)])
+a = [(7 * i) & 0xFF for i in range(512)]
+b = [(5 + 3 * i) & 0xFF for i in range(128)]  # column-major: b[j * 16 + k]
+c = [2147000000 + 1000 * i for i in range(256)]
+write("wmma_int8_du8.bin", "i", [min(2**31 - 1, c[i * 8 + j] + sum(a[i * 16 + k] * b[j * 16 + k] for k in range(16)))
+                                 for i in range(32) for j in range(8)])
+
+
+# wmma_sm80.launch.yaml: BF16 (A column-major 8 x 16, B row-major 16 x 32), TF32 (rounded to
+# nearest, ties away from zero, as cvt.rna.tf32.f32 does; A doubled), FP64 (B column-major).
+def tf32_rna(x):
+    bits = struct.unpack("<I", struct.pack("<f", f32(x)))[0]
+    return struct.unpack("<f", struct.pack("<I", ((bits + 0x1000) & 0xFFFFE000) & 0xFFFFFFFF))[0]
+
+
+a, b = random_init(67, -1, 1, 128, bf16), random_init(68, -1, 1, 512, bf16)
+write("wmma_sm80_dbf.bin", "f", [sum(a[k * 8 + i] * b[k * 32 + j] for k in range(16)) for i in range(8) for j in range(32)])
+a, b = random_init(69, -1, 1, 128, f32), random_init(70, -1, 1, 128, f32)
+write("wmma_sm80_dtf.bin", "f", [sum(2 * tf32_rna(a[i * 8 + k]) * tf32_rna(b[k * 16 + j]) for k in range(8))
+                                 for i in range(16) for j in range(16)])
+a, b, c = (random_init(s, -1, 1, n, float) for s, n in ((71, 32), (72, 32), (73, 64)))
+write("wmma_sm80_d64.bin", "d", [sum(a[i * 4 + k] * b[j * 4 + k] for k in range(4)) + c[i * 8 + j] for i in range(8) for j in range(8)])

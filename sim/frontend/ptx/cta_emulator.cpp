@@ -336,6 +336,14 @@ void CtaEmulator::execute(WarpState& w, const EmuInst& in, uint32_t exec, Record
       lanes([&](uint32_t l) { write(w, dst_reg(), l, (read(w, ops[3], l) & 1) ? read(w, ops[1], l) : read(w, ops[2], l)); });
       return;
     case EmuOp::kCvt: {
+      if (in.tf32) {  // cvt.rna.tf32.f32: keep 10 mantissa bits, rounding half away from zero
+        lanes([&](uint32_t l) {
+          auto x = static_cast<uint32_t>(read(w, ops.at(1), l));
+          if ((x & 0x7f800000u) != 0x7f800000u) x = (x + 0x1000u) & 0xffffe000u;  // Inf and NaN pass through
+          write(w, dst_reg(), l, x);
+        });
+        return;
+      }
       const Type d = in.type, src = in.source_type;
       lanes([&](uint32_t l) {
         uint64_t v = read(w, ops[1], l);

@@ -143,6 +143,7 @@ class CtaEmulator : public CtaWork {
   void matrix_op(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);  // matrix_ops.cpp
   void arithmetic(WarpState& w, const EmuInst& in, uint32_t exec);                // arithmetic.cpp
   void mma_m16n8k32(WarpState& w, const EmuInst& in);
+  void wmma_mma(WarpState& w, const EmuInst& in);
   template <class F>
   static void for_lanes(uint32_t exec, F&& f) {  // each lane set in exec, lowest first
     for (uint32_t m = exec; m;) {

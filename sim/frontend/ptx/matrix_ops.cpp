@@ -1,13 +1,17 @@
 // Warp-wide matrix instructions: wmma fragments, ldmatrix and mma.sync. They read and write
 // fragments across all 32 lanes at once, unlike the per-lane instructions in cta_emulator.cpp.
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <vector>
 
 #include "common/half.h"
 #include "frontend/ptx/cta_emulator.h"
+#include "frontend/ptx/value_bits.h"
+#include "frontend/ptx/wmma_fragment.h"
 
 namespace warpsim::ptx {
 
@@ -18,36 +22,33 @@ void CtaEmulator::matrix_op(WarpState& w, const EmuInst& in, uint32_t exec, Reco
   switch (in.code) {
     case EmuOp::kWmmaLoad:
     case EmuOp::kWmmaStore: {
-      // Fragments in the emulator's layout: A/B lane l, register r, half h hold element
-      // (l % 16) * 16 + 2r + h; C/D lane l, register r hold element 8l + r (row = e / 16).
+      // Fragment slot s = (lane * R + r) * E + h holds element s mod (rows * cols), row-major
+      // (wmma_fragment.h); memory is read or written in the load's layout with stride ldm.
       const bool load = in.code == EmuOp::kWmmaLoad;
       const EmuOperand& addr = load ? ops.at(1) : ops.at(0);
-      const EmuOperand& frag = load ? ops.at(0) : ops.at(1);
-      const bool half = in.matrix == 'a' || in.matrix == 'b';
-      const uint32_t size = half ? 2 : 4;
-      const MemSpace space = in.space;
+      const auto& frag = (load ? ops.at(0) : ops.at(1)).regs;
+      const FragmentShape shape = fragment_shape(in.wmma, in.matrix);
+      const uint32_t size = wmma_element_bytes(shape.kind), per_reg = wmma_elements_per_register(shape.kind);
+      const auto R = static_cast<uint32_t>(frag.size()), elements = shape.rows * shape.cols;
+      const uint64_t element_mask = size >= 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * size)) - 1;
       lanes([&](uint32_t l) {
-        uint64_t base = (addr.reg >= 0 ? reg(addr.reg, l) : 0) + addr.bits;
-        uint64_t stride = ops.size() > 2 ? read(w, ops[2], l) : 16;
-        bool first = true;
-        for (uint32_t r = 0; r < 8; ++r) {
-          uint64_t packed = load ? 0 : reg(frag.regs.at(r), l);
-          for (uint32_t h = 0; h < (half ? 2u : 1u); ++h) {
-            uint32_t e = half ? (l & 15) * 16 + r * 2 + h : l * 8 + r;
-            uint32_t row = e / 16, col = e % 16;
-            uint64_t a = base + (in.column_major ? (uint64_t{col} * stride + row) : (uint64_t{row} * stride + col)) * size;
-            if (first) out.addresses.push_back(a), first = false;
-            uint8_t* p = memory_at(space, a, size, w, l, in);
+        const uint64_t base = (addr.reg >= 0 ? reg(addr.reg, l) : 0) + addr.bits;
+        const uint64_t stride = ops.size() > 2 ? read(w, ops[2], l) : (in.column_major ? shape.rows : shape.cols);
+        out.addresses.push_back(base);
+        for (uint32_t r = 0; r < R; ++r) {
+          uint64_t packed = load ? 0 : reg(frag[r], l);
+          for (uint32_t h = 0; h < per_reg; ++h) {
+            const uint32_t e = ((l * R + r) * per_reg + h) % elements, row = e / shape.cols, col = e % shape.cols;
+            const uint64_t a = base + (in.column_major ? uint64_t{col} * stride + row : uint64_t{row} * stride + col) * size;
+            uint8_t* p = memory_at(in.space, a, size, w, l, in);
+            if (in.space == MemSpace::kShared) check_shared(w, l, a, size, !load, false, in);
             if (load) {
-              uint64_t v = 0;
-              std::memcpy(&v, p, size);
-              packed |= v << (16 * h);
+              packed |= load_bits(p, size) << (8 * size * h);
             } else {
-              uint64_t v = half ? (packed >> (16 * h)) & 0xffff : packed;
-              std::memcpy(p, &v, size);
+              store_bits(p, (packed >> (8 * size * h)) & element_mask, size);
             }
           }
-          if (load) write(w, frag.regs.at(r), l, packed);
+          if (load) write(w, frag[r], l, packed);
         }
       });
       return;
@@ -127,33 +128,8 @@ void CtaEmulator::matrix_op(WarpState& w, const EmuInst& in, uint32_t exec, Reco
       }
       return;
     }
-    case EmuOp::kWmmaMma: {
-      float a[16][16], b[16][16], c[16][16];
-      const auto& fa = ops.at(1).regs;
-      const auto& fb = ops.at(2).regs;
-      const auto& fc = ops.at(3).regs;
-      for (uint32_t l = 0; l < 32; ++l) {
-        for (uint32_t r = 0; r < 8; ++r) {
-          for (uint32_t h = 0; h < 2 && l < 16; ++h) {
-            uint32_t e = l * 16 + r * 2 + h;
-            a[e / 16][e % 16] = half_to_float(static_cast<uint16_t>(reg(fa.at(r), l) >> (16 * h)));
-            b[e / 16][e % 16] = half_to_float(static_cast<uint16_t>(reg(fb.at(r), l) >> (16 * h)));
-          }
-          uint32_t e = l * 8 + r;
-          c[e / 16][e % 16] = std::bit_cast<float>(static_cast<uint32_t>(reg(fc.at(r), l)));
-        }
-      }
-      const auto& fd = ops.at(0).regs;
-      for (uint32_t l = 0; l < 32; ++l) {
-        for (uint32_t r = 0; r < 8; ++r) {
-          uint32_t e = l * 8 + r, i = e / 16, j = e % 16;
-          float acc = c[i][j];
-          for (uint32_t k = 0; k < 16; ++k) acc = std::fmaf(a[i][k], b[k][j], acc);
-          write(w, fd.at(r), l, std::bit_cast<uint32_t>(acc));
-        }
-      }
-      return;
-    }
+    case EmuOp::kWmmaMma:
+      return wmma_mma(w, in);
     default:
       fault(in, w, static_cast<uint32_t>(std::countr_zero(exec)), "not a matrix instruction");
   }
@@ -210,6 +186,80 @@ void CtaEmulator::mma_m16n8k32(WarpState& w, const EmuInst& in) {
         for (uint32_t k = 0; k < 32; ++k) acc = std::fmaf(static_cast<float>(a[row][k]), static_cast<float>(b[k][col]), acc);
         write(w, fd.at(i), l, std::bit_cast<uint32_t>(acc));
       }
+    }
+  }
+}
+
+namespace {
+
+double wmma_value(char kind, uint64_t bits) {
+  switch (kind) {
+    case 'h': return half_to_float(static_cast<uint16_t>(bits));
+    case 'b': return std::bit_cast<float>(static_cast<uint32_t>(bits & 0xffff) << 16);
+    // The 13 low mantissa bits of a TF32 operand are not used (PTX ISA); truncated, as in mma.sync.
+    case 't': return std::bit_cast<float>(static_cast<uint32_t>(bits) & 0xffffe000u);
+    case 's': return static_cast<int8_t>(bits);
+    case 'u': return static_cast<uint8_t>(bits);
+    case 'd': return std::bit_cast<double>(bits);
+    case 'i': return static_cast<int32_t>(bits);
+    default: return std::bit_cast<float>(static_cast<uint32_t>(bits));
+  }
+}
+
+}  // namespace
+
+// D = A B + C on whole wmma fragments. Products of f16, bf16 and tf32 inputs are exact in float
+// and are summed in k order with fmaf into a float accumulator (rounded to f16 at the end for f16
+// accumulators; the hardware's internal order and precision are not specified, so this is
+// assumed); integers are exact in 64 bits, then wrap to 32 (or clamp with .satfinite); f64 is an
+// fma chain in double (.rn).
+void CtaEmulator::wmma_mma(WarpState& w, const EmuInst& in) {
+  const auto& ops = in.operands;
+  const WmmaInfo& info = in.wmma;
+  auto reg = [&](int32_t r, uint32_t l) { return w.regs[static_cast<size_t>(r) * 32 + l]; };
+  auto gather = [&](const std::vector<int32_t>& frag, char matrix) {
+    const FragmentShape f = fragment_shape(info, matrix);
+    const uint32_t per_reg = wmma_elements_per_register(f.kind), bits = 8 * wmma_element_bytes(f.kind);
+    const auto R = static_cast<uint32_t>(frag.size()), elements = f.rows * f.cols;
+    std::vector<double> m(elements);
+    for (uint32_t s = 0; s < elements; ++s) {  // the first copy of each element
+      const uint32_t l = s / per_reg / R, r = s / per_reg % R, h = s % per_reg;
+      m[s] = wmma_value(f.kind, reg(frag[r], l) >> (bits * h));
+    }
+    return m;
+  };
+  const std::vector<double> a = gather(ops.at(1).regs, 'a'), b = gather(ops.at(2).regs, 'b'), c = gather(ops.at(3).regs, 'c');
+  const uint32_t M = info.m, N = info.n, K = info.k;
+  std::vector<uint64_t> d(M * N);
+  for (uint32_t i = 0; i < M; ++i) {
+    for (uint32_t j = 0; j < N; ++j) {
+      const double c0 = c[i * N + j];
+      uint64_t result;
+      if (info.a == 's' || info.a == 'u') {
+        int64_t acc = static_cast<int64_t>(c0);
+        for (uint32_t k = 0; k < K; ++k) acc += static_cast<int64_t>(a[i * K + k]) * static_cast<int64_t>(b[k * N + j]);
+        if (info.satfinite) acc = std::clamp<int64_t>(acc, INT32_MIN, INT32_MAX);
+        result = static_cast<uint32_t>(acc);
+      } else if (info.a == 'd') {
+        double acc = c0;
+        for (uint32_t k = 0; k < K; ++k) acc = std::fma(a[i * K + k], b[k * N + j], acc);
+        result = std::bit_cast<uint64_t>(acc);
+      } else {
+        float acc = static_cast<float>(c0);
+        for (uint32_t k = 0; k < K; ++k) acc = std::fmaf(static_cast<float>(a[i * K + k]), static_cast<float>(b[k * N + j]), acc);
+        result = info.d == 'h' ? float_to_half(acc) : std::bit_cast<uint32_t>(acc);
+      }
+      d[i * N + j] = result;
+    }
+  }
+  const auto& fd = ops.at(0).regs;
+  const uint32_t per_reg = wmma_elements_per_register(info.d), bits = 8 * wmma_element_bytes(info.d);
+  const auto R = static_cast<uint32_t>(fd.size());
+  for (uint32_t l = 0; l < 32; ++l) {
+    for (uint32_t r = 0; r < R; ++r) {
+      uint64_t packed = 0;
+      for (uint32_t h = 0; h < per_reg; ++h) packed |= d[((l * R + r) * per_reg + h) % (M * N)] << (bits * h);
+      write(w, fd[r], l, packed);
     }
   }
 }

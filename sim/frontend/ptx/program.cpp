@@ -8,6 +8,7 @@
 #include "common/error.h"
 #include "frontend/ptx/inliner.h"
 #include "frontend/ptx/register_packing.h"
+#include "frontend/ptx/wmma_fragment.h"
 
 namespace warpsim::ptx {
 
@@ -175,6 +176,12 @@ class Lowering {
         e.is_double = o.is_double;
         return e;
       case Operand::Kind::kSymbol: {
+        if (auto it = regs_.find(o.name); it != regs_.end()) {  // a register not named %...: inline asm's __$1
+          e.kind = EmuOperand::Kind::kReg;
+          e.reg = it->second;
+          e.negated = o.negated;
+          return e;
+        }
         if (f_.labels.count(o.name)) {
           e.kind = EmuOperand::Kind::kLabel;
           e.target = static_cast<uint32_t>(f_.labels.at(o.name));
@@ -318,13 +325,21 @@ class Lowering {
         fail(in.line, in.column, "the emulator runs mma.sync row.col m16n8k8/m16n8k16 with f16 or bf16 inputs, m16n8k8 with tf32, and m16n8k32 with s8/u8 (s32 accumulators, no .satfinite) or e4m3/e5m2 inputs; not '" + in.opcode + "'");
       }
     }
+    if (e.base == "cvt" && e.has("tf32") && !(e.has("rna") && e.types.size() == 1 && e.types[0] == "f32")) {
+      fail(in.line, in.column, "the emulator converts to tf32 with cvt.rna.tf32.f32 only; not '" + in.opcode + "'");
+    }
     if (e.base == "wmma") {
-      // The emulator keeps wmma fragments in its own layout (PTX leaves it unspecified): it
-      // runs the m16n16k16 shape with f16 inputs and f32 accumulators.
-      bool ok = in.opcode.find("m16n16k16") != std::string::npos &&
-                (e.mods.at(0) == "mma" ? in.opcode.size() > 8 && in.opcode.substr(in.opcode.size() - 8) == ".f32.f32"
-                                       : (in.opcode.find(".f16") != std::string::npos || in.opcode.find(".f32") != std::string::npos));
-      if (!ok) fail(in.line, in.column, "the emulator runs wmma m16n16k16 with f16 inputs and f32 accumulators only; not '" + in.opcode + "'");
+      // Fragments are kept in the emulator's own layout (wmma_fragment.h).
+      const bool mma = e.mods.at(0) == "mma";
+      const char matrix = mma ? 0 : e.mods.at(1).at(0);
+      std::string wrong = decode_wmma(in.opcode, matrix, e.wmma);
+      auto registers = [&](size_t i) {
+        const EmuOperand& o = e.operands.at(i);
+        return static_cast<uint32_t>(o.kind == EmuOperand::Kind::kVector ? o.regs.size() : o.kind == EmuOperand::Kind::kReg ? 1 : 0);
+      };
+      if (wrong.empty() && matrix) wrong = check_fragment_registers(e.wmma, matrix, registers(e.mods.at(0) == "load" ? 0 : 1));
+      for (size_t i = 0; i < 4 && wrong.empty() && mma; ++i) wrong = check_fragment_registers(e.wmma, "dabc"[i], registers(i));
+      if (!wrong.empty()) fail(in.line, in.column, wrong);
     }
     decode(e);
     if ((e.code == EmuOp::kSt || e.code == EmuOp::kAtom || e.code == EmuOp::kRed) && e.space == MemSpace::kConst) {
@@ -379,6 +394,7 @@ class Lowering {
       e.code = kCodes.at(e.base);
     }
     if (!e.types.empty()) e.type = value_type(e.types.back());
+    if (e.code == EmuOp::kCvt && e.has("tf32")) e.tf32 = true;  // cvt.rna.tf32.f32 (checked when lowered)
     if ((e.code == EmuOp::kCvt || e.code == EmuOp::kSet) && e.types.size() >= 2) {
       e.type = value_type(e.types[0]);
       e.source_type = value_type(e.types[1]);
@@ -409,16 +425,9 @@ class Lowering {
       if (m == "rpi") e.round_up = true;
     }
     if (e.shfl_mode.empty()) e.shfl_mode = "idx";
-    if (e.base == "wmma") {
-      if (!e.has("m16n16k16")) throw std::runtime_error("wmma shape");
-      if (e.code != EmuOp::kWmmaMma) {
-        e.matrix = e.mods.at(1)[0];
-        e.column_major = e.has("col");
-      } else {
-        // wmma.mma.sync.aligned.ALAYOUT.BLAYOUT.m16n16k16.DTYPE.CTYPE
-        e.a_column_major = e.mods.at(3) == "col";
-        e.b_column_major = e.mods.at(4) == "col";
-      }
+    if (e.base == "wmma" && e.code != EmuOp::kWmmaMma) {
+      e.matrix = e.mods.at(1)[0];
+      e.column_major = e.has("col");
     }
     // Scoreboard registers: the first operand is written by instructions that write one (unless
     // it is an address); everything else, and the guard, is read.

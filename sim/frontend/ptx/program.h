@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "frontend/ptx/ptx_module.h"
+#include "frontend/ptx/wmma_fragment.h"
 #include "frontend/warp_inst.h"
 #include "isa/op_info.h"
 
@@ -68,7 +69,7 @@ struct EmuInst {
   std::vector<RegId> timing_regs;   // dsts then srcs: what every executed WarpInst points at
   char matrix = 0;                  // wmma: 'a', 'b', 'c' or 'd'
   bool column_major = false;        // wmma.load/store layout
-  bool a_column_major = false, b_column_major = false;  // wmma.mma layouts
+  WmmaInfo wmma;                    // wmma: shape and element types
   uint32_t mma_k = 0;               // mma.sync m16n8kK
   uint32_t matrices = 1;            // ldmatrix .x1/.x2/.x4
   bool transpose = false;           // ldmatrix .trans

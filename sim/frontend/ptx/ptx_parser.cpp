@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "common/error.h"
@@ -252,15 +253,18 @@ class Parser {
     return params;
   }
 
-  // Statements until the matching '}' (nested { } scopes are flattened; names are unique in
-  // nvcc's output).
+  // Statements until the matching '}'. Nested { } scopes are flattened into the function; the
+  // registers a nested scope declares get names of their own, because nvcc's inline-asm blocks
+  // each declare the same temporaries (`.reg .b32 __$1;`).
   void block(Function& f) {
     while (true) {
       const Token& t = peek();
       if (t.kind == Token::Kind::kEnd) fail(t, "'}' to close the body of " + f.name);
       if (accept("}")) return;
       if (accept("{")) {
+        scopes_.emplace_back();
         block(f);
+        scopes_.pop_back();
         continue;
       }
       if (t.is(".reg")) {
@@ -275,6 +279,12 @@ class Parser {
           if (accept("<")) {
             r.count = static_cast<uint32_t>(number("a register count"));
             expect(">");
+          }
+          if (!scopes_.empty()) {
+            const std::string unique = r.name + "#" + std::to_string(++scoped_registers_);
+            if (r.count == 0) scopes_.back()[r.name] = unique;
+            for (uint32_t i = 0; i < r.count; ++i) scopes_.back()[r.name + std::to_string(i)] = unique + std::to_string(i);
+            r.name = unique;
           }
           f.registers.push_back(r);
         } while (accept(","));
@@ -309,6 +319,17 @@ class Parser {
     }
   }
 
+  // The name a register has in the innermost scope that declares it.
+  std::string scoped(const std::string& name) const {
+    for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it)
+      if (auto found = it->find(name); found != it->end()) return found->second;
+    return name;
+  }
+  void rename_scoped(Operand& o) const {
+    o.name = scoped(o.name);
+    for (Operand& item : o.items) rename_scoped(item);
+  }
+
   Instruction instruction() {
     Instruction in;
     in.line = peek().line;
@@ -328,6 +349,10 @@ class Parser {
       do in.operands.push_back(operand()); while (accept(","));
     }
     expect(";");
+    if (!scopes_.empty()) {
+      if (in.guard) *in.guard = scoped(*in.guard);
+      for (Operand& o : in.operands) rename_scoped(o);
+    }
     return in;
   }
 
@@ -441,6 +466,8 @@ class Parser {
   std::vector<Token> tokens_;
   size_t pos_ = 0;
   uint32_t source_line_ = 0, file_index_ = 0;
+  std::vector<std::map<std::string, std::string>> scopes_;  // nested { } blocks: declared name -> unique name
+  uint32_t scoped_registers_ = 0;
 };
 
 }  // namespace

@@ -548,6 +548,30 @@ TEST(PtxEmulator, UnsupportedInstructionSaysSo) {
   }
 }
 
+TEST(PtxEmulator, UnsupportedWmmaShapesAndTypesSaySo) {
+  TempDir dir;
+  std::string launch = dir.write("w.launch.yaml", "ptx: w.ptx\nkernel: k\ngrid: [1]\nblock: [32]\nargs: []\n");
+  auto error_for = [&](const std::string& line) {
+    dir.write("w.ptx", ".version 9.0\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n  .reg .b32 %r<9>;\n  .reg .b64 %rd<2>;\n  " +
+                           line + "\n  ret;\n}\n");
+    try {
+      ptx::PtxWorkload w(launch, 80);
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(error_for("wmma.load.a.sync.aligned.row.m8n8k32.s4 {%r1}, [%rd1], %r2;").find("w.ptx:8:3: sub-byte wmma types"), std::string::npos);
+  EXPECT_NE(error_for("wmma.load.a.sync.aligned.row.m16n16k8.f16 {%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8}, [%rd1], %r2;")
+                .find("the emulator runs wmma m16n16k16, m32n8k16 and m8n32k16"),
+            std::string::npos);
+  // 3 registers of two f16 each, over 32 lanes, are fewer slots than a 16 x 16 A has elements.
+  EXPECT_NE(error_for("wmma.load.a.sync.aligned.row.m16n16k16.f16 {%r1, %r2, %r3}, [%rd1], %r5;")
+                .find("a wmma a fragment of 3 registers cannot hold a 16 x 16 matrix"),
+            std::string::npos);
+  EXPECT_NE(error_for("cvt.rz.tf32.f32 %r1, %r2;").find("cvt.rna.tf32.f32 only"), std::string::npos);
+}
+
 TEST(PtxEmulator, LaunchFileErrors) {
   TempDir dir;
   std::string ptx = test::source_path("traces/kernels/ptx/vector_add.sm_80.ptx");

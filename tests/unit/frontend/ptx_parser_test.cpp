@@ -133,6 +133,45 @@ TEST(PtxParser, TensorCoreInstructions) {
   }
 }
 
+// nvcc's inline-asm blocks each declare the same temporary (`{ .reg .b32 __$1; ... }`); each
+// block's declaration is its own register, and its uses inside the block refer to it.
+TEST(PtxParser, NestedScopesGiveTheirRegistersNamesOfTheirOwn) {
+  Module m = ptx::parse_ptx(R"(.version 9.0
+.target sm_80
+.address_size 64
+.visible .entry k()
+{
+  .reg .b32 %r<3>;
+  .reg .f32 %f<3>;
+  {
+    .reg .b32 __$1;
+    cvt.rna.tf32.f32 __$1, %f1;
+    mov.b32 %r1, __$1;
+  }
+  {
+    .reg .b64 __$1;
+    .reg .b32 %t<2>;
+    mov.b64 __$1, 7;
+    cvt.u32.u64 %t1, __$1;
+    mov.b32 %r2, %t1;
+  }
+  ret;
+}
+)", "scopes.ptx");
+  const ptx::Function& f = m.functions.at(0);
+  ASSERT_EQ(f.registers.size(), 5u);
+  EXPECT_EQ(f.registers[2].type, ".b32");
+  EXPECT_EQ(f.registers[3].type, ".b64");
+  EXPECT_NE(f.registers[2].name, f.registers[3].name);
+  EXPECT_NE(f.registers[2].name, "__$1");
+  ASSERT_EQ(f.body.size(), 6u);
+  EXPECT_EQ(f.body[0].operands[0].name, f.registers[2].name);
+  EXPECT_EQ(f.body[1].operands[1].name, f.registers[2].name);
+  EXPECT_EQ(f.body[2].operands[0].name, f.registers[3].name);
+  EXPECT_EQ(f.body[3].operands[0].name, f.registers[4].name + "1");  // %t1 of the %t<2> range declared in the scope
+  EXPECT_EQ(f.body[4].operands[0].name, "%r2");                     // names from outside are untouched
+}
+
 TEST(PtxParser, EveryEmittedOpcodeDecodes) {
   // The timing model must know every instruction nvcc emitted for these kernels.
   for (const auto& entry : std::filesystem::directory_iterator(test::source_path("traces/kernels/ptx"))) {
