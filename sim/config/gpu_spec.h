@@ -102,7 +102,13 @@ struct HbmSpec {
   uint32_t channels = 0;
   uint32_t bus_width_bits = 0;
   double data_rate_gtps = 0;  // per pin
-  uint32_t latency = 0;       // cycles added to an L2 miss, beyond the L2 path
+  uint32_t latency = 0;       // controller, PHY and return path: cycles added to an L2 miss beyond the L2 path and the bank timing
+  // Banks and row buffers (mem/dram_channel.h); timings in nanoseconds.
+  uint32_t banks_per_channel = 0;
+  uint32_t row_bytes = 0;     // row (page) per bank
+  double t_rcd_ns = 0, t_rp_ns = 0, t_cl_ns = 0, t_ras_ns = 0;
+  double t_refi_ns = 0, t_rfc_ns = 0;
+  bool per_bank_refresh = false;  // REFpb (HBM3): one bank at a time; else all banks together
   double peak_bytes_per_second() const { return bus_width_bits / 8.0 * data_rate_gtps * 1e9; }
 };
 

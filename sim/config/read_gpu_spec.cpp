@@ -117,6 +117,19 @@ void read_memory(MapReader& root, GpuSpec& s) {
     mem.hbm.bus_width_bits = static_cast<uint32_t>(r.integer("bus_width_bits", 16, 1 << 16));
     mem.hbm.data_rate_gtps = r.number("data_rate_gtps", 0.1, 100);
     mem.hbm.latency = static_cast<uint32_t>(r.integer("latency", 1, 100000));
+    mem.hbm.banks_per_channel = static_cast<uint32_t>(r.integer("banks_per_channel", 1, 1024));
+    mem.hbm.row_bytes = static_cast<uint32_t>(r.integer("row_bytes", 256, 1 << 16));
+    mem.hbm.t_rcd_ns = r.number("t_rcd_ns", 0, 1000);
+    mem.hbm.t_rp_ns = r.number("t_rp_ns", 0, 1000);
+    mem.hbm.t_cl_ns = r.number("t_cl_ns", 0, 1000);
+    mem.hbm.t_ras_ns = r.number("t_ras_ns", 0, 1000);
+    mem.hbm.t_refi_ns = r.number("t_refi_ns", 0, 1e6);
+    mem.hbm.t_rfc_ns = r.number("t_rfc_ns", 0, 1e5);
+    const std::string refresh = r.string("refresh");
+    if (refresh != "all_bank" && refresh != "per_bank") config_error(r.location("refresh"), "memory.hbm.refresh must be all_bank or per_bank, not '" + refresh + "'");
+    mem.hbm.per_bank_refresh = refresh == "per_bank";
+    if (mem.hbm.t_refi_ns > 0 && mem.hbm.t_rfc_ns >= mem.hbm.t_refi_ns) config_error(r.location("t_rfc_ns"), "memory.hbm.t_rfc_ns must be shorter than t_refi_ns");
+    if (mem.hbm.row_bytes & (mem.hbm.row_bytes - 1)) config_error(r.location("row_bytes"), "memory.hbm.row_bytes must be a power of two");
     r.finish();
   }
   auto power_of_two = [](uint32_t v) { return v && (v & (v - 1)) == 0; };

@@ -1,6 +1,7 @@
 #include "mem/memory_system.h"
 
 #include <bit>
+#include <cmath>
 #include <sstream>
 
 namespace warpsim {
@@ -26,7 +27,13 @@ MemorySystem::MemorySystem(const GpuSpec& spec, Engine& engine, StatRegistry& st
     slice_ports_.emplace_back(double(m.l2.bytes_per_clk_per_slice));
   }
   double channel_bytes_per_cycle = m.hbm.peak_bytes_per_second() / m.hbm.channels / spec.cycles_per_second();
-  channels_.assign(m.hbm.channels, BandwidthGate(channel_bytes_per_cycle));
+  auto cycles = [&](double ns) { return static_cast<Cycle>(std::ceil(ns * spec.cycles_per_second() * 1e-9 - 1e-9)); };
+  DramTiming timing;
+  timing.banks = m.hbm.banks_per_channel;
+  timing.rcd = cycles(m.hbm.t_rcd_ns), timing.rp = cycles(m.hbm.t_rp_ns), timing.cl = cycles(m.hbm.t_cl_ns);
+  timing.ras = cycles(m.hbm.t_ras_ns), timing.refi = cycles(m.hbm.t_refi_ns), timing.rfc = cycles(m.hbm.t_rfc_ns);
+  timing.per_bank_refresh = m.hbm.per_bank_refresh;
+  channels_.assign(m.hbm.channels, DramChannel(channel_bytes_per_cycle, timing));
   channel_bytes_.assign(m.hbm.channels, 0);
   sm_request_ports_.assign(spec.topology.sms, BandwidthGate(double(m.interconnect.bytes_per_clk_per_sm)));
   sm_response_ports_.assign(spec.topology.sms, BandwidthGate(double(m.interconnect.bytes_per_clk_per_sm)));
@@ -39,6 +46,9 @@ MemorySystem::MemorySystem(const GpuSpec& spec, Engine& engine, StatRegistry& st
   stats.add("gpu.l2.slice_busy_cycles", &stats_.slice_busy_cycles, "cycles", "summed busy cycles of all L2 slice ports");
   stats.add("gpu.dram.bytes_read", &stats_.dram_bytes_read, "bytes", "bytes read from HBM");
   stats.add("gpu.dram.bytes_written", &stats_.dram_bytes_written, "bytes", "bytes written to HBM (L2 write-backs)");
+  stats.add("gpu.dram.row_hits", &stats_.dram_row_hits, "accesses", "HBM accesses to the row already open in their bank");
+  stats.add("gpu.dram.row_empty", &stats_.dram_row_empty, "accesses", "HBM accesses to a bank with no open row (activate only)");
+  stats.add("gpu.dram.row_conflicts", &stats_.dram_row_conflicts, "accesses", "HBM accesses that closed another row first (precharge + activate)");
   for (uint32_t c = 0; c < m.hbm.channels; ++c) {
     stats.add("gpu.dram.channel[" + std::to_string(c) + "].bytes", &channel_bytes_[c], "bytes", "bytes moved by this HBM channel");
   }
@@ -49,6 +59,25 @@ uint32_t MemorySystem::slice_of(uint64_t line) const { return static_cast<uint32
 uint32_t MemorySystem::channel_of(uint64_t line) const {
   // Interleave 256-byte chunks (two lines) across channels.
   return static_cast<uint32_t>(mix((line * spec_.memory.line_bytes) >> 8 ^ 0x9e3779b97f4a7c15ULL) % channels_.size());
+}
+
+uint64_t MemorySystem::dram_row_of(uint64_t line) const {
+  const auto& h = spec_.memory.hbm;
+  return line * spec_.memory.line_bytes / (uint64_t{h.row_bytes} * h.channels);
+}
+
+uint32_t MemorySystem::dram_bank_of(uint64_t line) const {
+  // Controllers hash row bits into the bank index so that strides do not pile onto one bank.
+  return static_cast<uint32_t>(mix(dram_row_of(line) * 2 + 1) % spec_.memory.hbm.banks_per_channel);
+}
+
+Cycle MemorySystem::dram_access(uint64_t line, Cycle arrival, uint64_t bytes) {
+  const uint32_t channel = channel_of(line);
+  DramChannel::RowResult row;
+  const Cycle done = channels_[channel].access(arrival, dram_bank_of(line), dram_row_of(line), bytes, &row);
+  (row == DramChannel::RowResult::kHit ? stats_.dram_row_hits : row == DramChannel::RowResult::kEmpty ? stats_.dram_row_empty : stats_.dram_row_conflicts) += 1;
+  channel_bytes_[channel] += bytes;
+  return done;
 }
 
 void MemorySystem::send(const MemRequest& request, Cycle depart) {
@@ -135,12 +164,9 @@ Cycle MemorySystem::read_sectors(uint64_t line, uint32_t sectors, Cycle lookup_d
       way = cache.allocate(line, victim);
       write_back(victim, lookup_done);
     }
-    uint32_t channel = channel_of(line);
     uint64_t bytes = uint64_t(std::popcount(missing)) * m.sector_bytes;
-    Cycle transferred = channels_[channel].serve(lookup_done, bytes);
-    Cycle arrives = transferred + m.hbm.latency;
+    Cycle arrives = dram_access(line, lookup_done, bytes) + m.hbm.latency;
     stats_.dram_bytes_read += bytes;
-    channel_bytes_[channel] += bytes;
     cache.fill(line, way, missing, arrives);
     data = std::max(data, arrives);
   }
@@ -150,11 +176,9 @@ Cycle MemorySystem::read_sectors(uint64_t line, uint32_t sectors, Cycle lookup_d
 
 void MemorySystem::write_back(const SectoredCache::Victim& victim, Cycle when) {
   if (!victim.valid || !victim.dirty_sectors) return;
-  uint32_t channel = channel_of(victim.line);
   uint64_t bytes = uint64_t(std::popcount(victim.dirty_sectors)) * spec_.memory.sector_bytes;
-  channels_[channel].serve(when, bytes);
+  dram_access(victim.line, when, bytes);
   stats_.dram_bytes_written += bytes;
-  channel_bytes_[channel] += bytes;
 }
 
 void MemorySystem::respond(const MemRequest& r, Cycle leave_l2, uint32_t data_sectors) {

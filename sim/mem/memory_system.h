@@ -3,8 +3,9 @@
 // (address-hashed, sectored, write-back, per-slice bandwidth) and HBM channels (bandwidth +
 // latency). Requests arrive as messages; data and acknowledgements go back as messages.
 //
-// v1 simplifications (issue 4 replaces them): one L2 pool at near-partition latency; HBM has no
-// banks or row buffers; atomics cost one L2 read plus write.
+// HBM channels have banks with row buffers, activate/precharge/column timings and refresh
+// (dram_channel.h). Still simplified: one L2 pool at near-partition latency; atomics cost one L2
+// read plus write.
 #include <cstdint>
 #include <queue>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "engine/component.h"
 #include "engine/engine.h"
 #include "mem/bandwidth_gate.h"
+#include "mem/dram_channel.h"
 #include "mem/mem_request.h"
 #include "mem/sectored_cache.h"
 #include "stats/stat_registry.h"
@@ -32,6 +34,10 @@ class MemorySystem : public Component {
 
   uint32_t slice_of(uint64_t line) const;
   uint32_t channel_of(uint64_t line) const;
+  // Where a line lives inside its channel: a row of row_bytes in each channel holds the lines of
+  // one row_bytes x channels stretch of addresses that hash to it; rows spread over the banks.
+  uint64_t dram_row_of(uint64_t line) const;
+  uint32_t dram_bank_of(uint64_t line) const;
 
  private:
   struct InFlight {
@@ -44,6 +50,7 @@ class MemorySystem : public Component {
   // Looks up (and on a miss fetches) `sectors` of `line`; returns when the data is in L2.
   Cycle read_sectors(uint64_t line, uint32_t sectors, Cycle lookup_done);
   void write_back(const SectoredCache::Victim& victim, Cycle when);
+  Cycle dram_access(uint64_t line, Cycle arrival, uint64_t bytes);
   void respond(const MemRequest& r, Cycle leave_l2, uint32_t data_sectors);
 
   const GpuSpec& spec_;
@@ -54,13 +61,14 @@ class MemorySystem : public Component {
 
   std::vector<SectoredCache> slices_;
   std::vector<BandwidthGate> slice_ports_;
-  std::vector<BandwidthGate> channels_;
+  std::vector<DramChannel> channels_;
   std::vector<BandwidthGate> sm_request_ports_;
   std::vector<BandwidthGate> sm_response_ports_;
 
   struct Stats {
     uint64_t requests = 0, sector_reads = 0, sector_read_hits = 0, sector_writes = 0, atomics = 0;
     uint64_t dram_bytes_read = 0, dram_bytes_written = 0;
+    uint64_t dram_row_hits = 0, dram_row_empty = 0, dram_row_conflicts = 0;
     uint64_t slice_busy_cycles = 0;
   };
   Stats stats_;

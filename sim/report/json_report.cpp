@@ -54,6 +54,7 @@ nlohmann::ordered_json summary_json(const Summary& s) {
   j["dram_bytes_read"] = s.dram_bytes_read;
   j["dram_bytes_written"] = s.dram_bytes_written;
   j["dram_bandwidth_gbps"] = s.dram_bandwidth_gbps;
+  j["dram_row_buffer"] = {{"hits", s.dram_row_hits}, {"empty", s.dram_row_empty}, {"conflicts", s.dram_row_conflicts}};
   j["flops"] = {{"fp32", s.fp32_flops}, {"fp64", s.fp64_flops}, {"fp16", s.fp16_flops}, {"tensor", s.tensor_flops}};
   const double dram = double(s.dram_bytes_read + s.dram_bytes_written);
   // FLOPs per DRAM byte, as the roofline plots it (null when nothing reached DRAM).

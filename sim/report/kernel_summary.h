@@ -34,6 +34,7 @@ struct Summary {
   double l1_hit_rate = 0, l2_hit_rate = 0;
   uint64_t dram_bytes_read = 0, dram_bytes_written = 0;
   double dram_bandwidth_gbps = 0;
+  uint64_t dram_row_hits = 0, dram_row_empty = 0, dram_row_conflicts = 0;  // HBM accesses by row-buffer outcome
   double dram_utilisation = 0, l2_utilisation = 0, issue_utilisation = 0;
   std::string busiest_pipe;
   double busiest_pipe_utilisation = 0;

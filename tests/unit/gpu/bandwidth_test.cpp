@@ -95,11 +95,19 @@ TEST(Bandwidth, StreamingReadTakesBytesOverBandwidth) {
     Summary s = summarize_kernel(spec, gpu.stats(), runs[0]);
     EXPECT_EQ(s.dram_bytes_read, w.bytes());  // each sector once: no more, no less
     const double ideal = double(w.bytes()) / (spec.memory.hbm.peak_bytes_per_second() / spec.cycles_per_second());
-    // Never faster than the peak. Slower by at most 10%: the first bytes arrive only after the
-    // DRAM latency (~2% of this run on B200, less elsewhere), and hashed interleaving leaves
-    // some channels a little busier than others at the end.
+    // Never faster than the peak. Slower by at most 12% plus refresh: the first bytes arrive only
+    // after the DRAM latency (~2% of this run on B200, less elsewhere), hashed interleaving
+    // leaves some channels a little busier than others at the end, row switches the other banks
+    // do not hide cost ~1%, and refresh takes up to tRFC of every tREFI (all-bank refresh stops
+    // the channel; per-bank refresh stalls the requests that wait on the refreshing bank).
+    const double refresh = spec.memory.hbm.t_rfc_ns / spec.memory.hbm.t_refi_ns;
     EXPECT_GE(double(s.cycles), ideal);
-    EXPECT_LE(double(s.cycles), 1.10 * ideal);
+    EXPECT_LE(double(s.cycles), (1.12 + refresh) * ideal);
+    // Each warp reads 32 KiB in order. A lone stream would find its row open for 7 of the ~8
+    // lines a channel's 1 KiB row holds; hundreds of warps streaming at once interleave their
+    // rows in the same banks, so fewer hit, but still more than half.
+    const double accesses = double(s.dram_row_hits + s.dram_row_empty + s.dram_row_conflicts);
+    EXPECT_GT(double(s.dram_row_hits) / accesses, 0.5) << s.dram_row_hits << " hits of " << accesses;
     EXPECT_EQ(s.bound, "memory");
   }
 }
