@@ -9,6 +9,7 @@ namespace warpsim::cli {
 int run_command(const std::vector<std::string>& args);
 int arch_command(const std::vector<std::string>& args);
 int bench_command(const std::vector<std::string>& args);
+int calibrate_command(const std::vector<std::string>& args);
 int convert_command(const std::vector<std::string>& args);
 int trace_command(const std::vector<std::string>& args);
 int compare_command(const std::vector<std::string>& args);

@@ -22,6 +22,7 @@ Usage:
   warpsim arch list
   warpsim arch show <name|file.yaml> [--set key.path=value ...] [--json]
   warpsim bench [--arch <name>] [--json FILE]
+  warpsim calibrate --arch <name> [--json FILE]   microbenchmarks beside hardware measurements
   warpsim convert <kernelslist.g | kernel.traceg[.xz]> -o <out.trace[.gz]>
   warpsim trace --arch <name> <kernel.launch.yaml> -o <out.trace[.gz]>
   warpsim help <command>        more about one command
@@ -79,11 +80,12 @@ int main(int argc, char** argv) {
     if (command == "run") return cli::run_command(rest);
     if (command == "arch") return cli::arch_command(rest);
     if (command == "bench") return cli::bench_command(rest);
+    if (command == "calibrate") return cli::calibrate_command(rest);
     if (command == "convert") return cli::convert_command(rest);
     if (command == "trace") return cli::trace_command(rest);
     if (command == "compare") return cli::compare_command(rest);
     if (command == "validate") return cli::validate_command(rest);
-    std::cerr << "warpsim: unknown command '" << command << "'; expected run, compare, validate, arch, bench, convert, trace or help (see warpsim --help)\n";
+    std::cerr << "warpsim: unknown command '" << command << "'; expected run, compare, validate, arch, bench, calibrate, convert, trace or help (see warpsim --help)\n";
     return kExitUsage;
   } catch (const cli::UsageError& e) {
     std::cerr << "warpsim " << command << ": " << e.message << " (see warpsim help " << command << ")\n";

@@ -21,6 +21,7 @@ uint64_t mix(uint64_t x) {
 MemorySystem::MemorySystem(const GpuSpec& spec, Engine& engine, StatRegistry& stats)
     : Component("gpu.mem", kMemoryPriority), spec_(spec), engine_(engine) {
   const auto& m = spec.memory;
+  partitions_ = std::max<uint32_t>(1, m.l2.partitions);
   uint64_t slice_bytes = m.l2.size_bytes / m.l2.slices;
   for (uint32_t i = 0; i < m.l2.slices; ++i) {
     slices_.emplace_back(slice_bytes, m.l2.associativity, m.line_bytes, m.sector_bytes, true);
@@ -42,6 +43,7 @@ MemorySystem::MemorySystem(const GpuSpec& spec, Engine& engine, StatRegistry& st
   stats.add("gpu.l2.sector_reads", &stats_.sector_reads, "sectors", "sectors read at L2 (loads and atomics)");
   stats.add("gpu.l2.sector_read_hits", &stats_.sector_read_hits, "sectors", "sectors read that hit in L2 (or were already on their way)");
   stats.add("gpu.l2.sector_writes", &stats_.sector_writes, "sectors", "sectors written at L2");
+  stats.add("gpu.l2.far_sector_hits", &stats_.far_sector_hits, "sectors", "sectors read from another L2 partition's copy (with the far-partition latency)");
   stats.add("gpu.l2.atomics", &stats_.atomics, "requests", "atomic and reduction requests executed at L2");
   stats.add("gpu.l2.slice_busy_cycles", &stats_.slice_busy_cycles, "cycles", "summed busy cycles of all L2 slice ports");
   stats.add("gpu.dram.bytes_read", &stats_.dram_bytes_read, "bytes", "bytes read from HBM");
@@ -54,7 +56,14 @@ MemorySystem::MemorySystem(const GpuSpec& spec, Engine& engine, StatRegistry& st
   }
 }
 
-uint32_t MemorySystem::slice_of(uint64_t line) const { return static_cast<uint32_t>(mix(line) % slices_.size()); }
+uint32_t MemorySystem::partition_of_sm(uint32_t sm) const {
+  return static_cast<uint32_t>(uint64_t{sm} * partitions_ / spec_.topology.sms);
+}
+
+uint32_t MemorySystem::slice_in(uint64_t line, uint32_t partition) const {
+  const uint32_t per = static_cast<uint32_t>(slices_.size()) / partitions_;
+  return partition * per + static_cast<uint32_t>(mix(line) % per);
+}
 
 uint32_t MemorySystem::channel_of(uint64_t line) const {
   // Interleave 256-byte chunks (two lines) across channels.
@@ -103,7 +112,8 @@ Cycle MemorySystem::tick(Cycle now) {
 void MemorySystem::handle(const MemRequest& r, Cycle now) {
   const auto& m = spec_.memory;
   ++stats_.requests;
-  uint32_t slice = slice_of(r.line);
+  const uint32_t partition = partition_of_sm(r.sm);
+  const uint32_t slice = slice_in(r.line, partition);
   uint32_t sectors = static_cast<uint32_t>(std::popcount(r.sectors));
   Cycle port_done = slice_ports_[slice].serve(now, uint64_t(sectors) * m.sector_bytes);
   stats_.slice_busy_cycles += (uint64_t(sectors) * m.sector_bytes + m.l2.bytes_per_clk_per_slice - 1) / m.l2.bytes_per_clk_per_slice;
@@ -111,17 +121,18 @@ void MemorySystem::handle(const MemRequest& r, Cycle now) {
 
   switch (r.op) {
     case MemOp::kRead: {
-      Cycle data = read_sectors(r.line, r.sectors, lookup_done);
+      Cycle data = read_sectors(r.line, r.sectors, lookup_done, partition);
       respond(r, data, r.sectors);
       break;
     }
     case MemOp::kAtomic:
     case MemOp::kReduce: {
       ++stats_.atomics;
-      Cycle data = read_sectors(r.line, r.sectors, lookup_done);
+      Cycle data = read_sectors(r.line, r.sectors, lookup_done, partition);
       auto& cache = slices_[slice];
       int way = cache.find(r.line);
       if (way >= 0) cache.mark_dirty(r.line, way, r.sectors);
+      drop_other_copies(r.line, partition);
       respond(r, data, r.op == MemOp::kAtomic ? r.sectors : 0);
       break;
     }
@@ -132,21 +143,24 @@ void MemorySystem::handle(const MemRequest& r, Cycle now) {
       if (way < 0) {
         SectoredCache::Victim victim;
         way = cache.allocate(r.line, victim);
-        write_back(victim, lookup_done);
+        evict(victim, lookup_done, partition);
       }
       // Stores write whole sectors here (byte masks are not modelled), so no fetch is needed.
       cache.fill(r.line, way, r.sectors, lookup_done);
       cache.mark_dirty(r.line, way, r.sectors);
       cache.touch(r.line, way);
+      drop_other_copies(r.line, partition);
       respond(r, lookup_done, 0);
       break;
     }
   }
 }
 
-Cycle MemorySystem::read_sectors(uint64_t line, uint32_t sectors, Cycle lookup_done) {
+// A read in the requester's partition; what it lacks comes from another partition's copy (after
+// the far-partition latency) before HBM is asked.
+Cycle MemorySystem::read_sectors(uint64_t line, uint32_t sectors, Cycle lookup_done, uint32_t partition) {
   const auto& m = spec_.memory;
-  auto& cache = slices_[slice_of(line)];
+  auto& cache = slices_[slice_in(line, partition)];
   stats_.sector_reads += static_cast<uint64_t>(std::popcount(sectors));
   int way = cache.find(line);
   uint32_t present = way >= 0 ? cache.valid_sectors(line, way) : 0;
@@ -158,20 +172,76 @@ Cycle MemorySystem::read_sectors(uint64_t line, uint32_t sectors, Cycle lookup_d
     }
   }
   uint32_t missing = sectors & ~present;
+  uint32_t from_far = 0;
+  Cycle far_data = lookup_done;
+  for (uint32_t other = 0; other < partitions_ && missing & ~from_far; ++other) {
+    if (other == partition) continue;
+    const uint32_t far_slice = slice_in(line, other);
+    auto& far = slices_[far_slice];
+    const int far_way = far.find(line);
+    const uint32_t found = far_way >= 0 ? far.valid_sectors(line, far_way) & missing & ~from_far : 0;
+    if (!found) continue;
+    const Cycle served = slice_ports_[far_slice].serve(lookup_done, uint64_t(std::popcount(found)) * m.sector_bytes);
+    for (uint32_t s = 0; s < far.sectors_per_line(); ++s)
+      if (found & (1u << s)) far_data = std::max(far_data, std::max(served, far.sector_ready(line, far_way, static_cast<int>(s))));
+    far.touch(line, far_way);
+    from_far |= found;
+  }
+  if (from_far) {
+    far_data += m.l2.far_partition_extra_latency;
+    const auto n = static_cast<uint64_t>(std::popcount(from_far));
+    stats_.sector_read_hits += n;
+    stats_.far_sector_hits += n;
+    data = std::max(data, far_data);
+  }
   if (missing) {
     if (way < 0) {
       SectoredCache::Victim victim;
       way = cache.allocate(line, victim);
-      write_back(victim, lookup_done);
+      evict(victim, lookup_done, partition);
     }
-    uint64_t bytes = uint64_t(std::popcount(missing)) * m.sector_bytes;
-    Cycle arrives = dram_access(line, lookup_done, bytes) + m.hbm.latency;
-    stats_.dram_bytes_read += bytes;
-    cache.fill(line, way, missing, arrives);
-    data = std::max(data, arrives);
+    if (from_far) cache.fill(line, way, from_far, far_data);
+    const uint32_t from_dram = missing & ~from_far;
+    if (from_dram) {
+      uint64_t bytes = uint64_t(std::popcount(from_dram)) * m.sector_bytes;
+      Cycle arrives = dram_access(line, lookup_done, bytes) + m.hbm.latency;
+      stats_.dram_bytes_read += bytes;
+      cache.fill(line, way, from_dram, arrives);
+      data = std::max(data, arrives);
+    }
   }
   cache.touch(line, way);
   return data;
+}
+
+// With partitions, a line leaving one partition moves to the next one (which keeps what its own
+// SMs and the other partitions let go of: together they hold a working set as large as the whole
+// L2); what leaves that one, if dirty, is written to HBM.
+void MemorySystem::evict(const SectoredCache::Victim& victim, Cycle when, uint32_t partition) {
+  if (!victim.valid) return;
+  if (partitions_ == 1) return write_back(victim, when);
+  const uint32_t next = (partition + 1) % partitions_;
+  auto& cache = slices_[slice_in(victim.line, next)];
+  int way = cache.find(victim.line);
+  if (way < 0) {
+    SectoredCache::Victim displaced;
+    way = cache.allocate(victim.line, displaced);
+    write_back(displaced, when);
+    cache.fill(victim.line, way, victim.valid_sectors, when);
+  }
+  cache.mark_dirty(victim.line, way, victim.dirty_sectors);
+  cache.touch(victim.line, way);
+}
+
+// After a write, copies of the line in other partitions are stale: they are dropped (their dirty
+// sectors are superseded by the new data, so nothing is written back).
+void MemorySystem::drop_other_copies(uint64_t line, uint32_t partition) {
+  for (uint32_t other = 0; other < partitions_; ++other) {
+    if (other == partition) continue;
+    auto& cache = slices_[slice_in(line, other)];
+    const int way = cache.find(line);
+    if (way >= 0) cache.invalidate(line, way);
+  }
 }
 
 void MemorySystem::write_back(const SectoredCache::Victim& victim, Cycle when) {

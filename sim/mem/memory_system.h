@@ -3,9 +3,11 @@
 // (address-hashed, sectored, write-back, per-slice bandwidth) and HBM channels (bandwidth +
 // latency). Requests arrive as messages; data and acknowledgements go back as messages.
 //
-// HBM channels have banks with row buffers, activate/precharge/column timings and refresh
-// (dram_channel.h). Still simplified: one L2 pool at near-partition latency; atomics cost one L2
-// read plus write.
+// L2 partitions (A100 and later): each partition caches for the SMs wired to it; a line another
+// partition holds is copied over after the far-partition latency, and lines a partition evicts
+// move to the next one (docs/memory-model.md). HBM channels have banks with row buffers,
+// activate/precharge/column timings and refresh (dram_channel.h). Still simplified: atomics cost
+// one L2 read plus write.
 #include <cstdint>
 #include <queue>
 #include <vector>
@@ -32,7 +34,8 @@ class MemorySystem : public Component {
   Cycle tick(Cycle now) override;
   std::string describe_state() const override;
 
-  uint32_t slice_of(uint64_t line) const;
+  uint32_t partition_of_sm(uint32_t sm) const;  // SMs split evenly, in index order
+  uint32_t slice_in(uint64_t line, uint32_t partition) const;
   uint32_t channel_of(uint64_t line) const;
   // Where a line lives inside its channel: a row of row_bytes in each channel holds the lines of
   // one row_bytes x channels stretch of addresses that hash to it; rows spread over the banks.
@@ -48,7 +51,9 @@ class MemorySystem : public Component {
   };
   void handle(const MemRequest& r, Cycle now);
   // Looks up (and on a miss fetches) `sectors` of `line`; returns when the data is in L2.
-  Cycle read_sectors(uint64_t line, uint32_t sectors, Cycle lookup_done);
+  Cycle read_sectors(uint64_t line, uint32_t sectors, Cycle lookup_done, uint32_t partition);
+  void evict(const SectoredCache::Victim& victim, Cycle when, uint32_t partition);
+  void drop_other_copies(uint64_t line, uint32_t partition);
   void write_back(const SectoredCache::Victim& victim, Cycle when);
   Cycle dram_access(uint64_t line, Cycle arrival, uint64_t bytes);
   void respond(const MemRequest& r, Cycle leave_l2, uint32_t data_sectors);
@@ -59,14 +64,15 @@ class MemorySystem : public Component {
   std::priority_queue<InFlight, std::vector<InFlight>, std::greater<>> inbox_;
   uint64_t sequence_ = 0;
 
-  std::vector<SectoredCache> slices_;
+  uint32_t partitions_ = 1;
+  std::vector<SectoredCache> slices_;  // partition p owns slices [p x slices/partitions, (p + 1) x ...)
   std::vector<BandwidthGate> slice_ports_;
   std::vector<DramChannel> channels_;
   std::vector<BandwidthGate> sm_request_ports_;
   std::vector<BandwidthGate> sm_response_ports_;
 
   struct Stats {
-    uint64_t requests = 0, sector_reads = 0, sector_read_hits = 0, sector_writes = 0, atomics = 0;
+    uint64_t requests = 0, sector_reads = 0, sector_read_hits = 0, sector_writes = 0, atomics = 0, far_sector_hits = 0;
     uint64_t dram_bytes_read = 0, dram_bytes_written = 0;
     uint64_t dram_row_hits = 0, dram_row_empty = 0, dram_row_conflicts = 0;
     uint64_t slice_busy_cycles = 0;

@@ -39,7 +39,7 @@ int SectoredCache::allocate(uint64_t line, Victim& victim) {
     if (l.last_use < lines_[base + chosen].last_use) chosen = w;
   }
   Line& l = lines_[base + chosen];
-  if (l.valid) victim = Victim{true, tags_[base + chosen], l.dirty};
+  if (l.valid) victim = Victim{true, tags_[base + chosen], l.dirty, l.valid};
   l = Line{++use_clock_, 0, 0};
   // The tag is set by fill(): a way allocated but never filled stays free.
   tags_[base + chosen] = kNoTag;
@@ -54,6 +54,12 @@ void SectoredCache::fill(uint64_t line, int way, uint32_t sectors, Cycle ready_a
     for (uint32_t i = 0; i < sectors_; ++i)
       if (sectors & (1u << i)) ready_[s * sectors_ + i] = ready_at;
   }
+}
+
+void SectoredCache::invalidate(uint64_t line, int way) {
+  const size_t s = slot(line, way);
+  lines_[s] = Line{};
+  tags_[s] = kNoTag;
 }
 
 void SectoredCache::invalidate_all() {

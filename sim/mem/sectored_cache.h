@@ -16,6 +16,7 @@ class SectoredCache {
     bool valid = false;
     uint64_t line = 0;
     uint32_t dirty_sectors = 0;
+    uint32_t valid_sectors = 0;
   };
 
   // `track_ready` keeps a per-sector cycle at which its data arrives (used by L2 to merge
@@ -33,6 +34,7 @@ class SectoredCache {
   int allocate(uint64_t line, Victim& victim);
   void fill(uint64_t line, int way, uint32_t sectors, Cycle ready_at);
   void mark_dirty(uint64_t line, int way, uint32_t sectors) { lines_[slot(line, way)].dirty |= sectors; }
+  void invalidate(uint64_t line, int way);
   void invalidate_all();
 
   uint64_t sets() const { return sets_; }

@@ -1,0 +1,282 @@
+#include "calibrate/microbench.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <array>
+#include <cmath>
+#include <filesystem>
+#include <memory>
+
+#include "common/error.h"
+#include "config/load_config.h"
+#include "frontend/synthetic/generated_workload.h"
+#include "gpu/simulation.h"
+#include "isa/op_info.h"
+#include "report/kernel_summary.h"
+
+namespace warpsim {
+namespace {
+
+const OpInfo* op_for(const std::string& mnemonic) {
+  static std::map<std::string, std::unique_ptr<OpInfo>> ops;
+  auto& slot = ops[mnemonic];
+  if (!slot) {
+    slot = std::make_unique<OpInfo>();
+    std::string error;
+    if (!decode_mnemonic(mnemonic, *slot, error)) throw SimulationError("calibrate: " + error);
+  }
+  return slot.get();
+}
+
+KernelInfo info(const std::string& name, uint32_t ctas, uint32_t threads, uint32_t shared_bytes = 0) {
+  KernelInfo k;
+  k.name = name;
+  k.grid = Dim3{ctas, 1, 1};
+  k.block = Dim3{threads, 1, 1};
+  k.shared_bytes = shared_bytes;
+  k.registers_per_thread = 32;
+  return k;
+}
+
+// One lane loads `lines` addresses `stride` apart, each load's address depending on the last.
+GeneratedKernel chase(const std::string& mnemonic, uint64_t base, uint64_t lines, uint64_t stride, uint64_t passes, uint32_t shared = 0) {
+  const OpInfo* op = op_for(mnemonic);
+  GeneratedKernel k{info("chase", 1, 32, shared), nullptr};
+  k.program = [=](uint32_t, uint32_t) -> WarpProgram {
+    return [=, regs = std::array<RegId, 2>{}](uint64_t i, WarpInst& in) mutable {
+      if (i >= lines * passes) return false;
+      regs = {static_cast<RegId>((i + 1) % 2), static_cast<RegId>(i % 2)};
+      in.op = op, in.active_mask = 1, in.num_dst = 1, in.num_src = 1, in.regs = regs.data();
+      in.addr = LaneAddresses{base + (i % lines) * stride, 0, nullptr};
+      return true;
+    };
+  };
+  return k;
+}
+
+// `warps` warps, one per CTA (so on different SMs), each chasing its own share of `lines`
+// lines `stride` apart (warp w takes lines w, w + warps, ...), `passes` times.
+GeneratedKernel parallel_chase(uint64_t base, uint64_t lines, uint64_t stride, uint64_t passes, uint32_t warps) {
+  const OpInfo* op = op_for("ld.global.u64");
+  GeneratedKernel k{info("chase", warps, 32), nullptr};
+  k.program = [=](uint32_t cta, uint32_t) -> WarpProgram {
+    const uint64_t mine = lines / warps;
+    return [=, regs = std::array<RegId, 2>{}](uint64_t i, WarpInst& in) mutable {
+      if (i >= mine * passes) return false;
+      regs = {static_cast<RegId>((i + 1) % 2), static_cast<RegId>(i % 2)};
+      in.op = op, in.active_mask = 1, in.num_dst = 1, in.num_src = 1, in.regs = regs.data();
+      in.addr = LaneAddresses{base + ((i % mine) * warps + cta) * stride, 0, nullptr};
+      return true;
+    };
+  };
+  return k;
+}
+
+struct Run {
+  std::vector<KernelRun> kernels;
+  std::vector<Summary> summaries;
+};
+Run simulate_kernels(const GpuSpec& spec, std::vector<GeneratedKernel> kernels) {
+  Gpu gpu(spec);
+  GeneratedWorkload w(std::move(kernels));
+  Run r;
+  r.kernels = simulate(gpu, w).kernels;
+  for (const auto& k : r.kernels) r.summaries.push_back(summarize_kernel(spec, gpu.stats(), k));
+  return r;
+}
+
+// Cycles per load of a chase's last pass: (time with `passes` + 1) - (time with `passes`), per line.
+double chase_latency(const GpuSpec& spec, const std::string& mnemonic, uint64_t base, uint64_t lines, uint64_t stride, uint32_t shared = 0) {
+  auto cycles = [&](uint64_t passes) { return double(simulate_kernels(spec, {chase(mnemonic, base, lines, stride, passes, shared)}).kernels.at(0).cycles()); };
+  return (cycles(2) - cycles(1)) / double(lines);
+}
+
+// Each of `warps` warps per CTA reads `loads` x 512 bytes (a float4 per lane) of its own span.
+GeneratedKernel stream(uint32_t ctas, uint32_t warps, uint32_t loads, uint64_t base) {
+  const OpInfo* op = op_for("ld.global.v4.f32");
+  GeneratedKernel k{info("stream", ctas, 32 * warps), nullptr};
+  k.program = [=](uint32_t cta, uint32_t warp) -> WarpProgram {
+    const uint64_t start = base + (uint64_t{cta} * warps + warp) * loads * 512;
+    return [=, regs = std::array<RegId, 4>{}](uint64_t i, WarpInst& in) mutable {
+      if (i >= loads) return false;
+      for (int r = 0; r < 4; ++r) regs[r] = static_cast<RegId>((i % 16) * 4 + r);  // no WAW waits
+      in.op = op, in.active_mask = 0xffffffffu, in.num_dst = 4, in.regs = regs.data();
+      in.addr = LaneAddresses{start + i * 512, 16, nullptr};
+      return true;
+    };
+  };
+  return k;
+}
+
+// `count` independent instructions per warp, each accumulating into one of 8 registers.
+GeneratedKernel independent(const std::string& mnemonic, uint32_t ctas, uint32_t warps, uint64_t count) {
+  const OpInfo* op = op_for(mnemonic);
+  GeneratedKernel k{info("throughput", ctas, 32 * warps), nullptr};
+  k.program = [=](uint32_t, uint32_t) -> WarpProgram {
+    return [=, regs = std::array<RegId, 4>{}](uint64_t i, WarpInst& in) mutable {
+      if (i >= count) return false;
+      const auto acc = static_cast<RegId>(8 + i % 8);
+      regs = {acc, 1, 2, acc};
+      in.op = op, in.active_mask = 0xffffffffu, in.num_dst = 1, in.num_src = 3, in.regs = regs.data();
+      return true;
+    };
+  };
+  return k;
+}
+
+// `warps` warps of one CTA, each `count` independent shared loads whose 32 lanes fall `ways` to a bank.
+GeneratedKernel shared_conflicts(uint32_t ways, uint64_t count, uint32_t warps) {
+  const OpInfo* op = op_for("ld.shared.u32");
+  GeneratedKernel k{info("bank_conflicts", 1, 32 * warps, 8192), nullptr};
+  k.program = [=](uint32_t, uint32_t) -> WarpProgram {
+    std::array<uint64_t, 32> address{};
+    const uint32_t banks_used = 32 / ways;
+    for (uint32_t l = 0; l < 32; ++l) address[l] = (l % banks_used) * 4 + (l / banks_used) * 128;
+    return [=, regs = std::array<RegId, 2>{}](uint64_t i, WarpInst& in) mutable {
+      if (i >= count) return false;
+      regs = {static_cast<RegId>(2 + i % 16), 0};
+      in.op = op, in.active_mask = 0xffffffffu, in.num_dst = 1, in.num_src = 1, in.regs = regs.data();
+      in.addr = LaneAddresses{0, 0, address.data()};
+      return true;
+    };
+  };
+  return k;
+}
+
+std::string kib(uint64_t bytes) {
+  return bytes >= (1u << 20) ? std::to_string(bytes >> 20) + " MiB" : std::to_string(bytes >> 10) + " KiB";
+}
+
+}  // namespace
+
+MicrobenchReferences load_microbench_references(const std::string& arch) {
+  const std::string path = config_directory() + "/reference/microbench.yaml";
+  MicrobenchReferences refs;
+  if (!std::filesystem::exists(path)) return refs;
+  YAML::Node root = YAML::LoadFile(path);
+  if (!root[arch]) return refs;
+  for (const auto& entry : root[arch]) {
+    refs[entry.first.as<std::string>()] = MicrobenchReference{entry.second["value"].as<double>(), entry.second["source"].as<std::string>()};
+  }
+  return refs;
+}
+
+std::vector<MicrobenchResult> run_microbenchmarks(const GpuSpec& spec, const MicrobenchReferences& measured) {
+  std::vector<MicrobenchResult> out;
+  // Throughput peaks come from the config's datasheet section.
+  MicrobenchReferences refs = measured;
+  if (spec.datasheet.fp32_tflops) refs["fp32_tflops"] = {spec.datasheet.fp32_tflops->value, "datasheet: " + spec.datasheet.fp32_tflops->source};
+  for (const auto& [p, figure] : spec.datasheet.tensor_tflops)
+    refs["tensor_" + std::string(tensor_precision_name(p))] = {figure.value, "datasheet: " + figure.source};
+  auto add = [&](const std::string& group, const std::string& name, const std::string& unit, double value, const std::string& key,
+                 const std::string& note = "") {
+    MicrobenchResult r{group, name, unit, value, std::nullopt, "", note};
+    if (auto it = refs.find(key); it != refs.end()) r.reference = it->second.value, r.source = it->second.source;
+    out.push_back(r);
+  };
+  const auto& m = spec.memory;
+  const double ghz = spec.cycles_per_second() / 1e9;
+
+  // Latency: one lane chasing dependent loads. L1: 64 lines, the second pass hits. L2: a kernel
+  // boundary empties L1, so a warm-up kernel then the measured one. DRAM: lines 64 KiB + 128 B
+  // apart, so each lands in a new DRAM row.
+  add("latency", "L1 hit (64 lines)", "cycles", chase_latency(spec, "ld.global.u64", 0x100000, 64, 128), "l1_hit");
+  add("latency", "shared memory (ld.shared chain)", "cycles", chase_latency(spec, "ld.shared.u32", 0, 64, 4, 4096), "shared");
+  {
+    auto l2 = [&](uint64_t lines) {
+      auto r = simulate_kernels(spec, {chase("ld.global.u64", 0x200000, lines, 128, 1), chase("ld.global.u64", 0x200000, lines, 128, 1)});
+      return double(r.kernels.at(1).cycles());
+    };
+    add("latency", "L2 hit (near partition)", "cycles", (l2(128) - l2(64)) / 64, "l2_near");
+  }
+  {
+    // DRAM: a chase through lines nobody has touched (n and 2n of them, one pass each), 64 KiB
+    // + 128 B apart so that each opens a new DRAM row.
+    auto cold = [&](uint64_t lines) {
+      return double(simulate_kernels(spec, {chase("ld.global.u64", 0x40000000, lines, 65536 + 128, 1)}).kernels.at(0).cycles());
+    };
+    add("latency", "DRAM (L2 miss)", "cycles", (cold(128) - cold(64)) / 64, "dram", "lines 64 KiB + 128 B apart, each in a new DRAM row");
+  }
+  if (m.l2.partitions > 1) {
+    // Far partition: one SM chasing three quarters of the L2, more than its own partition holds,
+    // so each line's second visit finds it only in the other partition (TK's far plateau).
+    const uint64_t lines = m.l2.size_bytes * 3 / 4 / 128;
+    add("latency", "L2 hit (far partition)", "cycles", chase_latency(spec, "ld.global.u64", 0x80000000, lines, 128), "l2_far",
+        "second pass over " + kib(lines * 128) + " from one SM");
+  }
+  // The ladder: average latency of a chase's second pass over each working set, every 128-byte
+  // line of it touched; 64 warps on different SMs share the lines so that large sets finish.
+  const uint32_t chasers = std::min<uint32_t>(64, spec.topology.sms);
+  for (uint64_t ws : {uint64_t{16} << 10, uint64_t{256} << 10, uint64_t{2} << 20, m.l2.size_bytes / 2, m.l2.size_bytes * 3 / 2}) {
+    const uint64_t lines = ws / 128 / chasers * chasers;
+    auto cycles = [&](uint64_t passes) { return double(simulate_kernels(spec, {parallel_chase(0x80000000, lines, 128, passes, chasers)}).kernels.at(0).cycles()); };
+    add("latency ladder", "working set " + kib(ws), "cycles", (cycles(2) - cycles(1)) / double(lines / chasers), "",
+        "second pass, " + std::to_string(chasers) + " warps chasing a share each");
+  }
+
+  // Shared-memory bank conflicts: SM cycles per warp load, four warps keeping the MIO busy.
+  for (uint32_t ways : {1u, 2u, 4u, 8u, 16u, 32u}) {
+    auto cycles = [&](uint64_t n) { return double(simulate_kernels(spec, {shared_conflicts(ways, n, 4)}).kernels.at(0).cycles()); };
+    add("shared", std::to_string(ways) + "-way bank conflict", "cycles/load", (cycles(512) - cycles(256)) / (4 * 256), "",
+        "an n-way conflict replays n times: expected " + std::to_string(ways));
+  }
+
+  // Bandwidth: every SM streams; 8, 16 and 32 warps per SM.
+  const double peak_gbps = m.hbm.peak_bytes_per_second() / 1e9;
+  for (uint32_t ctas_per_sm : {1u, 2u, 4u}) {
+    const uint32_t ctas = ctas_per_sm * spec.topology.sms, loads = 64;
+    auto r = simulate_kernels(spec, {stream(ctas, 8, loads, 0x100000000ull)});
+    add("bandwidth", "DRAM read, " + std::to_string(8 * ctas_per_sm) + " warps/SM", "GB/s", r.summaries.at(0).dram_bandwidth_gbps,
+        ctas_per_sm == 4 ? "dram_read_gbps" : "", "peak " + std::to_string(int(peak_gbps)) + " GB/s");
+  }
+  {
+    // L2: a quarter of L2 read twice; the second kernel finds it in L2.
+    const uint32_t ctas = 4 * spec.topology.sms;
+    const uint32_t loads = static_cast<uint32_t>(std::max<uint64_t>(1, m.l2.size_bytes / 4 / (uint64_t{ctas} * 8 * 512)));
+    auto r = simulate_kernels(spec, {stream(ctas, 8, loads, 0x100000000ull), stream(ctas, 8, loads, 0x100000000ull)});
+    const double bytes = double(ctas) * 8 * loads * 512, seconds = double(r.kernels.at(1).cycles()) / spec.cycles_per_second();
+    const double l2_peak = double(m.l2.slices) * m.l2.bytes_per_clk_per_slice * spec.cycles_per_second() / 1e9;
+    add("bandwidth", "L2 read (" + kib(uint64_t(bytes)) + " resident)", "GB/s", bytes / seconds / 1e9, "l2_read_gbps",
+        "slice ports " + std::to_string(int(l2_peak)) + " GB/s");
+  }
+
+  // Compute: FP32 FMA and MMA throughput over the whole GPU.
+  {
+    const uint32_t ctas = 4 * spec.topology.sms;
+    const uint64_t count = 512;
+    auto r = simulate_kernels(spec, {independent("fma.rn.f32", ctas, 8, count)});
+    const double flops = double(ctas) * 8 * count * 32 * 2;
+    add("compute", "FP32 FMA", "TFLOP/s", flops / (double(r.kernels.at(0).cycles()) / spec.cycles_per_second()) / 1e12, "fp32_tflops");
+  }
+  struct Mma {
+    TensorPrecision p;
+    const char* key;
+    const char* mnemonic;
+    uint32_t m, n, k;
+  };
+  const Mma mmas[] = {
+      {TensorPrecision::kFp16, "tensor_fp16", "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", 16, 8, 16},
+      {TensorPrecision::kBf16, "tensor_bf16", "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32", 16, 8, 16},
+      {TensorPrecision::kTf32, "tensor_tf32", "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32", 16, 8, 8},
+      {TensorPrecision::kInt8, "tensor_int8", "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32", 16, 8, 32},
+      {TensorPrecision::kFp8, "tensor_fp8", "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32", 16, 8, 32},
+      {TensorPrecision::kFp64, "tensor_fp64", "mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64", 8, 8, 4},
+  };
+  std::vector<Mma> runnable(std::begin(mmas), std::end(mmas));
+  // Volta has no m16n8k16: its FP16 tensor cores are reached through wmma.
+  if (!spec.tensor.supports_shape(16, 8, 16))
+    runnable.push_back({TensorPrecision::kFp16, "tensor_fp16", "wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32", 16, 16, 16});
+  for (const Mma& x : runnable) {
+    if (!spec.tensor.supports(x.p) || !spec.tensor.supports_shape(x.m, x.n, x.k)) continue;
+    const uint32_t ctas = 4 * spec.topology.sms;
+    const uint64_t count = 256;
+    auto r = simulate_kernels(spec, {independent(x.mnemonic, ctas, 4, count)});
+    const double flops = double(ctas) * 4 * count * 2.0 * x.m * x.n * x.k;
+    const char* api = std::string(x.mnemonic).starts_with("wmma") ? "wmma " : "mma.sync ";
+    add("compute", api + std::string(tensor_precision_name(x.p)), "TFLOP/s", flops / (double(r.kernels.at(0).cycles()) / spec.cycles_per_second()) / 1e12,
+        x.key, "m" + std::to_string(x.m) + "n" + std::to_string(x.n) + "k" + std::to_string(x.k) + " at " + std::to_string(int(ghz * 1000)) + " MHz");
+  }
+  return out;
+}
+
+}  // namespace warpsim
