@@ -55,6 +55,7 @@ class Sm : public Component, public MemResponder, private LoadStoreClient {
   struct SubPartition {
     uint32_t index = 0;  // owns warp slots index, index + n, index + 2n, ...
     std::array<Cycle, kNumPipes> pipe_free{};
+    uint32_t tensor_carry = 0;  // fraction of a cycle (of 2^16) the tensor pipe owes from earlier MMAs
     // Nothing to look at before `next_look` unless an event marked one of its warps dirty.
     bool needs_scan = true;
     Cycle next_look = 0;

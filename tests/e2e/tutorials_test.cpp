@@ -134,14 +134,15 @@ TEST(Tutorials, Precision) {
         EXPECT_NE(std::string(row["error"]).find(p), std::string::npos) << row["error"];
         continue;
       }
-      // Achieved tensor FLOP/s: near the config's peak, above it by at most boost / tensor clock.
+      // Achieved tensor FLOP/s: near the config's peak (tensor cores run at the tensor clock the
+      // peak assumes), never above it.
       GpuSpec spec = load_gpu_config(arch, {}).spec;
       double peak = 0;
       for (auto [prec, v] : derive_peaks(spec).tensor_tflops)
         if (tensor_precision_name(prec) == p) peak = v * 1e12;
       const double achieved = double(row["tensor_flops"]) / (double(row["time_us"]) * 1e-6);
       EXPECT_GT(achieved, 0.85 * peak) << p << " on " << arch;
-      EXPECT_LE(achieved, peak * spec.clocks.boost_mhz / spec.clocks.tensor_peak_mhz * 1.0001) << p << " on " << arch;
+      EXPECT_LE(achieved, peak * 1.0001) << p << " on " << arch;
     }
   auto time = [&](const char* p, const char* arch) { return double(rows[p][arch]["time_us"]); };
   for (const char* arch : {"a100", "h100", "b200"}) EXPECT_DOUBLE_EQ(time("bf16", arch), time("fp16", arch)) << arch;
