@@ -7,8 +7,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <iterator>
-#include <map>
+#include <utility>
+#include <vector>
 
 #include "engine/cycle.h"
 
@@ -26,45 +26,55 @@ class BusCalendar {
   uint64_t book_fp(uint64_t ready_fp, uint64_t bytes) {
     const uint64_t length = bytes * fp_per_byte_;
     busy_fp_ += length;
+    forget_before(ready_fp);
+    // Booked stretches are disjoint and sorted by start; find the first gap of `length` at or
+    // after `ready_fp`, starting from the last stretch that begins before it.
+    auto it = std::upper_bound(booked_.begin() + first_, booked_.end(), ready_fp, [](uint64_t t, const Stretch& s) { return t < s.start; });
     uint64_t start = ready_fp;
-    forget_before(start);
-    // Intervals are disjoint and sorted; find the first gap of `length` at or after `start`.
-    auto it = booked_.upper_bound(start);
-    if (it != booked_.begin() && std::prev(it)->second > start) start = std::prev(it)->second;
-    while (it != booked_.end() && it->first < start + length) {
-      start = std::max(start, it->second);
+    if (it != booked_.begin() + first_ && std::prev(it)->end > start) start = std::prev(it)->end;
+    while (it != booked_.end() && it->start < start + length) {
+      start = std::max(start, it->end);
       ++it;
     }
     const uint64_t end = start + length;
-    // Merge with neighbours that touch, so the map stays short when the bus is saturated.
-    auto next = booked_.lower_bound(end);
-    uint64_t merged_end = end;
-    if (next != booked_.end() && next->first == end) {
-      merged_end = next->second;
-      next = booked_.erase(next);
-    }
-    auto prev = booked_.lower_bound(start);
-    if (prev != booked_.begin() && std::prev(prev)->second == start) {
-      std::prev(prev)->second = merged_end;
+    // `it` is the first stretch after the new one. Merge with neighbours that touch, so a
+    // saturated bus stays one stretch.
+    const bool joins_before = it != booked_.begin() + first_ && std::prev(it)->end == start;
+    const bool joins_after = it != booked_.end() && it->start == end;
+    if (joins_before && joins_after) {
+      std::prev(it)->end = it->end;
+      booked_.erase(it);
+    } else if (joins_before) {
+      std::prev(it)->end = end;
+    } else if (joins_after) {
+      it->start = start;
     } else {
-      booked_.emplace(start, merged_end);
+      booked_.insert(it, Stretch{start, end});
     }
     return end;
   }
   uint64_t busy_cycles() const { return busy_fp_ / kScale; }
 
  private:
+  struct Stretch {
+    uint64_t start, end;
+  };
   // Bookings that ended long before `t` cannot matter again: requests reach the bus in nearly
   // increasing time order (the memory side handles them as they arrive).
   void forget_before(uint64_t t) {
     const uint64_t horizon = 4096 * kScale;
     if (t < horizon) return;
-    while (!booked_.empty() && booked_.begin()->second < t - horizon) booked_.erase(booked_.begin());
+    while (first_ < booked_.size() && booked_[first_].end < t - horizon) ++first_;
+    if (first_ > 64 && first_ * 2 > booked_.size()) {  // drop the forgotten prefix now and then
+      booked_.erase(booked_.begin(), booked_.begin() + static_cast<std::ptrdiff_t>(first_));
+      first_ = 0;
+    }
   }
 
   uint64_t fp_per_byte_;
   uint64_t busy_fp_ = 0;
-  std::map<uint64_t, uint64_t> booked_;  // start -> end
+  std::vector<Stretch> booked_;  // sorted by start; [first_, end) are live
+  size_t first_ = 0;
 };
 
 }  // namespace warpsim
