@@ -19,6 +19,7 @@ struct MemRequest {
   uint32_t token = 0;         // the requester's handle, returned in the response
   uint16_t sm = 0;
   MemOp op = MemOp::kRead;
+  uint8_t ops = 1;            // atomics: lane operations on this line (each a read-modify-write at L2)
 };
 
 struct MemResponse {

@@ -26,6 +26,7 @@ MemorySystem::MemorySystem(const GpuSpec& spec, Engine& engine, StatRegistry& st
   for (uint32_t i = 0; i < m.l2.slices; ++i) {
     slices_.emplace_back(slice_bytes, m.l2.associativity, m.line_bytes, m.sector_bytes, true);
     slice_ports_.emplace_back(double(m.l2.bytes_per_clk_per_slice));
+    atomic_units_.emplace_back(double(m.l2.atomic_ops_per_clk_per_slice));
   }
   double channel_bytes_per_cycle = m.hbm.peak_bytes_per_second() / m.hbm.channels / spec.cycles_per_second();
   auto cycles = [&](double ns) { return static_cast<Cycle>(std::ceil(ns * spec.cycles_per_second() * 1e-9 - 1e-9)); };
@@ -44,6 +45,7 @@ MemorySystem::MemorySystem(const GpuSpec& spec, Engine& engine, StatRegistry& st
   stats.add("gpu.l2.sector_read_hits", &stats_.sector_read_hits, "sectors", "sectors read that hit in L2 (or were already on their way)");
   stats.add("gpu.l2.sector_writes", &stats_.sector_writes, "sectors", "sectors written at L2");
   stats.add("gpu.l2.far_sector_hits", &stats_.far_sector_hits, "sectors", "sectors read from another L2 partition's copy (with the far-partition latency)");
+  stats.add("gpu.l2.atomic_ops", &stats_.atomic_ops, "operations", "lane read-modify-writes performed by the slices' atomic units");
   stats.add("gpu.l2.atomics", &stats_.atomics, "requests", "atomic and reduction requests executed at L2");
   stats.add("gpu.l2.slice_busy_cycles", &stats_.slice_busy_cycles, "cycles", "summed busy cycles of all L2 slice ports");
   stats.add("gpu.dram.bytes_read", &stats_.dram_bytes_read, "bytes", "bytes read from HBM");
@@ -128,7 +130,10 @@ void MemorySystem::handle(const MemRequest& r, Cycle now) {
     case MemOp::kAtomic:
     case MemOp::kReduce: {
       ++stats_.atomics;
-      Cycle data = read_sectors(r.line, r.sectors, lookup_done, partition);
+      stats_.atomic_ops += r.ops;
+      // The slice's atomic unit performs the lanes' read-modify-writes one after another once the
+      // data is there: same-address atomics from many warps queue here.
+      Cycle data = atomic_units_[slice].serve(read_sectors(r.line, r.sectors, lookup_done, partition), r.ops);
       auto& cache = slices_[slice];
       int way = cache.find(r.line);
       if (way >= 0) cache.mark_dirty(r.line, way, r.sectors);

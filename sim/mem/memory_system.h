@@ -6,8 +6,8 @@
 // L2 partitions (A100 and later): each partition caches for the SMs wired to it; a line another
 // partition holds is copied over after the far-partition latency, and lines a partition evicts
 // move to the next one (docs/memory-model.md). HBM channels have banks with row buffers,
-// activate/precharge/column timings and refresh (dram_channel.h). Still simplified: atomics cost
-// one L2 read plus write.
+// activate/precharge/column timings and refresh (dram_channel.h). Atomics read their sectors,
+// then each slice's atomic unit performs the lane operations one per clock (configurable).
 #include <cstdint>
 #include <queue>
 #include <vector>
@@ -67,12 +67,13 @@ class MemorySystem : public Component {
   uint32_t partitions_ = 1;
   std::vector<SectoredCache> slices_;  // partition p owns slices [p x slices/partitions, (p + 1) x ...)
   std::vector<BandwidthGate> slice_ports_;
+  std::vector<BandwidthGate> atomic_units_;  // per slice: lane operations per clock
   std::vector<DramChannel> channels_;
   std::vector<BandwidthGate> sm_request_ports_;
   std::vector<BandwidthGate> sm_response_ports_;
 
   struct Stats {
-    uint64_t requests = 0, sector_reads = 0, sector_read_hits = 0, sector_writes = 0, atomics = 0, far_sector_hits = 0;
+    uint64_t requests = 0, sector_reads = 0, sector_read_hits = 0, sector_writes = 0, atomics = 0, atomic_ops = 0, far_sector_hits = 0;
     uint64_t dram_bytes_read = 0, dram_bytes_written = 0;
     uint64_t dram_row_hits = 0, dram_row_empty = 0, dram_row_conflicts = 0;
     uint64_t slice_busy_cycles = 0;

@@ -1,5 +1,6 @@
 #include "sm/load_store_unit.h"
 
+#include <algorithm>
 #include <bit>
 
 #include "sm/shared_banks.h"
@@ -136,13 +137,16 @@ bool LoadStoreUnit::issue_atomic(const WarpInst& inst, uint32_t warp, Cycle now,
   bool returns = inst.op->op_class == OpClass::kAtomic;
   uint32_t token = returns ? new_token(warp, inst, looked_up) : 0;
   for (const auto& la : lines_) {
-    // Atomics are performed at L2; drop any stale L1 copy.
+    // Atomics are performed at L2 (drop any stale L1 copy), one operation per active lane.
+    uint32_t ops = 0;
+    inst.for_each_address([&](int, uint64_t a) { ops += a / m.line_bytes == la.line; });
+    const auto lane_ops = static_cast<uint8_t>(std::max<uint32_t>(1, ops));
     if (returns) {
       ++tokens_[token].pending;
-      memory_.send(MemRequest{la.line, la.sectors, token | kDirectToken, sm_id_, MemOp::kAtomic}, looked_up);
+      memory_.send(MemRequest{la.line, la.sectors, token | kDirectToken, sm_id_, MemOp::kAtomic, lane_ops}, looked_up);
     } else {
       ++acks;
-      memory_.send(MemRequest{la.line, la.sectors, warp, sm_id_, MemOp::kReduce}, looked_up);
+      memory_.send(MemRequest{la.line, la.sectors, warp, sm_id_, MemOp::kReduce, lane_ops}, looked_up);
     }
   }
   if (returns && lines_.empty()) {
