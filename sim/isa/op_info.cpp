@@ -202,7 +202,9 @@ bool decode_memory(std::string_view base, const std::vector<std::string_view>& p
     if (base == "prefetch") out.op_class = OpClass::kNop;
   } else {
     out.op_class = OpClass::kLoad;
-    out.writes_destination = !cp_async;
+    // cp.async writes no register, but the PTX frontend gives it a pseudo register standing for
+    // its group, which cp.async.wait_group reads (frontend/ptx/cta_emulator.h).
+    out.writes_destination = true;
   }
   bool via_mio = space == MemSpace::kShared || space == MemSpace::kConst || space == MemSpace::kParam;
   out.pipe = via_mio ? Pipe::kMio : Pipe::kLsu;

@@ -53,6 +53,7 @@ const WarpInst* CtaEmulator::Stream::next() {
     r = &batch_[taken_++];
   }
   r->inst.addr.list = r->addresses.empty() ? nullptr : r->addresses.data();
+  if (!r->async_regs.empty()) r->inst.regs = r->async_regs.data();  // the record may have moved since
   return &r->inst;
 }
 
@@ -88,6 +89,7 @@ void CtaEmulator::begin_record(const EmuInst& in, uint32_t exec, Record& out) co
   out.inst.source_line = in.source_line;
   out.inst.active_mask = exec;
   out.inst.regs = in.timing_regs.data();  // static per instruction: nothing to copy
+  out.async_regs.clear();
   out.addresses.clear();
   out.inst.num_dst = static_cast<uint8_t>(in.dsts.size());
   out.inst.num_src = static_cast<uint8_t>(in.srcs.size());
@@ -518,6 +520,10 @@ void CtaEmulator::execute(WarpState& w, const EmuInst& in, uint32_t exec, Record
     }
     case EmuOp::kNop:
       return;
+    case EmuOp::kCpAsyncCommit:
+    case EmuOp::kCpAsyncWait:
+      async_copy_group(w, in, out);
+      return;
     case EmuOp::kCpAsync: {
       // cp.async.{ca,cg}.shared.global [dst], [src], cp-size[, src-size]: done at once, which is
       // one valid order for an asynchronous copy (commit/wait groups then have nothing to wait for).
@@ -533,6 +539,7 @@ void CtaEmulator::execute(WarpState& w, const EmuInst& in, uint32_t exec, Record
         std::memset(d, 0, size);
         if (from) std::memcpy(d, memory_at(MemSpace::kGlobal, s_addr, std::min(from, size), w, l, in), std::min(from, size));
       });
+      async_copy_group(w, in, out);
       return;
     }
     case EmuOp::kWmmaLoad:
@@ -547,6 +554,46 @@ void CtaEmulator::execute(WarpState& w, const EmuInst& in, uint32_t exec, Record
   }
 
   arithmetic(w, in, exec);
+}
+
+// The copy itself is done at once (a valid order for an asynchronous copy); what is asynchronous
+// is its timing. Each cp.async becomes a global read writing a pseudo register, and a wait_group
+// reads the pseudo registers of every group it waits for, so the timing model holds the warp
+// there until those reads have returned, as the hardware holds it until the copies have landed.
+void CtaEmulator::async_copy_group(WarpState& w, const EmuInst& in, Record& out) {
+  const Program& p = *launch_.program;
+  switch (in.code) {
+    case EmuOp::kCpAsync: {
+      const auto reg = static_cast<RegId>(p.async_copy_reg_base + w.async_next++ % Program::kAsyncCopyRegs);
+      w.async_open.push_back(reg);
+      out.async_regs.assign(1, reg);
+      out.async_regs.insert(out.async_regs.end(), in.timing_regs.begin(), in.timing_regs.end());
+      out.inst.num_dst = 1;
+      break;
+    }
+    case EmuOp::kCpAsyncCommit:
+      w.async_groups.push_back(std::move(w.async_open));
+      w.async_open.clear();
+      break;
+    default: {  // wait_group N: all but the newest N committed groups; wait_all: every copy
+      if (in.wait_groups < 0) {
+        w.async_groups.push_back(std::move(w.async_open));
+        w.async_open.clear();
+      }
+      const size_t keep = in.wait_groups < 0 ? 0 : static_cast<size_t>(in.wait_groups);
+      out.async_regs.assign(in.timing_regs.begin(), in.timing_regs.end());
+      while (w.async_groups.size() > keep) {
+        for (RegId r : w.async_groups.front())
+          if (std::find(out.async_regs.begin(), out.async_regs.end(), r) == out.async_regs.end()) out.async_regs.push_back(r);
+        w.async_groups.pop_front();
+      }
+      out.inst.num_dst = 0;
+      out.inst.num_src = static_cast<uint8_t>(out.async_regs.size());
+      if (out.async_regs.empty()) out.async_regs.push_back(0), out.inst.num_src = 0;  // keep regs non-null
+      break;
+    }
+  }
+  out.inst.regs = out.async_regs.data();
 }
 
 }  // namespace warpsim::ptx

@@ -67,6 +67,7 @@ class CtaEmulator : public CtaWork {
   struct Record {  // one executed instruction, owning its address list (its registers are the Program's)
     WarpInst inst;
     std::vector<uint64_t> addresses;
+    std::vector<RegId> async_regs;  // cp.async and its waits: registers chosen at run time (else empty)
   };
   struct WarpState {
     uint32_t index = 0;
@@ -80,6 +81,12 @@ class CtaEmulator : public CtaWork {
     uint32_t turn = 0;               // the PC last run
     uint32_t run_length = 0;         // steps the lowest-PC group has run without a turn for others
     uint64_t executed = 0;
+    // cp.async groups, as the timing model sees them: each cp.async writes a pseudo register
+    // (Program::async_copy_reg_base + k, k rotating), commit_group closes the open group, and
+    // wait_group reads the registers of the groups it waits for.
+    uint32_t async_next = 0;
+    std::vector<RegId> async_open;
+    std::deque<std::vector<RegId>> async_groups;
   };
   class Stream : public WarpStream {
    public:
@@ -106,6 +113,7 @@ class CtaEmulator : public CtaWork {
   void catch_up(uint32_t barrier_count);  // runs every warp up to that many barriers
   void execute(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);
   void load_store(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);  // memory_access.cpp
+  void async_copy_group(WarpState& w, const EmuInst& in, Record& out);  // cp.async bookkeeping for the timing model
   void finish_lanes(WarpState& w, uint32_t lanes);
   // Registers are by far the commonest operand: that case is inline, the rest out of line.
   bool arithmetic_fast32(WarpState& w, const EmuInst& in, uint32_t exec);

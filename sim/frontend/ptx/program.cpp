@@ -87,6 +87,7 @@ class Lowering {
     layout_shared();
     for (const auto& in : f_.body) p_.insts.push_back(lower(in));
     reconvergence();
+    p_.async_copy_reg_base = static_cast<RegId>(p_.register_names.size());
     pack_registers(p_);
     return std::move(p_);
   }
@@ -377,7 +378,9 @@ class Lowering {
       e.matrices = e.has("x4") ? 4 : e.has("x2") ? 2 : 1;
       e.transpose = e.has("trans");
     } else if (e.base == "cp") {
-      e.code = e.mods.size() > 1 && (e.mods[1] == "commit_group" || e.mods[1] == "wait_group" || e.mods[1] == "wait_all") ? EmuOp::kNop : EmuOp::kCpAsync;
+      const std::string what = e.mods.size() > 1 ? e.mods[1] : "";
+      e.code = what == "commit_group" ? EmuOp::kCpAsyncCommit : what == "wait_group" || what == "wait_all" ? EmuOp::kCpAsyncWait : EmuOp::kCpAsync;
+      if (what == "wait_group" && !e.operands.empty()) e.wait_groups = static_cast<int32_t>(e.operands[0].bits);
     } else if (e.base == "mma") {
       e.code = EmuOp::kMma;
       e.mma_k = e.has("m16n8k32") ? 32 : e.has("m16n8k16") ? 16 : 8;

@@ -34,7 +34,7 @@ struct EmuOperand {
 enum class EmuOp : uint8_t {
   kMov, kCvta, kAdd, kSub, kMul, kMad, kFma, kDiv, kRem, kMin, kMax, kAbs, kNeg, kAnd, kOr, kXor, kNot, kShl, kShr,
   kSetp, kSelp, kCvt, kLd, kSt, kAtom, kRed, kBar, kMembar, kBra, kRet, kShfl, kVote, kActivemask,
-  kSqrt, kRsqrt, kRcp, kEx2, kLg2, kSin, kCos, kPopc, kClz, kBrev, kBfe, kBfi, kPrmt, kSet, kRedux, kLdmatrix, kCpAsync, kNop, kWmmaLoad, kWmmaStore, kWmmaMma, kMma
+  kSqrt, kRsqrt, kRcp, kEx2, kLg2, kSin, kCos, kPopc, kClz, kBrev, kBfe, kBfi, kPrmt, kSet, kRedux, kLdmatrix, kCpAsync, kCpAsyncCommit, kCpAsyncWait, kNop, kWmmaLoad, kWmmaStore, kWmmaMma, kMma
 };
 
 struct ValueType {
@@ -72,6 +72,7 @@ struct EmuInst {
   WmmaInfo wmma;                    // wmma: shape and element types
   uint32_t mma_k = 0;               // mma.sync m16n8kK
   uint32_t matrices = 1;            // ldmatrix .x1/.x2/.x4
+  int32_t wait_groups = -1;         // cp.async.wait_group N (-1: wait_all)
   bool transpose = false;           // ldmatrix .trans
   bool bf16 = false;
   bool tf32 = false;                // mma.sync with .tf32 inputs (one element per register)
@@ -86,6 +87,9 @@ struct Program {
   // The emulator's registers: operands name storage registers, which pack_registers() shares
   // between virtual registers never live at once; the width of each (register_packing.h).
   std::vector<uint32_t> storage_bits;
+  // Scoreboard ids of the pseudo registers that stand for cp.async groups: past the virtual ones.
+  static constexpr uint32_t kAsyncCopyRegs = 32;
+  RegId async_copy_reg_base = 0;
   std::map<std::string, uint64_t> params;  // name → byte offset in the parameter buffer
   std::vector<Variable> param_vars;
   uint64_t param_bytes = 0;
