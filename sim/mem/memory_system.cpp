@@ -22,6 +22,8 @@ MemorySystem::MemorySystem(const GpuSpec& spec, Engine& engine, StatRegistry& st
     : Component("gpu.mem", kMemoryPriority), spec_(spec), engine_(engine) {
   const auto& m = spec.memory;
   partitions_ = std::max<uint32_t>(1, m.l2.partitions);
+  slices_per_partition_ = m.l2.slices / partitions_;
+  for (uint32_t sm = 0; sm < spec.topology.sms; ++sm) sm_partition_.push_back(static_cast<uint32_t>(uint64_t{sm} * partitions_ / spec.topology.sms));
   uint64_t slice_bytes = m.l2.size_bytes / m.l2.slices;
   for (uint32_t i = 0; i < m.l2.slices; ++i) {
     slices_.emplace_back(slice_bytes, m.l2.associativity, m.line_bytes, m.sector_bytes, true);
@@ -58,13 +60,10 @@ MemorySystem::MemorySystem(const GpuSpec& spec, Engine& engine, StatRegistry& st
   }
 }
 
-uint32_t MemorySystem::partition_of_sm(uint32_t sm) const {
-  return static_cast<uint32_t>(uint64_t{sm} * partitions_ / spec_.topology.sms);
-}
+uint32_t MemorySystem::partition_of_sm(uint32_t sm) const { return sm_partition_[sm]; }
 
 uint32_t MemorySystem::slice_in(uint64_t line, uint32_t partition) const {
-  const uint32_t per = static_cast<uint32_t>(slices_.size()) / partitions_;
-  return partition * per + static_cast<uint32_t>(mix(line) % per);
+  return partition * slices_per_partition_ + static_cast<uint32_t>(mix(line) % slices_per_partition_);
 }
 
 uint32_t MemorySystem::channel_of(uint64_t line) const {

@@ -64,7 +64,8 @@ class MemorySystem : public Component {
   std::priority_queue<InFlight, std::vector<InFlight>, std::greater<>> inbox_;
   uint64_t sequence_ = 0;
 
-  uint32_t partitions_ = 1;
+  uint32_t partitions_ = 1, slices_per_partition_ = 1;
+  std::vector<uint32_t> sm_partition_;
   std::vector<SectoredCache> slices_;  // partition p owns slices [p x slices/partitions, (p + 1) x ...)
   std::vector<BandwidthGate> slice_ports_;
   std::vector<BandwidthGate> atomic_units_;  // per slice: lane operations per clock

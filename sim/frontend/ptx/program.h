@@ -44,39 +44,43 @@ struct ValueType {
 };
 
 struct EmuInst {
-  std::string opcode;
-  std::string base;                 // "add", "ld", "setp", ...
-  std::vector<std::string> mods;    // every dotted suffix after the base
-  std::vector<std::string> types;   // the type suffixes in order ("s64", "s32" for cvt.s64.s32)
-  OpInfo op;                        // for the timing model
+  // Read for every executed instruction: kept together at the front, so that emulating one
+  // touches as few cache lines of it as possible.
+  EmuOp code = EmuOp::kMov;
   int32_t guard = -1;
   bool guard_negated = false;
-  std::vector<EmuOperand> operands;
-  uint32_t line = 0, source_line = 0;
-  uint32_t reconverge = 0;          // branches: the immediate post-dominator (index; size() = exit)
-  bool has(const char* m) const;
-
-  // Decoded at lowering.
-  EmuOp code = EmuOp::kMov;
-  ValueType type, source_type;      // the (last) operand type; cvt's source type
-  std::string cmp;                  // setp comparison
-  std::string boolop, atom_op, shfl_mode;
   MemSpace space = MemSpace::kGlobal;
   uint8_t vector = 1;
   bool wide = false, hi = false, round_zero = false, round_down = false, round_up = false, round_int_nearest = false,
        round_int_zero = false;
-  std::vector<RegId> dsts, srcs;    // registers for the scoreboard
+  bool bf16 = false;
+  bool tf32 = false;                // mma.sync with .tf32 inputs (one element per register); cvt.rna.tf32.f32
+  ValueType type, source_type;      // the (last) operand type; cvt's source type
+  uint32_t line = 0, source_line = 0;
+  uint32_t reconverge = 0;          // branches: the immediate post-dominator (index; size() = exit)
+  std::vector<EmuOperand> operands;
   std::vector<RegId> timing_regs;   // dsts then srcs: what every executed WarpInst points at
+  OpInfo op;                        // for the timing model
+
+  // Decoded at lowering, for the less common instructions.
+  std::vector<RegId> dsts, srcs;    // registers for the scoreboard
   char matrix = 0;                  // wmma: 'a', 'b', 'c' or 'd'
   bool column_major = false;        // wmma.load/store layout
+  bool transpose = false;           // ldmatrix .trans
   WmmaInfo wmma;                    // wmma: shape and element types
   uint32_t mma_k = 0;               // mma.sync m16n8kK
   uint32_t matrices = 1;            // ldmatrix .x1/.x2/.x4
   int32_t wait_groups = -1;         // cp.async.wait_group N (-1: wait_all)
-  bool transpose = false;           // ldmatrix .trans
-  bool bf16 = false;
-  bool tf32 = false;                // mma.sync with .tf32 inputs (one element per register)
+  std::string cmp;                  // setp comparison
+  std::string boolop, atom_op, shfl_mode;
   std::string mma_a, mma_b;         // m16n8k32 8-bit input types: s8, u8, e4m3 or e5m2
+
+  // The text, for lowering and messages.
+  std::string opcode;
+  std::string base;                 // "add", "ld", "setp", ...
+  std::vector<std::string> mods;    // every dotted suffix after the base
+  std::vector<std::string> types;   // the type suffixes in order ("s64", "s32" for cvt.s64.s32)
+  bool has(const char* m) const;
 };
 
 struct Program {
