@@ -76,20 +76,37 @@ struct Run {
   std::vector<KernelRun> kernels;
   std::vector<Summary> summaries;
 };
-Run simulate_kernels(const GpuSpec& spec, std::vector<GeneratedKernel> kernels) {
-  Gpu gpu(spec);
-  GeneratedWorkload w(std::move(kernels));
-  Run r;
-  r.kernels = simulate(gpu, w).kernels;
-  for (const auto& k : r.kernels) r.summaries.push_back(summarize_kernel(spec, gpu.stats(), k));
-  return r;
-}
 
-// Cycles per load of a chase's last pass: (time with `passes` + 1) - (time with `passes`), per line.
-double chase_latency(const GpuSpec& spec, const std::string& mnemonic, uint64_t base, uint64_t lines, uint64_t stride, uint32_t shared = 0) {
-  auto cycles = [&](uint64_t passes) { return double(simulate_kernels(spec, {chase(mnemonic, base, lines, stride, passes, shared)}).kernels.at(0).cycles()); };
-  return (cycles(2) - cycles(1)) / double(lines);
-}
+// Runs microbenchmark kernels on a fresh GPU model each time, handing each set to the trace sink
+// first (if any) under the current label.
+class Runner {
+ public:
+  Runner(const GpuSpec& spec, const MicrobenchTraceSink& sink) : spec_(spec), sink_(sink) {}
+  void label(const std::string& name) { label_ = name, run_ = 0; }
+
+  Run simulate(std::vector<GeneratedKernel> kernels) {
+    if (sink_) sink_(label_ + (run_ ? "_" + std::to_string(run_) : ""), kernels);
+    ++run_;
+    Gpu gpu(spec_);
+    GeneratedWorkload w(std::move(kernels));
+    Run r;
+    r.kernels = simulate_workload(gpu, w).kernels;
+    for (const auto& k : r.kernels) r.summaries.push_back(summarize_kernel(spec_, gpu.stats(), k));
+    return r;
+  }
+  // Cycles per load of a chase's last pass: (time with 2 passes) - (time with 1), per line.
+  double chase_latency(const std::string& mnemonic, uint64_t base, uint64_t lines, uint64_t stride, uint32_t shared = 0) {
+    auto cycles = [&](uint64_t passes) { return double(simulate({chase(mnemonic, base, lines, stride, passes, shared)}).kernels.at(0).cycles()); };
+    return (cycles(2) - cycles(1)) / double(lines);
+  }
+
+ private:
+  static SimulationResult simulate_workload(Gpu& gpu, Workload& w) { return warpsim::simulate(gpu, w); }
+  const GpuSpec& spec_;
+  const MicrobenchTraceSink& sink_;
+  std::string label_ = "microbench";
+  int run_ = 0;
+};
 
 // Each of `warps` warps per CTA reads `loads` x 512 bytes (a float4 per lane) of its own span.
 GeneratedKernel stream(uint32_t ctas, uint32_t warps, uint32_t loads, uint64_t base) {
@@ -161,8 +178,9 @@ MicrobenchReferences load_microbench_references(const std::string& arch) {
   return refs;
 }
 
-std::vector<MicrobenchResult> run_microbenchmarks(const GpuSpec& spec, const MicrobenchReferences& measured) {
+std::vector<MicrobenchResult> run_microbenchmarks(const GpuSpec& spec, const MicrobenchReferences& measured, const MicrobenchTraceSink& sink) {
   std::vector<MicrobenchResult> out;
+  Runner runner(spec, sink);
   // Throughput peaks come from the config's datasheet section.
   MicrobenchReferences refs = measured;
   if (spec.datasheet.fp32_tflops) refs["fp32_tflops"] = {spec.datasheet.fp32_tflops->value, "datasheet: " + spec.datasheet.fp32_tflops->source};
@@ -180,11 +198,14 @@ std::vector<MicrobenchResult> run_microbenchmarks(const GpuSpec& spec, const Mic
   // Latency: one lane chasing dependent loads. L1: 64 lines, the second pass hits. L2: a kernel
   // boundary empties L1, so a warm-up kernel then the measured one. DRAM: lines 64 KiB + 128 B
   // apart, so each lands in a new DRAM row.
-  add("latency", "L1 hit (64 lines)", "cycles", chase_latency(spec, "ld.global.u64", 0x100000, 64, 128), "l1_hit");
-  add("latency", "shared memory (ld.shared chain)", "cycles", chase_latency(spec, "ld.shared.u32", 0, 64, 4, 4096), "shared");
+  runner.label("latency_l1");
+  add("latency", "L1 hit (64 lines)", "cycles", runner.chase_latency("ld.global.u64", 0x100000, 64, 128), "l1_hit");
+  runner.label("latency_shared");
+  add("latency", "shared memory (ld.shared chain)", "cycles", runner.chase_latency("ld.shared.u32", 0, 64, 4, 4096), "shared");
   {
     auto l2 = [&](uint64_t lines) {
-      auto r = simulate_kernels(spec, {chase("ld.global.u64", 0x200000, lines, 128, 1), chase("ld.global.u64", 0x200000, lines, 128, 1)});
+      runner.label("latency_l2_" + std::to_string(lines) + "_lines");
+      auto r = runner.simulate({chase("ld.global.u64", 0x200000, lines, 128, 1), chase("ld.global.u64", 0x200000, lines, 128, 1)});
       return double(r.kernels.at(1).cycles());
     };
     add("latency", "L2 hit (near partition)", "cycles", (l2(128) - l2(64)) / 64, "l2_near");
@@ -193,7 +214,8 @@ std::vector<MicrobenchResult> run_microbenchmarks(const GpuSpec& spec, const Mic
     // DRAM: a chase through lines nobody has touched (n and 2n of them, one pass each), 64 KiB
     // + 128 B apart so that each opens a new DRAM row.
     auto cold = [&](uint64_t lines) {
-      return double(simulate_kernels(spec, {chase("ld.global.u64", 0x40000000, lines, 65536 + 128, 1)}).kernels.at(0).cycles());
+      runner.label("latency_dram_" + std::to_string(lines) + "_lines");
+      return double(runner.simulate({chase("ld.global.u64", 0x40000000, lines, 65536 + 128, 1)}).kernels.at(0).cycles());
     };
     add("latency", "DRAM (L2 miss)", "cycles", (cold(128) - cold(64)) / 64, "dram", "lines 64 KiB + 128 B apart, each in a new DRAM row");
   }
@@ -201,7 +223,8 @@ std::vector<MicrobenchResult> run_microbenchmarks(const GpuSpec& spec, const Mic
     // Far partition: one SM chasing three quarters of the L2, more than its own partition holds,
     // so each line's second visit finds it only in the other partition (TK's far plateau).
     const uint64_t lines = m.l2.size_bytes * 3 / 4 / 128;
-    add("latency", "L2 hit (far partition)", "cycles", chase_latency(spec, "ld.global.u64", 0x80000000, lines, 128), "l2_far",
+    runner.label("latency_l2_far");
+    add("latency", "L2 hit (far partition)", "cycles", runner.chase_latency("ld.global.u64", 0x80000000, lines, 128), "l2_far",
         "second pass over " + kib(lines * 128) + " from one SM");
   }
   // The ladder: average latency of a chase's second pass over each working set, every 128-byte
@@ -209,14 +232,16 @@ std::vector<MicrobenchResult> run_microbenchmarks(const GpuSpec& spec, const Mic
   const uint32_t chasers = std::min<uint32_t>(64, spec.topology.sms);
   for (uint64_t ws : {uint64_t{16} << 10, uint64_t{256} << 10, uint64_t{2} << 20, m.l2.size_bytes / 2, m.l2.size_bytes * 3 / 2}) {
     const uint64_t lines = ws / 128 / chasers * chasers;
-    auto cycles = [&](uint64_t passes) { return double(simulate_kernels(spec, {parallel_chase(0x80000000, lines, 128, passes, chasers)}).kernels.at(0).cycles()); };
+    runner.label("ladder_" + kib(ws).replace(kib(ws).find(' '), 1, "_"));
+    auto cycles = [&](uint64_t passes) { return double(runner.simulate({parallel_chase(0x80000000, lines, 128, passes, chasers)}).kernels.at(0).cycles()); };
     add("latency ladder", "working set " + kib(ws), "cycles", (cycles(2) - cycles(1)) / double(lines / chasers), "",
         "second pass, " + std::to_string(chasers) + " warps chasing a share each");
   }
 
   // Shared-memory bank conflicts: SM cycles per warp load, four warps keeping the MIO busy.
   for (uint32_t ways : {1u, 2u, 4u, 8u, 16u, 32u}) {
-    auto cycles = [&](uint64_t n) { return double(simulate_kernels(spec, {shared_conflicts(ways, n, 4)}).kernels.at(0).cycles()); };
+    runner.label("shared_" + std::to_string(ways) + "way");
+    auto cycles = [&](uint64_t n) { return double(runner.simulate({shared_conflicts(ways, n, 4)}).kernels.at(0).cycles()); };
     add("shared", std::to_string(ways) + "-way bank conflict", "cycles/load", (cycles(512) - cycles(256)) / (4 * 256), "",
         "an n-way conflict replays n times: expected " + std::to_string(ways));
   }
@@ -225,7 +250,8 @@ std::vector<MicrobenchResult> run_microbenchmarks(const GpuSpec& spec, const Mic
   const double peak_gbps = m.hbm.peak_bytes_per_second() / 1e9;
   for (uint32_t ctas_per_sm : {1u, 2u, 4u}) {
     const uint32_t ctas = ctas_per_sm * spec.topology.sms, loads = 64;
-    auto r = simulate_kernels(spec, {stream(ctas, 8, loads, 0x100000000ull)});
+    runner.label("dram_read_" + std::to_string(8 * ctas_per_sm) + "_warps_per_sm");
+    auto r = runner.simulate({stream(ctas, 8, loads, 0x100000000ull)});
     add("bandwidth", "DRAM read, " + std::to_string(8 * ctas_per_sm) + " warps/SM", "GB/s", r.summaries.at(0).dram_bandwidth_gbps,
         ctas_per_sm == 4 ? "dram_read_gbps" : "", "peak " + std::to_string(int(peak_gbps)) + " GB/s");
   }
@@ -233,7 +259,8 @@ std::vector<MicrobenchResult> run_microbenchmarks(const GpuSpec& spec, const Mic
     // L2: a quarter of L2 read twice; the second kernel finds it in L2.
     const uint32_t ctas = 4 * spec.topology.sms;
     const uint32_t loads = static_cast<uint32_t>(std::max<uint64_t>(1, m.l2.size_bytes / 4 / (uint64_t{ctas} * 8 * 512)));
-    auto r = simulate_kernels(spec, {stream(ctas, 8, loads, 0x100000000ull), stream(ctas, 8, loads, 0x100000000ull)});
+    runner.label("l2_read");
+    auto r = runner.simulate({stream(ctas, 8, loads, 0x100000000ull), stream(ctas, 8, loads, 0x100000000ull)});
     const double bytes = double(ctas) * 8 * loads * 512, seconds = double(r.kernels.at(1).cycles()) / spec.cycles_per_second();
     const double l2_peak = double(m.l2.slices) * m.l2.bytes_per_clk_per_slice * spec.cycles_per_second() / 1e9;
     add("bandwidth", "L2 read (" + kib(uint64_t(bytes)) + " resident)", "GB/s", bytes / seconds / 1e9, "l2_read_gbps",
@@ -244,7 +271,8 @@ std::vector<MicrobenchResult> run_microbenchmarks(const GpuSpec& spec, const Mic
   {
     const uint32_t ctas = 4 * spec.topology.sms;
     const uint64_t count = 512;
-    auto r = simulate_kernels(spec, {independent("fma.rn.f32", ctas, 8, count)});
+    runner.label("fp32_fma");
+    auto r = runner.simulate({independent("fma.rn.f32", ctas, 8, count)});
     const double flops = double(ctas) * 8 * count * 32 * 2;
     add("compute", "FP32 FMA", "TFLOP/s", flops / (double(r.kernels.at(0).cycles()) / spec.cycles_per_second()) / 1e12, "fp32_tflops");
   }
@@ -270,9 +298,11 @@ std::vector<MicrobenchResult> run_microbenchmarks(const GpuSpec& spec, const Mic
     if (!spec.tensor.supports(x.p) || !spec.tensor.supports_shape(x.m, x.n, x.k)) continue;
     const uint32_t ctas = 4 * spec.topology.sms;
     const uint64_t count = 256;
-    auto r = simulate_kernels(spec, {independent(x.mnemonic, ctas, 4, count)});
+    const bool wmma = std::string(x.mnemonic).starts_with("wmma");
+    const std::string api = wmma ? "wmma " : "mma.sync ";
+    runner.label(std::string(wmma ? "wmma_" : "mma_") + std::string(tensor_precision_name(x.p)));
+    auto r = runner.simulate({independent(x.mnemonic, ctas, 4, count)});
     const double flops = double(ctas) * 4 * count * 2.0 * x.m * x.n * x.k;
-    const char* api = std::string(x.mnemonic).starts_with("wmma") ? "wmma " : "mma.sync ";
     add("compute", api + std::string(tensor_precision_name(x.p)), "TFLOP/s", flops / (double(r.kernels.at(0).cycles()) / spec.cycles_per_second()) / 1e12,
         x.key, "m" + std::to_string(x.m) + "n" + std::to_string(x.n) + "k" + std::to_string(x.k) + " at " + std::to_string(int(ghz * 1000)) + " MHz");
   }

@@ -4,6 +4,7 @@
 // each built in memory for the GPU at hand (sizes follow its caches) and timed by the model.
 // Latencies are differences of two runs (2n and n dependent loads, divided by n), so launch and
 // drain cancel out.
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -31,6 +32,11 @@ struct MicrobenchReference {
 using MicrobenchReferences = std::map<std::string, MicrobenchReference>;  // key -> value
 MicrobenchReferences load_microbench_references(const std::string& arch);
 
-std::vector<MicrobenchResult> run_microbenchmarks(const GpuSpec& spec, const MicrobenchReferences& refs);
+struct GeneratedKernel;
+// Called with each set of kernels before it runs, named after its benchmark (for writing them
+// out as traces: warpsim calibrate --write-traces).
+using MicrobenchTraceSink = std::function<void(const std::string& name, const std::vector<GeneratedKernel>& kernels)>;
+
+std::vector<MicrobenchResult> run_microbenchmarks(const GpuSpec& spec, const MicrobenchReferences& refs, const MicrobenchTraceSink& sink = nullptr);
 
 }  // namespace warpsim

@@ -63,5 +63,25 @@ TEST(Calibrate, LadderStepsFromL1ToL2ToDram) {
     EXPECT_NEAR(double(row(j, p)["simulated"]), double(row(j, p)["reference"]), 0.02 * double(row(j, p)["reference"])) << p;
 }
 
+// --write-traces writes each run as a trace; replaying the two L1 runs with warpsim run gives
+// back the latency calibrate printed, and the shipped traces are what the command writes.
+TEST(Calibrate, WrittenTracesReplayToTheSameLatency) {
+  test::TempDir dir;
+  auto r = test::run_cli({"calibrate", "--arch", "a100", "--write-traces", dir.path("mb")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto cycles = [](const std::string& trace) {
+    test::TempDir out;
+    auto run = test::run_cli({"run", "--arch", "a100", trace, "--json", out.path("r.json")});
+    EXPECT_EQ(run.exit_code, 0) << run.err;
+    return double(json::parse(test::read_file(out.path("r.json")))["summary"]["cycles"]);
+  };
+  const double l1 = (cycles(dir.path("mb/latency_l1.trace.gz")) - cycles(dir.path("mb/latency_l1_1.trace.gz"))) / 64;
+  EXPECT_DOUBLE_EQ(l1, load_gpu_config("a100").spec.memory.l1.hit_latency);
+  EXPECT_NE(r.out.find("L1 hit (64 lines)                        36.0"), std::string::npos);
+  for (const char* shipped : {"latency_l1.trace.gz", "shared_32way.trace.gz", "latency_dram_128_lines.trace.gz"})
+    EXPECT_EQ(test::read_file(test::source_path(std::string("traces/microbench/") + shipped)), test::read_file(dir.path(std::string("mb/") + shipped)))
+        << shipped;
+}
+
 }  // namespace
 }  // namespace warpsim

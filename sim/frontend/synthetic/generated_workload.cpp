@@ -19,7 +19,7 @@ class Stream : public WarpStream {
 
 class Cta : public CtaWork {
  public:
-  Cta(const GeneratedKernel& k, uint32_t index) : id_{index, 1, 1} {
+  Cta(const GeneratedKernel& k, uint32_t index) : id_{index, 0, 0} {
     for (uint32_t w = 0; w < k.info.warps_per_cta(); ++w) warps_.push_back(std::make_unique<Stream>(k.program(index, w)));
   }
   Dim3 id() const override { return id_; }
