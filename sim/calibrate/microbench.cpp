@@ -108,17 +108,18 @@ class Runner {
   int run_ = 0;
 };
 
-// Each of `warps` warps per CTA reads `loads` x 512 bytes (a float4 per lane) of its own span.
-GeneratedKernel stream(uint32_t ctas, uint32_t warps, uint32_t loads, uint64_t base) {
+// Each of `warps` warps per CTA reads `loads` x 512 bytes (a float4 per lane) of its own span,
+// `passes` times over.
+GeneratedKernel stream(uint32_t ctas, uint32_t warps, uint32_t loads, uint64_t base, uint32_t passes = 1) {
   const OpInfo* op = op_for("ld.global.v4.f32");
   GeneratedKernel k{info("stream", ctas, 32 * warps), nullptr};
   k.program = [=](uint32_t cta, uint32_t warp) -> WarpProgram {
     const uint64_t start = base + (uint64_t{cta} * warps + warp) * loads * 512;
     return [=, regs = std::array<RegId, 4>{}](uint64_t i, WarpInst& in) mutable {
-      if (i >= loads) return false;
+      if (i >= uint64_t{loads} * passes) return false;
       for (int r = 0; r < 4; ++r) regs[r] = static_cast<RegId>((i % 16) * 4 + r);  // no WAW waits
       in.op = op, in.active_mask = 0xffffffffu, in.num_dst = 4, in.regs = regs.data();
-      in.addr = LaneAddresses{start + i * 512, 16, nullptr};
+      in.addr = LaneAddresses{start + (i % loads) * 512, 16, nullptr};
       return true;
     };
   };
@@ -254,6 +255,18 @@ std::vector<MicrobenchResult> run_microbenchmarks(const GpuSpec& spec, const Mic
     auto r = runner.simulate({stream(ctas, 8, loads, 0x100000000ull)});
     add("bandwidth", "DRAM read, " + std::to_string(8 * ctas_per_sm) + " warps/SM", "GB/s", r.summaries.at(0).dram_bandwidth_gbps,
         ctas_per_sm == 4 ? "dram_read_gbps" : "", "peak " + std::to_string(int(peak_gbps)) + " GB/s");
+  }
+  {
+    // L1: every warp reads its own 8 KiB 34 times over (one CTA of 8 warps per SM: 64 KiB,
+    // inside every L1 here): all but the first pass hit. Bytes over the whole run's cycles, so
+    // the cold first pass makes this a slight underestimate. (A difference of two runs would
+    // not do here: the short run's misses leave the SM idle, the long run hides them.)
+    const uint32_t ctas = spec.topology.sms, loads = 16, passes = 34;
+    runner.label("l1_read");
+    auto r = runner.simulate({stream(ctas, 8, loads, 0x100000000ull, passes)});
+    const double bytes = double(ctas) * 8 * loads * 512 * passes;
+    add("bandwidth", "L1 read (8 KiB per warp, hits)", "B/clk/SM", bytes / double(r.kernels.at(0).cycles()) / spec.topology.sms, "",
+        "tag lookups allow " + std::to_string(m.l1.tag_lookups_per_clk * m.line_bytes) + " B/clk/SM");
   }
   {
     // L2: a quarter of L2 read twice; the second kernel finds it in L2.

@@ -231,8 +231,10 @@ void MemorySystem::evict(const SectoredCache::Victim& victim, Cycle when, uint32
     SectoredCache::Victim displaced;
     way = cache.allocate(victim.line, displaced);
     write_back(displaced, when);
-    cache.fill(victim.line, way, victim.valid_sectors, when);
   }
+  // Sectors the copy there already holds keep their arrival time; the rest arrive now.
+  const uint32_t held = cache.valid_sectors(victim.line, way);
+  if (const uint32_t added = victim.valid_sectors & ~held) cache.fill(victim.line, way, added, when);
   cache.mark_dirty(victim.line, way, victim.dirty_sectors);
   cache.touch(victim.line, way);
 }

@@ -56,6 +56,10 @@ TEST(Calibrate, LadderStepsFromL1ToL2ToDram) {
   EXPECT_GT(double(row(j, "L2 hit (far partition)")["simulated"]), double(row(j, "L2 hit (near partition)")["simulated"]) + 180);
   for (int ways : {2, 4, 8, 16, 32})
     EXPECT_NEAR(double(row(j, std::to_string(ways) + "-way bank conflict")["simulated"]), ways, 0.05 * ways);
+  // L1 hits: the tag stage's rate, less the cold first pass.
+  const double l1 = row(j, "L1 read (8 KiB per warp, hits)")["simulated"], tags = s.memory.l1.tag_lookups_per_clk * s.memory.line_bytes;
+  EXPECT_LE(l1, tags);
+  EXPECT_GT(l1, 0.7 * tags);
   const double dram = row(j, "DRAM read, 32 warps/SM")["simulated"];
   EXPECT_LT(dram, s.memory.hbm.peak_bytes_per_second() / 1e9);
   EXPECT_GT(dram, 0.8 * s.memory.hbm.peak_bytes_per_second() / 1e9);
