@@ -38,27 +38,13 @@ KernelInfo info(const std::string& name, uint32_t ctas, uint32_t threads, uint32
   return k;
 }
 
-// One lane loads `lines` addresses `stride` apart, each load's address depending on the last.
-GeneratedKernel chase(const std::string& mnemonic, uint64_t base, uint64_t lines, uint64_t stride, uint64_t passes, uint32_t shared = 0) {
+// One lane per warp chasing dependent loads: each load's address waits for the last one. With
+// `warps` > 1, one warp per CTA (so on different SMs) each takes its share of the `lines` lines
+// `stride` apart (warp w takes lines w, w + warps, ...). Every warp makes `passes` passes.
+GeneratedKernel chase(const std::string& mnemonic, uint64_t base, uint64_t lines, uint64_t stride, uint64_t passes,
+                      uint32_t shared = 0, uint32_t warps = 1) {
   const OpInfo* op = op_for(mnemonic);
-  GeneratedKernel k{info("chase", 1, 32, shared), nullptr};
-  k.program = [=](uint32_t, uint32_t) -> WarpProgram {
-    return [=, regs = std::array<RegId, 2>{}](uint64_t i, WarpInst& in) mutable {
-      if (i >= lines * passes) return false;
-      regs = {static_cast<RegId>((i + 1) % 2), static_cast<RegId>(i % 2)};
-      in.op = op, in.active_mask = 1, in.num_dst = 1, in.num_src = 1, in.regs = regs.data();
-      in.addr = LaneAddresses{base + (i % lines) * stride, 0, nullptr};
-      return true;
-    };
-  };
-  return k;
-}
-
-// `warps` warps, one per CTA (so on different SMs), each chasing its own share of `lines`
-// lines `stride` apart (warp w takes lines w, w + warps, ...), `passes` times.
-GeneratedKernel parallel_chase(uint64_t base, uint64_t lines, uint64_t stride, uint64_t passes, uint32_t warps) {
-  const OpInfo* op = op_for("ld.global.u64");
-  GeneratedKernel k{info("chase", warps, 32), nullptr};
+  GeneratedKernel k{info("chase", warps, 32, shared), nullptr};
   k.program = [=](uint32_t cta, uint32_t) -> WarpProgram {
     const uint64_t mine = lines / warps;
     return [=, regs = std::array<RegId, 2>{}](uint64_t i, WarpInst& in) mutable {
@@ -90,7 +76,7 @@ class Runner {
     Gpu gpu(spec_);
     GeneratedWorkload w(std::move(kernels));
     Run r;
-    r.kernels = simulate_workload(gpu, w).kernels;
+    r.kernels = warpsim::simulate(gpu, w).kernels;
     for (const auto& k : r.kernels) r.summaries.push_back(summarize_kernel(spec_, gpu.stats(), k));
     return r;
   }
@@ -101,7 +87,6 @@ class Runner {
   }
 
  private:
-  static SimulationResult simulate_workload(Gpu& gpu, Workload& w) { return warpsim::simulate(gpu, w); }
   const GpuSpec& spec_;
   const MicrobenchTraceSink& sink_;
   std::string label_ = "microbench";
@@ -234,7 +219,7 @@ std::vector<MicrobenchResult> run_microbenchmarks(const GpuSpec& spec, const Mic
   for (uint64_t ws : {uint64_t{16} << 10, uint64_t{256} << 10, uint64_t{2} << 20, m.l2.size_bytes / 2, m.l2.size_bytes * 3 / 2}) {
     const uint64_t lines = ws / 128 / chasers * chasers;
     runner.label("ladder_" + kib(ws).replace(kib(ws).find(' '), 1, "_"));
-    auto cycles = [&](uint64_t passes) { return double(runner.simulate({parallel_chase(0x80000000, lines, 128, passes, chasers)}).kernels.at(0).cycles()); };
+    auto cycles = [&](uint64_t passes) { return double(runner.simulate({chase("ld.global.u64", 0x80000000, lines, 128, passes, 0, chasers)}).kernels.at(0).cycles()); };
     add("latency ladder", "working set " + kib(ws), "cycles", (cycles(2) - cycles(1)) / double(lines / chasers), "",
         "second pass, " + std::to_string(chasers) + " warps chasing a share each");
   }

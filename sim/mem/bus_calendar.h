@@ -20,12 +20,9 @@ class BusCalendar {
 
   explicit BusCalendar(double bytes_per_cycle) : fp_per_byte_(std::max<uint64_t>(1, static_cast<uint64_t>(std::llround(kScale / bytes_per_cycle)))) {}
 
-  // Books `bytes` at or after `ready`; returns the cycle the last byte has crossed.
-  Cycle book(Cycle ready, uint64_t bytes) { return (book_fp(ready * kScale, bytes) + kScale - 1) / kScale; }
-  // The same in 2^-20 cycle: when the last byte has crossed.
+  // Books `bytes` at or after `ready_fp` (in 2^-20 cycle); returns when the last byte has crossed.
   uint64_t book_fp(uint64_t ready_fp, uint64_t bytes) {
     const uint64_t length = bytes * fp_per_byte_;
-    busy_fp_ += length;
     forget_before(ready_fp);
     // Booked stretches are disjoint and sorted by start; find the first gap of `length` at or
     // after `ready_fp`, starting from the last stretch that begins before it.
@@ -53,8 +50,6 @@ class BusCalendar {
     }
     return end;
   }
-  uint64_t busy_cycles() const { return busy_fp_ / kScale; }
-
  private:
   struct Stretch {
     uint64_t start, end;
@@ -72,7 +67,6 @@ class BusCalendar {
   }
 
   uint64_t fp_per_byte_;
-  uint64_t busy_fp_ = 0;
   std::vector<Stretch> booked_;  // sorted by start; [first_, end) are live
   size_t first_ = 0;
 };

@@ -40,7 +40,6 @@ class DramChannel {
   Cycle access(Cycle arrival, uint32_t bank, uint64_t row, uint64_t bytes, RowResult* result = nullptr);
 
   const Stats& stats() const { return stats_; }
-  uint64_t bus_busy_cycles() const { return bus_.busy_cycles(); }
 
  private:
   static constexpr uint64_t kNoRow = ~uint64_t{0};

@@ -52,11 +52,13 @@ MemorySystem::MemorySystem(const GpuSpec& spec, Engine& engine, StatRegistry& st
   stats.add("gpu.l2.slice_busy_cycles", &stats_.slice_busy_cycles, "cycles", "summed busy cycles of all L2 slice ports");
   stats.add("gpu.dram.bytes_read", &stats_.dram_bytes_read, "bytes", "bytes read from HBM");
   stats.add("gpu.dram.bytes_written", &stats_.dram_bytes_written, "bytes", "bytes written to HBM (L2 write-backs)");
-  stats.add("gpu.dram.row_hits", &stats_.dram_row_hits, "accesses", "HBM accesses to the row already open in their bank");
-  stats.add("gpu.dram.row_empty", &stats_.dram_row_empty, "accesses", "HBM accesses to a bank with no open row (activate only)");
-  stats.add("gpu.dram.row_conflicts", &stats_.dram_row_conflicts, "accesses", "HBM accesses that closed another row first (precharge + activate)");
   for (uint32_t c = 0; c < m.hbm.channels; ++c) {
-    stats.add("gpu.dram.channel[" + std::to_string(c) + "].bytes", &channel_bytes_[c], "bytes", "bytes moved by this HBM channel");
+    const std::string channel = "gpu.dram.channel[" + std::to_string(c) + "].";
+    const DramChannel::Stats& row = channels_[c].stats();
+    stats.add(channel + "bytes", &channel_bytes_[c], "bytes", "bytes moved by this HBM channel");
+    stats.add(channel + "row_hits", &row.row_hits, "accesses", "accesses to the row already open in their bank");
+    stats.add(channel + "row_empty", &row.row_empty, "accesses", "accesses to a bank with no open row (activate only)");
+    stats.add(channel + "row_conflicts", &row.row_conflicts, "accesses", "accesses that closed another row first (precharge + activate)");
   }
 }
 
@@ -83,9 +85,7 @@ uint32_t MemorySystem::dram_bank_of(uint64_t line) const {
 
 Cycle MemorySystem::dram_access(uint64_t line, Cycle arrival, uint64_t bytes) {
   const uint32_t channel = channel_of(line);
-  DramChannel::RowResult row;
-  const Cycle done = channels_[channel].access(arrival, dram_bank_of(line), dram_row_of(line), bytes, &row);
-  (row == DramChannel::RowResult::kHit ? stats_.dram_row_hits : row == DramChannel::RowResult::kEmpty ? stats_.dram_row_empty : stats_.dram_row_conflicts) += 1;
+  const Cycle done = channels_[channel].access(arrival, dram_bank_of(line), dram_row_of(line), bytes);
   channel_bytes_[channel] += bytes;
   return done;
 }

@@ -76,7 +76,6 @@ class MemorySystem : public Component {
   struct Stats {
     uint64_t requests = 0, sector_reads = 0, sector_read_hits = 0, sector_writes = 0, atomics = 0, atomic_ops = 0, far_sector_hits = 0;
     uint64_t dram_bytes_read = 0, dram_bytes_written = 0;
-    uint64_t dram_row_hits = 0, dram_row_empty = 0, dram_row_conflicts = 0;
     uint64_t slice_busy_cycles = 0;
   };
   Stats stats_;

@@ -27,9 +27,9 @@ Summary summarize(const GpuSpec& spec, const StatRegistry& st, const StatRegistr
   out.l2_hit_rate = ratio(sum("gpu.l2.sector_read_hits") + l2_writes, l2_reads + l2_writes);
   out.dram_bytes_read = st.sum("gpu.dram.bytes_read", s);
   out.dram_bytes_written = st.sum("gpu.dram.bytes_written", s);
-  out.dram_row_hits = st.sum("gpu.dram.row_hits", s);
-  out.dram_row_empty = st.sum("gpu.dram.row_empty", s);
-  out.dram_row_conflicts = st.sum("gpu.dram.row_conflicts", s);
+  out.dram_row_hits = st.sum("gpu.dram.channel[*].row_hits", s);
+  out.dram_row_empty = st.sum("gpu.dram.channel[*].row_empty", s);
+  out.dram_row_conflicts = st.sum("gpu.dram.channel[*].row_conflicts", s);
   const double seconds = cycles / spec.cycles_per_second();
   out.dram_bandwidth_gbps = ratio(double(out.dram_bytes_read + out.dram_bytes_written), seconds) / 1e9;
   out.dram_utilisation = ratio(out.dram_bandwidth_gbps * 1e9, spec.memory.hbm.peak_bytes_per_second());

@@ -1,8 +1,7 @@
 #include "sm/sm.h"
 
-#include <cmath>
-
 #include <bit>
+#include <cmath>
 #include <sstream>
 
 #include "common/error.h"

@@ -192,7 +192,6 @@ bool CtaEmulator::step(WarpState& w, Record& out) {
   return true;
 }
 
-
 uint64_t CtaEmulator::read_other(const WarpState& w, const EmuOperand& o, uint32_t lane) const {
   switch (o.kind) {
     case EmuOperand::Kind::kReg: {
@@ -561,38 +560,28 @@ void CtaEmulator::execute(WarpState& w, const EmuInst& in, uint32_t exec, Record
 // reads the pseudo registers of every group it waits for, so the timing model holds the warp
 // there until those reads have returned, as the hardware holds it until the copies have landed.
 void CtaEmulator::async_copy_group(WarpState& w, const EmuInst& in, Record& out) {
-  const Program& p = *launch_.program;
-  switch (in.code) {
-    case EmuOp::kCpAsync: {
-      const auto reg = static_cast<RegId>(p.async_copy_reg_base + w.async_next++ % Program::kAsyncCopyRegs);
-      w.async_open.push_back(reg);
-      out.async_regs.assign(1, reg);
-      out.async_regs.insert(out.async_regs.end(), in.timing_regs.begin(), in.timing_regs.end());
-      out.inst.num_dst = 1;
-      break;
-    }
-    case EmuOp::kCpAsyncCommit:
-      w.async_groups.push_back(std::move(w.async_open));
-      w.async_open.clear();
-      break;
-    default: {  // wait_group N: all but the newest N committed groups; wait_all: every copy
-      if (in.wait_groups < 0) {
-        w.async_groups.push_back(std::move(w.async_open));
-        w.async_open.clear();
-      }
-      const size_t keep = in.wait_groups < 0 ? 0 : static_cast<size_t>(in.wait_groups);
-      out.async_regs.assign(in.timing_regs.begin(), in.timing_regs.end());
-      while (w.async_groups.size() > keep) {
-        for (RegId r : w.async_groups.front())
-          if (std::find(out.async_regs.begin(), out.async_regs.end(), r) == out.async_regs.end()) out.async_regs.push_back(r);
-        w.async_groups.pop_front();
-      }
-      out.inst.num_dst = 0;
-      out.inst.num_src = static_cast<uint8_t>(out.async_regs.size());
-      if (out.async_regs.empty()) out.async_regs.push_back(0), out.inst.num_src = 0;  // keep regs non-null
-      break;
-    }
+  auto commit = [&] {
+    w.async_groups.push_back(std::move(w.async_open));
+    w.async_open.clear();
+  };
+  if (in.code == EmuOp::kCpAsyncCommit) return commit();
+  if (in.code == EmuOp::kCpAsync) {
+    const auto reg = static_cast<RegId>(launch_.program->async_copy_reg_base + w.async_next++ % Program::kAsyncCopyRegs);
+    w.async_open.push_back(reg);
+    out.async_regs.assign(1, reg);
+    out.inst.num_dst = 1;
+  } else {  // wait_group N: all but the newest N committed groups; wait_all: every copy
+    if (in.wait_groups < 0) commit();
+    const size_t keep = in.wait_groups < 0 ? 0 : static_cast<size_t>(in.wait_groups);
+    for (; w.async_groups.size() > keep; w.async_groups.pop_front())
+      for (RegId r : w.async_groups.front())
+        if (std::find(out.async_regs.begin(), out.async_regs.end(), r) == out.async_regs.end()) out.async_regs.push_back(r);
+    if (out.async_regs.empty()) return;  // nothing in flight: the instruction keeps its static registers
+    out.inst.num_dst = 0;
   }
+  // The pseudo registers, then the instruction's own (dsts then srcs; cp.async and the waits write none).
+  out.async_regs.insert(out.async_regs.end(), in.timing_regs.begin(), in.timing_regs.end());
+  out.inst.num_src = static_cast<uint8_t>(out.async_regs.size() - out.inst.num_dst);
   out.inst.regs = out.async_regs.data();
 }
 

@@ -333,7 +333,7 @@ class Lowering {
       // Fragments are kept in the emulator's own layout (wmma_fragment.h).
       const bool mma = e.mods.at(0) == "mma";
       const char matrix = mma ? 0 : e.mods.at(1).at(0);
-      std::string wrong = decode_wmma(in.opcode, matrix, e.wmma);
+      std::string wrong = decode_wmma(in.opcode, e.mods, matrix, e.wmma);
       auto registers = [&](size_t i) {
         const EmuOperand& o = e.operands.at(i);
         return static_cast<uint32_t>(o.kind == EmuOperand::Kind::kVector ? o.regs.size() : o.kind == EmuOperand::Kind::kReg ? 1 : 0);

@@ -54,16 +54,9 @@ FragmentShape fragment_shape(const WmmaInfo& info, char matrix) {
   }
 }
 
-std::string decode_wmma(const std::string& opcode, char matrix, WmmaInfo& info) {
-  std::vector<std::string> parts;
-  for (size_t start = 0; start <= opcode.size();) {
-    size_t dot = opcode.find('.', start);
-    if (dot == std::string::npos) dot = opcode.size();
-    parts.push_back(opcode.substr(start, dot - start));
-    start = dot + 1;
-  }
+std::string decode_wmma(const std::string& opcode, const std::vector<std::string>& suffixes, char matrix, WmmaInfo& info) {
   std::vector<char> kinds;
-  for (const auto& p : parts) {
+  for (const auto& p : suffixes) {
     unsigned m = 0, n = 0, k = 0;
     char tail = 0;
     if (std::sscanf(p.c_str(), "m%un%uk%u%c", &m, &n, &k, &tail) == 3) info.m = m, info.n = n, info.k = k;

@@ -8,6 +8,7 @@
 // repeated across the lanes.
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace warpsim::ptx {
 
@@ -32,8 +33,9 @@ struct FragmentShape {
 FragmentShape fragment_shape(const WmmaInfo& info, char matrix);
 
 // Reads the shape and element types of a wmma.load, wmma.store (`matrix` 'a' to 'd') or wmma.mma
-// (`matrix` 0) mnemonic. Returns what is not supported, or "" when the emulator runs it.
-std::string decode_wmma(const std::string& opcode, char matrix, WmmaInfo& info);
+// (`matrix` 0) from the mnemonic's dotted `suffixes`. Returns what is not supported (naming
+// `opcode`), or "" when the emulator runs it.
+std::string decode_wmma(const std::string& opcode, const std::vector<std::string>& suffixes, char matrix, WmmaInfo& info);
 // "" when `registers` registers hold a `matrix` fragment exactly (once or repeated), else why not.
 std::string check_fragment_registers(const WmmaInfo& info, char matrix, uint32_t registers);
 
