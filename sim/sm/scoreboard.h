@@ -40,11 +40,19 @@ class Scoreboard {
     return latest;
   }
 
+  // Asks the host CPU to fetch the entries `first_blocking` will read for these registers.
+  void prefetch(const RegId* regs, int n) const {
+    for (int i = 0; i < n; ++i)
+      if (regs[i] < regs_.size()) __builtin_prefetch(&regs_[regs[i]]);
+  }
+
   // The first operand of `inst` not ready at `now`; returns false if all are ready.
   bool first_blocking(const WarpInst& inst, Cycle now, Cycle& until, Producer& producer) const {
-    const int n = inst.num_dst + inst.num_src;
+    return first_blocking(inst.regs, inst.num_dst + inst.num_src, now, until, producer);
+  }
+  bool first_blocking(const RegId* regs, int n, Cycle now, Cycle& until, Producer& producer) const {
     for (int i = 0; i < n; ++i) {
-      RegId r = inst.regs[i];
+      RegId r = regs[i];
       if (r < regs_.size() && regs_[r].ready() > now) {
         until = regs_[r].ready();
         producer = regs_[r].producer();

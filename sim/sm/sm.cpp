@@ -70,7 +70,7 @@ void Sm::launch_cta(std::unique_ptr<CtaWork> work, Cycle now) {
     if (observer_) observer_->warp_launched(id_, cta.warps[i], cta.work->id(), i, w.first_cycle);
     ++resident_warps_;
     subs_[cta.warps[i] % subs_.size()].needs_scan = true;
-    w.current = w.stream->next();
+    set_current(w, w.stream->next());
     if (!w.current) {
       w.exited = true;
       --cta.live;
@@ -154,6 +154,10 @@ bool Sm::issue_stage(SubPartition& sp, Cycle now, Cycle& next) {
   sp.needs_scan = false;  // events during this scan (a CTA launched, a warp woken) set it again
   Cycle look = kNever;
   const uint32_t stride = static_cast<uint32_t>(subs_.size());
+  // Two passes: the warps to classify are found first, their instruction records and scoreboard
+  // entries prefetched, then classified. In a big grid both are mostly out of the host's cache,
+  // and classify would otherwise wait on each miss in turn.
+  to_classify_.clear();
   for (uint32_t slot = sp.index; slot < warps_.size(); slot += stride) {
     Warp& w = warps_[slot];
     if (!w.resident) continue;
@@ -165,6 +169,14 @@ bool Sm::issue_stage(SubPartition& sp, Cycle now, Cycle& next) {
       look = std::min(look, w.until);
       continue;
     }
+    if (w.current) {
+      __builtin_prefetch(w.current);
+      if (!w.operands_ready) w.scoreboard.prefetch(w.current_regs, w.current_reg_count);
+    }
+    to_classify_.push_back(slot);
+  }
+  for (const uint32_t slot : to_classify_) {
+    Warp& w = warps_[slot];
     Verdict v = classify(sp, w, now);
     leave_population(w);
     if (v.reason == StallReason::kSelected) {
@@ -203,16 +215,18 @@ Sm::Verdict Sm::classify(SubPartition& sp, Warp& w, Cycle now) {
     if (w.outstanding_stores) return {StallReason::kMembar, kNever};
     w.at_membar = false;
   }
-  const WarpInst& in = *w.current;
   Cycle until;
   Producer producer;
-  if (w.scoreboard.first_blocking(in, now, until, producer)) return {stall_for(producer), until};
-  const Pipe pipe = in.op->pipe;
+  if (!w.operands_ready) {
+    if (w.scoreboard.first_blocking(w.current_regs, w.current_reg_count, now, until, producer)) return {stall_for(producer), until};
+    w.operands_ready = true;
+  }
+  const Pipe pipe = w.current_pipe;
   switch (pipe) {
     case Pipe::kNone:
       break;
     case Pipe::kLsu: {
-      Cycle at = lsu_.lsu_available(in, now);
+      Cycle at = lsu_.lsu_available(*w.current, now);
       if (at > now) return {StallReason::kLgThrottle, at};
       break;
     }
@@ -354,8 +368,16 @@ void Sm::issue_memory(Warp& w, uint32_t slot, const WarpInst& in, Cycle now) {
   if (pending) ++w.outstanding_loads;
 }
 
+void Sm::set_current(Warp& w, const WarpInst* in) {
+  w.current = in;
+  w.operands_ready = false;
+  w.current_regs = in ? in->regs : nullptr;
+  w.current_reg_count = in ? static_cast<uint16_t>(in->num_dst + in->num_src) : 0;
+  w.current_pipe = in ? in->op->pipe : Pipe::kNone;
+}
+
 void Sm::advance(Warp& w, uint32_t slot, Cycle now) {
-  w.current = w.stream->next();
+  set_current(w, w.stream->next());
   if (!w.current) exit_warp(w, slot, now);
 }
 

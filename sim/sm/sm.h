@@ -85,6 +85,7 @@ class Sm : public Component, public MemResponder, private LoadStoreClient {
   void issue_memory(Warp& w, uint32_t slot, const WarpInst& in, Cycle now);
   void issue_tensor(SubPartition& sp, Warp& w, const WarpInst& in, Cycle now);
   void count_instruction(Warp& w, const WarpInst& in);
+  void set_current(Warp& w, const WarpInst* in);  // also resets what was cached about the old one
   void advance(Warp& w, uint32_t slot, Cycle now);
   void exit_warp(Warp& w, uint32_t slot, Cycle now);
   void maybe_retire(Warp& w, uint32_t slot, Cycle now);
@@ -119,7 +120,8 @@ class Sm : public Component, public MemResponder, private LoadStoreClient {
   bool ticked_ = false;
   bool in_tick_ = false;
   bool woke_work_ = false;  // something in this tick makes the next cycle busy
-  std::vector<uint32_t> eligible_;  // scratch
+  std::vector<uint32_t> eligible_;      // scratch
+  std::vector<uint32_t> to_classify_;   // scratch
 };
 
 }  // namespace warpsim

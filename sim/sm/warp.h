@@ -19,6 +19,14 @@ struct Warp {
   Cycle first_cycle = 0;    // first cycle it takes part in (launches inside a tick start next cycle)
   WarpStream* stream = nullptr;
   const WarpInst* current = nullptr;  // next instruction to issue
+  // Every operand of `current` was found ready. Only the warp's own issue can make a ready
+  // register busy again, so an eligible warp left waiting keeps this until it advances.
+  bool operands_ready = false;
+  // `current`'s registers and pipe, copied here when it is fetched (and in the host's cache), so
+  // that a warp that waited long can be classified without first waiting for the record.
+  const RegId* current_regs = nullptr;
+  uint16_t current_reg_count = 0;
+  Pipe current_pipe = Pipe::kNone;
   uint32_t outstanding_loads = 0;
   uint32_t outstanding_stores = 0;
   Cycle drain_until = 0;              // an exited warp retires once its last register write lands

@@ -64,9 +64,19 @@ class CtaEmulator : public CtaWork {
   struct StackEntry {
     uint32_t pc, rpc, mask;
   };
+  // At most one address per lane, kept inside the record: a separate allocation would be one more
+  // cold cache line for the timing model to fetch when the instruction issues.
+  struct LaneAddresses {
+    std::array<uint64_t, 32> at;
+    uint32_t count = 0;
+    void push_back(uint64_t a) { at[count++ & 31] = a; }
+    void clear() { count = 0; }
+    bool empty() const { return count == 0; }
+    const uint64_t* data() const { return at.data(); }
+  };
   struct Record {  // one executed instruction, owning its address list (its registers are the Program's)
     WarpInst inst;
-    std::vector<uint64_t> addresses;
+    LaneAddresses addresses;
     std::vector<RegId> async_regs;  // cp.async and its waits: registers chosen at run time (else empty)
   };
   struct WarpState {
@@ -96,8 +106,8 @@ class CtaEmulator : public CtaWork {
    private:
     // A warp is emulated kBatch instructions at a time while its registers are in the cache; the
     // timing model then takes them one by one. Slots are reused, so nothing is allocated per
-    // instruction once their vectors have grown.
-    static constexpr uint32_t kBatch = 16;
+    // instruction. Larger batches leave records cold before they issue (docs/performance.md).
+    static constexpr uint32_t kBatch = 4;
     CtaEmulator& cta_;
     uint32_t warp_;
     Record current_;                    // taken from the warp's queue (executed to reach a barrier)
@@ -137,11 +147,20 @@ class CtaEmulator : public CtaWork {
   // Shared-memory checker state per 4-byte word: who last wrote and read it, in which barrier
   // epoch (the accessing warp's bar.sync count), and whether it was ever written.
   struct WordAccess {
-    // 24 bytes: the checker touches one per shared word accessed, so its size is cache traffic.
+    // 16 bytes: the checker touches one per shared word accessed, and in a big grid these are
+    // cache misses, so size is speed (24 bytes cost the SGEMM benchmark about 5%).
+    // `write` and `read` pack the thread's index in the CTA (bits 0-9: at most 1024 threads; its
+    // warp is thread / 32) and the instruction's index + 1 (bits 10-30; 0 when past 2^21 - 2);
+    // bit 31 of `write` says the word was ever written.
+    static constexpr uint32_t kThreadMask = 0x3ff, kWrittenBit = 0x80000000u;
     uint32_t write_epoch = UINT32_MAX, read_epoch = UINT32_MAX;
-    uint32_t write_line = 0, read_line = 0;
-    uint16_t write_thread = 0, read_thread = 0;  // index in the CTA (at most 1024 threads); warp = thread / 32
-    bool written = false;
+    uint32_t write = 0, read = 0;
+    static uint32_t pack(uint32_t thread, uint32_t instruction) {
+      return thread | (instruction < 0x1ffffe ? (instruction + 1) << 10 : 0u);
+    }
+    static uint32_t thread_of(uint32_t packed) { return packed & kThreadMask; }
+    static uint32_t warp_of(uint32_t packed) { return (packed & kThreadMask) / 32; }
+    static uint32_t instruction_plus_one(uint32_t packed) { return (packed >> 10) & 0x1fffff; }
   };
   std::vector<WordAccess> shared_words_;
   void check_shared(const WarpState& w, uint32_t lane, uint64_t address, uint32_t size, bool write, bool atomic, const EmuInst& in);

@@ -24,19 +24,20 @@ void CtaEmulator::check_shared(const WarpState& w, uint32_t lane, uint64_t addre
                                const EmuInst& in) {
   if (shared_words_.empty()) return;
   const uint32_t epoch = w.barriers;
-  const auto thread = static_cast<uint16_t>(w.index * 32 + lane);
+  const uint32_t me = WordAccess::pack(w.index * 32 + lane, static_cast<uint32_t>(&in - launch_.program->insts.data()));
   for (uint64_t word = address / 4; word <= (address + size - 1) / 4 && word < shared_words_.size(); ++word) {
     WordAccess& a = shared_words_[word];
-    const bool uninitialized = !write && !atomic && !a.written;
+    const bool uninitialized = !write && !atomic && !(a.write & WordAccess::kWrittenBit);
     // Threads of different warps touching one word between two barriers, one of them writing.
-    const bool after_write = !atomic && a.write_epoch == epoch && a.write_thread / 32u != w.index;
-    const bool after_read = !atomic && write && a.read_epoch == epoch && a.read_thread / 32u != w.index;
+    const bool after_write = !atomic && a.write_epoch == epoch && WordAccess::warp_of(a.write) != w.index;
+    const bool after_read = !atomic && write && a.read_epoch == epoch && WordAccess::warp_of(a.read) != w.index;
     if (uninitialized || after_write || after_read) report_shared(w, lane, word, write, uninitialized, after_write, after_read, in);
-    if (write || atomic) {
-      a.written = true;
-      if (!atomic) a.write_epoch = epoch, a.write_thread = thread, a.write_line = in.line;
+    if (atomic) {
+      a.write |= WordAccess::kWrittenBit;
+    } else if (write) {
+      a.write_epoch = epoch, a.write = me | WordAccess::kWrittenBit;
     } else {
-      a.read_epoch = epoch, a.read_thread = thread, a.read_line = in.line;
+      a.read_epoch = epoch, a.read = me;
     }
   }
 }
@@ -46,6 +47,10 @@ void CtaEmulator::report_shared(const WarpState& w, uint32_t lane, uint64_t word
                                 bool after_read, const EmuInst& in) {
   const WordAccess& a = shared_words_[word];
   auto where = [&](uint32_t line) { return launch_.file + ":" + std::to_string(line); };
+  auto where_packed = [&](uint32_t packed) {  // the earlier access's instruction, if its index fitted
+    const uint32_t i = WordAccess::instruction_plus_one(packed);
+    return i ? where(launch_.program->insts[i - 1].line) : launch_.file + " (an instruction past the 2097150th)";
+  };
   auto name_of = [&](uint32_t t) { return thread_name(warps_[t / 32], t % 32); };
   char hex[24];
   std::snprintf(hex, sizeof hex, "0x%llx", static_cast<unsigned long long>(word * 4));
@@ -56,11 +61,11 @@ void CtaEmulator::report_shared(const WarpState& w, uint32_t lane, uint64_t word
   if (after_write) {
     launch_.findings->add("race", in.line,
                           where(in.line) + ": " + thread_name(w, lane) + (write ? " writes" : " reads") + " shared " + hex + ", which " +
-                              name_of(a.write_thread) + " wrote at " + where(a.write_line) + " with no bar.sync between them");
+                              name_of(WordAccess::thread_of(a.write)) + " wrote at " + where_packed(a.write) + " with no bar.sync between them");
   } else if (after_read) {
     launch_.findings->add("race", in.line,
-                          where(in.line) + ": " + thread_name(w, lane) + " writes shared " + hex + ", which " + name_of(a.read_thread) +
-                              " read at " + where(a.read_line) + " with no bar.sync between them");
+                          where(in.line) + ": " + thread_name(w, lane) + " writes shared " + hex + ", which " + name_of(WordAccess::thread_of(a.read)) +
+                              " read at " + where_packed(a.read) + " with no bar.sync between them");
   }
 }
 
