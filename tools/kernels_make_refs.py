@@ -258,3 +258,6 @@ write("wmma_sm80_dtf.bin", "f", [sum(2 * tf32_rna(a[i * 8 + k]) * tf32_rna(b[k *
                                  for i in range(16) for j in range(16)])
 a, b, c = (random_init(s, -1, 1, n, float) for s, n in ((71, 32), (72, 32), (73, 64)))
 write("wmma_sm80_d64.bin", "d", [sum(a[i * 4 + k] * b[j * 4 + k] for k in range(4)) + c[i * 8 + j] for i in range(8) for j in range(8)])
+
+# bulk_copy: in[i] = 0.25 i copied through shared memory by cp.async.bulk; out = 2 in (exact).
+write("bulk_copy_out.bin", "f", [exact_f32(2 * f32(0.25 * i)) for i in range(32768)])

@@ -39,7 +39,12 @@ int trace_command(const std::vector<std::string>& args) {
   std::ostringstream text;
   TraceWriter writer(text);
   writer.comment("emulated by warpsim trace from " + input + " (" + workload.spec().ptx_path + ")");
-  auto name_of = [&](RegId r) { return workload.register_name(r); };
+  // Registers declared in an inline-asm scope (".reg .pred p;") have no '%', which a trace needs
+  // to see a register.
+  auto name_of = [&](RegId r) {
+    const std::string& name = workload.register_name(r);
+    return name.starts_with("%") ? name : "%" + name;
+  };
   writer.workload(workload, name_of);
   write_output_maybe_gzip(output, text.str());
   return kExitOk;

@@ -18,6 +18,18 @@ struct LaneAddresses {
   const uint64_t* list = nullptr;
 };
 
+// An mbarrier operation or bulk copy (OpInfo::mbarrier): the mbarrier's shared-memory address;
+// arrivals (arrive) or the expected count (init); transaction bytes (arrive.expect_tx,
+// expect_tx, and a bulk copy's size per issuing lane); and for a wait, the phase it saw complete
+// (-1: incomplete, the wait returned false). Frontends know these; the timing model replays the
+// barrier's phases in its own order from them.
+struct MbarrierUse {
+  uint32_t address = 0;
+  uint32_t arrivals = 0;
+  uint32_t tx_bytes = 0;
+  int32_t phase = -1;
+};
+
 struct WarpInst {
   const OpInfo* op = nullptr;
   uint32_t active_mask = 0;
@@ -28,6 +40,7 @@ struct WarpInst {
   uint32_t line = 0;            // source line in the trace/PTX file, for messages and views
   uint32_t pc = 0;              // PTX frontend: index of the static instruction (0 for traces)
   uint32_t source_line = 0;     // PTX frontend: CUDA source line from the latest .loc (0 if none)
+  MbarrierUse mbar;             // only for OpInfo::mbarrier operations
 
   RegId dst(int i) const { return regs[i]; }
   RegId src(int i) const { return regs[num_dst + i]; }

@@ -163,6 +163,25 @@ bool decode_memory(std::string_view base, const std::vector<std::string_view>& p
   bool wmma = base == "wmma" && parts.size() > 1 && (parts[1] == "load" || parts[1] == "store");
   bool ldmatrix = base == "ldmatrix" || base == "stmatrix";
   bool cp_async = base == "cp" && parts.size() > 1 && parts[1] == "async";
+  if (cp_async && parts.size() > 2 && parts[2] == "bulk") {
+    // cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [dst], [src], size, [mbar]:
+    // the TMA reads global memory through L2 and completes the bytes on an mbarrier.
+    bool to_shared = parts.size() > 3 && parts[3].starts_with("shared");
+    bool on_mbarrier = false;
+    for (auto p : parts) on_mbarrier = on_mbarrier || p.starts_with("mbarrier");
+    if (!to_shared || !on_mbarrier || (parts.size() > 3 && parts[3] == "tensor")) {
+      error = "'" + std::string(base) + ".async.bulk' is modelled from global to shared memory completing on an mbarrier "
+              "(cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes); not this form";
+      return false;
+    }
+    out.op_class = OpClass::kLoad;
+    out.space = MemSpace::kGlobal;
+    out.mbarrier = MbarrierOp::kBulkCopy;
+    out.access_bytes = 16;  // the PTX ISA requires 16-byte aligned addresses and sizes
+    out.bypass_l1 = true;
+    out.pipe = Pipe::kLsu;
+    return true;
+  }
   if (cp_async && parts.size() > 2 && (parts[2] == "commit_group" || parts[2] == "wait_group" || parts[2] == "wait_all")) {
     out.op_class = OpClass::kNop;  // group bookkeeping: no memory access of its own
     return true;
@@ -271,6 +290,30 @@ bool decode_mnemonic(std::string_view mnemonic, OpInfo& out, std::string& error)
     out.op_class = OpClass::kBarrier;
     return true;
   }
+  if (base == "mbarrier") {
+    // Shared-memory objects updated by the MIO path, like a shared atomic.
+    const std::string_view what = parts.size() > 1 ? parts[1] : "";
+    // Its address travels in WarpInst::mbar, not as a memory access of its own (no space).
+    out.op_class = OpClass::kMbarrier;
+    out.pipe = Pipe::kMio;
+    if (what == "init") {
+      out.mbarrier = MbarrierOp::kInit;
+    } else if (what == "arrive") {
+      out.mbarrier = MbarrierOp::kArrive;
+      out.writes_destination = true;  // the state token (or the sink _)
+    } else if (what == "expect_tx") {
+      out.mbarrier = MbarrierOp::kExpectTx;
+    } else if (what == "try_wait" || what == "test_wait") {
+      out.mbarrier = MbarrierOp::kWait;
+      out.writes_destination = true;
+    } else if (what == "inval") {
+      out.mbarrier = MbarrierOp::kInval;
+    } else {
+      error = "unknown mbarrier operation '" + std::string(what) + "'; expected init, arrive, expect_tx, try_wait, test_wait or inval (arrive_drop, complete_tx and pending_count are not modelled)";
+      return false;
+    }
+    return true;
+  }
   if (base == "membar" || base == "fence") {
     out.op_class = OpClass::kMembar;
     return true;
@@ -314,7 +357,7 @@ std::string_view pipe_name(Pipe p) {
 std::string_view op_class_name(OpClass c) {
   static constexpr std::array<std::string_view, kNumOpClasses> kNames{
       "fp32", "fp16", "fp64", "int", "special", "convert", "move", "tensor", "branch",
-      "load", "store", "atomic", "reduction", "shuffle", "barrier", "membar", "exit", "nop"};
+      "load", "store", "atomic", "reduction", "shuffle", "barrier", "membar", "exit", "nop", "mbarrier"};
   return kNames[static_cast<int>(c)];
 }
 

@@ -27,7 +27,7 @@ std::string_view pipe_name(Pipe p);
 
 enum class OpClass : uint8_t {
   kFp32, kFp16, kFp64, kInt, kSpecial, kConvert, kMove, kTensor, kBranch,
-  kLoad, kStore, kAtomic, kReduction, kShuffle, kBarrier, kMembar, kExit, kNop,
+  kLoad, kStore, kAtomic, kReduction, kShuffle, kBarrier, kMembar, kExit, kNop, kMbarrier,
   kCount
 };
 inline constexpr int kNumOpClasses = static_cast<int>(OpClass::kCount);
@@ -35,6 +35,11 @@ std::string_view op_class_name(OpClass c);
 
 enum class MemSpace : uint8_t { kNone, kGlobal, kShared, kLocal, kConst, kParam };
 std::string_view mem_space_name(MemSpace s);
+
+// Hopper's transaction barriers (PTX mbarrier) and the bulk copies (TMA) that complete on them.
+// Arrive covers arrive.expect_tx too (WarpInst::mbar carries both amounts); a wait is try_wait
+// or test_wait; a bulk copy is cp.async.bulk from global to shared memory.
+enum class MbarrierOp : uint8_t { kNone, kInit, kArrive, kExpectTx, kWait, kInval, kBulkCopy };
 
 // Roofline counting follows ncu: FLOPs = fadd + fmul + 2*ffma (and the same for FP64/FP16).
 enum class FlopKind : uint8_t { kNone, kAdd, kMul, kFma };
@@ -55,6 +60,7 @@ struct OpInfo {
   bool writes_destination = false;  // the first operand is written
   bool bypass_l1 = false;           // .cg/.cs/.cv/.volatile: served by L2
   uint8_t packed_lanes = 1;         // 2 for f16x2/bf16x2 (two results per lane)
+  MbarrierOp mbarrier = MbarrierOp::kNone;
   // Tensor operations.
   TensorPrecision tensor = TensorPrecision::kNone;
   uint16_t m = 0, n = 0, k = 0;

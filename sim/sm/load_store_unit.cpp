@@ -52,13 +52,18 @@ uint32_t LoadStoreUnit::new_token(uint32_t warp, const WarpInst& inst, Cycle flo
   t.pending = 0;
   t.floor = floor;
   t.dsts.assign(inst.regs, inst.regs + inst.num_dst);
+  t.bulk = false;
   return id;
 }
 
 void LoadStoreUnit::finish_part(uint32_t id, Cycle now) {
   Token& t = tokens_[id];
   if (--t.pending > 0) return;
-  client_.load_done(t.warp, t.dsts, std::max(now, t.floor));
+  if (t.bulk) {
+    client_.bulk_copy_done(t.warp, t.mbarrier, t.bytes, std::max(now, t.floor));
+  } else {
+    client_.load_done(t.warp, t.dsts, std::max(now, t.floor));
+  }
   free_tokens_.push_back(id);
 }
 
@@ -111,6 +116,26 @@ bool LoadStoreUnit::issue_global_load(const WarpInst& inst, uint32_t warp, Cycle
     return false;
   }
   return true;
+}
+
+void LoadStoreUnit::issue_bulk_copy(const WarpInst& inst, uint32_t warp, Cycle now) {
+  const auto& m = spec_.memory;
+  const uint32_t bytes = inst.mbar.tx_bytes;
+  inst.for_each_address([&](int, uint64_t a) {
+    ++stats_.bulk_copies;
+    // Floor: the data are written to shared memory after they arrive (one shared access).
+    uint32_t token = new_token(warp, inst, now + m.shared.latency);
+    Token& t = tokens_[token];
+    t.bulk = true, t.mbarrier = inst.mbar.address, t.bytes = bytes;
+    for (uint64_t line = a / m.line_bytes; line * m.line_bytes < a + bytes; ++line) {
+      const uint64_t begin = std::max<uint64_t>(a, line * m.line_bytes), end = std::min<uint64_t>(a + bytes, (line + 1) * m.line_bytes);
+      uint32_t sectors = 0;
+      for (uint64_t s = (begin % m.line_bytes) / m.sector_bytes; s * m.sector_bytes < end - line * m.line_bytes; ++s) sectors |= 1u << s;
+      stats_.bulk_copy_sectors += static_cast<uint64_t>(std::popcount(sectors));
+      ++tokens_[token].pending;
+      memory_.send(MemRequest{line, sectors, token | kDirectToken, sm_id_, MemOp::kRead}, now + 1);
+    }
+  });
 }
 
 uint32_t LoadStoreUnit::issue_global_store(const WarpInst& inst, uint32_t warp, Cycle now) {

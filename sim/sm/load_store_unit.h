@@ -21,6 +21,9 @@ class LoadStoreClient {
   virtual ~LoadStoreClient() = default;
   virtual void load_done(uint32_t warp, std::span<const RegId> dsts, Cycle ready) = 0;
   virtual void store_acked(uint32_t warp) = 0;
+  // A bulk copy's bytes have all arrived: they complete that many transaction bytes on the
+  // mbarrier at `mbarrier` (a shared-memory address of the warp's CTA).
+  virtual void bulk_copy_done(uint32_t warp, uint32_t mbarrier, uint32_t bytes, Cycle ready) = 0;
 };
 
 class LoadStoreUnit {
@@ -40,6 +43,9 @@ class LoadStoreUnit {
   // Returns the number of acknowledgements the warp must wait for.
   uint32_t issue_global_store(const WarpInst& inst, uint32_t warp, Cycle now);
   bool issue_atomic(const WarpInst& inst, uint32_t warp, Cycle now, Cycle& ready, uint32_t& acks);
+  // cp.async.bulk: each active lane copies inst.mbar.tx_bytes from its address, read from L2 by
+  // the SM's copy engine (not through L1 or its tag stage); completion goes to bulk_copy_done().
+  void issue_bulk_copy(const WarpInst& inst, uint32_t warp, Cycle now);
   // Shared/constant/param/shuffle through MIO; returns when a load's data is ready.
   Cycle issue_mio(const WarpInst& inst, Cycle now);
 
@@ -53,6 +59,8 @@ class LoadStoreUnit {
     uint32_t pending = 0;
     Cycle floor = 0;  // not before the L1 hit path delivers
     std::vector<RegId> dsts;
+    bool bulk = false;      // a bulk copy: completes `bytes` on `mbarrier` instead of registers
+    uint32_t mbarrier = 0, bytes = 0;
   };
   struct MshrEntry {
     uint32_t requested = 0;  // sectors asked of L2 and not yet back

@@ -53,6 +53,7 @@ void Sm::launch_cta(std::unique_ptr<CtaWork> work, Cycle now) {
   cta.work = std::move(work);
   cta.live = cta.resident = n;
   cta.arrived = 0;
+  cta.mbarriers.clear();
   ++resident_ctas_;
   ++stats_.ctas_launched;
   stats_.warps_launched += n;
@@ -299,6 +300,9 @@ void Sm::issue(SubPartition& sp, uint32_t slot, Cycle now) {
     case OpClass::kMembar:
       if (w.outstanding_stores) w.at_membar = true;
       break;
+    case OpClass::kMbarrier:
+      issue_mbarrier(w, slot, in, now);
+      break;
     case OpClass::kExit:
       exit_warp(w, slot, now);
       return;
@@ -352,6 +356,18 @@ void Sm::issue_memory(Warp& w, uint32_t slot, const WarpInst& in, Cycle now) {
     return;
   }
   if (in.active_mask == 0) return;  // predicated off: nothing reaches memory
+  if (op.mbarrier == MbarrierOp::kBulkCopy) {
+    require_hopper(in);
+    // The issuing warp stays resident until its copies land, so the CTA's mbarriers outlive them.
+    if (!ctas_[w.cta_slot].mbarriers.known(in.mbar.address)) {
+      std::string error;
+      ctas_[w.cta_slot].mbarriers.wait(in.mbar.address, {}, error);  // the message for an unknown address
+      throw InputError(SourceLocation{kernel_->source_file, in.line, 1}, error);
+    }
+    lsu_.issue_bulk_copy(in, slot, now);
+    w.outstanding_loads += static_cast<uint32_t>(in.active_lanes());
+    return;
+  }
   Cycle ready = 0;
   bool pending = false;
   if (op.op_class == OpClass::kLoad) {
@@ -422,6 +438,75 @@ void Sm::check_barrier(CtaSlot& cta) {
 void Sm::load_done(uint32_t slot, std::span<const RegId> dsts, Cycle ready) {
   Warp& w = warps_[slot];
   for (RegId r : dsts) w.scoreboard.set(r, ready, Producer::kMemory);
+  --w.outstanding_loads;
+  mark_dirty(slot);
+  if (w.exited) w.drain_until = std::max(w.drain_until, ready);
+  maybe_retire(w, slot, engine_.now());
+}
+
+void Sm::require_hopper(const WarpInst& in) const {
+  if (spec_.compute_capability >= 90) return;
+  throw InputError(SourceLocation{kernel_->source_file, in.line, 1},
+                   "'" + in.op->mnemonic + "' needs compute capability 9.0 or later (mbarrier transactions and bulk copies are Hopper's); " +
+                       spec_.name + " has " + std::to_string(spec_.compute_capability / 10) + "." + std::to_string(spec_.compute_capability % 10));
+}
+
+void Sm::issue_mbarrier(Warp& w, uint32_t slot, const WarpInst& in, Cycle now) {
+  require_hopper(in);
+  ++stats_.mbarrier_ops;
+  // Through MIO like a shared-memory atomic: one pass, then the shared-memory latency.
+  Cycle ready = lsu_.issue_mio(in, now);
+  Producer producer = Producer::kMio;
+  if (in.active_mask != 0) {
+    MbarrierTable& table = ctas_[w.cta_slot].mbarriers;
+    MbarrierTable::Release released;
+    std::string error;
+    bool ok = true;
+    const MbarrierUse& m = in.mbar;
+    switch (in.op->mbarrier) {
+      case MbarrierOp::kInit: ok = table.init(m.address, m.arrivals, error); break;
+      case MbarrierOp::kArrive: ok = table.arrive(m.address, m.arrivals, m.tx_bytes, ready, released, error); break;
+      case MbarrierOp::kExpectTx: ok = table.arrive(m.address, 0, m.tx_bytes, ready, released, error); break;
+      case MbarrierOp::kInval: table.inval(m.address); break;
+      case MbarrierOp::kWait:
+        // A wait the frontend saw succeed returns true no earlier than the phase completes here.
+        if (m.phase >= 0 && in.num_dst > 0) {
+          const Cycle done = table.wait(m.address, MbarrierTable::Waiter{slot, in.dst(0), static_cast<uint32_t>(m.phase)}, error);
+          ok = error.empty();
+          if (ok && done == kNever) {
+            w.scoreboard.set(in.dst(0), kNever, Producer::kMemory);
+            ++w.outstanding_loads;
+            return;
+          }
+          ready = std::max(ready, done);
+          producer = Producer::kMemory;
+        }
+        break;
+      default: break;
+    }
+    if (!ok) throw InputError(SourceLocation{kernel_->source_file, in.line, 1}, error);
+    release_waiters(released);
+  }
+  for (int i = 0; i < in.num_dst; ++i) w.scoreboard.set(in.dst(i), ready, producer);
+}
+
+void Sm::release_waiters(const MbarrierTable::Release& released) {
+  for (const auto& [waiter, cycle] : released) {
+    Warp& w = warps_[waiter.warp];
+    w.scoreboard.set(waiter.reg, cycle, Producer::kMemory);
+    --w.outstanding_loads;
+    mark_dirty(waiter.warp);
+  }
+}
+
+void Sm::bulk_copy_done(uint32_t slot, uint32_t mbarrier, uint32_t bytes, Cycle ready) {
+  Warp& w = warps_[slot];
+  MbarrierTable::Release released;
+  std::string error;
+  if (!ctas_[w.cta_slot].mbarriers.complete_tx(mbarrier, bytes, ready, released, error)) {
+    throw InputError(SourceLocation{kernel_->source_file, 0, 1}, "bulk copy completing: " + error);
+  }
+  release_waiters(released);
   --w.outstanding_loads;
   mark_dirty(slot);
   if (w.exited) w.drain_until = std::max(w.drain_until, ready);

@@ -19,6 +19,7 @@
 #include "mem/memory_system.h"
 #include "observe/warp_observer.h"
 #include "sm/load_store_unit.h"
+#include "sm/mbarrier_table.h"
 #include "sm/sm_stats.h"
 #include "sm/warp.h"
 #include "sm/warp_scheduler.h"
@@ -67,6 +68,7 @@ class Sm : public Component, public MemResponder, private LoadStoreClient {
     uint32_t live = 0;     // warps that have not exited
     uint32_t arrived = 0;  // live warps waiting at the barrier
     uint32_t resident = 0; // warps not yet retired (exited warps may still drain)
+    MbarrierTable mbarriers;
   };
   struct Response {
     Cycle arrival;
@@ -84,6 +86,9 @@ class Sm : public Component, public MemResponder, private LoadStoreClient {
   void issue(SubPartition& sp, uint32_t slot, Cycle now);
   void issue_memory(Warp& w, uint32_t slot, const WarpInst& in, Cycle now);
   void issue_tensor(SubPartition& sp, Warp& w, const WarpInst& in, Cycle now);
+  void issue_mbarrier(Warp& w, uint32_t slot, const WarpInst& in, Cycle now);
+  void require_hopper(const WarpInst& in) const;  // mbarrier transactions and bulk copies
+  void release_waiters(const MbarrierTable::Release& released);
   void count_instruction(Warp& w, const WarpInst& in);
   void set_current(Warp& w, const WarpInst* in);  // also resets what was cached about the old one
   void advance(Warp& w, uint32_t slot, Cycle now);
@@ -93,6 +98,7 @@ class Sm : public Component, public MemResponder, private LoadStoreClient {
   void mark_dirty(uint32_t slot);
   void load_done(uint32_t warp, std::span<const RegId> dsts, Cycle ready) override;
   void store_acked(uint32_t warp) override;
+  void bulk_copy_done(uint32_t warp, uint32_t mbarrier, uint32_t bytes, Cycle ready) override;
 
   uint32_t id_;
   const GpuSpec& spec_;

@@ -43,6 +43,9 @@ void SmStats::register_with(StatRegistry& r, const std::string& p) const {
   r.add(p + ".shared_load.wavefronts", &shared_load_wavefronts, "wavefronts", "shared load passes, conflicts included");
   r.add(p + ".shared_store.wavefronts", &shared_store_wavefronts, "wavefronts", "shared store passes, conflicts included");
   r.add(p + ".barriers", &barriers, "warp instructions", "bar.sync instructions");
+  r.add(p + ".bulk_copy.copies", &bulk_copies, "copies", "cp.async.bulk copies (one per issuing lane)");
+  r.add(p + ".bulk_copy.sectors", &bulk_copy_sectors, "sectors", "sectors bulk copies read from L2");
+  r.add(p + ".mbarrier.instructions", &mbarrier_ops, "warp instructions", "mbarrier instructions");
 }
 
 }  // namespace warpsim

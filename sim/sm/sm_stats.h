@@ -37,6 +37,8 @@ struct SmStats {
   uint64_t shared_load_requests = 0, shared_store_requests = 0;
   uint64_t shared_load_wavefronts = 0, shared_store_wavefronts = 0;  // passes incl. conflict replays
   uint64_t barriers = 0;
+  uint64_t bulk_copies = 0, bulk_copy_sectors = 0;    // cp.async.bulk (TMA): copies and sectors read from L2
+  uint64_t mbarrier_ops = 0;                          // mbarrier instructions
 
   void register_with(StatRegistry& r, const std::string& prefix) const;
 };

@@ -43,12 +43,14 @@ const WarpInst* CtaEmulator::Stream::next() {
     r = &current_;
   } else {
     filled_ = taken_ = 0;
+    cta_.filling_warp_ = warp_;
     while (filled_ < kBatch) {
       // Past a barrier, the other warps must have reached it before this warp goes on.
       cta_.catch_up(w.barriers);
       if (!cta_.step(w, batch_[filled_])) break;
       ++filled_;
     }
+    cta_.filling_warp_ = -1;
     if (filled_ == 0) return nullptr;
     r = &batch_[taken_++];
   }
@@ -522,6 +524,12 @@ void CtaEmulator::execute(WarpState& w, const EmuInst& in, uint32_t exec, Record
     case EmuOp::kCpAsyncCommit:
     case EmuOp::kCpAsyncWait:
       async_copy_group(w, in, out);
+      return;
+    case EmuOp::kMbarrier:
+      mbarrier_op(w, in, exec, out);
+      return;
+    case EmuOp::kBulkCopy:
+      bulk_copy(w, in, exec, out);
       return;
     case EmuOp::kCpAsync: {
       // cp.async.{ca,cg}.shared.global [dst], [src], cp-size[, src-size]: done at once, which is

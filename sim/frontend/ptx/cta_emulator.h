@@ -125,6 +125,25 @@ class CtaEmulator : public CtaWork {
   void load_store(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);  // memory_access.cpp
   void async_copy_group(WarpState& w, const EmuInst& in, Record& out);  // cp.async bookkeeping for the timing model
   void finish_lanes(WarpState& w, uint32_t lanes);
+  // mbarrier_ops.cpp: transaction barriers (state per shared address) and bulk copies.
+  struct Mbarrier {
+    uint32_t expected = 0, pending = 0;
+    int64_t tx = 0;      // transaction bytes expected and not yet copied
+    uint32_t phase = 0;  // phases completed
+  };
+  Mbarrier& mbarrier_at(uint64_t address, const WarpState& w, uint32_t lane, const EmuInst& in);
+  static void complete_phase_if_done(Mbarrier& b);
+  void mbarrier_op(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);
+  void bulk_copy(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);
+  std::map<uint64_t, Mbarrier> mbarriers_;
+  // A failing mbarrier wait first runs the CTA's other warps ahead (into their queues, as for a
+  // barrier) until the phase completes, so that the wait's outcome does not depend on the order
+  // warps happen to be emulated in (warpsim run and warpsim trace then agree).
+  template <class Done> void run_others_until(const WarpState& waiting, Done&& done);
+  bool wait_satisfied(const WarpState& w, const EmuInst& in, uint32_t exec) const;
+  bool blocked_on_wait(const WarpState& w) const;
+  bool yielding_ = false;
+  int64_t filling_warp_ = -1;  // the warp whose Stream is filling its batch: never run ahead here
   // Registers are by far the commonest operand: that case is inline, the rest out of line.
   bool arithmetic_fast32(WarpState& w, const EmuInst& in, uint32_t exec);
   uint64_t read(const WarpState& w, const EmuOperand& o, uint32_t lane) const {

@@ -28,7 +28,7 @@ const std::set<std::string> kSupported = {"mov",  "add",  "sub",  "mul",   "mad"
                                           "abs",  "neg",  "and",  "or",    "xor",  "not",  "shl",  "shr",  "setp", "selp",
                                           "cvt",  "cvta", "ld",   "st",    "atom", "red",  "bar",  "barrier", "membar",
                                           "fence", "bra", "ret",  "exit",  "shfl", "vote", "activemask", "sqrt", "rsqrt",
-                                          "rcp",  "ex2",  "lg2",  "sin",   "cos",  "popc", "clz",  "brev", "mul24", "mad24", "wmma", "mma", "bfe", "bfi", "ldmatrix", "cp", "prmt", "set", "redux"};
+                                          "rcp",  "ex2",  "lg2",  "sin",   "cos",  "popc", "clz",  "brev", "mul24", "mad24", "wmma", "mma", "bfe", "bfi", "ldmatrix", "cp", "prmt", "set", "redux", "mbarrier", "nanosleep"};
 
 Special special_of(const std::string& name, uint8_t& dim) {
   std::string base = name;
@@ -307,6 +307,12 @@ class Lowering {
       fail(in.line, in.column, "the emulator runs ldmatrix .m8n8 with .b16 elements only; not '" + in.opcode + "'");
     }
     if (e.base == "cp" && in.opcode.rfind("cp.async.", 0) != 0) fail(in.line, in.column, "the emulator cannot run '" + in.opcode + "' yet");
+    if (e.base == "mbarrier" && in.opcode.find(".shared") == std::string::npos) {
+      fail(in.line, in.column, "the emulator runs mbarrier operations on .shared (or .shared::cta) addresses; not generic ones in '" + in.opcode + "'");
+    }
+    if (e.base == "mbarrier" && in.opcode.find(".shared::cluster") != std::string::npos) {
+      fail(in.line, in.column, "'" + in.opcode + "': mbarriers of other CTAs in a cluster are not modelled yet");
+    }
     if (e.base == "mma") {
       // mma.sync.aligned.m16n8k{8,16}.row.col.f32.{f16,bf16}.{f16,bf16}.f32, with the fragment
       // layouts of the PTX ISA.
@@ -377,6 +383,12 @@ class Lowering {
       e.code = EmuOp::kLdmatrix;
       e.matrices = e.has("x4") ? 4 : e.has("x2") ? 2 : 1;
       e.transpose = e.has("trans");
+    } else if (e.base == "mbarrier") {
+      e.code = EmuOp::kMbarrier;
+    } else if (e.base == "nanosleep") {
+      e.code = EmuOp::kNop;  // functionally nothing; the timing model does not yet suspend the warp
+    } else if (e.base == "cp" && e.mods.size() > 1 && e.mods[1] == "bulk") {
+      e.code = EmuOp::kBulkCopy;
     } else if (e.base == "cp") {
       const std::string what = e.mods.size() > 1 ? e.mods[1] : "";
       e.code = what == "commit_group" ? EmuOp::kCpAsyncCommit : what == "wait_group" || what == "wait_all" ? EmuOp::kCpAsyncWait : EmuOp::kCpAsync;

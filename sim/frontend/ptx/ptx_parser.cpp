@@ -280,8 +280,9 @@ class Parser {
             r.count = static_cast<uint32_t>(number("a register count"));
             expect(">");
           }
+          // "$" keeps the unique name a valid trace register name ("#" would start a comment there).
           if (!scopes_.empty()) {
-            const std::string unique = r.name + "#" + std::to_string(++scoped_registers_);
+            const std::string unique = r.name + "$" + std::to_string(++scoped_registers_);
             if (r.count == 0) scopes_.back()[r.name] = unique;
             for (uint32_t i = 0; i < r.count; ++i) scopes_.back()[r.name + std::to_string(i)] = unique + std::to_string(i);
             r.name = unique;

@@ -207,7 +207,7 @@ WarpInst parse_instruction(LineCursor& c, uint32_t full_mask, OpcodeCache& opcod
   scan_operands(c, operands_end, op->writes_destination, registers, regs);
   if (regs.dst.size() > 255 || regs.src.size() > 255) c.fail("too many register operands");
 
-  bool have_addr = false;
+  bool have_addr = false, have_mbar = false;
   if (operands_end < c.text().size() && c.text()[operands_end] == ';') {
     c.set_pos(operands_end + 1);
     while (true) {
@@ -217,8 +217,21 @@ WarpInst parse_instruction(LineCursor& c, uint32_t full_mask, OpcodeCache& opcod
       std::string_view token = c.word();
       size_t eq = token.find('=');
       std::string_view key = token.substr(0, eq);
+      if (eq != std::string_view::npos && (key == "mbar" || key == "arrive" || key == "count" || key == "tx" || key == "phase")) {
+        if (op->mbarrier == MbarrierOp::kNone) c.fail_at(key_at, std::string(key) + "= given for '" + std::string(w) + "', which is not an mbarrier operation or bulk copy");
+        const std::string_view value = token.substr(eq + 1);
+        int64_t v = 0;
+        const bool ok = key == "phase" ? parse_signed(value, v) && v >= -1 && v < INT32_MAX
+                                       : parse_signed(value, v) && v >= 0 && v <= UINT32_MAX;
+        if (!ok) c.fail_at(key_at + eq + 1, "expected " + std::string(key == "phase" ? "a phase number (or -1)" : "an unsigned 32-bit number") + ", got '" + std::string(value) + "'");
+        if (key == "mbar") inst.mbar.address = static_cast<uint32_t>(v), have_mbar = true;
+        if (key == "arrive" || key == "count") inst.mbar.arrivals = static_cast<uint32_t>(v);
+        if (key == "tx") inst.mbar.tx_bytes = static_cast<uint32_t>(v);
+        if (key == "phase") inst.mbar.phase = static_cast<int32_t>(v);
+        continue;
+      }
       if (eq == std::string_view::npos || key != "addr") {
-        c.fail_at(key_at, "unknown annotation '" + std::string(token) + "'; expected addr=BASE+STRIDE or addr=A0,A1,...");
+        c.fail_at(key_at, "unknown annotation '" + std::string(token) + "'; expected addr=BASE+STRIDE, addr=A0,A1,... or, for mbarrier operations, mbar=, count=, arrive=, tx= and phase=");
       }
       if (have_addr) c.fail_at(key_at, "addr= given twice");
       if (!needs_addresses(*op) && op->space != MemSpace::kParam) {
@@ -231,6 +244,13 @@ WarpInst parse_instruction(LineCursor& c, uint32_t full_mask, OpcodeCache& opcod
   if (!have_addr && needs_addresses(*op) && mask != 0) {
     c.fail_at(at, "'" + std::string(w) + "' accesses " + std::string(mem_space_name(op->space)) +
                       " memory and needs '; addr=BASE+STRIDE' or '; addr=A0,A1,...' with one address per active lane");
+  }
+  if (op->mbarrier != MbarrierOp::kNone && !have_mbar && mask != 0) {
+    c.fail_at(at, "'" + std::string(w) + "' needs '; mbar=ADDRESS' (the mbarrier's shared-memory address)" +
+                      (op->mbarrier == MbarrierOp::kBulkCopy ? " and tx=BYTES (the bytes each issuing lane copies)" : ""));
+  }
+  if (op->mbarrier == MbarrierOp::kBulkCopy && mask != 0 && (inst.mbar.tx_bytes == 0 || inst.mbar.tx_bytes % 16 != 0)) {
+    c.fail_at(at, "'" + std::string(w) + "' needs tx=BYTES, a positive multiple of 16 (the bytes each issuing lane copies)");
   }
   inst.num_dst = static_cast<uint8_t>(regs.dst.size());
   inst.num_src = static_cast<uint8_t>(regs.src.size());

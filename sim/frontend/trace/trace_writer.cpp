@@ -60,7 +60,7 @@ void TraceWriter::instruction(const WarpInst& inst, uint32_t full_mask, const st
     line += name_of(inst.src(i));
   }
   if (inst.op->space != MemSpace::kNone && inst.active_mask != 0 && (inst.addr.list || inst.op->space != MemSpace::kParam)) {
-    line += "; addr=";
+    line += first ? " ; addr=" : "; addr=";  // with no operands, a space keeps ';' off the mnemonic
     // An explicit list that is really lane-indexed base + stride is written in the short form.
     uint64_t base = 0;
     int64_t stride = 0;
@@ -70,6 +70,13 @@ void TraceWriter::instruction(const WarpInst& inst, uint32_t full_mask, const st
     } else {
       line += hex(base) + (stride < 0 ? "-" : "+") + std::to_string(stride < 0 ? -stride : stride);
     }
+  }
+  if (inst.op->mbarrier != MbarrierOp::kNone && inst.active_mask != 0) {
+    const bool after_addr = inst.op->space != MemSpace::kNone && inst.op->mbarrier == MbarrierOp::kBulkCopy;
+    line += (after_addr ? " mbar=" : first ? " ; mbar=" : "; mbar=") + hex(inst.mbar.address);
+    if (inst.mbar.arrivals) line += (inst.op->mbarrier == MbarrierOp::kInit ? " count=" : " arrive=") + std::to_string(inst.mbar.arrivals);
+    if (inst.mbar.tx_bytes) line += " tx=" + std::to_string(inst.mbar.tx_bytes);
+    if (inst.op->mbarrier == MbarrierOp::kWait) line += " phase=" + std::to_string(inst.mbar.phase);
   }
   if (!comment.empty()) line += "  # " + comment;
   out_ << line << "\n";

@@ -1,0 +1,191 @@
+// Hopper's transaction barriers and bulk copies, functionally (PTX ISA, "mbarrier" and
+// "cp.async.bulk"): an mbarrier counts pending arrivals and transaction bytes per phase; a phase
+// completes when both reach zero, and the next starts with the expected count. A bulk copy is
+// done at once, which is one valid order for it, and completes its bytes on the mbarrier then.
+// What each instruction contributed goes into the record (WarpInst::mbar), so that the timing
+// model can replay the phases in its own order (sm/mbarrier_table.h).
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "frontend/ptx/cta_emulator.h"
+
+namespace warpsim::ptx {
+namespace {
+std::string hex(uint64_t a) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(a));
+  return buf;
+}
+}  // namespace
+
+bool CtaEmulator::wait_satisfied(const WarpState& w, const EmuInst& in, uint32_t exec) const {
+  const EmuOperand& addr = in.operands.at(1);
+  const bool parity = in.has("parity");
+  bool ok = true;
+  for_lanes(exec, [&](uint32_t l) {
+    const uint64_t a = (addr.reg >= 0 ? w.regs[static_cast<size_t>(addr.reg) * 32 + l] : 0) + addr.bits;
+    auto it = mbarriers_.find(a);
+    if (it == mbarriers_.end()) return;  // reported when the wait executes
+    const uint64_t operand = read(w, in.operands.at(2), l);
+    ok = ok && (parity ? (it->second.phase & 1) != (operand & 1) : operand < it->second.phase);
+  });
+  return ok;
+}
+
+// True when the warp's next instruction is an mbarrier wait that would fail now: running it
+// ahead would only record spin iterations that depend on emulation order.
+bool CtaEmulator::blocked_on_wait(const WarpState& w) const {
+  if (launch_.independent_thread_scheduling) return false;  // its next PC is chosen while stepping
+  const auto& insts = launch_.program->insts;
+  for (auto e = w.stack.rbegin(); e != w.stack.rend(); ++e) {
+    if (e->pc == e->rpc || e->mask == 0) continue;
+    if (e->pc >= insts.size()) return false;
+    const EmuInst& in = insts[e->pc];
+    if (in.code != EmuOp::kMbarrier || in.op.mbarrier != MbarrierOp::kWait) return false;
+    return !wait_satisfied(w, in, guard_lanes(w, in, e->mask));
+  }
+  return false;
+}
+
+template <class Done>
+void CtaEmulator::run_others_until(const WarpState& waiting, Done&& done) {
+  if (yielding_) return;  // one level: a wait inside this one just spins
+  yielding_ = true;
+  // Bounded, in case the phase never completes (a real deadlock the livelock check then reports).
+  constexpr uint64_t kMaxSteps = uint64_t{1} << 22;
+  uint64_t steps = 0;
+  bool progressed = true;
+  while (!done() && progressed && steps < kMaxSteps) {
+    progressed = false;
+    for (WarpState& other : warps_) {
+      // A warp past a bar.sync the waiting warp has not reached must wait for it there.
+      if (&other == &waiting || other.done || static_cast<int64_t>(other.index) == filling_warp_ || other.barriers > waiting.barriers ||
+          blocked_on_wait(other))
+        continue;
+      Record r;
+      if (!step(other, r)) continue;
+      other.queue.push_back(std::move(r));
+      progressed = true;
+      ++steps;
+      if (done()) break;
+    }
+  }
+  yielding_ = false;
+}
+
+CtaEmulator::Mbarrier& CtaEmulator::mbarrier_at(uint64_t address, const WarpState& w, uint32_t lane, const EmuInst& in) {
+  memory_at(MemSpace::kShared, address, 8, w, lane, in);  // bounds and 8-byte alignment
+  auto it = mbarriers_.find(address);
+  if (it == mbarriers_.end()) fault(in, w, lane, "mbarrier at shared " + hex(address) + " used before mbarrier.init");
+  return it->second;
+}
+
+void CtaEmulator::complete_phase_if_done(Mbarrier& b) {
+  if (b.pending != 0 || b.tx != 0) return;
+  ++b.phase;
+  b.pending = b.expected;
+}
+
+void CtaEmulator::mbarrier_op(WarpState& w, const EmuInst& in, uint32_t exec, Record& out) {
+  const auto& ops = in.operands;
+  const MbarrierOp kind = in.op.mbarrier;
+  const size_t addr_index = kind == MbarrierOp::kArrive || kind == MbarrierOp::kWait ? 1 : 0;
+  const EmuOperand& addr = ops.at(addr_index);
+  MbarrierUse& use = out.inst.mbar;
+  bool first = true;
+  int64_t waited = -1;
+  if (kind == MbarrierOp::kWait && !wait_satisfied(w, in, exec)) run_others_until(w, [&] { return wait_satisfied(w, in, exec); });
+  for_lanes(exec, [&](uint32_t l) {
+    const uint64_t a = (addr.reg >= 0 ? w.regs[static_cast<size_t>(addr.reg) * 32 + l] : 0) + addr.bits;
+    if (!first && a != use.address) {
+      fault(in, w, l, "lanes of one warp use different mbarriers in one instruction (shared " + hex(use.address) + " and " + hex(a) +
+                          "), which the timing model does not replay");
+    }
+    if (first) use.address = static_cast<uint32_t>(a), first = false;
+    check_shared(w, l, a, 8, true, true, in);  // an atomic update: never a race
+    if (kind == MbarrierOp::kInit) {
+      memory_at(MemSpace::kShared, a, 8, w, l, in);
+      const auto count = static_cast<uint32_t>(read(w, ops.at(1), l));
+      if (count == 0 || count >= (1u << 20)) fault(in, w, l, "mbarrier.init with expected count " + std::to_string(count) + "; the PTX ISA allows 1 to 2^20 - 1");
+      mbarriers_[a] = Mbarrier{count, count, 0, 0};
+      use.arrivals = count;
+      return;
+    }
+    if (kind == MbarrierOp::kInval) {
+      mbarrier_at(a, w, l, in);
+      mbarriers_.erase(a);
+      return;
+    }
+    Mbarrier& b = mbarrier_at(a, w, l, in);
+    if (kind == MbarrierOp::kExpectTx) {
+      const auto tx = static_cast<uint32_t>(read(w, ops.at(1), l));
+      b.tx += tx;
+      use.tx_bytes += tx;
+      return;
+    }
+    if (kind == MbarrierOp::kArrive) {
+      // arrive.expect_tx state, [a], tx: adds tx, then one arrival; plain arrive's third operand
+      // is the arrival count (default 1).
+      const bool expect_tx = in.has("expect_tx");
+      const uint32_t count = !expect_tx && ops.size() > 2 ? static_cast<uint32_t>(read(w, ops[2], l)) : 1;
+      if (expect_tx) {
+        const auto tx = static_cast<uint32_t>(read(w, ops.at(2), l));
+        b.tx += tx;
+        use.tx_bytes += tx;
+      }
+      if (count > b.pending) {
+        fault(in, w, l, "mbarrier.arrive at shared " + hex(a) + " with " + std::to_string(count) + " arrivals when " +
+                            std::to_string(b.pending) + " of its phase are pending");
+      }
+      write(w, ops.at(0).kind == EmuOperand::Kind::kReg ? ops[0].reg : -1, l, b.phase);  // the state token: the phase arrived on
+      b.pending -= count;
+      use.arrivals += count;
+      complete_phase_if_done(b);
+      return;
+    }
+    // try_wait / test_wait: with .parity the operand is the parity of the phase waited for,
+    // else the state token arrive returned (the phase it arrived on).
+    const uint64_t operand = read(w, ops.at(2), l);
+    const bool parity = in.has("parity");
+    const bool done = parity ? (b.phase & 1) != (operand & 1) : operand < b.phase;
+    write(w, ops.at(0).kind == EmuOperand::Kind::kReg ? ops[0].reg : -1, l, done ? 1 : 0);
+    if (done) waited = std::max<int64_t>(waited, parity ? int64_t{b.phase} - 1 : static_cast<int64_t>(operand));
+  });
+  if (kind == MbarrierOp::kWait) use.phase = static_cast<int32_t>(waited);
+}
+
+void CtaEmulator::bulk_copy(WarpState& w, const EmuInst& in, uint32_t exec, Record& out) {
+  // cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [dst], [src], size, [mbar]
+  const auto& ops = in.operands;
+  const EmuOperand &dst = ops.at(0), &src = ops.at(1), &bar = ops.at(3);
+  auto reg = [&](int32_t r, uint32_t l) { return r >= 0 ? w.regs[static_cast<size_t>(r) * 32 + l] : 0; };
+  MbarrierUse& use = out.inst.mbar;
+  bool first = true;
+  for_lanes(exec, [&](uint32_t l) {
+    const uint64_t d = reg(dst.reg, l) + dst.bits, s = reg(src.reg, l) + src.bits, m = reg(bar.reg, l) + bar.bits;
+    const auto size = static_cast<uint32_t>(read(w, ops.at(2), l));
+    if (size == 0 || size % 16 != 0 || d % 16 != 0 || s % 16 != 0) {
+      fault(in, w, l, "cp.async.bulk of " + std::to_string(size) + " bytes from " + hex(s) + " to shared " + hex(d) +
+                          ": the PTX ISA requires addresses and size that are multiples of 16");
+    }
+    if (!first && (m != use.address || size != use.tx_bytes)) {
+      fault(in, w, l, "lanes of one warp issue bulk copies of different sizes or onto different mbarriers in one instruction, which the timing model does not replay");
+    }
+    first = false;
+    use.address = static_cast<uint32_t>(m);
+    use.tx_bytes = size;
+    out.addresses.push_back(s);
+    uint8_t* to = memory_at(MemSpace::kShared, d, size, w, l, in);
+    std::memcpy(to, memory_at(MemSpace::kGlobal, s, size, w, l, in), size);
+    // Written by the copy engine, not by a thread: the race checker marks the words written but
+    // cannot tell which barrier orders them (mbarrier waits are not barrier epochs).
+    check_shared(w, l, d, size, true, true, in);
+    Mbarrier& b = mbarrier_at(m, w, l, in);
+    b.tx -= size;
+    complete_phase_if_done(b);
+  });
+  compress_addresses(out);
+}
+
+}  // namespace warpsim::ptx

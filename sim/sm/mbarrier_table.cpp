@@ -1,0 +1,75 @@
+#include "sm/mbarrier_table.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace warpsim {
+namespace {
+std::string hex(uint32_t a) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "0x%x", a);
+  return buf;
+}
+}  // namespace
+
+MbarrierTable::Barrier* MbarrierTable::find(uint32_t address, std::string& error) {
+  auto it = barriers_.find(address);
+  if (it != barriers_.end()) return &it->second;
+  error = "mbarrier at shared " + hex(address) + " is used before mbarrier.init in this CTA";
+  return nullptr;
+}
+
+bool MbarrierTable::init(uint32_t address, uint32_t count, std::string& error) {
+  if (count == 0) {
+    error = "mbarrier.init at shared " + hex(address) + " with an expected count of 0 (the PTX ISA requires 1 or more)";
+    return false;
+  }
+  Barrier& b = barriers_[address];
+  b = Barrier{};
+  b.expected = b.pending = count;
+  return true;
+}
+
+void MbarrierTable::maybe_complete(Barrier& b, Cycle at, Release& released) {
+  if (b.pending != 0 || b.tx != 0) return;
+  b.completed_at.push_back(at);
+  b.pending = b.expected;
+  const auto done = static_cast<uint32_t>(b.completed_at.size());
+  auto ready = std::stable_partition(b.waiters.begin(), b.waiters.end(), [&](const Waiter& w) { return w.phase >= done; });
+  for (auto it = ready; it != b.waiters.end(); ++it) released.emplace_back(*it, b.completed_at[it->phase]);
+  b.waiters.erase(ready, b.waiters.end());
+}
+
+bool MbarrierTable::arrive(uint32_t address, uint32_t arrivals, uint32_t tx_bytes, Cycle at, Release& released, std::string& error) {
+  Barrier* b = find(address, error);
+  if (!b) return false;
+  b->tx += tx_bytes;
+  if (arrivals > b->pending) {
+    error = "mbarrier at shared " + hex(address) + ": " + std::to_string(arrivals) + " arrivals when only " +
+            std::to_string(b->pending) + " of its phase are pending";
+    return false;
+  }
+  b->pending -= arrivals;
+  maybe_complete(*b, at, released);
+  return true;
+}
+
+bool MbarrierTable::complete_tx(uint32_t address, uint32_t bytes, Cycle at, Release& released, std::string& error) {
+  Barrier* b = find(address, error);
+  if (!b) return false;
+  b->tx -= bytes;
+  // Bytes may land before the matching expect_tx: the count goes negative and the phase waits
+  // for the expect_tx (and its arrivals) to bring it back (PTX ISA: tx-count range is signed).
+  if (b->pending == 0) maybe_complete(*b, at, released);
+  return true;
+}
+
+Cycle MbarrierTable::wait(uint32_t address, const Waiter& waiter, std::string& error) {
+  Barrier* b = find(address, error);
+  if (!b) return 0;
+  if (waiter.phase < b->completed_at.size()) return b->completed_at[waiter.phase];
+  b->waiters.push_back(waiter);
+  return kNever;
+}
+
+}  // namespace warpsim

@@ -1,0 +1,124 @@
+// mbarriers and bulk copies in the PTX emulator: parity waits across phases, the results against
+// a CPU reference, and the faults for an mbarrier used before mbarrier.init or over-arrived.
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "support/test_support.h"
+
+namespace warpsim {
+namespace {
+
+// One CTA of 64 threads: thread 0 copies `tiles` tiles of 64 floats, one per phase of a single
+// mbarrier (expected count 1: only thread 0 arrives, with expect_tx); every thread waits with
+// try_wait.parity on the phase's parity, adds its element of each tile, and stores the sum.
+// `init` and `arrivals` let the tests plant bugs.
+std::string kernel(const std::string& init = "  mbarrier.init.shared::cta.b64 [bar], 1;\n", const std::string& arrivals = "1") {
+  return R"(.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry tiles(.param .u64 in, .param .u64 out, .param .u32 tiles)
+{
+  .reg .pred %p<4>;
+  .reg .b32 %r<16>;
+  .reg .b64 %rd<8>;
+  .reg .f32 %f<4>;
+  .shared .align 16 .b8 tile[256];
+  .shared .align 8 .b64 bar;
+  ld.param.u64 %rd1, [in];
+  ld.param.u64 %rd2, [out];
+  ld.param.u32 %r9, [tiles];
+  mov.u32 %r1, %tid.x;
+  setp.eq.u32 %p1, %r1, 0;
+  @!%p1 bra SYNC;
+)" + init + R"(SYNC:
+  bar.sync 0;
+  mov.f32 %f1, 0f00000000;
+  mov.u32 %r2, 0;
+LOOP:
+  @!%p1 bra WAIT;
+  mbarrier.arrive.expect_tx.shared::cta.b64 %rd5, [bar], 256;
+  mul.wide.u32 %rd3, %r2, 256;
+  add.s64 %rd4, %rd1, %rd3;
+  mov.u32 %r3, tile;
+  mov.u32 %r4, bar;
+  cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r3], [%rd4], 256, [%r4];
+)" + (arrivals == "1" ? "" : "  mbarrier.arrive.shared::cta.b64 %rd6, [bar], " + arrivals + ";\n") + R"(WAIT:
+  and.b32 %r5, %r2, 1;
+  mbarrier.try_wait.parity.shared::cta.b64 %p2, [bar], %r5;
+  @!%p2 bra WAIT;
+  shl.b32 %r6, %r1, 2;
+  mov.u32 %r7, tile;
+  add.s32 %r8, %r7, %r6;
+  ld.shared.f32 %f2, [%r8];
+  add.f32 %f1, %f1, %f2;
+  bar.sync 0;
+  add.s32 %r2, %r2, 1;
+  setp.lt.u32 %p3, %r2, %r9;
+  @%p3 bra LOOP;
+  mul.wide.u32 %rd7, %r1, 4;
+  add.s64 %rd7, %rd2, %rd7;
+  st.global.f32 [%rd7], %f1;
+  ret;
+}
+)";
+}
+
+std::string launch_file(test::TempDir& dir, const std::string& ptx) {
+  dir.write("k.ptx", ptx);
+  return dir.write("k.launch.yaml", "ptx: k.ptx\nkernel: tiles\ngrid: [1]\nblock: [64]\nargs:\n"
+                                    "  - {buffer: {name: in, elem: f32, count: 320, init: {sequence: {start: 0, step: 1}}}}\n"
+                                    "  - {buffer: {name: out, elem: f32, count: 64}}\n"
+                                    "  - {scalar: u32, value: 5}\ndump: [out]\n");
+}
+
+TEST(BulkCopyPtx, ParityWaitsFollowThePhasesOfOneBarrier) {
+  test::TempDir dir;
+  const std::string launch = launch_file(dir, kernel());
+  for (const char* arch : {"h100", "b200"}) {
+    auto r = test::run_cli({"run", "--arch", arch, launch, "--dump-dir", dir.path(""), "--checks", "error"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    // Thread t sums in[64 k + t] over the five tiles: 5 t + 64 (0 + 1 + 2 + 3 + 4), exact in float.
+    const std::string out = test::read_file(dir.path("out.bin"));
+    ASSERT_EQ(out.size(), 64u * 4);
+    for (uint32_t t = 0; t < 64; ++t) {
+      float v;
+      std::memcpy(&v, out.data() + 4 * t, 4);
+      EXPECT_EQ(v, float(5 * t + 640)) << arch << " thread " << t;
+    }
+  }
+  // The same instructions replay from a trace with the same timing (the waits' phases travel).
+  auto t = test::run_cli({"trace", "--arch", "h100", launch, "-o", dir.path("k.trace")});
+  ASSERT_EQ(t.exit_code, 0) << t.err;
+  const std::string trace = test::read_file(dir.path("k.trace"));
+  EXPECT_NE(trace.find("mbarrier.try_wait.parity.shared::cta.b64 %p2, %r5; mbar=0x100 phase=4"), std::string::npos) << trace.substr(0, 2000);
+  auto direct = test::run_cli({"run", "--arch", "h100", launch, "--json", dir.path("direct.json")});
+  auto replay = test::run_cli({"run", "--arch", "h100", dir.path("k.trace"), "--json", dir.path("replay.json")});
+  ASSERT_EQ(direct.exit_code, 0) << direct.err;
+  ASSERT_EQ(replay.exit_code, 0) << replay.err;
+  auto cycles = [&](const char* file) {
+    const std::string json = test::read_file(dir.path(file));
+    const size_t at = json.find("\"cycles\"");
+    return at == std::string::npos ? std::string("none") : json.substr(at, 24);
+  };
+  EXPECT_NE(cycles("direct.json"), "none");
+  EXPECT_EQ(cycles("direct.json"), cycles("replay.json"));
+}
+
+TEST(BulkCopyPtx, MisusedBarriersAreFaultsAtTheirLine) {
+  test::TempDir dir;
+  auto r = test::run_cli({"run", "--arch", "h100", launch_file(dir, kernel("")), "-q"});
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_NE(r.err.find("mbarrier at shared 0x100 used before mbarrier.init by thread (0,0,0)"), std::string::npos) << r.err;
+  r = test::run_cli({"run", "--arch", "h100", launch_file(dir, kernel(
+      "  mbarrier.init.shared::cta.b64 [bar], 1;\n", "3")), "-q"});
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_NE(r.err.find("with 3 arrivals when 1 of its phase are pending"), std::string::npos) << r.err;
+  // Before sm_90 the instructions do not exist: the launch is refused by the config's capability.
+  r = test::run_cli({"run", "--arch", "a100", launch_file(dir, kernel()), "-q"});
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_NE(r.err.find("k.ptx:18:1: 'mbarrier.init.shared::cta.b64' needs compute capability 9.0 or later"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace warpsim
