@@ -261,3 +261,6 @@ write("wmma_sm80_d64.bin", "d", [sum(a[i * 4 + k] * b[j * 4 + k] for k in range(
 
 # bulk_copy: in[i] = 0.25 i copied through shared memory by cp.async.bulk; out = 2 in (exact).
 write("bulk_copy_out.bin", "f", [exact_f32(2 * f32(0.25 * i)) for i in range(32768)])
+
+# tma_transpose: in is 70 rows x 100 columns holding 0, 1, 2, ...; out is its 100 x 70 transpose.
+write("tma_transpose_out.bin", "f", [float(x * 100 + y) for y in range(100) for x in range(70)])

@@ -23,11 +23,17 @@ struct LaneAddresses {
 // expect_tx, and a bulk copy's size per issuing lane); and for a wait, the phase it saw complete
 // (-1: incomplete, the wait returned false). Frontends know these; the timing model replays the
 // barrier's phases in its own order from them.
+// A bulk copy's global footprint per issuing lane is `rows` rows of `row_bytes` (0: tx_bytes),
+// `row_stride` bytes apart from the lane's address: one row for cp.async.bulk, the in-bounds
+// rows of the box for cp.async.bulk.tensor (0 when the box lies wholly out of bounds).
 struct MbarrierUse {
   uint32_t address = 0;
   uint32_t arrivals = 0;
   uint32_t tx_bytes = 0;
   int32_t phase = -1;
+  uint32_t rows = 1;
+  uint32_t row_bytes = 0;
+  uint64_t row_stride = 0;
 };
 
 struct WarpInst {

@@ -166,12 +166,15 @@ bool decode_memory(std::string_view base, const std::vector<std::string_view>& p
   if (cp_async && parts.size() > 2 && parts[2] == "bulk") {
     // cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [dst], [src], size, [mbar]:
     // the TMA reads global memory through L2 and completes the bytes on an mbarrier.
-    bool to_shared = parts.size() > 3 && parts[3].starts_with("shared");
-    bool on_mbarrier = false;
-    for (auto p : parts) on_mbarrier = on_mbarrier || p.starts_with("mbarrier");
-    if (!to_shared || !on_mbarrier || (parts.size() > 3 && parts[3] == "tensor")) {
-      error = "'" + std::string(base) + ".async.bulk' is modelled from global to shared memory completing on an mbarrier "
-              "(cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes); not this form";
+    // cp.async.bulk.tensor.Nd.shared::cluster.global.tile.mbarrier::complete_tx::bytes: a box of a tensor.
+    const bool tensor = parts.size() > 3 && parts[3] == "tensor";
+    const size_t dst = tensor ? 5 : 3;
+    bool to_shared = parts.size() > dst && parts[dst].starts_with("shared");
+    bool on_mbarrier = false, multicast = false;
+    for (auto p : parts) on_mbarrier = on_mbarrier || p.starts_with("mbarrier"), multicast = multicast || p.starts_with("multicast");
+    if (!to_shared || !on_mbarrier || multicast || (tensor && (parts.size() < 5 || (parts[4] != "1d" && parts[4] != "2d")))) {
+      error = "'" + std::string(base) + ".async.bulk' is modelled from global to shared memory completing on an mbarrier, "
+              "1D or 2D, without multicast (cp.async.bulk[.tensor.{1d,2d}].shared::cluster.global[.tile].mbarrier::complete_tx::bytes); not this form";
       return false;
     }
     out.op_class = OpClass::kLoad;

@@ -120,20 +120,29 @@ bool LoadStoreUnit::issue_global_load(const WarpInst& inst, uint32_t warp, Cycle
 
 void LoadStoreUnit::issue_bulk_copy(const WarpInst& inst, uint32_t warp, Cycle now) {
   const auto& m = spec_.memory;
-  const uint32_t bytes = inst.mbar.tx_bytes;
+  const MbarrierUse& use = inst.mbar;
+  const uint64_t row_bytes = use.row_bytes ? use.row_bytes : use.tx_bytes;
   inst.for_each_address([&](int, uint64_t a) {
     ++stats_.bulk_copies;
     // Floor: the data are written to shared memory after they arrive (one shared access).
-    uint32_t token = new_token(warp, inst, now + m.shared.latency);
+    const Cycle floor = now + m.shared.latency;
+    uint32_t token = new_token(warp, inst, floor);
     Token& t = tokens_[token];
-    t.bulk = true, t.mbarrier = inst.mbar.address, t.bytes = bytes;
-    for (uint64_t line = a / m.line_bytes; line * m.line_bytes < a + bytes; ++line) {
-      const uint64_t begin = std::max<uint64_t>(a, line * m.line_bytes), end = std::min<uint64_t>(a + bytes, (line + 1) * m.line_bytes);
-      uint32_t sectors = 0;
-      for (uint64_t s = (begin % m.line_bytes) / m.sector_bytes; s * m.sector_bytes < end - line * m.line_bytes; ++s) sectors |= 1u << s;
-      stats_.bulk_copy_sectors += static_cast<uint64_t>(std::popcount(sectors));
+    t.bulk = true, t.mbarrier = use.address, t.bytes = use.tx_bytes;
+    for (uint32_t r = 0; r < use.rows; ++r) {
+      const uint64_t from = a + r * use.row_stride, to = from + row_bytes;
+      for (uint64_t line = from / m.line_bytes; line * m.line_bytes < to; ++line) {
+        const uint64_t begin = std::max<uint64_t>(from, line * m.line_bytes), end = std::min<uint64_t>(to, (line + 1) * m.line_bytes);
+        uint32_t sectors = 0;
+        for (uint64_t s = (begin % m.line_bytes) / m.sector_bytes; s * m.sector_bytes < end - line * m.line_bytes; ++s) sectors |= 1u << s;
+        stats_.bulk_copy_sectors += static_cast<uint64_t>(std::popcount(sectors));
+        ++tokens_[token].pending;
+        memory_.send(MemRequest{line, sectors, token | kDirectToken, sm_id_, MemOp::kRead}, now + 1);
+      }
+    }
+    if (tokens_[token].pending == 0) {  // a box wholly out of bounds: zeros, nothing to read
       ++tokens_[token].pending;
-      memory_.send(MemRequest{line, sectors, token | kDirectToken, sm_id_, MemOp::kRead}, now + 1);
+      finish_part(token, floor);
     }
   });
 }

@@ -132,9 +132,11 @@ class CtaEmulator : public CtaWork {
     uint32_t phase = 0;  // phases completed
   };
   Mbarrier& mbarrier_at(uint64_t address, const WarpState& w, uint32_t lane, const EmuInst& in);
+  uint8_t* bytes_at(MemSpace space, uint64_t address, uint32_t size, const WarpState& w, uint32_t lane, const EmuInst& in);
   static void complete_phase_if_done(Mbarrier& b);
   void mbarrier_op(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);
   void bulk_copy(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);
+  void bulk_tensor_copy(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);
   std::map<uint64_t, Mbarrier> mbarriers_;
   // A failing mbarrier wait first runs the CTA's other warps ahead (into their queues, as for a
   // barrier) until the phase completes, so that the wait's outcome does not depend on the order

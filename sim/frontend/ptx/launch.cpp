@@ -1,5 +1,7 @@
 #include "frontend/ptx/launch.h"
 
+#include "frontend/ptx/tensor_map.h"
+
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -15,6 +17,7 @@
 #include "common/half.h"
 #include "config/config_node.h"
 #include "config/map_reader.h"
+#include "frontend/ptx/tensor_map.h"
 
 namespace warpsim::ptx {
 namespace fs = std::filesystem;
@@ -215,6 +218,11 @@ void PtxWorkload::add_launch(MapReader& r, const fs::path& dir) {
       a.finish();
       continue;
     }
+    if (a.has("tensor_map")) {
+      add_tensor_map(a, param, slot);
+      a.finish();
+      continue;
+    }
     std::string name;
     const ConfigNode& b = a.raw("buffer");
     if (b.kind == ConfigNode::Kind::kScalar) {  // {buffer: name}: one defined under buffers:
@@ -239,6 +247,46 @@ void PtxWorkload::add_launch(MapReader& r, const fs::path& dir) {
   l->context.max_warp_instructions = max_warp_instructions_;
   launches_.push_back(std::move(l));
   launches_.back()->context.program = &launches_.back()->program;
+}
+
+// {tensor_map: {buffer: NAME, elem: f32, dims: [inner, outer], box: [inner, outer], strides: [bytes]}}:
+// a tensor map over a buffer, in warpsim's encoding (tensor_map.h), with the constraints
+// cuTensorMapEncodeTiled documents: 16-byte aligned address and strides, boxes of at most 256
+// elements per dimension whose inner extent is a multiple of 16 bytes.
+void PtxWorkload::add_tensor_map(MapReader& arg, const Variable& param, uint8_t* slot) {
+  MapReader m(arg.raw("tensor_map"), "tensor_map");
+  const std::string buffer = m.string("buffer");
+  const DeviceMemory::Buffer* b = memory_.find(buffer);
+  if (!b) config_error(m.location("buffer"), "no buffer '" + buffer + "' (define it under 'buffers:' or in an earlier argument)");
+  const std::string elem = m.string("elem");
+  if (!elem_size(elem)) config_error(m.location("elem"), "unknown element type '" + elem + "'");
+  TensorMap t;
+  t.address = b->base;
+  t.elem_bytes = elem_size(elem);
+  const auto dims = m.integer_list("dims", 1, 0xffffffffll), box = m.integer_list("box", 1, 256);
+  if (dims.empty() || dims.size() > TensorMap::kMaxRank) {
+    config_error(m.location("dims"), "tensor maps of rank 1 or 2 are modelled; got " + std::to_string(dims.size()) + " dimensions");
+  }
+  if (box.size() != dims.size()) config_error(m.location("box"), "'box' needs one extent per dimension (" + std::to_string(dims.size()) + ")");
+  t.rank = static_cast<uint32_t>(dims.size());
+  for (size_t i = 0; i < dims.size(); ++i) t.dims[i] = static_cast<uint32_t>(dims[i]), t.box[i] = static_cast<uint32_t>(box[i]);
+  if (t.box[0] * t.elem_bytes % 16 != 0) config_error(m.location("box"), "the box's inner extent must be a multiple of 16 bytes");
+  std::vector<int64_t> strides;
+  if (m.has("strides")) strides = m.integer_list("strides", 16, int64_t{1} << 40);
+  if (strides.empty() && t.rank > 1) strides.push_back(int64_t{t.dims[0]} * t.elem_bytes);  // packed rows
+  if (strides.size() != t.rank - 1) config_error(m.location("strides"), "'strides' gives the bytes between rows: " + std::to_string(t.rank - 1) + " value(s)");
+  for (size_t i = 0; i < strides.size(); ++i) {
+    if (strides[i] % 16 != 0) config_error(m.location("strides"), "tensor map strides must be multiples of 16 bytes");
+    t.strides[i] = static_cast<uint64_t>(strides[i]);
+  }
+  const uint64_t extent = t.rank == 1 ? uint64_t{t.dims[0]} * t.elem_bytes : t.strides[0] * (t.dims[1] - 1) + uint64_t{t.dims[0]} * t.elem_bytes;
+  if (extent > b->bytes.size()) {
+    config_error(m.location("dims"), "the tensor map spans " + std::to_string(extent) + " bytes; buffer '" + buffer + "' has " +
+                                         std::to_string(b->bytes.size()));
+  }
+  if (param.size_bytes() < 128) config_error(m.location("buffer"), "parameter " + param.name + " has " + std::to_string(param.size_bytes()) + " bytes; a tensor map takes 128");
+  m.finish();
+  std::memcpy(slot, &t, sizeof t);
 }
 
 PtxWorkload::PtxWorkload(const std::string& launch_file, uint32_t cc) {

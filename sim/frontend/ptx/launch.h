@@ -76,6 +76,7 @@ class PtxWorkload : public Workload {
     LaunchContext context;
   };
   void add_buffer(MapReader& b, const std::string& name, const std::filesystem::path& dir);
+  void add_tensor_map(MapReader& arg, const Variable& param, uint8_t* slot);
   void add_launch(MapReader& r, const std::filesystem::path& dir);
 
   LaunchSpec spec_;

@@ -216,6 +216,11 @@ class Lowering {
         fail(o.line, o.column, "unknown name '" + o.name + "' (not a label, shared variable or parameter of " + f_.name + ")");
       }
       case Operand::Kind::kAddress: {
+        if (!o.items.empty()) {  // [tensorMap, {c0, ...}]: the coordinates as a vector's registers
+          EmuOperand v = operand(o.items[0], line);
+          e.regs = std::move(v.regs);
+          e.immediates = std::move(v.immediates);
+        }
         e.kind = EmuOperand::Kind::kAddr;
         e.bits = static_cast<uint64_t>(o.value);
         if (o.name.empty()) return e;
@@ -451,6 +456,7 @@ class Lowering {
       std::vector<int32_t> rs;
       if (o.kind == EmuOperand::Kind::kReg || (o.kind == EmuOperand::Kind::kAddr && o.reg >= 0)) rs.push_back(o.reg);
       if (o.kind == EmuOperand::Kind::kVector) rs = o.regs;
+      if (o.kind == EmuOperand::Kind::kAddr) rs.insert(rs.end(), o.regs.begin(), o.regs.end());  // coordinates
       bool is_dst = i == 0 && e.op.writes_destination && o.kind != EmuOperand::Kind::kAddr;
       for (int32_t r : rs)
         if (r >= 0) (is_dst ? e.dsts : e.srcs).push_back(static_cast<RegId>(r));

@@ -421,6 +421,10 @@ class Parser {
       } else {
         o.value = static_cast<int64_t>(number("an address"));
       }
+      if (accept(",")) {  // [tensorMap, {c0, c1, ...}]: a bulk tensor copy's coordinates
+        if (!peek().is("{")) fail(peek(), "'{' starting the tensor coordinates");
+        o.items.push_back(operand());
+      }
       expect("]");
       return o;
     }

@@ -101,7 +101,7 @@ void pack_registers(Program& program) {
     remap(in.guard);
     for (EmuOperand& o : in.operands) {
       if (o.kind == EmuOperand::Kind::kReg || o.kind == EmuOperand::Kind::kAddr) remap(o.reg);
-      if (o.kind == EmuOperand::Kind::kVector)
+      if (o.kind == EmuOperand::Kind::kVector || o.kind == EmuOperand::Kind::kAddr)  // an address's coordinates
         for (int32_t& r : o.regs) remap(r);
     }
   }

@@ -217,7 +217,8 @@ WarpInst parse_instruction(LineCursor& c, uint32_t full_mask, OpcodeCache& opcod
       std::string_view token = c.word();
       size_t eq = token.find('=');
       std::string_view key = token.substr(0, eq);
-      if (eq != std::string_view::npos && (key == "mbar" || key == "arrive" || key == "count" || key == "tx" || key == "phase")) {
+      if (eq != std::string_view::npos && (key == "mbar" || key == "arrive" || key == "count" || key == "tx" || key == "phase" || key == "rows" ||
+                                        key == "row_bytes" || key == "stride")) {
         if (op->mbarrier == MbarrierOp::kNone) c.fail_at(key_at, std::string(key) + "= given for '" + std::string(w) + "', which is not an mbarrier operation or bulk copy");
         const std::string_view value = token.substr(eq + 1);
         int64_t v = 0;
@@ -228,10 +229,13 @@ WarpInst parse_instruction(LineCursor& c, uint32_t full_mask, OpcodeCache& opcod
         if (key == "arrive" || key == "count") inst.mbar.arrivals = static_cast<uint32_t>(v);
         if (key == "tx") inst.mbar.tx_bytes = static_cast<uint32_t>(v);
         if (key == "phase") inst.mbar.phase = static_cast<int32_t>(v);
+        if (key == "rows") inst.mbar.rows = static_cast<uint32_t>(v);
+        if (key == "row_bytes") inst.mbar.row_bytes = static_cast<uint32_t>(v);
+        if (key == "stride") inst.mbar.row_stride = static_cast<uint64_t>(v);
         continue;
       }
       if (eq == std::string_view::npos || key != "addr") {
-        c.fail_at(key_at, "unknown annotation '" + std::string(token) + "'; expected addr=BASE+STRIDE, addr=A0,A1,... or, for mbarrier operations, mbar=, count=, arrive=, tx= and phase=");
+        c.fail_at(key_at, "unknown annotation '" + std::string(token) + "'; expected addr=BASE+STRIDE, addr=A0,A1,... or, for mbarrier operations and bulk copies, mbar=, count=, arrive=, tx=, phase=, rows=, row_bytes= and stride=");
       }
       if (have_addr) c.fail_at(key_at, "addr= given twice");
       if (!needs_addresses(*op) && op->space != MemSpace::kParam) {

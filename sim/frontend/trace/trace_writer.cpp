@@ -77,6 +77,10 @@ void TraceWriter::instruction(const WarpInst& inst, uint32_t full_mask, const st
     if (inst.mbar.arrivals) line += (inst.op->mbarrier == MbarrierOp::kInit ? " count=" : " arrive=") + std::to_string(inst.mbar.arrivals);
     if (inst.mbar.tx_bytes) line += " tx=" + std::to_string(inst.mbar.tx_bytes);
     if (inst.op->mbarrier == MbarrierOp::kWait) line += " phase=" + std::to_string(inst.mbar.phase);
+    if (inst.mbar.rows != 1 || inst.mbar.row_bytes != 0) {
+      line += " rows=" + std::to_string(inst.mbar.rows) + " row_bytes=" + std::to_string(inst.mbar.row_bytes) +
+              " stride=" + std::to_string(inst.mbar.row_stride);
+    }
   }
   if (!comment.empty()) line += "  # " + comment;
   out_ << line << "\n";

@@ -2,8 +2,12 @@
 // a CPU reference, and the faults for an mbarrier used before mbarrier.init or over-arrived.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 
+#include "config/load_config.h"
+#include "frontend/ptx/launch.h"
+#include "gpu/simulation.h"
 #include "support/test_support.h"
 
 namespace warpsim {
@@ -118,6 +122,48 @@ TEST(BulkCopyPtx, MisusedBarriersAreFaultsAtTheirLine) {
   r = test::run_cli({"run", "--arch", "a100", launch_file(dir, kernel()), "-q"});
   EXPECT_EQ(r.exit_code, 3);
   EXPECT_NE(r.err.find("k.ptx:18:1: 'mbarrier.init.shared::cta.b64' needs compute capability 9.0 or later"), std::string::npos) << r.err;
+}
+
+// The shipped TMA kernel: every box's in-bounds rows are read once from L2, sector by sector,
+// and the boxes past the matrix's edge read nothing there (their zeros are never stored).
+TEST(TensorCopyPtx, BoxesReadExactlyTheirInBoundsSectors) {
+  const std::string launch = test::source_path("traces/kernels/tma_transpose.launch.yaml");
+  const GpuSpec spec = load_gpu_config("h100").spec;
+  ptx::PtxWorkload workload(launch, spec.compute_capability);
+  Gpu gpu(spec);
+  const auto runs = simulate(gpu, workload).kernels;
+  auto sum = [&](const char* name) { return gpu.stats().sum(name, runs.at(0).stats); };
+  uint64_t sectors = 0;
+  const uint64_t width = 100, height = 70, row_bytes = width * 4, sector = spec.memory.sector_bytes;
+  for (uint64_t by = 0; by < 3; ++by)
+    for (uint64_t bx = 0; bx < 4; ++bx)
+      for (uint64_t y = by * 32; y < std::min(by * 32 + 32, height); ++y) {
+        const uint64_t from = y * row_bytes + bx * 32 * 4, to = y * row_bytes + std::min(bx * 32 + 32, width) * 4;
+        sectors += (to - 1) / sector - from / sector + 1;
+      }
+  EXPECT_EQ(sum("gpu.sm[*].bulk_copy.sectors"), sectors);
+  EXPECT_EQ(sum("gpu.sm[*].bulk_copy.copies"), 12u);
+}
+
+TEST(TensorCopyPtx, TensorMapArgumentsAreChecked) {
+  test::TempDir dir;
+  std::string text = test::read_file(test::source_path("traces/kernels/tma_transpose.launch.yaml"));
+  text.replace(text.find("ptx/"), 4, test::source_path("traces/kernels/ptx/"));
+  auto with = [&](const std::string& from, const std::string& to) {
+    std::string t = text;
+    t.replace(t.find(from), from.size(), to);
+    return test::run_cli({"run", "--arch", "h100", dir.write("k.launch.yaml", t), "-q"});
+  };
+  auto r = with("box: [32, 32]", "box: [2, 32]");
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_NE(r.err.find("k.launch.yaml:13:64:"), std::string::npos) << r.err;  // at the box
+  EXPECT_NE(r.err.find("the box's inner extent must be a multiple of 16 bytes"), std::string::npos) << r.err;
+  r = with("dims: [100, 70]", "dims: [100, 70, 2]");
+  EXPECT_NE(r.err.find("tensor maps of rank 1 or 2 are modelled; got 3 dimensions"), std::string::npos) << r.err;
+  r = with("dims: [100, 70]", "dims: [100, 80]");
+  EXPECT_NE(r.err.find("the tensor map spans 32000 bytes; buffer 'in' has 28000"), std::string::npos) << r.err;
+  r = with("buffer: in, elem", "buffer: nope, elem");
+  EXPECT_NE(r.err.find("no buffer 'nope'"), std::string::npos) << r.err;
 }
 
 }  // namespace

@@ -598,7 +598,7 @@ TEST(PtxEmulator, LaunchFileErrors) {
 
 TEST(PtxEmulator, WrittenTraceReplaysWithTheSameStatistics) {
   TempDir dir;
-  for (const char* kernel : {"vector_add", "reduce_sum", "bulk_copy"}) {
+  for (const char* kernel : {"vector_add", "reduce_sum", "bulk_copy", "tma_transpose"}) {
     SCOPED_TRACE(kernel);
     std::string launch = test::source_path(std::string("traces/kernels/") + kernel + ".launch.yaml");
     std::string trace = dir.path(std::string(kernel) + ".trace.gz");
