@@ -260,6 +260,7 @@ bool decode_tensor(std::string_view base, const std::vector<std::string_view>& p
   // "A warp executing mma.sync.m8n8k4 computes 4 matrix multiply and accumulate operations"
   // (PTX ISA, mma); every other shape is one per warp.
   if (base == "mma" && out.m == 8 && out.n == 8 && out.k == 4 && prec == TensorPrecision::kFp16) out.mma_per_warp = 4;
+  if (base == "wgmma") out.warps_sharing = 4;
   out.op_class = OpClass::kTensor;
   out.pipe = Pipe::kTensor;
   out.writes_destination = true;
@@ -270,6 +271,7 @@ bool decode_tensor(std::string_view base, const std::vector<std::string_view>& p
 
 bool decode_mnemonic(std::string_view mnemonic, OpInfo& out, std::string& error) {
   out = OpInfo{};
+  error.clear();  // the decoders below read a non-empty error as their own failure
   out.mnemonic = std::string(mnemonic);
   if (mnemonic.empty()) {
     error = "expected an instruction mnemonic";
@@ -328,6 +330,12 @@ bool decode_mnemonic(std::string_view mnemonic, OpInfo& out, std::string& error)
   }
   if (base == "exit" || base == "trap") {
     out.op_class = OpClass::kExit;
+    return true;
+  }
+  if (base == "wgmma" && parts.size() > 1 && (parts[1] == "fence" || parts[1] == "commit_group" || parts[1] == "wait_group")) {
+    // Ordering and group bookkeeping for wgmma.mma_async: its accumulators are its destination
+    // registers, so whatever reads them already waits on the scoreboard for the MMA to finish.
+    out.op_class = OpClass::kNop;
     return true;
   }
   if (base == "nop" || base == "nanosleep" || base == "pmevent" || base == "griddepcontrol") {

@@ -65,8 +65,12 @@ struct OpInfo {
   TensorPrecision tensor = TensorPrecision::kNone;
   uint16_t m = 0, n = 0, k = 0;
   uint8_t mma_per_warp = 1;
+  // wgmma: the four warps of a warpgroup each issue the instruction and each computes a quarter
+  // of its M rows (PTX ISA, "Asynchronous Warpgroup Level Matrix Multiply-Accumulate"), so one
+  // warp's share of the FLOPs is a quarter of the shape's.
+  uint8_t warps_sharing = 1;
   bool from_sass = false;    // decoded from an Accel-Sim SASS opcode (shape already checked by the hardware)  // PTX mma.sync.m8n8k4 (f16) is four MMAs per warp (PTX ISA, mma)
-  uint64_t tensor_flops() const { return 2ull * m * n * k * mma_per_warp; }
+  uint64_t tensor_flops() const { return 2ull * m * n * k * mma_per_warp / warps_sharing; }
 };
 
 // Decodes a mnemonic such as "fma.rn.f32", "ld.global.v4.f32" or

@@ -172,6 +172,30 @@ TEST(Timing, MmaIssuesAtThePerSmTensorRate) {
   }
 }
 
+// A warpgroup's wgmma: each of its four warps issues the instruction and computes a quarter of
+// the m64nNk16 product, on its own sub-partition's tensor core, so the SM runs at its full rate
+// and the FLOPs counted are the shape's once per warpgroup, not four times.
+TEST(Timing, WgmmaSplitsTheWarpgroupsProductOverItsFourWarps) {
+  GpuSpec spec = load_gpu_config("h100").spec;
+  auto trace = [&](int k) {
+    std::string t = test::kernel_header("k", 1, 128) + ".cta 0 0 0\n";
+    for (int w = 0; w < 4; ++w) {
+      t += ".warp " + std::to_string(w) + "\n";
+      for (int i = 0; i < k; ++i) {
+        const int acc = i % 8;  // independent accumulators
+        t += "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {%f" + std::to_string(acc) + "}, %rd1, %rd2\n";
+      }
+      t += "exit\n";
+    }
+    return test::simulate_text("h100", t);
+  };
+  auto a = trace(32), b = trace(64);
+  EXPECT_EQ(b.sum("gpu.sm[*].tensor.flops") - a.sum("gpu.sm[*].tensor.flops"), 32ull * 2 * 64 * 128 * 16);
+  const double per_sm = spec.tensor.flops_per_clk_per_sm[static_cast<int>(TensorPrecision::kFp16)];
+  const double cycles = 32.0 * 2 * 64 * 128 * 16 / per_sm * spec.clocks.boost_mhz / spec.clocks.tensor_peak_mhz;
+  EXPECT_NEAR(double(b.kernels.at(0).cycles - a.kernels.at(0).cycles), cycles, 2.0);
+}
+
 TEST(Timing, MissingTensorPrecisionIsAClearError) {
   std::string t = one_warp("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%f0,%f1,%f2,%f3}, {%r1,%r2,%r3,%r4}, {%r5,%r6}, {%f0,%f1,%f2,%f3}\n");
   try {

@@ -81,6 +81,34 @@ TEST(DecodeMnemonic, TensorShapeAndPrecision) {
   EXPECT_EQ(w.m, 16);
   EXPECT_EQ(w.n, 16);
   EXPECT_EQ(w.k, 16);
+  // wgmma: each warp of the warpgroup issues it and computes a quarter of the 64 rows.
+  OpInfo g = decode("wgmma.mma_async.sync.aligned.m64n256k32.f32.e4m3.e4m3");
+  EXPECT_EQ(g.tensor, TensorPrecision::kFp8);
+  EXPECT_EQ(g.tensor_flops(), 2u * 16 * 256 * 32);
+  EXPECT_EQ(decode("wgmma.fence.sync.aligned").op_class, OpClass::kNop);
+  EXPECT_EQ(decode("wgmma.commit_group.sync.aligned").op_class, OpClass::kNop);
+  EXPECT_EQ(decode("wgmma.wait_group.sync.aligned").op_class, OpClass::kNop);
+}
+
+// Hopper's mbarriers and bulk copies.
+TEST(DecodeMnemonic, MbarrierAndBulkCopies) {
+  EXPECT_EQ(decode("mbarrier.init.shared::cta.b64").mbarrier, MbarrierOp::kInit);
+  EXPECT_EQ(decode("mbarrier.arrive.expect_tx.release.cta.shared::cta.b64").mbarrier, MbarrierOp::kArrive);
+  EXPECT_TRUE(decode("mbarrier.arrive.shared.b64").writes_destination);
+  EXPECT_EQ(decode("mbarrier.try_wait.parity.shared::cta.b64").mbarrier, MbarrierOp::kWait);
+  EXPECT_EQ(decode("mbarrier.expect_tx.relaxed.cta.shared::cta.b64").mbarrier, MbarrierOp::kExpectTx);
+  const OpInfo bulk = decode("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes");
+  EXPECT_EQ(bulk.mbarrier, MbarrierOp::kBulkCopy);
+  EXPECT_EQ(bulk.op_class, OpClass::kLoad);
+  EXPECT_EQ(bulk.space, MemSpace::kGlobal);
+  EXPECT_EQ(decode("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes").mbarrier, MbarrierOp::kBulkCopy);
+  OpInfo op;
+  std::string error;
+  EXPECT_FALSE(decode_mnemonic("cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes", op, error));
+  EXPECT_NE(error.find("1D or 2D"), std::string::npos) << error;
+  EXPECT_FALSE(decode_mnemonic("cp.async.bulk.global.shared::cta.bulk_group", op, error));
+  EXPECT_FALSE(decode_mnemonic("mbarrier.arrive_drop.shared.b64", op, error));
+  EXPECT_NE(error.find("arrive_drop, complete_tx and pending_count are not modelled"), std::string::npos) << error;
 }
 
 TEST(DecodeMnemonic, UnknownNamesWhatWasExpected) {
