@@ -200,7 +200,11 @@ bool decode_memory(std::string_view base, const std::vector<std::string_view>& p
     if (p == "v2") vec = 2;
     if (p == "v4") vec = 4;
     if (p == "v8") vec = 8;
-    if (p == "cg" || p == "cs" || p == "cv" || p == "volatile" || p == "lu") out.bypass_l1 = true;
+    // PTX ISA, "Cache operators": .cg caches in L2 only; .cv fetches again (served by L2, the
+    // point of coherence for device memory); .cs ("likely to be accessed once") and .lu ("last
+    // use"; on global addresses the same as .cs) allocate with evict-first priority.
+    if (p == "cg" || p == "cv" || p == "volatile") out.bypass_l1 = true;
+    if (p == "cs" || p == "lu") out.evict_first = true;
   }
   if (ldmatrix) space = MemSpace::kShared;
   if (cp_async) space = MemSpace::kGlobal;  // timed as the global read; the shared write is not yet modelled

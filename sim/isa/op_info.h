@@ -58,7 +58,8 @@ struct OpInfo {
   FlopKind flop = FlopKind::kNone;
   uint8_t access_bytes = 0;  // bytes per active lane for memory operations
   bool writes_destination = false;  // the first operand is written
-  bool bypass_l1 = false;           // .cg/.cs/.cv/.volatile: served by L2
+  bool bypass_l1 = false;           // .cg/.cv/.volatile: served by L2
+  bool evict_first = false;         // .cs/.lu: cached with evict-first priority in L1 and L2 (PTX ISA cache operators)
   uint8_t packed_lanes = 1;         // 2 for f16x2/bf16x2 (two results per lane)
   MbarrierOp mbarrier = MbarrierOp::kNone;
   // Tensor operations.

@@ -20,6 +20,7 @@ struct MemRequest {
   uint16_t sm = 0;
   MemOp op = MemOp::kRead;
   uint8_t ops = 1;            // atomics: lane operations on this line (each a read-modify-write at L2)
+  bool evict_first = false;   // .cs/.lu: L2 keeps the line as the next to evict in its set
 };
 
 struct MemResponse {

@@ -122,7 +122,7 @@ void MemorySystem::handle(const MemRequest& r, Cycle now) {
 
   switch (r.op) {
     case MemOp::kRead: {
-      Cycle data = read_sectors(r.line, r.sectors, lookup_done, partition);
+      Cycle data = read_sectors(r.line, r.sectors, lookup_done, partition, r.evict_first);
       respond(r, data, r.sectors);
       break;
     }
@@ -152,7 +152,7 @@ void MemorySystem::handle(const MemRequest& r, Cycle now) {
       // Stores write whole sectors here (byte masks are not modelled), so no fetch is needed.
       cache.fill(r.line, way, r.sectors, lookup_done);
       cache.mark_dirty(r.line, way, r.sectors);
-      cache.touch(r.line, way);
+      cache.use(r.line, way, r.evict_first);
       drop_other_copies(r.line, partition);
       respond(r, lookup_done, 0);
       break;
@@ -162,7 +162,7 @@ void MemorySystem::handle(const MemRequest& r, Cycle now) {
 
 // A read in the requester's partition; what it lacks comes from another partition's copy (after
 // the far-partition latency) before HBM is asked.
-Cycle MemorySystem::read_sectors(uint64_t line, uint32_t sectors, Cycle lookup_done, uint32_t partition) {
+Cycle MemorySystem::read_sectors(uint64_t line, uint32_t sectors, Cycle lookup_done, uint32_t partition, bool evict_first) {
   const auto& m = spec_.memory;
   auto& cache = slices_[slice_in(line, partition)];
   stats_.sector_reads += static_cast<uint64_t>(std::popcount(sectors));
@@ -214,7 +214,7 @@ Cycle MemorySystem::read_sectors(uint64_t line, uint32_t sectors, Cycle lookup_d
       data = std::max(data, arrives);
     }
   }
-  cache.touch(line, way);
+  cache.use(line, way, evict_first);
   return data;
 }
 

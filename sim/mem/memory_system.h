@@ -51,7 +51,7 @@ class MemorySystem : public Component {
   };
   void handle(const MemRequest& r, Cycle now);
   // Looks up (and on a miss fetches) `sectors` of `line`; returns when the data is in L2.
-  Cycle read_sectors(uint64_t line, uint32_t sectors, Cycle lookup_done, uint32_t partition);
+  Cycle read_sectors(uint64_t line, uint32_t sectors, Cycle lookup_done, uint32_t partition, bool evict_first = false);
   void evict(const SectoredCache::Victim& victim, Cycle when, uint32_t partition);
   void drop_other_copies(uint64_t line, uint32_t partition);
   void write_back(const SectoredCache::Victim& victim, Cycle when);

@@ -29,6 +29,9 @@ class SectoredCache {
   static constexpr uint64_t kNoTag = UINT64_MAX;  // tag of an empty way
   Cycle sector_ready(uint64_t line, int way, int sector) const { return ready_[slot(line, way) * sectors_ + sector]; }
   void touch(uint64_t line, int way) { lines_[slot(line, way)].last_use = ++use_clock_; }
+  // Evict-first: the line becomes the least recently used of its set (streaming data, .cs/.lu).
+  void demote(uint64_t line, int way) { lines_[slot(line, way)].last_use = 0; }
+  void use(uint64_t line, int way, bool evict_first) { evict_first ? demote(line, way) : touch(line, way); }
 
   // Makes room for `line` (which must be absent) and returns its way; reports the evicted line.
   int allocate(uint64_t line, Victim& victim);

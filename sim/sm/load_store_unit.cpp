@@ -86,7 +86,9 @@ bool LoadStoreUnit::issue_global_load(const WarpInst& inst, uint32_t warp, Cycle
       stats_.global_load_sectors += static_cast<uint64_t>(std::popcount(la.sectors));
       stats_.l1_sector_misses += static_cast<uint64_t>(std::popcount(la.sectors));
       ++tokens_[token].pending;
-      memory_.send(MemRequest{la.line, la.sectors, token | kDirectToken, sm_id_, MemOp::kRead}, data);
+      MemRequest req{la.line, la.sectors, token | kDirectToken, sm_id_, MemOp::kRead};
+      req.evict_first = inst.op->evict_first;
+      memory_.send(req, data);
     }
     return true;
   }
@@ -98,15 +100,18 @@ bool LoadStoreUnit::issue_global_load(const WarpInst& inst, uint32_t warp, Cycle
     uint32_t hit = la.sectors & present, miss = la.sectors & ~present;
     stats_.l1_sector_hits += static_cast<uint64_t>(std::popcount(hit));
     stats_.l1_sector_misses += static_cast<uint64_t>(std::popcount(miss));
-    if (way >= 0) l1_.touch(la.line, way);
+    if (way >= 0) l1_.use(la.line, way, inst.op->evict_first);
     if (!miss) continue;
     if (token == UINT32_MAX) token = new_token(warp, inst, data);
     MshrEntry& e = mshr_[la.line];
+    e.evict_first = e.evict_first && inst.op->evict_first;
     uint32_t to_request = miss & ~e.requested;
     stats_.l1_mshr_merges += static_cast<uint64_t>(std::popcount(miss & e.requested));
     if (to_request) {
       e.requested |= to_request;
-      memory_.send(MemRequest{la.line, to_request, 0, sm_id_, MemOp::kRead}, data);
+      MemRequest req{la.line, to_request, 0, sm_id_, MemOp::kRead};
+      req.evict_first = inst.op->evict_first;
+      memory_.send(req, data);
     }
     e.waiters.emplace_back(token, miss);
     ++tokens_[token].pending;
@@ -157,7 +162,9 @@ uint32_t LoadStoreUnit::issue_global_store(const WarpInst& inst, uint32_t warp, 
     // Write-through, no allocate: a line already in L1 is updated in place.
     int way = l1_.find(la.line);
     if (way >= 0) l1_.fill(la.line, way, la.sectors, looked_up);
-    memory_.send(MemRequest{la.line, la.sectors, warp, sm_id_, MemOp::kWrite}, looked_up);
+    MemRequest req{la.line, la.sectors, warp, sm_id_, MemOp::kWrite};
+    req.evict_first = inst.op->evict_first;  // st.cs: streaming, evict-first in L2
+    memory_.send(req, looked_up);
   }
   return static_cast<uint32_t>(lines_.size());
 }
@@ -227,6 +234,7 @@ void LoadStoreUnit::on_response(const MemResponse& r, Cycle now) {
   auto it = mshr_.find(r.line);
   if (it == mshr_.end()) return;
   MshrEntry& e = it->second;
+  if (way >= 0 && e.evict_first) l1_.demote(r.line, way);
   e.requested &= ~r.sectors;
   size_t keep = 0;
   for (auto& [token, missing] : e.waiters) {

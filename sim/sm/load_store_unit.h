@@ -64,6 +64,7 @@ class LoadStoreUnit {
   };
   struct MshrEntry {
     uint32_t requested = 0;  // sectors asked of L2 and not yet back
+    bool evict_first = true; // every load waiting on it was .cs/.lu: the fill is the next to go
     std::vector<std::pair<uint32_t, uint32_t>> waiters;  // token, sectors still missing
   };
   static constexpr uint32_t kDirectToken = 0x80000000u;  // response goes straight to a token, not via L1

@@ -57,6 +57,13 @@ TEST(DecodeMnemonic, MemorySpacesAndWidths) {
   EXPECT_FALSE(st.writes_destination);
   EXPECT_TRUE(decode("ld.global.cg.f32").bypass_l1);
   EXPECT_FALSE(decode("ld.global.ca.f32").bypass_l1);
+  // .cs and .lu allocate with evict-first priority (PTX ISA cache operators); they do not bypass L1.
+  EXPECT_FALSE(decode("ld.global.cs.f32").bypass_l1);
+  EXPECT_TRUE(decode("ld.global.cs.f32").evict_first);
+  EXPECT_TRUE(decode("ld.global.lu.v4.f32").evict_first);
+  EXPECT_TRUE(decode("st.global.cs.f32").evict_first);
+  EXPECT_TRUE(decode("ld.global.cv.f32").bypass_l1);
+  EXPECT_FALSE(decode("ld.global.ca.f32").evict_first);
   EXPECT_EQ(decode("ld.param.u64").space, MemSpace::kParam);
   EXPECT_EQ(decode("ld.f32").space, MemSpace::kGlobal);  // generic addressing
   EXPECT_EQ(decode("atom.global.add.u32").op_class, OpClass::kAtomic);

@@ -40,6 +40,25 @@ TEST(SectoredCache, LeastRecentlyUsedIsEvictedWithItsDirtySectors) {
   EXPECT_EQ(c.find(1), -1);  // set 1 untouched
 }
 
+TEST(SectoredCache, EvictFirstLinesGoBeforeOlderOnes) {
+  SectoredCache c(4 * 128, 4, 128, 32, false);  // one set of 4 ways
+  SectoredCache::Victim v;
+  for (uint64_t line : {0, 1, 2, 3}) {
+    int w = c.allocate(line, v);
+    c.fill(line, w, 0xf, 0);
+    c.touch(line, w);
+  }
+  int s = c.allocate(10, v);  // a streaming line takes line 0's way (least recent)...
+  EXPECT_EQ(v.line, 0u);
+  c.fill(10, s, 0xf, 0);
+  c.demote(10, s);            // ...and is the next to go, though it is the newest
+  int t = c.allocate(11, v);
+  EXPECT_TRUE(v.valid);
+  EXPECT_EQ(v.line, 10u);
+  EXPECT_EQ(t, s);
+  for (uint64_t line : {1, 2, 3}) EXPECT_GE(c.find(line), 0);
+}
+
 TEST(SectoredCache, NonPowerOfTwoSetCount) {
   SectoredCache c(3 * 128, 1, 128, 32, true);
   EXPECT_EQ(c.sets(), 3u);
