@@ -33,6 +33,7 @@
 #undef D
 #undef BC
 #undef WARPS
+#include "../../traces/kernels/bulk_copy.cu"
 
 #include "suite_table.h"
 
@@ -53,7 +54,7 @@ const KernelRef kKernels[] = {
     {"histogram", (const void*)histogram}, {"transpose_naive", (const void*)transpose_naive},
     {"transpose_tiled", (const void*)transpose_tiled}, {"sgemm_tiled", (const void*)sgemm_tiled},
     {"attention_scores", (const void*)attention_scores}, {"attention_softmax_pv", (const void*)attention_softmax_pv},
-    {"attention_flash", (const void*)attention_flash},
+    {"attention_flash", (const void*)attention_flash}, {"bulk_scale", (const void*)bulk_scale},
 };
 
 #define CUDA_OK(call)                                                                              \

@@ -31,6 +31,7 @@ REUSED = [
     ("attention_naive", "attention", "attention_naive"),
     ("attention_flash", "attention", "attention_flash"),
     ("histogram", "atomics", "histogram"),
+    ("bulk_copy", "tma", "bulk_copy"),  # Hopper and later (the launch file requires 9.0)
 ]
 
 MB = "ptx/microbench.sm_{sm}.ptx"
