@@ -1,16 +1,10 @@
 #include "sm/mbarrier_table.h"
 
 #include <algorithm>
-#include <cstdio>
+
+#include "common/format.h"
 
 namespace warpsim {
-namespace {
-std::string hex(uint32_t a) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "0x%x", a);
-  return buf;
-}
-}  // namespace
 
 MbarrierTable::Barrier* MbarrierTable::find(uint32_t address, std::string& error) {
   auto it = barriers_.find(address);

@@ -9,18 +9,11 @@
 #include <cstring>
 #include <string>
 
+#include "common/format.h"
 #include "frontend/ptx/cta_emulator.h"
 #include "frontend/ptx/tensor_map.h"
 
 namespace warpsim::ptx {
-namespace {
-std::string hex(uint64_t a) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(a));
-  return buf;
-}
-}  // namespace
-
 bool CtaEmulator::wait_satisfied(const WarpState& w, const EmuInst& in, uint32_t exec) const {
   const EmuOperand& addr = in.operands.at(1);
   const bool parity = in.has("parity");

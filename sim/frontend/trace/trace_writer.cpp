@@ -3,14 +3,11 @@
 #include <cstdio>
 #include <sstream>
 
+#include "common/format.h"
+
 namespace warpsim {
 
 namespace {
-std::string hex(uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-  return buf;
-}
 std::string mask_prefix(uint32_t mask, uint32_t full_mask) {
   if (mask == full_mask) return "";
   char buf[16];
