@@ -34,9 +34,10 @@ bool CtaEmulator::arithmetic_fast32(WarpState& w, const EmuInst& in, uint32_t ex
     const EmuOperand& o = ops[i];
     if (!((o.kind == EmuOperand::Kind::kReg && !o.negated) || o.kind == EmuOperand::Kind::kImm)) return false;
   }
-  uint64_t* regs = w.regs.data();
+  RegisterFile& regs = w.regs;
+  uint32_t* out = regs.lanes32(d);  // the destination is 32-bit (checked above)
   auto value = [&](const EmuOperand& o, uint32_t l) {
-    return static_cast<uint32_t>(o.kind == EmuOperand::Kind::kReg ? regs[static_cast<size_t>(o.reg) * 32 + l] : o.bits);
+    return static_cast<uint32_t>(o.kind == EmuOperand::Kind::kReg ? regs.get(o.reg, l) : o.bits);
   };
   const EmuOperand &x_op = ops[1], &y_op = ops[2], &z_op = ops[sources == 3 ? 3 : 2];
   for_lanes(exec, [&](uint32_t l) {
@@ -63,7 +64,7 @@ bool CtaEmulator::arithmetic_fast32(WarpState& w, const EmuInst& in, uint32_t ex
         default: r = a ^ b; break;
       }
     }
-    regs[static_cast<size_t>(d) * 32 + l] = r;
+    out[l] = r;
   });
   return true;
 }

@@ -15,12 +15,11 @@ namespace warpsim::ptx {
 CtaEmulator::CtaEmulator(const LaunchContext& launch, Dim3 cta_id) : launch_(launch), id_(cta_id) {
   const uint64_t threads = launch.block.count();
   const uint32_t nwarps = static_cast<uint32_t>((threads + 31) / 32);
-  const size_t nregs = launch.program->storage_bits.size();
   warps_.resize(nwarps);
   for (uint32_t w = 0; w < nwarps; ++w) {
     WarpState& ws = warps_[w];
     ws.index = w;
-    ws.regs.assign(nregs * 32, 0);
+    ws.regs.reset(launch.program->register_slots.data(), launch.program->register_words);
     uint64_t lanes = std::min<uint64_t>(32, threads - uint64_t{w} * 32);
     uint32_t mask = lanes >= 32 ? 0xffffffffu : static_cast<uint32_t>((1ull << lanes) - 1);
     ws.stack.push_back(StackEntry{0, static_cast<uint32_t>(launch.program->insts.size()), mask});
@@ -79,7 +78,7 @@ uint32_t CtaEmulator::guard_lanes(const WarpState& w, const EmuInst& in, uint32_
   if (in.guard < 0) return mask;
   uint32_t pred = 0;
   for (uint32_t l = 0; l < 32; ++l)
-    if ((mask >> l & 1) && (w.regs[static_cast<size_t>(in.guard) * 32 + l] & 1)) pred |= 1u << l;
+    if ((mask >> l & 1) && (w.regs.get(in.guard, l) & 1)) pred |= 1u << l;
   return in.guard_negated ? mask & ~pred : pred;
 }
 
@@ -197,7 +196,7 @@ bool CtaEmulator::step(WarpState& w, Record& out) {
 uint64_t CtaEmulator::read_other(const WarpState& w, const EmuOperand& o, uint32_t lane) const {
   switch (o.kind) {
     case EmuOperand::Kind::kReg: {
-      uint64_t v = w.regs[static_cast<size_t>(o.reg) * 32 + lane];
+      uint64_t v = w.regs.get(o.reg, lane);
       return o.negated ? (v ^ 1) : v;
     }
     case EmuOperand::Kind::kImm:
@@ -233,7 +232,7 @@ uint64_t CtaEmulator::read_other(const WarpState& w, const EmuOperand& o, uint32
 void CtaEmulator::write(WarpState& w, int32_t reg, uint32_t lane, uint64_t bits) {
   if (reg < 0) return;
   uint32_t width = launch_.program->storage_bits[static_cast<size_t>(reg)];
-  w.regs[static_cast<size_t>(reg) * 32 + lane] = width == 1 ? (bits & 1) : mask_bits(bits, width);
+  w.regs.set(reg, lane, width == 1 ? (bits & 1) : mask_bits(bits, width));
 }
 
 void CtaEmulator::execute(WarpState& w, const EmuInst& in, uint32_t exec, Record& out) {
@@ -243,7 +242,7 @@ void CtaEmulator::execute(WarpState& w, const EmuInst& in, uint32_t exec, Record
   const Type type = in.type;
   auto lanes = [&](auto&& f) { for_lanes(exec, f); };
   auto dst_reg = [&](size_t i = 0) { return ops.at(i).kind == EmuOperand::Kind::kReg ? ops[i].reg : -1; };
-  auto reg = [&](int32_t r, uint32_t l) { return w.regs[static_cast<size_t>(r) * 32 + l]; };
+  auto reg = [&](int32_t r, uint32_t l) { return w.regs.get(r, l); };
 
   switch (in.code) {
     case EmuOp::kBra: {

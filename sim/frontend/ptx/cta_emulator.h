@@ -19,6 +19,7 @@
 #include "frontend/kernel_source.h"
 #include "frontend/ptx/device_memory.h"
 #include "frontend/ptx/program.h"
+#include "frontend/ptx/register_file.h"
 
 namespace warpsim::ptx {
 
@@ -81,7 +82,7 @@ class CtaEmulator : public CtaWork {
   };
   struct WarpState {
     uint32_t index = 0;
-    std::vector<uint64_t> regs;  // register r of lane l at [r * 32 + l]
+    RegisterFile regs;
     std::vector<StackEntry> stack;
     uint32_t barriers = 0;       // bar.sync instructions executed
     bool done = false;
@@ -150,7 +151,7 @@ class CtaEmulator : public CtaWork {
   bool arithmetic_fast32(WarpState& w, const EmuInst& in, uint32_t exec);
   uint64_t read(const WarpState& w, const EmuOperand& o, uint32_t lane) const {
     if (o.kind == EmuOperand::Kind::kReg) {
-      uint64_t v = w.regs[static_cast<size_t>(o.reg) * 32 + lane];
+      uint64_t v = w.regs.get(o.reg, lane);
       return o.negated ? (v ^ 1) : v;
     }
     return read_other(w, o, lane);

@@ -18,7 +18,7 @@ namespace warpsim::ptx {
 void CtaEmulator::matrix_op(WarpState& w, const EmuInst& in, uint32_t exec, Record& out) {
   const auto& ops = in.operands;
   auto lanes = [&](auto&& f) { for_lanes(exec, f); };
-  auto reg = [&](int32_t r, uint32_t l) { return w.regs[static_cast<size_t>(r) * 32 + l]; };
+  auto reg = [&](int32_t r, uint32_t l) { return w.regs.get(r, l); };
   switch (in.code) {
     case EmuOp::kWmmaLoad:
     case EmuOp::kWmmaStore: {
@@ -158,7 +158,7 @@ void CtaEmulator::mma_m16n8k32(WarpState& w, const EmuInst& in) {
     if (e == 15 && m == 7) return std::numeric_limits<double>::quiet_NaN();
     return sign * (e == 0 ? std::ldexp(m / 8.0, -6) : std::ldexp(1.0 + m / 8.0, static_cast<int>(e) - 7));
   };
-  auto reg = [&](int32_t r, uint32_t l) { return w.regs[static_cast<size_t>(r) * 32 + l]; };
+  auto reg = [&](int32_t r, uint32_t l) { return w.regs.get(r, l); };
   double a[16][32] = {}, b[32][8] = {};
   for (uint32_t l = 0; l < 32; ++l) {
     const uint32_t g = l / 4, t = l % 4;
@@ -216,7 +216,7 @@ double wmma_value(char kind, uint64_t bits) {
 void CtaEmulator::wmma_mma(WarpState& w, const EmuInst& in) {
   const auto& ops = in.operands;
   const WmmaInfo& info = in.wmma;
-  auto reg = [&](int32_t r, uint32_t l) { return w.regs[static_cast<size_t>(r) * 32 + l]; };
+  auto reg = [&](int32_t r, uint32_t l) { return w.regs.get(r, l); };
   auto gather = [&](const std::vector<int32_t>& frag, char matrix) {
     const FragmentShape f = fragment_shape(info, matrix);
     const uint32_t per_reg = wmma_elements_per_register(f.kind), bits = 8 * wmma_element_bytes(f.kind);

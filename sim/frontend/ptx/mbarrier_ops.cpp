@@ -19,7 +19,7 @@ bool CtaEmulator::wait_satisfied(const WarpState& w, const EmuInst& in, uint32_t
   const bool parity = in.has("parity");
   bool ok = true;
   for_lanes(exec, [&](uint32_t l) {
-    const uint64_t a = (addr.reg >= 0 ? w.regs[static_cast<size_t>(addr.reg) * 32 + l] : 0) + addr.bits;
+    const uint64_t a = (addr.reg >= 0 ? w.regs.get(addr.reg, l) : 0) + addr.bits;
     auto it = mbarriers_.find(a);
     if (it == mbarriers_.end()) return;  // reported when the wait executes
     const uint64_t operand = read(w, in.operands.at(2), l);
@@ -104,7 +104,7 @@ void CtaEmulator::mbarrier_op(WarpState& w, const EmuInst& in, uint32_t exec, Re
   int64_t waited = -1;
   if (kind == MbarrierOp::kWait && !wait_satisfied(w, in, exec)) run_others_until(w, [&] { return wait_satisfied(w, in, exec); });
   for_lanes(exec, [&](uint32_t l) {
-    const uint64_t a = (addr.reg >= 0 ? w.regs[static_cast<size_t>(addr.reg) * 32 + l] : 0) + addr.bits;
+    const uint64_t a = (addr.reg >= 0 ? w.regs.get(addr.reg, l) : 0) + addr.bits;
     if (!first && a != use.address) {
       fault(in, w, l, "lanes of one warp use different mbarriers in one instruction (shared " + hex(use.address) + " and " + hex(a) +
                           "), which the timing model does not replay");
@@ -168,7 +168,7 @@ void CtaEmulator::mbarrier_op(WarpState& w, const EmuInst& in, uint32_t exec, Re
 void CtaEmulator::bulk_tensor_copy(WarpState& w, const EmuInst& in, uint32_t exec, Record& out) {
   const auto& ops = in.operands;
   const EmuOperand &dst = ops.at(0), &src = ops.at(1), &bar = ops.at(2);
-  auto reg = [&](int32_t r, uint32_t l) { return r >= 0 ? w.regs[static_cast<size_t>(r) * 32 + l] : 0; };
+  auto reg = [&](int32_t r, uint32_t l) { return r >= 0 ? w.regs.get(r, l) : 0; };
   MbarrierUse& use = out.inst.mbar;
   bool first = true;
   for_lanes(exec, [&](uint32_t l) {
@@ -230,7 +230,7 @@ void CtaEmulator::bulk_copy(WarpState& w, const EmuInst& in, uint32_t exec, Reco
   if (in.has("tensor")) return bulk_tensor_copy(w, in, exec, out);
   const auto& ops = in.operands;
   const EmuOperand &dst = ops.at(0), &src = ops.at(1), &bar = ops.at(3);
-  auto reg = [&](int32_t r, uint32_t l) { return r >= 0 ? w.regs[static_cast<size_t>(r) * 32 + l] : 0; };
+  auto reg = [&](int32_t r, uint32_t l) { return r >= 0 ? w.regs.get(r, l) : 0; };
   MbarrierUse& use = out.inst.mbar;
   bool first = true;
   for_lanes(exec, [&](uint32_t l) {

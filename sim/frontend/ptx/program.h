@@ -91,6 +91,8 @@ struct Program {
   // The emulator's registers: operands name storage registers, which pack_registers() shares
   // between virtual registers never live at once; the width of each (register_packing.h).
   std::vector<uint32_t> storage_bits;
+  std::vector<uint32_t> register_slots;  // where each lives in a warp's RegisterFile (register_file.h)
+  uint32_t register_words = 0;           // 32-bit words per warp
   // Scoreboard ids of the pseudo registers that stand for cp.async groups: past the virtual ones.
   static constexpr uint32_t kAsyncCopyRegs = 32;
   RegId async_copy_reg_base = 0;

@@ -5,6 +5,8 @@
 #include <queue>
 #include <utility>
 
+#include "frontend/ptx/register_file.h"
+
 namespace warpsim::ptx {
 namespace {
 
@@ -93,6 +95,7 @@ void pack_registers(Program& program) {
     storage[r] = s;
     q.push({span[r].second, s});
   }
+  program.register_slots = register_slots(program.storage_bits, program.register_words);
 
   auto remap = [&](int32_t& r) {
     if (r >= 0) r = storage[static_cast<size_t>(r)];
