@@ -10,7 +10,7 @@ import tempfile
 
 WARPSIM = os.environ.get("WARPSIM", "build/release/sim/warpsim")
 GPUS = ["v100", "a100", "h100", "h200", "b200"]
-ORDER = {"latency": 0, "latency ladder": 1, "shared": 2, "bandwidth": 3, "compute": 4}
+ORDER = {"latency": 0, "latency ladder": 1, "shared": 2, "bandwidth": 3, "bandwidth ladder": 4, "compute": 5}
 
 
 def run(gpu, tmp):

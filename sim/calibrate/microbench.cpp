@@ -6,6 +6,7 @@
 #include <cmath>
 #include <filesystem>
 #include <memory>
+#include <utility>
 
 #include "common/error.h"
 #include "config/load_config.h"
@@ -263,6 +264,20 @@ std::vector<MicrobenchResult> run_microbenchmarks(const GpuSpec& spec, const Mic
     const double l2_peak = double(m.l2.slices) * m.l2.bytes_per_clk_per_slice * spec.cycles_per_second() / 1e9;
     add("bandwidth", "L2 read (" + kib(uint64_t(bytes)) + " resident)", "GB/s", bytes / seconds / 1e9, "l2_read_gbps",
         "slice ports " + std::to_string(int(l2_peak)) + " GB/s");
+  }
+  // Bandwidth ladder: the whole GPU reads a working set twice (4 CTAs of 8 warps per SM); the
+  // second kernel's rate is L2's while the set fits (with both partitions' copies, about half of
+  // L2 per partition pair) and DRAM's once it does not (LRU then evicts each line before reuse).
+  const std::pair<uint64_t, const char*> sets[] = {{m.l2.size_bytes / 8, "1/8 of L2"}, {m.l2.size_bytes / 2, "1/2 of L2"},
+                                                   {m.l2.size_bytes * 3 / 2, "1.5x L2"}};
+  for (const auto& [ws, what] : sets) {
+    const uint32_t ctas = 4 * spec.topology.sms;
+    const uint32_t loads = static_cast<uint32_t>(std::max<uint64_t>(1, ws / (uint64_t{ctas} * 8 * 512)));
+    runner.label("bw_ladder_" + kib(ws).replace(kib(ws).find(' '), 1, "_"));
+    auto r = runner.simulate({stream(ctas, 8, loads, 0x100000000ull), stream(ctas, 8, loads, 0x100000000ull)});
+    const double bytes = double(ctas) * 8 * loads * 512, seconds = double(r.kernels.at(1).cycles()) / spec.cycles_per_second();
+    add("bandwidth ladder", std::string("read, working set ") + what, "GB/s", bytes / seconds / 1e9, "",
+        kib(uint64_t(bytes)) + ", second pass; DRAM peak " + std::to_string(int(peak_gbps)) + " GB/s");
   }
 
   // Compute: FP32 FMA and MMA throughput over the whole GPU.

@@ -67,6 +67,24 @@ TEST(Calibrate, LadderStepsFromL1ToL2ToDram) {
     EXPECT_NEAR(double(row(j, p)["simulated"]), double(row(j, p)["reference"]), 0.02 * double(row(j, p)["reference"])) << p;
 }
 
+// The bandwidth ladder over working-set size: L2-resident sets read above the DRAM peak; a set of
+// 1.5x L2 re-read comes from DRAM. On V100's single-partition L2 that is the DRAM stream's rate;
+// the partitioned L2s reach only about half of it, a reported model finding
+// (docs/validation.md), so they are held only to the L2 side here.
+TEST(Calibrate, BandwidthLadderStepsFromL2ToDram) {
+  json j = calibrate("v100");
+  GpuSpec s = load_gpu_config("v100").spec;
+  const double peak = s.memory.hbm.peak_bytes_per_second() / 1e9, stream = row(j, "DRAM read, 32 warps/SM")["simulated"];
+  std::vector<double> ladder;
+  for (const auto& r : j["rows"])
+    if (r["group"] == "bandwidth ladder") ladder.push_back(r["simulated"]);
+  ASSERT_EQ(ladder.size(), 3u);
+  EXPECT_GT(ladder[0], 1.5 * peak);  // L2/8: from L2
+  EXPECT_GT(ladder[1], 1.5 * peak);  // L2/2
+  EXPECT_NEAR(ladder[2], stream, 0.1 * stream);  // 1.5x L2: DRAM
+  EXPECT_LT(ladder[2], peak);
+}
+
 // --write-traces writes each run as a trace; replaying the two L1 runs with warpsim run gives
 // back the latency calibrate printed, and the shipped traces are what the command writes.
 TEST(Calibrate, WrittenTracesReplayToTheSameLatency) {
