@@ -28,6 +28,7 @@ MemorySystem::MemorySystem(const GpuSpec& spec, Engine& engine, StatRegistry& st
   for (uint32_t i = 0; i < m.l2.slices; ++i) {
     slices_.emplace_back(slice_bytes, m.l2.associativity, m.line_bytes, m.sector_bytes, true);
     slice_ports_.emplace_back(double(m.l2.bytes_per_clk_per_slice));
+    far_ports_.emplace_back(double(m.l2.bytes_per_clk_per_slice));  // assumed: the slice's own rate
     atomic_units_.emplace_back(double(m.l2.atomic_ops_per_clk_per_slice));
   }
   double channel_bytes_per_cycle = m.hbm.peak_bytes_per_second() / m.hbm.channels / spec.cycles_per_second();
@@ -185,7 +186,7 @@ Cycle MemorySystem::read_sectors(uint64_t line, uint32_t sectors, Cycle lookup_d
     const int far_way = far.find(line);
     const uint32_t found = far_way >= 0 ? far.valid_sectors(line, far_way) & missing & ~from_far : 0;
     if (!found) continue;
-    const Cycle served = slice_ports_[far_slice].serve(lookup_done, uint64_t(std::popcount(found)) * m.sector_bytes);
+    const Cycle served = far_ports_[far_slice].serve(lookup_done, uint64_t(std::popcount(found)) * m.sector_bytes);
     for (uint32_t s = 0; s < far.sectors_per_line(); ++s)
       if (found & (1u << s)) far_data = std::max(far_data, std::max(served, far.sector_ready(line, far_way, static_cast<int>(s))));
     far.touch(line, far_way);
