@@ -54,7 +54,7 @@ bool MbarrierTable::complete_tx(uint32_t address, uint32_t bytes, Cycle at, Rele
   b->tx -= bytes;
   // Bytes may land before the matching expect_tx: the count goes negative and the phase waits
   // for the expect_tx (and its arrivals) to bring it back (PTX ISA: tx-count range is signed).
-  if (b->pending == 0) maybe_complete(*b, at, released);
+  maybe_complete(*b, at, released);
   return true;
 }
 

@@ -34,7 +34,7 @@ class MbarrierTable {
   bool arrive(uint32_t address, uint32_t arrivals, uint32_t tx_bytes, Cycle at, Release& released, std::string& error);
   bool complete_tx(uint32_t address, uint32_t bytes, Cycle at, Release& released, std::string& error);
   void inval(uint32_t address) { barriers_.erase(address); }
-  bool known(uint32_t address) const { return barriers_.count(address) != 0; }
+  bool known(uint32_t address, std::string& error) { return find(address, error) != nullptr; }
   // The cycle `phase` completed, or kNever while it has not; in that case `waiter` is queued.
   Cycle wait(uint32_t address, const Waiter& waiter, std::string& error);
 

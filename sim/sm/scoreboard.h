@@ -46,10 +46,7 @@ class Scoreboard {
       if (regs[i] < regs_.size()) __builtin_prefetch(&regs_[regs[i]]);
   }
 
-  // The first operand of `inst` not ready at `now`; returns false if all are ready.
-  bool first_blocking(const WarpInst& inst, Cycle now, Cycle& until, Producer& producer) const {
-    return first_blocking(inst.regs, inst.num_dst + inst.num_src, now, until, producer);
-  }
+  // The first of an instruction's `n` operand registers not ready at `now`; false if all are.
   bool first_blocking(const RegId* regs, int n, Cycle now, Cycle& until, Producer& producer) const {
     for (int i = 0; i < n; ++i) {
       RegId r = regs[i];

@@ -359,9 +359,7 @@ void Sm::issue_memory(Warp& w, uint32_t slot, const WarpInst& in, Cycle now) {
   if (op.mbarrier == MbarrierOp::kBulkCopy) {
     require_hopper(in);
     // The issuing warp stays resident until its copies land, so the CTA's mbarriers outlive them.
-    if (!ctas_[w.cta_slot].mbarriers.known(in.mbar.address)) {
-      std::string error;
-      ctas_[w.cta_slot].mbarriers.wait(in.mbar.address, {}, error);  // the message for an unknown address
+    if (std::string error; !ctas_[w.cta_slot].mbarriers.known(in.mbar.address, error)) {
       throw InputError(SourceLocation{kernel_->source_file, in.line, 1}, error);
     }
     lsu_.issue_bulk_copy(in, slot, now);

@@ -382,7 +382,7 @@ void CtaEmulator::execute(WarpState& w, const EmuInst& in, uint32_t exec, Record
       const std::string& op = in.atom_op;
       const uint32_t size = std::max<uint32_t>(4, type.bits / 8);
       lanes([&](uint32_t l) {  // lanes in order: a deterministic serialisation
-        uint64_t a = (addr.reg >= 0 ? reg(addr.reg, l) : 0) + addr.bits;
+        uint64_t a = address(w, addr, l);
         out.addresses.push_back(a);
         uint8_t* p = memory_at(in.space, a, size, w, l, in);
         if (in.space == MemSpace::kShared) check_shared(w, l, a, size, true, true, in);
@@ -538,7 +538,7 @@ void CtaEmulator::execute(WarpState& w, const EmuInst& in, uint32_t exec, Record
       lanes([&](uint32_t l) {
         uint32_t size = static_cast<uint32_t>(read(w, ops.at(2), l));
         uint32_t from = ops.size() > 3 ? static_cast<uint32_t>(read(w, ops[3], l)) : size;  // bytes read; the rest zero-filled
-        uint64_t s_addr = (src.reg >= 0 ? reg(src.reg, l) : 0) + src.bits, d_addr = (dst.reg >= 0 ? reg(dst.reg, l) : 0) + dst.bits;
+        uint64_t s_addr = address(w, src, l), d_addr = address(w, dst, l);
         out.addresses.push_back(s_addr);
         uint8_t* d = memory_at(MemSpace::kShared, d_addr, size, w, l, in);
         check_shared(w, l, d_addr, size, true, false, in);

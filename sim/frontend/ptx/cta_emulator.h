@@ -67,7 +67,7 @@ class CtaEmulator : public CtaWork {
   };
   // At most one address per lane, kept inside the record: a separate allocation would be one more
   // cold cache line for the timing model to fetch when the instruction issues.
-  struct LaneAddresses {
+  struct AddressList {
     std::array<uint64_t, 32> at;
     uint32_t count = 0;
     void push_back(uint64_t a) { at[count++ & 31] = a; }
@@ -77,7 +77,7 @@ class CtaEmulator : public CtaWork {
   };
   struct Record {  // one executed instruction, owning its address list (its registers are the Program's)
     WarpInst inst;
-    LaneAddresses addresses;
+    AddressList addresses;
     std::vector<RegId> async_regs;  // cp.async and its waits: registers chosen at run time (else empty)
   };
   struct WarpState {
@@ -157,6 +157,10 @@ class CtaEmulator : public CtaWork {
     return read_other(w, o, lane);
   }
   uint64_t read_other(const WarpState& w, const EmuOperand& o, uint32_t lane) const;
+  // The address an [reg + offset] (or [symbol + offset]) operand names for `lane`.
+  uint64_t address(const WarpState& w, const EmuOperand& o, uint32_t lane) const {
+    return (o.reg >= 0 ? w.regs.get(o.reg, lane) : 0) + o.bits;
+  }
   void write(WarpState& w, int32_t reg, uint32_t lane, uint64_t bits);
   uint8_t* memory_at(MemSpace space, uint64_t address, uint32_t size, const WarpState& w, uint32_t lane, const EmuInst& in);
   [[noreturn]] void fault(const EmuInst& in, const WarpState& w, uint32_t lane, const std::string& message) const;

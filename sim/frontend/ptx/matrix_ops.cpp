@@ -32,7 +32,7 @@ void CtaEmulator::matrix_op(WarpState& w, const EmuInst& in, uint32_t exec, Reco
       const auto R = static_cast<uint32_t>(frag.size()), elements = shape.rows * shape.cols;
       const uint64_t element_mask = size >= 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * size)) - 1;
       lanes([&](uint32_t l) {
-        const uint64_t base = (addr.reg >= 0 ? reg(addr.reg, l) : 0) + addr.bits;
+        const uint64_t base = address(w, addr, l);
         const uint64_t stride = ops.size() > 2 ? read(w, ops[2], l) : (in.column_major ? shape.rows : shape.cols);
         out.addresses.push_back(base);
         for (uint32_t r = 0; r < R; ++r) {
@@ -59,7 +59,7 @@ void CtaEmulator::matrix_op(WarpState& w, const EmuInst& in, uint32_t exec, Reco
       // of matrix i (with .trans: column l/4 of rows 2(l%4) and 2(l%4)+1), 16 bits each.
       const EmuOperand& addr = ops.at(1);
       std::array<uint64_t, 32> row_address{};
-      for (uint32_t l = 0; l < 32; ++l) row_address[l] = (addr.reg >= 0 ? reg(addr.reg, l) : 0) + addr.bits;
+      for (uint32_t l = 0; l < 32; ++l) row_address[l] = address(w, addr, l);
       lanes([&](uint32_t l) { out.addresses.push_back(row_address[l % (8 * in.matrices)]); });
       const auto& d = ops.at(0).regs;
       lanes([&](uint32_t l) {

@@ -19,7 +19,7 @@ bool CtaEmulator::wait_satisfied(const WarpState& w, const EmuInst& in, uint32_t
   const bool parity = in.has("parity");
   bool ok = true;
   for_lanes(exec, [&](uint32_t l) {
-    const uint64_t a = (addr.reg >= 0 ? w.regs.get(addr.reg, l) : 0) + addr.bits;
+    const uint64_t a = address(w, addr, l);
     auto it = mbarriers_.find(a);
     if (it == mbarriers_.end()) return;  // reported when the wait executes
     const uint64_t operand = read(w, in.operands.at(2), l);
@@ -104,7 +104,7 @@ void CtaEmulator::mbarrier_op(WarpState& w, const EmuInst& in, uint32_t exec, Re
   int64_t waited = -1;
   if (kind == MbarrierOp::kWait && !wait_satisfied(w, in, exec)) run_others_until(w, [&] { return wait_satisfied(w, in, exec); });
   for_lanes(exec, [&](uint32_t l) {
-    const uint64_t a = (addr.reg >= 0 ? w.regs.get(addr.reg, l) : 0) + addr.bits;
+    const uint64_t a = address(w, addr, l);
     if (!first && a != use.address) {
       fault(in, w, l, "lanes of one warp use different mbarriers in one instruction (shared " + hex(use.address) + " and " + hex(a) +
                           "), which the timing model does not replay");
@@ -173,7 +173,7 @@ void CtaEmulator::bulk_tensor_copy(WarpState& w, const EmuInst& in, uint32_t exe
   bool first = true;
   for_lanes(exec, [&](uint32_t l) {
     // The map's generic address: a __grid_constant__ parameter (as CUDA passes it) or global memory.
-    const uint64_t map_at = reg(src.reg, l) + src.bits;
+    const uint64_t map_at = address(w, src, l);
     const bool in_params = map_at + 128 <= launch_.params.size();
     const uint8_t* map_bytes = bytes_at(in_params ? MemSpace::kParam : MemSpace::kGlobal, map_at, 128, w, l, in);
     TensorMap t;
@@ -190,7 +190,7 @@ void CtaEmulator::bulk_tensor_copy(WarpState& w, const EmuInst& in, uint32_t exe
       const uint64_t v = src.regs[i] == -2 ? src.immediates[i] : reg(src.regs[i], l);
       c[i] = static_cast<int32_t>(static_cast<uint32_t>(v));
     }
-    const uint64_t d = reg(dst.reg, l) + dst.bits, m = reg(bar.reg, l) + bar.bits;
+    const uint64_t d = address(w, dst, l), m = address(w, bar, l);
     if (d % 128 != 0) fault(in, w, l, "tensor copy to shared " + hex(d) + ": the PTX ISA requires 128-byte alignment");
     const uint32_t box0 = t.box[0], box1 = rank == 2 ? t.box[1] : 1, e = t.elem_bytes;
     const uint32_t bytes = box0 * box1 * e;
@@ -230,11 +230,10 @@ void CtaEmulator::bulk_copy(WarpState& w, const EmuInst& in, uint32_t exec, Reco
   if (in.has("tensor")) return bulk_tensor_copy(w, in, exec, out);
   const auto& ops = in.operands;
   const EmuOperand &dst = ops.at(0), &src = ops.at(1), &bar = ops.at(3);
-  auto reg = [&](int32_t r, uint32_t l) { return r >= 0 ? w.regs.get(r, l) : 0; };
   MbarrierUse& use = out.inst.mbar;
   bool first = true;
   for_lanes(exec, [&](uint32_t l) {
-    const uint64_t d = reg(dst.reg, l) + dst.bits, s = reg(src.reg, l) + src.bits, m = reg(bar.reg, l) + bar.bits;
+    const uint64_t d = address(w, dst, l), s = address(w, src, l), m = address(w, bar, l);
     const auto size = static_cast<uint32_t>(read(w, ops.at(2), l));
     if (size == 0 || size % 16 != 0 || d % 16 != 0 || s % 16 != 0) {
       fault(in, w, l, "cp.async.bulk of " + std::to_string(size) + " bytes from " + hex(s) + " to shared " + hex(d) +

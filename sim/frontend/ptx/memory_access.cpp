@@ -139,7 +139,7 @@ void CtaEmulator::load_store(WarpState& w, const EmuInst& in, uint32_t exec, Rec
   std::array<uint64_t, 32> lane_address;
   uint64_t low = UINT64_MAX, high = 0, bits_seen = 0;
   for_lanes(exec, [&](uint32_t l) {
-    const uint64_t a = (addr.reg >= 0 ? w.regs.get(addr.reg, l) : 0) + addr.bits;
+    const uint64_t a = address(w, addr, l);
     lane_address[l] = a;
     low = std::min(low, a), high = std::max(high, a), bits_seen |= a;
   });

@@ -36,7 +36,6 @@ class RegisterFile {
   }
   // A 32-bit register's lanes, for loops that know the width.
   uint32_t* lanes32(int32_t r) { return &words_[slots_[r] >> 1]; }
-  bool wide(int32_t r) const { return slots_[r] & 1; }
 
  private:
   const uint32_t* slots_ = nullptr;
