@@ -264,3 +264,19 @@ write("bulk_copy_out.bin", "f", [exact_f32(2 * f32(0.25 * i)) for i in range(327
 
 # tma_transpose: in is 70 rows x 100 columns holding 0, 1, 2, ...; out is its 100 x 70 transpose.
 write("tma_transpose_out.bin", "f", [float(x * 100 + y) for y in range(100) for x in range(70)])
+
+# cluster_histogram: in[i] = 37 i, 256 bins (the bin is the value mod 256).
+bins = [0] * 256
+for i in range(16384):
+    bins[(37 * i) % 256] += 1
+write("cluster_histogram_bins.bin", "I", bins)
+
+# cluster_exchange: in[i] = 0.5 i; CTA c of a 4-CTA cluster reads CTA (c + 1) mod 4 of the same
+# cluster: out[i] = in[i] + 10 in[j], j the same thread in the neighbour.
+out = []
+for i in range(2048):
+    cta, t = divmod(i, 128)
+    base, rank = divmod(cta, 4)
+    j = (base * 4 + (rank + 1) % 4) * 128 + t
+    out.append(exact_f32(0.5 * i + 10 * (0.5 * j)))
+write("cluster_exchange_out.bin", "f", out)

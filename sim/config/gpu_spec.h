@@ -19,6 +19,10 @@ struct ClockSpec {
 
 struct TopologySpec {
   uint32_t gpcs = 0, tpcs = 0, sms = 0, sub_partitions_per_sm = 0;
+  // SMs are numbered GPC by GPC; when they do not divide evenly the GPCs differ by one SM (as
+  // H100's 66 TPCs over 8 GPCs do). GPC g holds SMs [first_sm(g), first_sm(g + 1)).
+  uint32_t first_sm(uint32_t gpc) const { return static_cast<uint32_t>(uint64_t{gpc} * sms / gpcs); }
+  uint32_t sms_in_gpc(uint32_t gpc) const { return first_sm(gpc + 1) - first_sm(gpc); }
 };
 
 struct LimitSpec {
@@ -123,6 +127,17 @@ struct MemorySpec {
   HbmSpec hbm;
 };
 
+// Thread-block clusters and distributed shared memory (Hopper and later). A GPU without them
+// has max_size 0, and a kernel launched with clusters on it is refused.
+struct ClusterSpec {
+  uint32_t max_portable_size = 0;  // CTAs per cluster every GPU of the generation runs (8)
+  uint32_t max_size = 0;           // with the non-portable attribute (16 on Hopper)
+  uint32_t dsmem_latency = 0;      // cycles: a load from another CTA's shared memory, request to data
+  uint32_t dsmem_bytes_per_clk_per_sm = 0;  // SM-to-SM network, each SM's port (one direction)
+  uint32_t barrier_latency = 0;    // cycles from the last arrival to the waiting warps' release
+  bool supported() const { return max_size > 0; }
+};
+
 // A published figure the derived peaks are checked against (warpsim arch show).
 struct DatasheetFigure {
   double value = 0;
@@ -147,6 +162,7 @@ struct GpuSpec {
   std::array<PipeSpec, kNumPipes> pipes{};  // indexed by Pipe; kTensor/kLsu/kMio/kNone unused
   TensorSpec tensor;
   MemorySpec memory;
+  ClusterSpec clusters;
   DatasheetSpec datasheet;
 
   const PipeSpec& pipe(Pipe p) const { return pipes[static_cast<int>(p)]; }

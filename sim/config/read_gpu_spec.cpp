@@ -151,6 +151,20 @@ void read_memory(MapReader& root, GpuSpec& s) {
   m.finish();
 }
 
+void read_clusters(MapReader& root, GpuSpec& s) {
+  if (!root.has("clusters")) return;
+  MapReader r = root.section("clusters");
+  auto& c = s.clusters;
+  c.max_portable_size = static_cast<uint32_t>(r.integer("max_portable_size", 1, 64));
+  c.max_size = static_cast<uint32_t>(r.integer("max_size", 1, 64));
+  c.dsmem_latency = static_cast<uint32_t>(r.integer("dsmem_latency", 1, 100000));
+  c.dsmem_bytes_per_clk_per_sm = static_cast<uint32_t>(r.integer("dsmem_bytes_per_clk_per_sm", 1, 4096));
+  c.barrier_latency = static_cast<uint32_t>(r.integer("barrier_latency", 1, 100000));
+  if (c.max_size < c.max_portable_size) config_error(r.location("max_size"), "clusters.max_size must be at least clusters.max_portable_size");
+  if (s.compute_capability < 90) config_error(root.key_location("clusters"), "clusters: thread-block clusters need compute capability 9.0 or later");
+  r.finish();
+}
+
 DatasheetFigure read_figure(MapReader& parent, const std::string& key) {
   MapReader r = parent.section(key);
   DatasheetFigure f;
@@ -254,6 +268,7 @@ GpuSpec read_gpu_spec(const ConfigNode& node, const std::string& source_file) {
   }
   read_tensor(root, s);
   read_memory(root, s);
+  read_clusters(root, s);
   read_datasheet(root, s);
   check_consistency(root, s);
   root.finish();

@@ -15,9 +15,22 @@ namespace warpsim {
 struct KernelInfo {
   std::string name;
   Dim3 grid, block;
+  // Thread-block cluster shape (Hopper+); (1,1,1) when the kernel has none. A kernel source
+  // hands out a cluster's CTAs one after another, so the CTA scheduler can place them together.
+  Dim3 cluster;
   uint32_t shared_bytes = 0;      // static + dynamic shared memory per CTA
   uint32_t registers_per_thread = 0;
   std::string source_file;        // for messages that point at an instruction's line
+  bool clustered() const { return cluster.count() > 1; }
+  // The cluster a CTA belongs to (linear, x fastest over the grid of clusters) and its rank
+  // inside it (x fastest, as %cluster_ctarank numbers them).
+  uint64_t cluster_of(const Dim3& cta) const {
+    return linear_index(Dim3{cta.x / cluster.x, cta.y / cluster.y, cta.z / cluster.z},
+                        Dim3{grid.x / cluster.x, grid.y / cluster.y, grid.z / cluster.z});
+  }
+  uint32_t rank_in_cluster(const Dim3& cta) const {
+    return static_cast<uint32_t>(linear_index(Dim3{cta.x % cluster.x, cta.y % cluster.y, cta.z % cluster.z}, cluster));
+  }
   uint32_t warps_per_cta() const { return static_cast<uint32_t>((block.count() + 31) / 32); }
   // Active lanes of warp `w` when all threads run (the last warp may be partial).
   uint32_t full_mask(uint32_t w) const {

@@ -7,7 +7,7 @@ namespace warpsim {
 Gpu::Gpu(const GpuSpec& spec) : spec_(spec), memory_(spec, engine_, stats_) {
   std::vector<MemResponder*> responders;
   for (uint32_t i = 0; i < spec.topology.sms; ++i) {
-    sms_.push_back(std::make_unique<Sm>(i, spec, engine_, memory_, stats_, [this](uint32_t sm, Cycle now) { cta_done(sm, now); }));
+    sms_.push_back(std::make_unique<Sm>(i, spec, engine_, memory_, stats_, clusters_, [this](uint32_t sm, Cycle now) { cta_done(sm, now); }));
     responders.push_back(sms_.back().get());
   }
   memory_.connect(std::move(responders));
@@ -31,18 +31,28 @@ KernelRun Gpu::run_kernel(KernelSource& kernel) {
   last_retire_ = run.start;
   const auto before = stats_.snapshot();
   if (observer_) observer_->kernel_started(run.info, run.start);
+  clusters_.start_kernel(spec_.clusters.barrier_latency,
+                         [this](uint32_t sm, uint32_t warp, Cycle at) { sms_[sm]->release_cluster_wait(warp, at); });
+  pending_.clear();
+  next_gpc_ = 0;
+  grid_done_ = false;
+  dispatching_ = false;
 
-  // Breadth-first initial dispatch: one CTA per SM per round, as the hardware's block
-  // scheduler spreads a grid across SMs before stacking them.
-  bool more = true;
-  for (uint32_t round = 0; round < run.occupancy.ctas_per_sm && more; ++round) {
-    for (auto& sm : sms_) {
-      auto cta = kernel.next_cta();
-      if (!cta) {
-        more = false;
-        break;
+  if (run.info.clustered()) {
+    dispatch_clusters(run.start);
+  } else {
+    // Breadth-first initial dispatch: one CTA per SM per round, as the hardware's block
+    // scheduler spreads a grid across SMs before stacking them.
+    bool more = true;
+    for (uint32_t round = 0; round < run.occupancy.ctas_per_sm && more; ++round) {
+      for (auto& sm : sms_) {
+        auto cta = kernel.next_cta();
+        if (!cta) {
+          more = false;
+          break;
+        }
+        sm->launch_cta(std::move(cta), run.start);
       }
-      sm->launch_cta(std::move(cta), run.start);
     }
   }
   engine_.run(nullptr);
@@ -70,7 +80,11 @@ void Gpu::cta_done(uint32_t sm, Cycle now) {
   ++ctas_done_;
   last_retire_ = std::max(last_retire_, now);
   if (progress_) progress_(kernel_->info(), ctas_done_, ctas_total_);
-  if (auto cta = kernel_->next_cta()) sms_[sm]->launch_cta(std::move(cta), now);
+  if (kernel_->info().clustered()) {
+    dispatch_clusters(now);
+  } else if (auto cta = kernel_->next_cta()) {
+    sms_[sm]->launch_cta(std::move(cta), now);
+  }
 }
 
 }  // namespace warpsim

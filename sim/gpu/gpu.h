@@ -1,6 +1,7 @@
 #pragma once
 // The whole GPU: builds the SMs and the memory side from a GpuSpec, hands CTAs to SMs as they
-// free up (the CTA scheduler), and runs kernels one after another on the event engine.
+// free up (the CTA scheduler; whole clusters to one GPC for clustered kernels), and runs
+// kernels one after another on the event engine.
 #include <functional>
 #include <memory>
 #include <vector>
@@ -46,16 +47,26 @@ class Gpu {
 
  private:
   void cta_done(uint32_t sm, Cycle now);
+  // Clustered kernels: the CTA scheduler takes a whole cluster at a time and places it on one
+  // GPC with room for all of it (gpu_clusters.cpp).
+  void dispatch_clusters(Cycle now);
+  bool take_cluster();         // the next cluster's CTAs into pending_; false at the grid's end
+  bool place_cluster(Cycle now);
 
   const GpuSpec& spec_;
   StatRegistry stats_;
   Engine engine_;
   MemorySystem memory_;
+  ClusterBarriers clusters_;
   std::vector<std::unique_ptr<Sm>> sms_;
   KernelSource* kernel_ = nullptr;
   uint64_t ctas_done_ = 0;
   uint64_t ctas_total_ = 0;
   Cycle last_retire_ = 0;
+  std::vector<std::unique_ptr<CtaWork>> pending_;  // a cluster waiting for a GPC with room
+  uint32_t next_gpc_ = 0;
+  bool grid_done_ = false;
+  bool dispatching_ = false;
   bool ran_before_ = false;
   Progress progress_;
   WarpObserver* observer_ = nullptr;

@@ -14,6 +14,32 @@ double Occupancy::theoretical_occupancy() const {
   return max_warps_per_sm ? double(ctas_per_sm) * warps_per_cta / max_warps_per_sm : 0.0;
 }
 
+// A cluster's CTAs must all be resident at once on the SMs of one GPC (CUDA-PG, "Thread Block
+// Clusters"); the driver refuses a launch whose cluster cannot be.
+static void check_clusters(const GpuSpec& spec, const KernelInfo& k, const Occupancy& o, const SourceLocation& where) {
+  if (!k.clustered()) return;
+  const uint64_t size = k.cluster.count();
+  if (!spec.clusters.supported()) {
+    throw InputError(where, "kernel '" + k.name + "' is launched in clusters of " + k.cluster.str() + " CTAs; " + spec.name +
+                                " has no thread-block clusters (compute capability 9.0 or later)");
+  }
+  if (size > spec.clusters.max_size) {
+    throw InputError(where, "kernel '" + k.name + "': a cluster of " + std::to_string(size) + " CTAs; " + spec.name +
+                                " allows at most " + std::to_string(spec.clusters.max_size) + " (" +
+                                std::to_string(spec.clusters.max_portable_size) + " portable)");
+  }
+  if (k.grid.x % k.cluster.x || k.grid.y % k.cluster.y || k.grid.z % k.cluster.z) {
+    throw InputError(where, "kernel '" + k.name + "': the grid " + k.grid.str() + " is not a whole number of clusters " + k.cluster.str());
+  }
+  uint64_t room = 0;
+  for (uint32_t g = 0; g < spec.topology.gpcs; ++g) room = std::max<uint64_t>(room, uint64_t{spec.topology.sms_in_gpc(g)} * o.ctas_per_sm);
+  if (size > room) {
+    throw InputError(where, "kernel '" + k.name + "': a cluster of " + std::to_string(size) + " CTAs cannot be resident in one GPC of " +
+                                spec.name + " (at most " + std::to_string(room) + ": " + std::to_string(o.ctas_per_sm) +
+                                " per SM, limited by " + o.limiter + ")");
+  }
+}
+
 Occupancy compute_occupancy(const GpuSpec& spec, const KernelInfo& k) {
   const LimitSpec& l = spec.limits;
   const SourceLocation where{k.source_file.empty() ? "kernel " + k.name : k.source_file, 0, 0};
@@ -67,6 +93,7 @@ Occupancy compute_occupancy(const GpuSpec& spec, const KernelInfo& k) {
     }
   }
   o.l1_bytes = spec.memory.l1.unified_bytes - o.shared_carveout;
+  check_clusters(spec, k, o, where);
   return o;
 }
 

@@ -81,7 +81,8 @@ TensorPrecision precision_of(std::string_view t) {
 
 MemSpace space_of(std::string_view s) {
   if (s == "global") return MemSpace::kGlobal;
-  if (s == "shared" || s == "shared::cta" || s == "shared::cluster") return MemSpace::kShared;
+  if (s == "shared" || s == "shared::cta") return MemSpace::kShared;
+  if (s == "shared::cluster") return MemSpace::kSharedCluster;
   if (s == "local") return MemSpace::kLocal;
   if (s == "const") return MemSpace::kConst;
   if (s == "param") return MemSpace::kParam;
@@ -99,7 +100,7 @@ bool decode_arith(std::string_view base, const std::vector<std::string_view>& pa
       "add", "sub", "mul", "fma", "mad", "min", "max", "abs", "neg", "setp", "set", "selp",
       "copysign", "testp", "cvt", "mov", "and", "or", "xor", "not", "cnot", "shl", "shr",
       "popc", "clz", "brev", "bfe", "bfi", "bfind", "prmt", "mul24", "mad24", "sad", "rem",
-      "lop3", "shf", "dp4a", "dp2a", "fns", "cvta", "isspacep", "szext", "mov", "slct"};
+      "lop3", "shf", "dp4a", "dp2a", "fns", "cvta", "isspacep", "szext", "mov", "slct", "mapa", "getctarank"};
   bool special = is_one_of(base, kSpecial);
   if (!special && !is_one_of(base, kFlt)) return false;
   out.writes_destination = true;
@@ -207,6 +208,7 @@ bool decode_memory(std::string_view base, const std::vector<std::string_view>& p
     if (p == "cs" || p == "lu") out.evict_first = true;
   }
   if (ldmatrix) space = MemSpace::kShared;
+  if (space == MemSpace::kSharedCluster && (wmma || cp_async)) space = MemSpace::kShared;
   if (cp_async) space = MemSpace::kGlobal;  // timed as the global read; the shared write is not yet modelled
   if (space == MemSpace::kNone) space = MemSpace::kGlobal;  // generic addressing: assume global
   out.space = space;
@@ -232,7 +234,9 @@ bool decode_memory(std::string_view base, const std::vector<std::string_view>& p
     // its group, which cp.async.wait_group reads (frontend/ptx/cta_emulator.h).
     out.writes_destination = true;
   }
-  bool via_mio = space == MemSpace::kShared || space == MemSpace::kConst || space == MemSpace::kParam;
+  // Distributed shared memory goes through MIO too; the SM-to-SM network's latency and bandwidth
+  // are the LSU's business once it sees the addresses (sm/load_store_unit.cpp).
+  bool via_mio = space == MemSpace::kShared || space == MemSpace::kSharedCluster || space == MemSpace::kConst || space == MemSpace::kParam;
   out.pipe = via_mio ? Pipe::kMio : Pipe::kLsu;
   if (base == "prefetch") out.pipe = Pipe::kNone;
   return true;
@@ -293,6 +297,16 @@ bool decode_mnemonic(std::string_view mnemonic, OpInfo& out, std::string& error)
   if (!error.empty()) return false;
   if ((base == "bar" || base == "barrier") && parts.size() > 1 && parts[1] == "warp") {
     out.op_class = OpClass::kNop;  // bar.warp.sync: converges one warp, no CTA barrier
+    return true;
+  }
+  if (base == "barrier" && parts.size() > 1 && parts[1] == "cluster") {
+    // barrier.cluster.arrive[.release|.relaxed][.aligned] and barrier.cluster.wait[.acquire][.aligned]
+    const bool arrive = parts.size() > 2 && parts[2] == "arrive", wait = parts.size() > 2 && parts[2] == "wait";
+    if (!arrive && !wait) {
+      error = "expected barrier.cluster.arrive or barrier.cluster.wait, not '" + std::string(mnemonic) + "'";
+      return false;
+    }
+    out.op_class = arrive ? OpClass::kClusterArrive : OpClass::kClusterWait;
     return true;
   }
   if (base == "bar" || base == "barrier") {
@@ -372,12 +386,13 @@ std::string_view pipe_name(Pipe p) {
 std::string_view op_class_name(OpClass c) {
   static constexpr std::array<std::string_view, kNumOpClasses> kNames{
       "fp32", "fp16", "fp64", "int", "special", "convert", "move", "tensor", "branch",
-      "load", "store", "atomic", "reduction", "shuffle", "barrier", "membar", "exit", "nop", "mbarrier"};
+      "load", "store", "atomic", "reduction", "shuffle", "barrier", "membar", "exit", "nop", "mbarrier",
+      "cluster_arrive", "cluster_wait"};
   return kNames[static_cast<int>(c)];
 }
 
 std::string_view mem_space_name(MemSpace s) {
-  static constexpr std::array<std::string_view, 6> kNames{"none", "global", "shared", "local", "const", "param"};
+  static constexpr std::array<std::string_view, 7> kNames{"none", "global", "shared", "local", "const", "param", "shared::cluster"};
   return kNames[static_cast<int>(s)];
 }
 

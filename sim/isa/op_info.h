@@ -28,12 +28,19 @@ std::string_view pipe_name(Pipe p);
 enum class OpClass : uint8_t {
   kFp32, kFp16, kFp64, kInt, kSpecial, kConvert, kMove, kTensor, kBranch,
   kLoad, kStore, kAtomic, kReduction, kShuffle, kBarrier, kMembar, kExit, kNop, kMbarrier,
+  kClusterArrive, kClusterWait,  // barrier.cluster.arrive / .wait: a barrier over a thread-block cluster
   kCount
 };
 inline constexpr int kNumOpClasses = static_cast<int>(OpClass::kCount);
 std::string_view op_class_name(OpClass c);
 
-enum class MemSpace : uint8_t { kNone, kGlobal, kShared, kLocal, kConst, kParam };
+// kSharedCluster: a .shared::cluster address, naming the shared memory of any CTA in the
+// thread-block cluster. warpsim's encoding: bits 0-23 the offset, bits 24 and up the target
+// CTA's rank in the cluster plus one (0: the issuing CTA itself), so a .shared::cta address is
+// also a valid .shared::cluster one, as the PTX ISA requires.
+enum class MemSpace : uint8_t { kNone, kGlobal, kShared, kLocal, kConst, kParam, kSharedCluster };
+inline constexpr uint32_t kClusterRankShift = 24;
+inline constexpr uint64_t kClusterOffsetMask = (uint64_t{1} << kClusterRankShift) - 1;
 std::string_view mem_space_name(MemSpace s);
 
 // Hopper's transaction barriers (PTX mbarrier) and the bulk copies (TMA) that complete on them.

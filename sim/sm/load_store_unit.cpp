@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 
+#include "sm/dsmem.h"
 #include "sm/shared_banks.h"
 
 namespace warpsim {
@@ -16,7 +17,8 @@ LoadStoreUnit::LoadStoreUnit(uint16_t sm_id, const GpuSpec& spec, MemorySystem& 
       client_(client),
       l1_(0, spec.memory.l1.associativity, spec.memory.line_bytes, spec.memory.sector_bytes, false),
       lsu_gate_(double(spec.memory.l1.tag_lookups_per_clk)),
-      mio_gate_(1.0) {}
+      mio_gate_(1.0),
+      dsmem_gate_(double(std::max<uint32_t>(1, spec.clusters.dsmem_bytes_per_clk_per_sm))) {}
 
 void LoadStoreUnit::start_kernel(uint32_t l1_bytes) {
   // L1 is not coherent and is invalidated at kernel boundaries (CUDA-PG memory model).
@@ -198,11 +200,23 @@ bool LoadStoreUnit::issue_atomic(const WarpInst& inst, uint32_t warp, Cycle now,
   return returns;
 }
 
-Cycle LoadStoreUnit::issue_mio(const WarpInst& inst, Cycle now) {
+Cycle LoadStoreUnit::issue_mio(const WarpInst& inst, Cycle now, uint32_t cluster_rank) {
   const auto& m = spec_.memory;
   const OpInfo& op = *inst.op;
   uint32_t passes = 1, latency = m.shared.latency;
-  if (op.space == MemSpace::kShared && inst.active_mask) {
+  if (op.space == MemSpace::kSharedCluster && inst.active_mask) {
+    const DsmemAccess d = classify_dsmem(inst, cluster_rank);
+    if (d.remote) {
+      // One MIO pass hands the request to the SM-to-SM network, whose port moves the segments;
+      // the remote SM's banks are not modelled (their conflicts are not charged).
+      ++stats_.dsmem_requests;
+      stats_.dsmem_segments += d.segments;
+      const Cycle handed = mio_gate_.serve(now, 1);
+      const Cycle sent = dsmem_gate_.serve(handed, uint64_t{d.segments} * 32);
+      return sent + spec_.clusters.dsmem_latency - 1;
+    }
+  }
+  if ((op.space == MemSpace::kShared || op.space == MemSpace::kSharedCluster) && inst.active_mask) {
     passes = shared_wavefronts(inst, m.shared.banks, m.shared.bank_bytes);
     bool load = op.op_class == OpClass::kLoad || op.op_class == OpClass::kAtomic;
     (load ? stats_.shared_load_requests : stats_.shared_store_requests)++;

@@ -47,7 +47,9 @@ class LoadStoreUnit {
   // the SM's copy engine (not through L1 or its tag stage); completion goes to bulk_copy_done().
   void issue_bulk_copy(const WarpInst& inst, uint32_t warp, Cycle now);
   // Shared/constant/param/shuffle through MIO; returns when a load's data is ready.
-  Cycle issue_mio(const WarpInst& inst, Cycle now);
+  // `cluster_rank`: the issuing CTA's rank in its cluster, which tells a .shared::cluster
+  // access to the CTA's own shared memory from one that crosses the SM-to-SM network.
+  Cycle issue_mio(const WarpInst& inst, Cycle now, uint32_t cluster_rank = 0);
 
   void on_response(const MemResponse& r, Cycle now);
   size_t mshr_in_use() const { return mshr_.size(); }
@@ -82,6 +84,7 @@ class LoadStoreUnit {
   uint64_t l1_bytes_ = 0;
   BandwidthGate lsu_gate_;  // L1 tag stage: lines per cycle
   BandwidthGate mio_gate_;  // shared-memory wavefronts per cycle
+  BandwidthGate dsmem_gate_;  // the SM's port into the SM-to-SM network: bytes per cycle
   std::unordered_map<uint64_t, MshrEntry> mshr_;
   std::vector<Token> tokens_;
   std::vector<uint32_t> free_tokens_;

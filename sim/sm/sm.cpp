@@ -8,11 +8,13 @@
 
 namespace warpsim {
 
-Sm::Sm(uint32_t id, const GpuSpec& spec, Engine& engine, MemorySystem& memory, StatRegistry& stats, CtaDone on_cta_done)
+Sm::Sm(uint32_t id, const GpuSpec& spec, Engine& engine, MemorySystem& memory, StatRegistry& stats, ClusterBarriers& clusters,
+       CtaDone on_cta_done)
     : Component("gpu.sm[" + std::to_string(id) + "]", kSmPriority),
       id_(id),
       spec_(spec),
       engine_(engine),
+      clusters_(clusters),
       on_cta_done_(std::move(on_cta_done)),
       lsu_(static_cast<uint16_t>(id), spec, memory, stats_, *this),
       warps_(spec.limits.max_warps_per_sm) {
@@ -54,6 +56,12 @@ void Sm::launch_cta(std::unique_ptr<CtaWork> work, Cycle now) {
   cta.live = cta.resident = n;
   cta.arrived = 0;
   cta.mbarriers.clear();
+  cta.cluster = kernel_->cluster_of(cta.work->id());
+  cta.rank = kernel_->rank_in_cluster(cta.work->id());
+  // A kernel without clusters still runs each CTA as a cluster of one on GPUs that have them
+  // (barrier.cluster then synchronises the CTA); clustered kernels' clusters are opened by the
+  // CTA scheduler, which sees all their CTAs.
+  if (!kernel_->clustered() && spec_.clusters.supported()) clusters_.open(cta.cluster, 1, n);
   ++resident_ctas_;
   ++stats_.ctas_launched;
   stats_.warps_launched += n;
@@ -75,6 +83,7 @@ void Sm::launch_cta(std::unique_ptr<CtaWork> work, Cycle now) {
     if (!w.current) {
       w.exited = true;
       --cta.live;
+      if (spec_.clusters.supported()) clusters_.exit(cta.cluster, 0, now);
     }
   }
   for (uint32_t slot : cta.warps) {
@@ -212,6 +221,8 @@ bool Sm::issue_stage(SubPartition& sp, Cycle now, Cycle& next) {
 Sm::Verdict Sm::classify(SubPartition& sp, Warp& w, Cycle now) {
   if (w.exited) return {StallReason::kDrain, w.outstanding_loads || w.outstanding_stores ? kNever : w.drain_until};
   if (w.at_barrier) return {StallReason::kBarrier, kNever};
+  if (w.at_cluster_barrier) return {StallReason::kBarrier, kNever};
+  if (w.cluster_release_at > now) return {StallReason::kBarrier, w.cluster_release_at};
   if (w.at_membar) {
     if (w.outstanding_stores) return {StallReason::kMembar, kNever};
     w.at_membar = false;
@@ -303,6 +314,10 @@ void Sm::issue(SubPartition& sp, uint32_t slot, Cycle now) {
     case OpClass::kMbarrier:
       issue_mbarrier(w, slot, in, now);
       break;
+    case OpClass::kClusterArrive:
+    case OpClass::kClusterWait:
+      issue_cluster_barrier(w, slot, in, now);
+      break;
     case OpClass::kExit:
       exit_warp(w, slot, now);
       return;
@@ -351,7 +366,7 @@ void Sm::issue_tensor(SubPartition& sp, Warp& w, const WarpInst& in, Cycle now) 
 void Sm::issue_memory(Warp& w, uint32_t slot, const WarpInst& in, Cycle now) {
   const OpInfo& op = *in.op;
   if (op.pipe == Pipe::kMio) {
-    Cycle ready = lsu_.issue_mio(in, now);
+    Cycle ready = lsu_.issue_mio(in, now, ctas_[w.cta_slot].rank);
     for (int i = 0; i < in.num_dst; ++i) w.scoreboard.set(in.dst(i), ready, Producer::kMio);
     return;
   }
@@ -402,6 +417,7 @@ void Sm::exit_warp(Warp& w, uint32_t slot, Cycle now) {
   CtaSlot& cta = ctas_[w.cta_slot];
   --cta.live;
   check_barrier(cta);
+  if (spec_.clusters.supported()) clusters_.exit(cta.cluster, w.cluster_arrivals, now);
   maybe_retire(w, slot, now);
 }
 
@@ -418,6 +434,7 @@ void Sm::maybe_retire(Warp& w, uint32_t slot, Cycle now) {
   if (--resident_warps_ == 0 && now >= busy_since_) stats_.cycles_active += now - busy_since_ + 1;
   CtaSlot& cta = ctas_[w.cta_slot];
   if (--cta.resident > 0) return;
+  if (spec_.clusters.supported()) clusters_.cta_retired(cta.cluster);
   cta.work.reset();
   --resident_ctas_;
   on_cta_done_(id_, now);

@@ -18,6 +18,7 @@
 #include "frontend/kernel_source.h"
 #include "mem/memory_system.h"
 #include "observe/warp_observer.h"
+#include "sm/cluster_barriers.h"
 #include "sm/load_store_unit.h"
 #include "sm/mbarrier_table.h"
 #include "sm/sm_stats.h"
@@ -31,11 +32,13 @@ class Sm : public Component, public MemResponder, private LoadStoreClient {
   // Called when a CTA has finished and released its resources.
   using CtaDone = std::function<void(uint32_t sm, Cycle now)>;
 
-  Sm(uint32_t id, const GpuSpec& spec, Engine& engine, MemorySystem& memory, StatRegistry& stats, CtaDone on_cta_done);
+  Sm(uint32_t id, const GpuSpec& spec, Engine& engine, MemorySystem& memory, StatRegistry& stats, ClusterBarriers& clusters,
+     CtaDone on_cta_done);
 
   // Prepares for a kernel: at most `max_ctas` resident CTAs; L1 gets `l1_bytes`.
   void start_kernel(const KernelInfo& kernel, uint32_t max_ctas, uint32_t l1_bytes);
   bool can_accept_cta() const { return resident_ctas_ < max_ctas_; }
+  uint32_t free_cta_slots() const { return max_ctas_ - resident_ctas_; }
   void launch_cta(std::unique_ptr<CtaWork> cta, Cycle now);
   bool idle() const { return resident_ctas_ == 0; }
 
@@ -47,6 +50,8 @@ class Sm : public Component, public MemResponder, private LoadStoreClient {
   // Reports every warp's states to `o` (nullptr: nobody watches). Set before a kernel starts.
   void set_observer(WarpObserver* o) { observer_ = o; }
   uint64_t l1_bytes() const { return lsu_.l1_bytes(); }
+  // The cluster barrier `warp` waited on completed: it may continue from cycle `at`.
+  void release_cluster_wait(uint32_t warp, Cycle at);
 
  private:
   struct Verdict {
@@ -69,6 +74,8 @@ class Sm : public Component, public MemResponder, private LoadStoreClient {
     uint32_t arrived = 0;  // live warps waiting at the barrier
     uint32_t resident = 0; // warps not yet retired (exited warps may still drain)
     MbarrierTable mbarriers;
+    uint64_t cluster = 0;  // KernelInfo::cluster_of its id (a CTA of a kernel without clusters is one of its own)
+    uint32_t rank = 0;     // in the cluster
   };
   struct Response {
     Cycle arrival;
@@ -87,6 +94,8 @@ class Sm : public Component, public MemResponder, private LoadStoreClient {
   void issue_memory(Warp& w, uint32_t slot, const WarpInst& in, Cycle now);
   void issue_tensor(SubPartition& sp, Warp& w, const WarpInst& in, Cycle now);
   void issue_mbarrier(Warp& w, uint32_t slot, const WarpInst& in, Cycle now);
+  void issue_cluster_barrier(Warp& w, uint32_t slot, const WarpInst& in, Cycle now);  // sm_cluster.cpp
+  void require_clusters(const WarpInst& in) const;
   void require_hopper(const WarpInst& in) const;  // mbarrier transactions and bulk copies
   void release_waiters(const MbarrierTable::Release& released);
   void count_instruction(Warp& w, const WarpInst& in);
@@ -103,6 +112,7 @@ class Sm : public Component, public MemResponder, private LoadStoreClient {
   uint32_t id_;
   const GpuSpec& spec_;
   Engine& engine_;
+  ClusterBarriers& clusters_;
   CtaDone on_cta_done_;
   WarpObserver* observer_ = nullptr;
   SmStats stats_;

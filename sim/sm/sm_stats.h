@@ -39,6 +39,8 @@ struct SmStats {
   uint64_t barriers = 0;
   uint64_t bulk_copies = 0, bulk_copy_sectors = 0;    // cp.async.bulk (TMA): copies and sectors read from L2
   uint64_t mbarrier_ops = 0;                          // mbarrier instructions
+  uint64_t dsmem_requests = 0, dsmem_segments = 0;    // accesses to other CTAs' shared memory; 32-byte segments moved
+  uint64_t cluster_barriers = 0;                      // barrier.cluster.wait instructions
 
   void register_with(StatRegistry& r, const std::string& prefix) const;
 };

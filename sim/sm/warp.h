@@ -13,6 +13,9 @@ struct Warp {
   bool exited = false;      // executed exit or ran out of instructions; may still be draining
   bool at_barrier = false;
   bool at_membar = false;
+  bool at_cluster_barrier = false;  // barrier.cluster.wait until the cluster's phase completes
+  uint32_t cluster_arrivals = 0;    // barrier.cluster.arrive instructions executed
+  Cycle cluster_release_at = 0;     // a released cluster wait continues from this cycle
   uint32_t cta_slot = 0;
   uint32_t warp_in_cta = 0;
   uint64_t age = 0;         // launch order; GTO prefers the oldest

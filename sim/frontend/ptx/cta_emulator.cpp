@@ -12,7 +12,8 @@
 #include "frontend/ptx/value_bits.h"
 
 namespace warpsim::ptx {
-CtaEmulator::CtaEmulator(const LaunchContext& launch, Dim3 cta_id) : launch_(launch), id_(cta_id) {
+CtaEmulator::CtaEmulator(const LaunchContext& launch, Dim3 cta_id, std::shared_ptr<ClusterState> cluster)
+    : cluster_(std::move(cluster)), launch_(launch), id_(cta_id) {
   const uint64_t threads = launch.block.count();
   const uint32_t nwarps = static_cast<uint32_t>((threads + 31) / 32);
   warps_.resize(nwarps);
@@ -29,6 +30,17 @@ CtaEmulator::CtaEmulator(const LaunchContext& launch, Dim3 cta_id) : launch_(lau
   shared_.assign(launch.program->static_shared_bytes + launch.dynamic_shared_bytes, 0);
   if (launch.findings && launch.findings->enabled) shared_words_.resize((shared_.size() + 3) / 4);
   local_.resize(threads);
+  if (cluster_) {
+    const Dim3& c = launch.cluster;
+    rank_ = static_cast<uint32_t>(linear_index(Dim3{cta_id.x % c.x, cta_id.y % c.y, cta_id.z % c.z}, c));
+    cluster_->ctas.at(rank_) = this;
+  }
+}
+
+CtaEmulator::~CtaEmulator() {
+  if (!cluster_) return;
+  cluster_->ctas[rank_] = nullptr;
+  cluster_->retired_shared[rank_] = std::move(shared_);
 }
 
 const WarpInst* CtaEmulator::Stream::next() {
@@ -207,6 +219,7 @@ uint64_t CtaEmulator::read_other(const WarpState& w, const EmuOperand& o, uint32
       uint32_t tid[3] = {t % b.x, (t / b.x) % b.y, t / (b.x * b.y)};
       uint32_t ntid[3] = {b.x, b.y, b.z}, ctaid[3] = {id_.x, id_.y, id_.z};
       uint32_t nctaid[3] = {launch_.grid.x, launch_.grid.y, launch_.grid.z};
+      const uint32_t cl[3] = {launch_.cluster.x, launch_.cluster.y, launch_.cluster.z};
       switch (o.special) {
         case Special::kTid: return tid[o.dim];
         case Special::kNtid: return ntid[o.dim];
@@ -220,6 +233,13 @@ uint64_t CtaEmulator::read_other(const WarpState& w, const EmuOperand& o, uint32
         case Special::kLanemaskLt: return (1ull << lane) - 1;
         case Special::kLanemaskLe: return (2ull << lane) - 1;
         case Special::kLanemaskEq: return 1ull << lane;
+        case Special::kClusterCtarank: return rank_;
+        case Special::kClusterNctarank: return launch_.cluster.count();
+        case Special::kClusterCtaid: return ctaid[o.dim] % cl[o.dim];
+        case Special::kClusterNctaid: return cl[o.dim];
+        case Special::kClusterid: return ctaid[o.dim] / cl[o.dim];
+        case Special::kNclusterid: return nctaid[o.dim] / cl[o.dim];
+        case Special::kIsExplicitCluster: return launch_.explicit_cluster ? 1 : 0;
         case Special::kNone: return 0;
       }
       return 0;
@@ -288,8 +308,25 @@ void CtaEmulator::execute(WarpState& w, const EmuInst& in, uint32_t exec, Record
   switch (in.code) {
     case EmuOp::kMembar:
       return;
-    case EmuOp::kMov:
+    case EmuOp::kMapa:
+    case EmuOp::kGetctarank:
+    case EmuOp::kClusterArrive:
+    case EmuOp::kClusterWait:
+      cluster_op(w, in, exec);
+      return;
     case EmuOp::kCvta:
+      // Shared memory's generic addresses sit in a window of their own (kGenericSharedBase);
+      // global (and local, not yet told apart) generic addresses are the addresses themselves.
+      if (in.has("shared") || in.has("shared::cta") || in.has("shared::cluster")) {
+        const bool to = in.has("to");
+        lanes([&](uint32_t l) {
+          const uint64_t v = read(w, ops.at(1), l);
+          write(w, dst_reg(), l, to ? v - kGenericSharedBase : v + kGenericSharedBase);
+        });
+        return;
+      }
+      [[fallthrough]];
+    case EmuOp::kMov:
       if (ops.at(1).kind == EmuOperand::Kind::kVector) {  // mov.b32 %r, {%lo, %hi}: pack
         const auto& v = ops[1];
         const uint32_t part = type.bits / static_cast<uint32_t>(v.regs.size());
@@ -381,11 +418,14 @@ void CtaEmulator::execute(WarpState& w, const EmuInst& in, uint32_t exec, Record
       const EmuOperand& addr = ops.at(returns ? 1 : 0);
       const std::string& op = in.atom_op;
       const uint32_t size = std::max<uint32_t>(4, type.bits / 8);
+      std::array<uint64_t, 32> lane_address;
+      lanes([&](uint32_t l) { lane_address[l] = address(w, addr, l); });
+      const MemSpace space = in.generic || in.space == MemSpace::kSharedCluster ? resolve_space(w, in, exec, lane_address, out) : in.space;
       lanes([&](uint32_t l) {  // lanes in order: a deterministic serialisation
-        uint64_t a = address(w, addr, l);
+        const uint64_t a = lane_address[l];
         out.addresses.push_back(a);
-        uint8_t* p = memory_at(in.space, a, size, w, l, in);
-        if (in.space == MemSpace::kShared) check_shared(w, l, a, size, true, true, in);
+        uint8_t* p = memory_at(space, a, size, w, l, in);
+        if (space == MemSpace::kShared) check_shared(w, l, a, size, true, true, in);
         uint64_t old = 0;
         std::memcpy(&old, p, size);
         uint64_t v = read(w, ops.at(returns ? 2 : 1), l);

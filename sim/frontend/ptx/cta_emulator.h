@@ -43,6 +43,8 @@ struct LaunchContext {
   DeviceMemory* memory = nullptr;
   std::vector<uint8_t> params;  // the kernel's parameter buffer
   Dim3 grid, block;
+  Dim3 cluster;                 // thread-block cluster shape; (1,1,1) without clusters
+  bool explicit_cluster = false;  // %is_explicit_cluster: launched with a cluster shape
   uint32_t dynamic_shared_bytes = 0;
   std::string file;             // PTX file, for messages
   Findings* findings = nullptr; // where the checkers report; null disables them
@@ -54,9 +56,25 @@ struct LaunchContext {
   uint64_t max_warp_instructions = 100'000'000;  // a warp past this is reported as stuck (livelock)
 };
 
+class CtaEmulator;
+
+// The CTAs of one thread-block cluster, emulated together: distributed shared memory reaches a
+// sibling's shared memory, and barrier.cluster runs the siblings' warps up to their arrive. A
+// CTA the timing model has retired leaves its shared memory here (a late read is the kernel's
+// bug, but must not crash the emulator).
+struct ClusterState {
+  std::vector<CtaEmulator*> ctas;                   // by rank; null once retired
+  std::vector<std::vector<uint8_t>> retired_shared;  // by rank
+  uint32_t catching_up = 0;                         // nesting of barrier.cluster catch-ups
+};
+
 class CtaEmulator : public CtaWork {
  public:
-  CtaEmulator(const LaunchContext& launch, Dim3 cta_id);
+  // `cluster`: the cluster this CTA belongs to (null when the kernel has none).
+  CtaEmulator(const LaunchContext& launch, Dim3 cta_id, std::shared_ptr<ClusterState> cluster = nullptr);
+  ~CtaEmulator() override;
+  CtaEmulator(const CtaEmulator&) = delete;
+  CtaEmulator& operator=(const CtaEmulator&) = delete;
   Dim3 id() const override { return id_; }
   uint32_t num_warps() const override { return static_cast<uint32_t>(warps_.size()); }
   WarpStream& warp(uint32_t index) override { return *streams_[index]; }
@@ -85,6 +103,7 @@ class CtaEmulator : public CtaWork {
     RegisterFile regs;
     std::vector<StackEntry> stack;
     uint32_t barriers = 0;       // bar.sync instructions executed
+    uint32_t cluster_arrivals = 0;  // barrier.cluster.arrive instructions executed
     bool done = false;
     std::deque<Record> queue;    // executed ahead (to reach a barrier), not yet handed out
     std::array<uint32_t, 32> pcs{};  // independent thread scheduling: each lane's PC
@@ -138,6 +157,15 @@ class CtaEmulator : public CtaWork {
   void mbarrier_op(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);
   void bulk_copy(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);
   void bulk_tensor_copy(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);
+  // cluster_ops.cpp: thread-block clusters.
+  void cluster_op(WarpState& w, const EmuInst& in, uint32_t exec);  // mapa, getctarank, barrier.cluster
+  void cluster_catch_up(uint32_t arrivals, const EmuInst& in);       // every warp of the cluster to that many arrives
+  // A generic or .shared::cluster access: decides its space from the lanes' addresses (rewriting
+  // them to that space's addresses) and points the record at the matching OpInfo.
+  MemSpace resolve_space(const WarpState& w, const EmuInst& in, uint32_t exec, std::array<uint64_t, 32>& lane_address, Record& out);
+  uint8_t* cluster_shared_at(uint64_t address, uint32_t size, const WarpState& w, uint32_t lane, const EmuInst& in);
+  std::shared_ptr<ClusterState> cluster_;
+  uint32_t rank_ = 0;  // in the cluster
   std::map<uint64_t, Mbarrier> mbarriers_;
   // A failing mbarrier wait first runs the CTA's other warps ahead (into their queues, as for a
   // barrier) until the phase completes, so that the wait's outcome does not depend on the order

@@ -140,6 +140,31 @@ std::vector<uint8_t> initial_bytes(MapReader& b, const std::string& elem, uint64
 
 }  // namespace
 
+// The cluster shape: the kernel's own (.reqnctapercluster, from __cluster_dims__) or the launch
+// file's `cluster:` (cudaLaunchKernelEx's cluster attribute), which must then agree, as the
+// driver requires. A kernel marked .explicitcluster without a shape needs one at launch.
+void PtxWorkload::set_cluster(Launch& l, const Function& f, MapReader& r, bool given) {
+  auto it = f.performance.find(".reqnctapercluster");
+  if (it != f.performance.end()) {
+    const auto& v = it->second;
+    const Dim3 required{v.size() > 0 ? static_cast<uint32_t>(v[0]) : 1, v.size() > 1 ? static_cast<uint32_t>(v[1]) : 1,
+                        v.size() > 2 ? static_cast<uint32_t>(v[2]) : 1};
+    if (given && !(required == l.context.cluster)) {
+      config_error(r.location("cluster"), "kernel '" + l.kernel + "' was compiled for clusters of " + required.str() +
+                                              " (.reqnctapercluster); the launch file asks for " + l.context.cluster.str());
+    }
+    l.context.cluster = required;
+  } else if (f.performance.count(".explicitcluster") && !given) {
+    config_error(r.location("kernel"), "kernel '" + l.kernel + "' is .explicitcluster: give its cluster shape with 'cluster: [x, y, z]'");
+  }
+  const Dim3& c = l.context.cluster;
+  l.context.explicit_cluster = c.count() > 1 || given || f.performance.count(".explicitcluster");
+  if (l.grid.x % c.x || l.grid.y % c.y || l.grid.z % c.z) {
+    config_error(r.location(given ? "cluster" : "grid"), "the grid " + l.grid.str() + " is not a whole number of clusters " + c.str() +
+                                                          " (CUDA requires each grid dimension to be a multiple of the cluster's)");
+  }
+}
+
 // Creates a buffer from {name, elem, count, init} (inline in args, or under buffers:).
 void PtxWorkload::add_buffer(MapReader& b, const std::string& name, const fs::path& dir) {
   BufferArg buf;
@@ -163,6 +188,8 @@ void PtxWorkload::add_launch(MapReader& r, const fs::path& dir) {
   l->block = dim3_of(r, "block");
   // CUDA's limit on every GPU warpsim models (Programming Guide, compute capabilities table).
   if (l->block.count() > 1024) config_error(r.location("block"), "a block has at most 1024 threads, this one " + std::to_string(l->block.count()));
+  const bool cluster_given = r.has("cluster");
+  if (cluster_given) l->context.cluster = dim3_of(r, "cluster");
   l->dynamic_shared_bytes = static_cast<uint32_t>(r.integer_or("dynamic_shared_bytes", 0, 0, 1 << 20));
   l->registers_per_thread = static_cast<uint32_t>(r.integer_or("registers_per_thread", 32, 1, 255));
   const Function* f = module_.find(l->kernel);
@@ -180,6 +207,7 @@ void PtxWorkload::add_launch(MapReader& r, const fs::path& dir) {
     globals_placed_ = true;
   }
   l->program = lower(module_, l->kernel, global_addresses_);
+  set_cluster(*l, *f, r, cluster_given);
   for (const auto& c : constants_) {
     auto it = l->program.constant_symbols.find(c.name);
     if (it == l->program.constant_symbols.end()) {
@@ -392,18 +420,33 @@ class PtxKernel : public KernelSource {
  public:
   PtxKernel(const LaunchContext& context, KernelInfo info) : context_(context), info_(std::move(info)) {}
   const KernelInfo& info() const override { return info_; }
+  // CTAs in launch order, a cluster's CTAs one after another (rank order), clusters x fastest.
   std::unique_ptr<CtaWork> next_cta() override {
     if (next_ >= info_.grid.count()) return nullptr;
-    const Dim3& g = info_.grid;
-    Dim3 id{static_cast<uint32_t>(next_ % g.x), static_cast<uint32_t>((next_ / g.x) % g.y), static_cast<uint32_t>(next_ / (uint64_t{g.x} * g.y))};
+    const Dim3& c = info_.cluster;
+    const uint64_t size = c.count(), cluster = next_ / size, rank = next_ % size;
+    const Dim3 clusters{info_.grid.x / c.x, info_.grid.y / c.y, info_.grid.z / c.z};
+    const Dim3 at = unlinear(cluster, clusters), in = unlinear(rank, c);
+    const Dim3 id{at.x * c.x + in.x, at.y * c.y + in.y, at.z * c.z + in.z};
     ++next_;
-    return std::make_unique<CtaEmulator>(context_, id);
+    if (!info_.clustered()) return std::make_unique<CtaEmulator>(context_, id);
+    if (rank == 0) {
+      cluster_ = std::make_shared<ClusterState>();
+      cluster_->ctas.assign(size, nullptr);
+      cluster_->retired_shared.resize(size);
+    }
+    return std::make_unique<CtaEmulator>(context_, id, cluster_);
   }
 
  private:
+  static Dim3 unlinear(uint64_t i, const Dim3& extent) {
+    return Dim3{static_cast<uint32_t>(i % extent.x), static_cast<uint32_t>((i / extent.x) % extent.y),
+                static_cast<uint32_t>(i / (uint64_t{extent.x} * extent.y))};
+  }
   const LaunchContext& context_;
   KernelInfo info_;
   uint64_t next_ = 0;
+  std::shared_ptr<ClusterState> cluster_;
 };
 }  // namespace
 
@@ -415,6 +458,7 @@ std::unique_ptr<KernelSource> PtxWorkload::next_kernel() {
   info.name = l.kernel;
   info.grid = l.grid;
   info.block = l.block;
+  info.cluster = l.context.cluster;
   info.shared_bytes = static_cast<uint32_t>(l.program.static_shared_bytes) + l.dynamic_shared_bytes;
   info.registers_per_thread = l.registers_per_thread;
   info.source_file = spec_.ptx_path;

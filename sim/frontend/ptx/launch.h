@@ -78,6 +78,7 @@ class PtxWorkload : public Workload {
   void add_buffer(MapReader& b, const std::string& name, const std::filesystem::path& dir);
   void add_tensor_map(MapReader& arg, const Variable& param, uint8_t* slot);
   void add_launch(MapReader& r, const std::filesystem::path& dir);
+  void set_cluster(Launch& l, const Function& f, MapReader& r, bool given);
 
   LaunchSpec spec_;
   Module module_;

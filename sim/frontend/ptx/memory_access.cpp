@@ -97,6 +97,8 @@ uint8_t* CtaEmulator::memory_at(MemSpace space, uint64_t address, uint32_t size,
         fault(in, w, lane, "out-of-bounds shared access at " + hex() + " (the CTA has " + std::to_string(shared_.size()) + " bytes)");
       }
       return shared_.data() + address;
+    case MemSpace::kSharedCluster:
+      return cluster_shared_at(address, size, w, lane, in);
     case MemSpace::kParam:
       if (address + size > launch_.params.size()) fault(in, w, lane, "parameter access beyond the parameters at " + hex());
       return const_cast<uint8_t*>(launch_.params.data()) + address;
@@ -127,7 +129,7 @@ void CtaEmulator::load_store(WarpState& w, const EmuInst& in, uint32_t exec, Rec
   const EmuOperand& addr = load ? ops.at(1) : ops.at(0);
   const EmuOperand& data = load ? ops.at(0) : ops.at(1);
   // A call-site .param variable lives in the thread's local memory.
-  const MemSpace space = addr.symbol_space == MemSpace::kLocal ? MemSpace::kLocal : in.space;
+  MemSpace space = addr.symbol_space == MemSpace::kLocal ? MemSpace::kLocal : in.space;
   const uint32_t n = in.vector;
   const uint32_t size = std::max<uint32_t>(1, in.type.bits / 8), bytes = size * n;
   // Per instruction, not per lane: the data registers and whether values are sign-extended.
@@ -143,6 +145,14 @@ void CtaEmulator::load_store(WarpState& w, const EmuInst& in, uint32_t exec, Rec
     lane_address[l] = a;
     low = std::min(low, a), high = std::max(high, a), bits_seen |= a;
   });
+  if ((in.generic || space == MemSpace::kSharedCluster) && exec) {
+    space = resolve_space(w, in, exec, lane_address, out);
+    low = UINT64_MAX, high = 0, bits_seen = 0;
+    for_lanes(exec, [&](uint32_t l) {
+      const uint64_t a = lane_address[l];
+      low = std::min(low, a), high = std::max(high, a), bits_seen |= a;
+    });
+  }
   uint8_t* base = nullptr;  // where `low` is, when one check covers the warp
   if (exec && std::has_single_bit(bytes) && (bits_seen & (bytes - 1)) == 0 && high + bytes > high) {
     if (space == MemSpace::kGlobal) base = launch_.memory->at(low, high + bytes - low);

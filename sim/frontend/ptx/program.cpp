@@ -28,7 +28,8 @@ const std::set<std::string> kSupported = {"mov",  "add",  "sub",  "mul",   "mad"
                                           "abs",  "neg",  "and",  "or",    "xor",  "not",  "shl",  "shr",  "setp", "selp",
                                           "cvt",  "cvta", "ld",   "st",    "atom", "red",  "bar",  "barrier", "membar",
                                           "fence", "bra", "ret",  "exit",  "shfl", "vote", "activemask", "sqrt", "rsqrt",
-                                          "rcp",  "ex2",  "lg2",  "sin",   "cos",  "popc", "clz",  "brev", "mul24", "mad24", "wmma", "mma", "bfe", "bfi", "ldmatrix", "cp", "prmt", "set", "redux", "mbarrier", "nanosleep"};
+                                          "rcp",  "ex2",  "lg2",  "sin",   "cos",  "popc", "clz",  "brev", "mul24", "mad24", "wmma", "mma", "bfe", "bfi", "ldmatrix", "cp", "prmt", "set", "redux", "mbarrier", "nanosleep",
+                                          "mapa", "getctarank"};
 
 Special special_of(const std::string& name, uint8_t& dim) {
   std::string base = name;
@@ -51,6 +52,13 @@ Special special_of(const std::string& name, uint8_t& dim) {
   if (base == "%lanemask_lt") return Special::kLanemaskLt;
   if (base == "%lanemask_le") return Special::kLanemaskLe;
   if (base == "%lanemask_eq") return Special::kLanemaskEq;
+  if (base == "%cluster_ctarank") return Special::kClusterCtarank;
+  if (base == "%cluster_nctarank") return Special::kClusterNctarank;
+  if (base == "%cluster_ctaid") return Special::kClusterCtaid;
+  if (base == "%cluster_nctaid") return Special::kClusterNctaid;
+  if (base == "%clusterid") return Special::kClusterid;
+  if (base == "%nclusterid") return Special::kNclusterid;
+  if (base == "%is_explicit_cluster") return Special::kIsExplicitCluster;
   return Special::kNone;
 }
 
@@ -369,6 +377,17 @@ class Lowering {
     return ValueType{t[0], static_cast<uint32_t>(std::stoul(t.substr(1, x == std::string::npos ? std::string::npos : x - 1))), 1};
   }
 
+  static bool accesses_memory(const EmuInst& e) {
+    return e.base == "ld" || e.base == "st" || e.base == "atom" || e.base == "red";
+  }
+  // The mnemonic with its state space replaced by (or, when generic, given) `space`.
+  static std::string with_space(const EmuInst& e, const std::string& space) {
+    std::string out = e.base + "." + space;
+    for (const auto& m : e.mods)
+      if (!m.starts_with("shared")) out += "." + m;
+    return out;
+  }
+
   static void decode(EmuInst& e) {
     static const std::map<std::string, EmuOp> kCodes = {
         {"mov", EmuOp::kMov}, {"cvta", EmuOp::kCvta}, {"add", EmuOp::kAdd}, {"sub", EmuOp::kSub}, {"mul", EmuOp::kMul},
@@ -381,8 +400,11 @@ class Lowering {
         {"exit", EmuOp::kRet}, {"shfl", EmuOp::kShfl}, {"vote", EmuOp::kVote}, {"activemask", EmuOp::kActivemask},
         {"sqrt", EmuOp::kSqrt}, {"rsqrt", EmuOp::kRsqrt}, {"rcp", EmuOp::kRcp}, {"ex2", EmuOp::kEx2}, {"lg2", EmuOp::kLg2},
         {"sin", EmuOp::kSin}, {"cos", EmuOp::kCos}, {"popc", EmuOp::kPopc}, {"clz", EmuOp::kClz}, {"brev", EmuOp::kBrev},
-        {"bfe", EmuOp::kBfe}, {"bfi", EmuOp::kBfi}, {"prmt", EmuOp::kPrmt}, {"set", EmuOp::kSet}, {"redux", EmuOp::kRedux}};
-    if ((e.base == "bar" || e.base == "barrier") && !e.mods.empty() && e.mods[0] == "warp") {
+        {"bfe", EmuOp::kBfe}, {"bfi", EmuOp::kBfi}, {"prmt", EmuOp::kPrmt}, {"set", EmuOp::kSet}, {"redux", EmuOp::kRedux},
+        {"mapa", EmuOp::kMapa}, {"getctarank", EmuOp::kGetctarank}};
+    if (e.base == "barrier" && !e.mods.empty() && e.mods[0] == "cluster") {
+      e.code = e.op.op_class == OpClass::kClusterArrive ? EmuOp::kClusterArrive : EmuOp::kClusterWait;
+    } else if ((e.base == "bar" || e.base == "barrier") && !e.mods.empty() && e.mods[0] == "warp") {
       e.code = EmuOp::kNop;  // bar.warp.sync: lanes of one warp already move together here
     } else if (e.base == "ldmatrix") {
       e.code = EmuOp::kLdmatrix;
@@ -430,7 +452,8 @@ class Lowering {
       if (m == "v4") e.vector = 4;
       if (m == "v8") e.vector = 8;
       if (m == "global") e.space = MemSpace::kGlobal;
-      if (m == "shared" || m.rfind("shared::", 0) == 0) e.space = MemSpace::kShared;
+      if (m == "shared" || m == "shared::cta") e.space = MemSpace::kShared;
+      if (m == "shared::cluster") e.space = accesses_memory(e) ? MemSpace::kSharedCluster : MemSpace::kShared;
       if (m == "local") e.space = MemSpace::kLocal;
       if (m == "param") e.space = MemSpace::kParam;
       if (m == "const") e.space = MemSpace::kConst;
@@ -443,6 +466,19 @@ class Lowering {
       if (m == "rzi") e.round_int_zero = true, e.round_zero = true;
       if (m == "rmi") e.round_down = true;
       if (m == "rpi") e.round_up = true;
+    }
+    if (accesses_memory(e)) {
+      bool spaced = false;
+      for (const auto& m : e.mods) spaced = spaced || m == "global" || m.starts_with("shared") || m == "local" || m == "param" || m == "const";
+      const EmuOperand* addr = nullptr;
+      for (const auto& o : e.operands)
+        if (o.kind == EmuOperand::Kind::kAddr) addr = &o;
+      e.generic = !spaced && addr && addr->symbol_space == MemSpace::kNone;
+      if (e.generic || e.space == MemSpace::kSharedCluster) {
+        std::string error;
+        if (!decode_mnemonic(with_space(e, "shared"), e.op_shared, error) || !decode_mnemonic(with_space(e, "shared::cluster"), e.op_cluster, error))
+          throw InputError(SourceLocation{}, "internal: " + error);
+      }
     }
     if (e.shfl_mode.empty()) e.shfl_mode = "idx";
     if (e.base == "wmma" && e.code != EmuOp::kWmmaMma) {

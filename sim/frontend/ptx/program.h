@@ -14,7 +14,10 @@
 
 namespace warpsim::ptx {
 
-enum class Special : uint8_t { kNone, kTid, kNtid, kCtaid, kNctaid, kLaneid, kWarpid, kNwarpid, kSmid, kClock, kLanemaskLt, kLanemaskLe, kLanemaskEq };
+enum class Special : uint8_t {
+  kNone, kTid, kNtid, kCtaid, kNctaid, kLaneid, kWarpid, kNwarpid, kSmid, kClock, kLanemaskLt, kLanemaskLe, kLanemaskEq,
+  kClusterCtarank, kClusterNctarank, kClusterCtaid, kClusterNctaid, kClusterid, kNclusterid, kIsExplicitCluster
+};
 
 struct EmuOperand {
   enum class Kind : uint8_t { kNone, kReg, kImm, kSpecial, kAddr, kVector, kLabel, kSink };
@@ -34,8 +37,15 @@ struct EmuOperand {
 enum class EmuOp : uint8_t {
   kMov, kCvta, kAdd, kSub, kMul, kMad, kFma, kDiv, kRem, kMin, kMax, kAbs, kNeg, kAnd, kOr, kXor, kNot, kShl, kShr,
   kSetp, kSelp, kCvt, kLd, kSt, kAtom, kRed, kBar, kMembar, kBra, kRet, kShfl, kVote, kActivemask,
-  kSqrt, kRsqrt, kRcp, kEx2, kLg2, kSin, kCos, kPopc, kClz, kBrev, kBfe, kBfi, kPrmt, kSet, kRedux, kLdmatrix, kCpAsync, kCpAsyncCommit, kCpAsyncWait, kMbarrier, kBulkCopy, kNop, kWmmaLoad, kWmmaStore, kWmmaMma, kMma
+  kSqrt, kRsqrt, kRcp, kEx2, kLg2, kSin, kCos, kPopc, kClz, kBrev, kBfe, kBfi, kPrmt, kSet, kRedux, kLdmatrix, kCpAsync, kCpAsyncCommit, kCpAsyncWait, kMbarrier, kBulkCopy, kNop, kWmmaLoad, kWmmaStore, kWmmaMma, kMma,
+  kMapa, kGetctarank, kClusterArrive, kClusterWait
 };
+
+// Generic addresses of shared memory: the .shared::cluster window (op_info.h's encoding) placed
+// at this base, far above every global buffer (device_memory.h), so cvta.shared and a generic
+// access can tell the two apart by address, as the hardware's generic address space does.
+inline constexpr uint64_t kGenericSharedBase = uint64_t{1} << 46;
+inline constexpr uint64_t kGenericSharedSize = uint64_t{1} << 32;
 
 struct ValueType {
   char kind = 'b';  // 'f' float, 'h' bfloat16, 's' signed, 'u' unsigned, 'b' bits, 'p' predicate
@@ -74,6 +84,10 @@ struct EmuInst {
   std::string cmp;                  // setp comparison
   std::string boolop, atom_op, shfl_mode;
   std::string mma_a, mma_b;         // m16n8k32 8-bit input types: s8, u8, e4m3 or e5m2
+  // ld/st/atom/red without a state space (generic) or on .shared::cluster: the space is known
+  // only from the addresses at run time, and the record then points at one of these.
+  bool generic = false;
+  OpInfo op_shared, op_cluster;     // the same instruction on .shared and on .shared::cluster
 
   // The text, for lowering and messages.
   std::string opcode;

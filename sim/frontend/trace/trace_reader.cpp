@@ -231,12 +231,15 @@ std::unique_ptr<KernelSource> TraceWorkload::next_kernel() {
       info.block = read_dim3(d, "block dimension", 1);
       have_block = true;
       if (info.block.count() > 65536) d.fail_at(at, "block of " + std::to_string(info.block.count()) + " threads; expected at most 65536");
+    } else if (key == ".cluster") {
+      info.cluster = read_dim3(d, "cluster dimension", 1);
+      if (info.cluster.count() > 64) d.fail_at(at, "cluster of " + std::to_string(info.cluster.count()) + " CTAs; expected at most 64");
     } else if (key == ".shared") {
       info.shared_bytes = static_cast<uint32_t>(read_count(d, "shared memory bytes", 0, 1u << 30));
     } else if (key == ".regs") {
       info.registers_per_thread = static_cast<uint32_t>(read_count(d, "registers per thread", 0, 65535));
     } else {
-      d.fail_at(at, "unknown kernel directive '" + std::string(key) + "'; expected .grid, .block, .shared, .regs or .cta");
+      d.fail_at(at, "unknown kernel directive '" + std::string(key) + "'; expected .grid, .block, .cluster, .shared, .regs or .cta");
     }
     expect_line_end(d);
   }

@@ -1,7 +1,9 @@
 #include "frontend/trace/trace_writer.h"
 
 #include <cstdio>
+#include <memory>
 #include <sstream>
+#include <vector>
 
 #include "common/format.h"
 
@@ -26,8 +28,9 @@ void TraceWriter::comment(const std::string& text) {
 
 void TraceWriter::begin_kernel(const KernelInfo& k) {
   out_ << "\n.kernel " << k.name << "\n.grid " << k.grid.x << " " << k.grid.y << " " << k.grid.z << "\n.block "
-       << k.block.x << " " << k.block.y << " " << k.block.z << "\n.shared " << k.shared_bytes << "\n.regs "
-       << k.registers_per_thread << "\n";
+       << k.block.x << " " << k.block.y << " " << k.block.z << "\n";
+  if (k.clustered()) out_ << ".cluster " << k.cluster.x << " " << k.cluster.y << " " << k.cluster.z << "\n";
+  out_ << ".shared " << k.shared_bytes << "\n.regs " << k.registers_per_thread << "\n";
 }
 
 void TraceWriter::begin_cta(const Dim3& id) { out_ << ".cta " << id.x << " " << id.y << " " << id.z << "\n"; }
@@ -92,11 +95,23 @@ void TraceWriter::workload(Workload& workload, const std::function<std::string(R
   while (auto kernel = workload.next_kernel()) {
     const KernelInfo& info = kernel->info();
     begin_kernel(info);
-    while (auto cta = kernel->next_cta()) {
-      begin_cta(cta->id());
-      for (uint32_t w = 0; w < cta->num_warps(); ++w) {
-        begin_warp(w);
-        while (const WarpInst* inst = cta->warp(w).next()) instruction(*inst, info.full_mask(w), name_of, comment_of ? comment_of(*inst) : "");
+    // A cluster's CTAs are taken together and kept until all are written: emulating one may
+    // need the others (distributed shared memory, barrier.cluster).
+    std::vector<std::unique_ptr<CtaWork>> cluster;
+    while (true) {
+      cluster.clear();
+      while (cluster.size() < info.cluster.count()) {
+        auto cta = kernel->next_cta();
+        if (!cta) break;
+        cluster.push_back(std::move(cta));
+      }
+      if (cluster.empty()) break;
+      for (auto& cta : cluster) {
+        begin_cta(cta->id());
+        for (uint32_t w = 0; w < cta->num_warps(); ++w) {
+          begin_warp(w);
+          while (const WarpInst* inst = cta->warp(w).next()) instruction(*inst, info.full_mask(w), name_of, comment_of ? comment_of(*inst) : "");
+        }
       }
     }
   }

@@ -1,0 +1,76 @@
+#include "sm/cluster_barriers.h"
+
+#include "common/error.h"
+
+namespace warpsim {
+
+void ClusterBarriers::start_kernel(uint32_t barrier_latency, Release release) {
+  latency_ = barrier_latency;
+  release_ = std::move(release);
+  clusters_.clear();
+}
+
+void ClusterBarriers::open(uint64_t cluster, uint32_t ctas, uint32_t warps) {
+  Cluster& c = clusters_[cluster];
+  c = Cluster{};
+  c.ctas = ctas;
+  c.warps = warps;
+}
+
+void ClusterBarriers::cta_retired(uint64_t cluster) {
+  if (--at(cluster).ctas == 0) clusters_.erase(cluster);
+}
+
+ClusterBarriers::Cluster& ClusterBarriers::at(uint64_t cluster) {
+  auto it = clusters_.find(cluster);
+  if (it == clusters_.end()) throw SimulationError("cluster barrier: cluster " + std::to_string(cluster) + " is not resident");
+  return it->second;
+}
+
+void ClusterBarriers::arrive(uint64_t cluster, uint32_t phase, Cycle now) {
+  Cluster& c = at(cluster);
+  if (c.arrived.size() < phase) c.arrived.resize(phase, 0);
+  ++c.arrived[phase - 1];
+  complete(c, now);
+}
+
+void ClusterBarriers::exit(uint64_t cluster, uint32_t arrived, Cycle now) {
+  Cluster& c = at(cluster);
+  if (c.exited_after.size() <= arrived) c.exited_after.resize(arrived + 1, 0);
+  ++c.exited_after[arrived];
+  complete(c, now);
+}
+
+// Completes every phase whose warps have all arrived or exited, in order, and releases the
+// waiters of the completed phases.
+void ClusterBarriers::complete(Cluster& c, Cycle now) {
+  bool any = false;
+  while (c.completed.size() < c.arrived.size()) {
+    const size_t k = c.completed.size() + 1;
+    uint32_t count = c.arrived[k - 1];
+    for (size_t a = 0; a < c.exited_after.size() && a < k; ++a) count += c.exited_after[a];
+    if (count < c.warps) break;
+    c.completed.push_back(now + latency_);
+    any = true;
+  }
+  if (!any) return;
+  size_t keep = 0;
+  for (const Waiter& w : c.waiters) {
+    if (w.phase <= c.completed.size()) {
+      release_(w.sm, w.warp, c.completed[w.phase - 1]);
+    } else {
+      c.waiters[keep++] = w;
+    }
+  }
+  c.waiters.resize(keep);
+}
+
+Cycle ClusterBarriers::wait(uint64_t cluster, uint32_t phase, uint32_t sm, uint32_t warp) {
+  Cluster& c = at(cluster);
+  if (phase == 0) return 0;  // nothing arrived at: nothing to wait for
+  if (phase <= c.completed.size()) return c.completed[phase - 1];
+  c.waiters.push_back(Waiter{sm, warp, phase});
+  return kNever;
+}
+
+}  // namespace warpsim

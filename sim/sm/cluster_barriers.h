@@ -1,0 +1,55 @@
+#pragma once
+// The barriers of resident thread-block clusters (PTX barrier.cluster.arrive / .wait), shared by
+// every SM: a cluster's CTAs sit on different SMs of one GPC, so no single SM can see its
+// barrier. Each warp's k-th arrive counts towards phase k; a warp that exits counts as arrived
+// for every phase it had not yet reached. Phase k completes when all the cluster's warps have
+// arrived; its waiters are released barrier_latency cycles later (an assumed trip across the
+// SM-to-SM network, configs' clusters.barrier_latency).
+#include <cstdint>
+#include <functional>
+#include <unordered_map>
+#include <vector>
+
+#include "engine/cycle.h"
+
+namespace warpsim {
+
+class ClusterBarriers {
+ public:
+  // Wakes a waiting warp: (sm, warp slot, cycle it may continue).
+  using Release = std::function<void(uint32_t sm, uint32_t warp, Cycle at)>;
+
+  void start_kernel(uint32_t barrier_latency, Release release);
+  // A cluster's `ctas` CTAs were placed: `warps` in all.
+  void open(uint64_t cluster, uint32_t ctas, uint32_t warps);
+  // One of its CTAs retired; the last one closes the cluster.
+  void cta_retired(uint64_t cluster);
+  // A warp's `phase`-th arrive (1-based).
+  void arrive(uint64_t cluster, uint32_t phase, Cycle now);
+  // A warp exited after `arrived` arrives.
+  void exit(uint64_t cluster, uint32_t arrived, Cycle now);
+  // A warp waits for `phase`: returns the cycle it may continue, or kNever after recording the
+  // waiter, to be released through the callback.
+  Cycle wait(uint64_t cluster, uint32_t phase, uint32_t sm, uint32_t warp);
+  uint32_t open_clusters() const { return static_cast<uint32_t>(clusters_.size()); }
+
+ private:
+  struct Waiter {
+    uint32_t sm, warp, phase;
+  };
+  struct Cluster {
+    uint32_t ctas = 0, warps = 0;
+    std::vector<uint32_t> arrived;         // [k - 1]: warps that made their k-th arrive
+    std::vector<uint32_t> exited_after;    // [a]: warps that exited after a arrives
+    std::vector<Cycle> completed;          // [k - 1]: when phase k's waiters go
+    std::vector<Waiter> waiters;
+  };
+  Cluster& at(uint64_t cluster);
+  void complete(Cluster& c, Cycle now);
+
+  uint32_t latency_ = 0;
+  Release release_;
+  std::unordered_map<uint64_t, Cluster> clusters_;
+};
+
+}  // namespace warpsim
