@@ -5,9 +5,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/../traces/kernels"
 command -v nvcc >/dev/null || { echo "nvcc not found; the committed PTX stays as it is" >&2; exit 0; }
+# A source may name its own targets on a line "// ptx-targets: 90a" (architecture-specific
+# features such as wgmma exist only for that exact GPU).
 for cu in *.cu; do
   name=${cu%.cu}
-  for arch in 75 80 90 100; do
+  targets=$(sed -n 's#^// ptx-targets: ##p' "$cu")
+  for arch in ${targets:-75 80 90 100}; do
     nvcc -arch=compute_$arch -lineinfo -diag-suppress 177 -ptx "$cu" -o "ptx/$name.sm_$arch.ptx"
   done
 done

@@ -280,3 +280,9 @@ for i in range(2048):
     j = (base * 4 + (rank + 1) % 4) * 128 + t
     out.append(exact_f32(0.5 * i + 10 * (0.5 * j)))
 write("cluster_exchange_out.bin", "f", out)
+
+# wgmma_gemm: C = A B, 128 x 128 x 128, A row-major, B given transposed (bt[n][k]), FP16 inputs,
+# in double; both staging layouts (plain and 128-byte swizzled) must give this.
+a = random_init(61, -1, 1, 16384, f16)
+bt = random_init(62, -1, 1, 16384, f16)
+write("wgmma_gemm_c.bin", "f", matmul(a, bt, 128, 128, 128, lambda i, k: i * 128 + k, lambda k, j: j * 128 + k))

@@ -34,6 +34,8 @@
 #undef BC
 #undef WARPS
 #include "../../traces/kernels/bulk_copy.cu"
+#include "../../traces/kernels/wgmma_gemm.cu"
+#include "../../traces/kernels/cluster.cu"
 
 #include "suite_table.h"
 
@@ -55,6 +57,8 @@ const KernelRef kKernels[] = {
     {"transpose_tiled", (const void*)transpose_tiled}, {"sgemm_tiled", (const void*)sgemm_tiled},
     {"attention_scores", (const void*)attention_scores}, {"attention_softmax_pv", (const void*)attention_softmax_pv},
     {"attention_flash", (const void*)attention_flash}, {"bulk_scale", (const void*)bulk_scale},
+    {"wgmma_gemm", (const void*)wgmma_gemm}, {"cluster_histogram", (const void*)cluster_histogram},
+    {"cluster_exchange", (const void*)cluster_exchange},
 };
 
 #define CUDA_OK(call)                                                                              \
@@ -235,6 +239,8 @@ int main(int argc, char** argv) {
     k << "    {\"name\": " << json_string(s.name) << ", \"family\": " << json_string(s.family) << ", \"launch_file\": " << json_string(s.launch_file);
     if (s.requires_cc > cc) {
       k << ", \"skipped\": \"needs compute capability " << s.requires_cc / 10 << "." << s.requires_cc % 10 << "\"}";
+    } else if (s.exact_cc && s.exact_cc != cc) {
+      k << ", \"skipped\": \"architecture-specific PTX for compute capability " << s.exact_cc / 10 << "." << s.exact_cc % 10 << " only\"}";
     } else {
       std::vector<void*> dev_buffers;
       std::vector<std::vector<uint8_t>> host;
@@ -254,11 +260,13 @@ int main(int argc, char** argv) {
         unsigned shared;
         std::vector<uint64_t> storage;
         std::vector<void*> args;
+        dim3 cluster;  // 0 x 0 x 0: launched without a cluster attribute
       };
       std::vector<Prepared> launches;
       for (const SuiteLaunch& l : s.launches) {
         if (!l.kernel) break;
-        Prepared p{nullptr, dim3(l.grid[0], l.grid[1], l.grid[2]), dim3(l.block[0], l.block[1], l.block[2]), l.dynamic_shared, {}, {}};
+        Prepared p{nullptr, dim3(l.grid[0], l.grid[1], l.grid[2]), dim3(l.block[0], l.block[1], l.block[2]), l.dynamic_shared, {}, {},
+                   dim3(l.cluster[0], l.cluster[1], l.cluster[2])};
         for (const KernelRef& r : kKernels)
           if (std::strcmp(r.name, l.kernel) == 0) p.fn = r.fn;
         if (!p.fn) { std::fprintf(stderr, "harness: no kernel %s in this build\n", l.kernel); return 1; }
@@ -279,7 +287,25 @@ int main(int argc, char** argv) {
         launches.push_back(std::move(p));
       }
       auto run_all = [&]() {
-        for (auto& p : launches) CUDA_OK(cudaLaunchKernel(p.fn, p.grid, p.block, p.args.data(), p.shared, 0));
+        for (auto& p : launches) {
+          if (p.cluster.x == 0) {
+            CUDA_OK(cudaLaunchKernel(p.fn, p.grid, p.block, p.args.data(), p.shared, 0));
+            continue;
+          }
+          // The launch file's cluster: (as cudaLaunchKernelEx's cluster attribute).
+          cudaLaunchConfig_t config{};
+          cudaLaunchAttribute attribute{};
+          attribute.id = cudaLaunchAttributeClusterDimension;
+          attribute.val.clusterDim.x = p.cluster.x;
+          attribute.val.clusterDim.y = p.cluster.y;
+          attribute.val.clusterDim.z = p.cluster.z;
+          config.gridDim = p.grid;
+          config.blockDim = p.block;
+          config.dynamicSmemBytes = p.shared;
+          config.attrs = &attribute;
+          config.numAttrs = 1;
+          CUDA_OK(cudaLaunchKernelExC(&config, p.fn, p.args.data()));
+        }
       };
       run_all();
       CUDA_OK(cudaDeviceSynchronize());

@@ -32,6 +32,9 @@ REUSED = [
     ("attention_flash", "attention", "attention_flash"),
     ("histogram", "atomics", "histogram"),
     ("bulk_copy", "tma", "bulk_copy"),  # Hopper and later (the launch file requires 9.0)
+    ("wgmma_gemm", "gemm_tensor", "wgmma_gemm"),  # sm_90a only (H100, H200)
+    ("cluster_histogram", "clusters", "cluster_histogram"),  # Hopper and later
+    ("cluster_exchange", "clusters", "cluster_exchange"),  # Hopper and later, cluster given at launch
 ]
 
 MB = "ptx/microbench.sm_{sm}.ptx"
@@ -247,8 +250,9 @@ def harness_table():
                     args.append(f"{{false, 0, {cxx_string(a['scalar'])}, {float(a['value'])!r}}}")
             g = (ln["grid"] + [1, 1])[:3]
             bl = (ln["block"] + [1, 1])[:3]
+            cl = (ln.get("cluster", [0, 0, 0]) + [1, 1])[:3]
             launch_lines.append(f"{{{cxx_string(ln['kernel'])}, {{{g[0]}, {g[1]}, {g[2]}}}, {{{bl[0]}, {bl[1]}, {bl[2]}}}, "
-                                f"{ln.get('dynamic_shared_bytes', 0)}u, {{{', '.join(args)}}}}}")
+                                f"{ln.get('dynamic_shared_bytes', 0)}u, {{{', '.join(args)}}}, {{{cl[0]}, {cl[1]}, {cl[2]}}}}}")
         checks = []
         for bname, e in (spec.get("expect") or {}).items():
             checks.append(f"{{{order[bname]}, CheckKind::kFile, {cxx_string(os.path.relpath(os.path.join(base, e['file']), HERE))}, "
@@ -256,7 +260,8 @@ def harness_table():
         for bname, (start, step) in seq_checks.get(name, {}).items():
             checks.append(f"{{{order[bname]}, CheckKind::kSequence, \"\", 0.0, 0.0, {start!r}, {step!r}}}")
         rel = os.path.relpath(path, ROOT)
-        lines.append(f"  {{{cxx_string(name)}, {cxx_string(family)}, {cxx_string(rel)}, {int(float(spec.get('requires', 0)) * 10)},")
+        exact = 90 if "sm_90a" in spec.get("ptx", "") else 0
+        lines.append(f"  {{{cxx_string(name)}, {cxx_string(family)}, {cxx_string(rel)}, {int(float(spec.get('requires', 0)) * 10)}, {exact},")
         lines.append(f"   {{{', '.join(buffers)}}},")
         lines.append(f"   {{{', '.join(launch_lines)}}},")
         lines.append(f"   {{{', '.join(checks)}}}}},")

@@ -28,6 +28,7 @@ struct SuiteLaunch {
   unsigned grid[3], block[3];
   unsigned dynamic_shared;
   SuiteArg args[8];
+  unsigned cluster[3];  // thread-block cluster dims from the launch file (all 0: none given)
 };
 
 struct SuiteCheck {
@@ -43,6 +44,7 @@ struct SuiteEntry {
   const char* family;
   const char* launch_file;  // relative to the repository root
   int requires_cc;          // e.g. 80; 0 for none
+  int exact_cc;             // sm_90a PTX (architecture-specific): only this capability; 0 for any
   SuiteBuffer buffers[8];
   SuiteLaunch launches[4];
   SuiteCheck checks[4];

@@ -112,7 +112,7 @@ namespace {
 // Instructions all participating lanes of a warp must reach together.
 bool is_warp_sync(const EmuInst& in) {
   return in.code == EmuOp::kBar || in.code == EmuOp::kShfl || in.code == EmuOp::kVote || in.code == EmuOp::kWmmaLoad ||
-         in.code == EmuOp::kWmmaStore || in.code == EmuOp::kWmmaMma || in.code == EmuOp::kMma;
+         in.code == EmuOp::kWmmaStore || in.code == EmuOp::kWmmaMma || in.code == EmuOp::kMma || in.code == EmuOp::kWgmma;
 }
 }  // namespace
 
@@ -203,50 +203,6 @@ bool CtaEmulator::step(WarpState& w, Record& out) {
   begin_record(in, exec, out);
   execute(w, in, exec, out);
   return true;
-}
-
-uint64_t CtaEmulator::read_other(const WarpState& w, const EmuOperand& o, uint32_t lane) const {
-  switch (o.kind) {
-    case EmuOperand::Kind::kReg: {
-      uint64_t v = w.regs.get(o.reg, lane);
-      return o.negated ? (v ^ 1) : v;
-    }
-    case EmuOperand::Kind::kImm:
-      return o.bits;
-    case EmuOperand::Kind::kSpecial: {
-      const uint32_t t = w.index * 32 + lane;
-      const Dim3& b = launch_.block;
-      uint32_t tid[3] = {t % b.x, (t / b.x) % b.y, t / (b.x * b.y)};
-      uint32_t ntid[3] = {b.x, b.y, b.z}, ctaid[3] = {id_.x, id_.y, id_.z};
-      uint32_t nctaid[3] = {launch_.grid.x, launch_.grid.y, launch_.grid.z};
-      const uint32_t cl[3] = {launch_.cluster.x, launch_.cluster.y, launch_.cluster.z};
-      switch (o.special) {
-        case Special::kTid: return tid[o.dim];
-        case Special::kNtid: return ntid[o.dim];
-        case Special::kCtaid: return ctaid[o.dim];
-        case Special::kNctaid: return nctaid[o.dim];
-        case Special::kLaneid: return lane;
-        case Special::kWarpid: return w.index;
-        case Special::kNwarpid: return warps_.size();
-        case Special::kSmid: return 0;
-        case Special::kClock: return 0;
-        case Special::kLanemaskLt: return (1ull << lane) - 1;
-        case Special::kLanemaskLe: return (2ull << lane) - 1;
-        case Special::kLanemaskEq: return 1ull << lane;
-        case Special::kClusterCtarank: return rank_;
-        case Special::kClusterNctarank: return launch_.cluster.count();
-        case Special::kClusterCtaid: return ctaid[o.dim] % cl[o.dim];
-        case Special::kClusterNctaid: return cl[o.dim];
-        case Special::kClusterid: return ctaid[o.dim] / cl[o.dim];
-        case Special::kNclusterid: return nctaid[o.dim] / cl[o.dim];
-        case Special::kIsExplicitCluster: return launch_.explicit_cluster ? 1 : 0;
-        case Special::kNone: return 0;
-      }
-      return 0;
-    }
-    default:
-      return 0;
-  }
 }
 
 void CtaEmulator::write(WarpState& w, int32_t reg, uint32_t lane, uint64_t bits) {
@@ -594,6 +550,9 @@ void CtaEmulator::execute(WarpState& w, const EmuInst& in, uint32_t exec, Record
     case EmuOp::kLdmatrix:
     case EmuOp::kMma:
       matrix_op(w, in, exec, out);
+      return;
+    case EmuOp::kWgmma:
+      wgmma(w, in, exec);
       return;
     default:
       break;

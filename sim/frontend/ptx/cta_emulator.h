@@ -225,6 +225,9 @@ class CtaEmulator : public CtaWork {
   void arithmetic(WarpState& w, const EmuInst& in, uint32_t exec);                // arithmetic.cpp
   void mma_m16n8k32(WarpState& w, const EmuInst& in);
   void wmma_mma(WarpState& w, const EmuInst& in);
+  void wgmma(WarpState& w, const EmuInst& in, uint32_t exec);  // wgmma.cpp
+  // Shared-memory address of element (row, byte `byte` along K) of a K-major matrix descriptor.
+  uint64_t wgmma_address(uint64_t desc, uint32_t row, uint32_t byte, const WarpState& w, const EmuInst& in);
   template <class F>
   static void for_lanes(uint32_t exec, F&& f) {  // each lane set in exec, lowest first
     for (uint32_t m = exec; m;) {

@@ -342,6 +342,18 @@ PtxWorkload::PtxWorkload(const std::string& launch_file, uint32_t cc) {
   max_warp_instructions_ = static_cast<uint64_t>(r.integer_or("max_warp_instructions", 100'000'000, 1, INT64_MAX));
   if (!fs::exists(spec_.ptx_path)) config_error(r.location("ptx"), "no PTX file " + spec_.ptx_path);
   module_ = parse_ptx_file(spec_.ptx_path);
+  // PTX for an architecture-specific target (sm_90a: wgmma, setmaxnreg) loads only on that
+  // exact compute capability, as the driver requires; later GPUs lack those instructions.
+  for (const auto& t : module_.targets) {
+    if (t.size() > 4 && t.rfind("sm_", 0) == 0 && t.back() == 'a') {
+      const uint32_t want = static_cast<uint32_t>(std::strtoul(t.c_str() + 3, nullptr, 10));
+      if (want != cc) {
+        config_error(r.location("ptx"), spec_.ptx_path + " targets " + t + " (architecture-specific features), which only compute capability " +
+                                            std::to_string(want / 10) + "." + std::to_string(want % 10) + " runs; the simulated GPU has " +
+                                            std::to_string(cc / 10) + "." + std::to_string(cc % 10));
+      }
+    }
+  }
   if (r.has("buffers")) {
     MapReader bs = r.section("buffers");
     for (const auto& name : bs.keys()) {

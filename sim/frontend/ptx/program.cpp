@@ -29,38 +29,7 @@ const std::set<std::string> kSupported = {"mov",  "add",  "sub",  "mul",   "mad"
                                           "cvt",  "cvta", "ld",   "st",    "atom", "red",  "bar",  "barrier", "membar",
                                           "fence", "bra", "ret",  "exit",  "shfl", "vote", "activemask", "sqrt", "rsqrt",
                                           "rcp",  "ex2",  "lg2",  "sin",   "cos",  "popc", "clz",  "brev", "mul24", "mad24", "wmma", "mma", "bfe", "bfi", "ldmatrix", "cp", "prmt", "set", "redux", "mbarrier", "nanosleep",
-                                          "mapa", "getctarank"};
-
-Special special_of(const std::string& name, uint8_t& dim) {
-  std::string base = name;
-  dim = 0;
-  size_t dot = name.find('.');
-  if (dot != std::string::npos) {
-    base = name.substr(0, dot);
-    char d = name.back();
-    dim = d == 'y' ? 1 : d == 'z' ? 2 : 0;
-  }
-  if (base == "%tid") return Special::kTid;
-  if (base == "%ntid") return Special::kNtid;
-  if (base == "%ctaid") return Special::kCtaid;
-  if (base == "%nctaid") return Special::kNctaid;
-  if (base == "%laneid") return Special::kLaneid;
-  if (base == "%warpid") return Special::kWarpid;
-  if (base == "%nwarpid") return Special::kNwarpid;
-  if (base == "%smid") return Special::kSmid;
-  if (base == "%clock" || base == "%clock64" || base == "%globaltimer") return Special::kClock;
-  if (base == "%lanemask_lt") return Special::kLanemaskLt;
-  if (base == "%lanemask_le") return Special::kLanemaskLe;
-  if (base == "%lanemask_eq") return Special::kLanemaskEq;
-  if (base == "%cluster_ctarank") return Special::kClusterCtarank;
-  if (base == "%cluster_nctarank") return Special::kClusterNctarank;
-  if (base == "%cluster_ctaid") return Special::kClusterCtaid;
-  if (base == "%cluster_nctaid") return Special::kClusterNctaid;
-  if (base == "%clusterid") return Special::kClusterid;
-  if (base == "%nclusterid") return Special::kNclusterid;
-  if (base == "%is_explicit_cluster") return Special::kIsExplicitCluster;
-  return Special::kNone;
-}
+                                          "mapa", "getctarank", "wgmma"};
 
 uint32_t type_bits(const std::string& t) {
   if (t == ".pred") return 1;
@@ -164,7 +133,7 @@ class Lowering {
     switch (o.kind) {
       case Operand::Kind::kRegister: {
         uint8_t dim;
-        Special s = special_of(o.name, dim);
+        Special s = special_register(o.name, dim);
         if (s != Special::kNone) {
           e.kind = EmuOperand::Kind::kSpecial;
           e.special = s;
@@ -345,6 +314,7 @@ class Lowering {
         fail(in.line, in.column, "the emulator runs mma.sync row.col m16n8k8/m16n8k16 with f16 or bf16 inputs, m16n8k8 with tf32, and m16n8k32 with s8/u8 (s32 accumulators, no .satfinite) or e4m3/e5m2 inputs; not '" + in.opcode + "'");
       }
     }
+    if (e.base == "wgmma") check_wgmma(in, e);
     if (e.base == "cvt" && e.has("tf32") && !(e.has("rna") && e.types.size() == 1 && e.types[0] == "f32")) {
       fail(in.line, in.column, "the emulator converts to tf32 with cvt.rna.tf32.f32 only; not '" + in.opcode + "'");
     }
@@ -375,6 +345,39 @@ class Lowering {
     if (t == "f16x2") return ValueType{'f', 16, 2};
     size_t x = t.find('x');
     return ValueType{t[0], static_cast<uint32_t>(std::stoul(t.substr(1, x == std::string::npos ? std::string::npos : x - 1))), 1};
+  }
+
+  // The wgmma forms the emulator runs (wgmma.cpp): dense m64nNkK with f32 accumulators from f16
+  // or bf16 (k16), tf32 (k8) or e4m3/e5m2 (k32) inputs, K-major operands, A from a descriptor or
+  // (16-bit types) registers. Runs before decode, so it reads the text.
+  void check_wgmma(const Instruction& in, const EmuInst& e) const {
+    if (e.mods.empty() || e.mods[0] != "mma_async") return;
+    auto refuse = [&](const std::string& why) {
+      fail(in.line, in.column, "the emulator runs wgmma.mma_async.sync.aligned.m64nNkK.f32 with f16/bf16 (k16), tf32 (k8) or e4m3/e5m2 (k32) "
+                               "inputs, K-major, dense; '" + in.opcode + "': " + why);
+    };
+    std::string shape, d, a, b;
+    for (size_t i = 0; i + 3 < e.mods.size(); ++i)
+      if (e.mods[i].rfind("m64n", 0) == 0) shape = e.mods[i], d = e.mods[i + 1], a = e.mods[i + 2], b = e.mods[i + 3];
+    if (shape.empty() || e.has("sp")) refuse(shape.empty() ? "no m64nNkK shape" : "sparse wgmma is not modelled");
+    const size_t kpos = shape.find('k');
+    const uint32_t n = kpos == std::string::npos ? 0 : static_cast<uint32_t>(std::strtoul(shape.c_str() + 4, nullptr, 10));
+    const uint32_t k = kpos == std::string::npos ? 0 : static_cast<uint32_t>(std::strtoul(shape.c_str() + kpos + 1, nullptr, 10));
+    if (n == 0 || n > 256 || n % 8 != 0) refuse("N must be a multiple of 8 up to 256");
+    if (d != "f32") refuse("only f32 accumulators are modelled");
+    const bool half = (a == "f16" || a == "bf16") && a == b, tf32 = a == "tf32" && b == "tf32";
+    const bool fp8 = (a == "e4m3" || a == "e5m2") && (b == "e4m3" || b == "e5m2");
+    if (!(half && k == 16) && !(tf32 && k == 8) && !(fp8 && k == 32)) refuse("input types and K do not match a supported form");
+    const auto& ops = in.operands;
+    const bool a_regs = ops.size() > 1 && ops[1].kind == Operand::Kind::kVector;
+    const size_t expected = half ? (a_regs ? 7 : 8) : 6;
+    if (ops.size() != expected || ops[0].kind != Operand::Kind::kVector || ops[0].items.size() != n / 2) {
+      refuse("expected {" + std::to_string(n / 2) + " accumulators}, A, B, scale-d, imm-scale-a, imm-scale-b" +
+             (half ? ", imm-trans" : "") + " operands");
+    }
+    if (a_regs && (!half || ops[1].items.size() != 4)) refuse("A in registers needs 16-bit inputs in 4 registers");
+    for (size_t i = 6; i < ops.size(); ++i)
+      if (ops[i].kind != Operand::Kind::kImmediate || ops[i].value != 0) refuse("transposed (MN-major) operands are not modelled");
   }
 
   static bool accesses_memory(const EmuInst& e) {
@@ -420,6 +423,17 @@ class Lowering {
       const std::string what = e.mods.size() > 1 ? e.mods[1] : "";
       e.code = what == "commit_group" ? EmuOp::kCpAsyncCommit : what == "wait_group" || what == "wait_all" ? EmuOp::kCpAsyncWait : EmuOp::kCpAsync;
       if (what == "wait_group" && !e.operands.empty()) e.wait_groups = static_cast<int32_t>(e.operands[0].bits);
+    } else if (e.base == "wgmma") {
+      e.code = e.mods.at(0) == "mma_async" ? EmuOp::kWgmma : EmuOp::kNop;  // fence/commit_group/wait_group: see wgmma.cpp
+      for (size_t i = 0; i + 3 < e.mods.size(); ++i) {
+        if (e.mods[i].rfind("m64n", 0) != 0) continue;
+        const std::string& shape = e.mods[i];
+        const size_t kpos = shape.find('k');
+        e.wgmma_n = static_cast<uint32_t>(std::stoul(shape.substr(4, kpos - 4)));
+        e.mma_k = static_cast<uint32_t>(std::stoul(shape.substr(kpos + 1)));
+        e.mma_a = e.mods[i + 2];
+        e.mma_b = e.mods[i + 3];
+      }
     } else if (e.base == "mma") {
       e.code = EmuOp::kMma;
       e.mma_k = e.has("m16n8k32") ? 32 : e.has("m16n8k16") ? 16 : 8;

@@ -19,6 +19,10 @@ enum class Special : uint8_t {
   kClusterCtarank, kClusterNctarank, kClusterCtaid, kClusterNctaid, kClusterid, kNclusterid, kIsExplicitCluster
 };
 
+// The special register a PTX name such as "%ctaid.y" or "%cluster_ctarank" names (kNone if it
+// is not one), and its dimension (0-2 for .x .y .z).
+Special special_register(const std::string& name, uint8_t& dim);
+
 struct EmuOperand {
   enum class Kind : uint8_t { kNone, kReg, kImm, kSpecial, kAddr, kVector, kLabel, kSink };
   Kind kind = Kind::kNone;
@@ -38,7 +42,7 @@ enum class EmuOp : uint8_t {
   kMov, kCvta, kAdd, kSub, kMul, kMad, kFma, kDiv, kRem, kMin, kMax, kAbs, kNeg, kAnd, kOr, kXor, kNot, kShl, kShr,
   kSetp, kSelp, kCvt, kLd, kSt, kAtom, kRed, kBar, kMembar, kBra, kRet, kShfl, kVote, kActivemask,
   kSqrt, kRsqrt, kRcp, kEx2, kLg2, kSin, kCos, kPopc, kClz, kBrev, kBfe, kBfi, kPrmt, kSet, kRedux, kLdmatrix, kCpAsync, kCpAsyncCommit, kCpAsyncWait, kMbarrier, kBulkCopy, kNop, kWmmaLoad, kWmmaStore, kWmmaMma, kMma,
-  kMapa, kGetctarank, kClusterArrive, kClusterWait
+  kMapa, kGetctarank, kClusterArrive, kClusterWait, kWgmma
 };
 
 // Generic addresses of shared memory: the .shared::cluster window (op_info.h's encoding) placed
@@ -78,12 +82,13 @@ struct EmuInst {
   bool column_major = false;        // wmma.load/store layout
   bool transpose = false;           // ldmatrix .trans
   WmmaInfo wmma;                    // wmma: shape and element types
-  uint32_t mma_k = 0;               // mma.sync m16n8kK
+  uint32_t mma_k = 0;               // mma.sync m16n8kK; wgmma m64nNkK
+  uint32_t wgmma_n = 0;             // wgmma m64nNkK
   uint32_t matrices = 1;            // ldmatrix .x1/.x2/.x4
   int32_t wait_groups = -1;         // cp.async.wait_group N (-1: wait_all)
   std::string cmp;                  // setp comparison
   std::string boolop, atom_op, shfl_mode;
-  std::string mma_a, mma_b;         // m16n8k32 8-bit input types: s8, u8, e4m3 or e5m2
+  std::string mma_a, mma_b;         // m16n8k32 8-bit input types: s8, u8, e4m3 or e5m2; wgmma's A and B types
   // ld/st/atom/red without a state space (generic) or on .shared::cluster: the space is known
   // only from the addresses at run time, and the record then points at one of these.
   bool generic = false;

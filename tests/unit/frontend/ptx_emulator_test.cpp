@@ -541,7 +541,7 @@ TEST(PtxEmulator, UnsupportedInstructionSaysSo) {
   dir.write("w.ptx", ".version 9.0\n.target sm_90a\n.address_size 64\n.visible .entry k()\n{\n  .reg .b32 %r<2>;\n"
                      "  griddepcontrol.wait;\n  ret;\n}\n");
   try {
-    ptx::PtxWorkload w(launch, 80);
+    ptx::PtxWorkload w(launch, 90);
     ADD_FAILURE();
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("w.ptx:7:3: the emulator cannot run 'griddepcontrol.wait' yet"), std::string::npos) << e.what();
@@ -653,6 +653,12 @@ TEST(PtxEmulator, EveryShippedKernelPassesItsReferenceCheckOnEveryConfig) {
           EXPECT_NE(r.err.find("needs compute capability " + need + " or later; the simulated GPU has " + have), std::string::npos) << r.err;
           continue;
         }
+      }
+      // Architecture-specific PTX (sm_90a: wgmma) loads only on that exact capability.
+      if (text.find(".sm_90a.ptx") != std::string::npos && cc != 90) {
+        EXPECT_EQ(r.exit_code, 3);
+        EXPECT_NE(r.err.find("targets sm_90a (architecture-specific features), which only compute capability 9.0 runs"), std::string::npos) << r.err;
+        continue;
       }
       EXPECT_EQ(r.exit_code, 0) << r.err;
       EXPECT_NE(r.out.find("check: passed"), std::string::npos) << r.out;

@@ -1,0 +1,82 @@
+// Operand values other than plain registers: immediates and PTX's special registers (%tid,
+// %ctaid, the %cluster_* family, lane masks...), read per lane.
+#include "frontend/ptx/cta_emulator.h"
+
+namespace warpsim::ptx {
+
+Special special_register(const std::string& name, uint8_t& dim) {
+  std::string base = name;
+  dim = 0;
+  size_t dot = name.find('.');
+  if (dot != std::string::npos) {
+    base = name.substr(0, dot);
+    char d = name.back();
+    dim = d == 'y' ? 1 : d == 'z' ? 2 : 0;
+  }
+  if (base == "%tid") return Special::kTid;
+  if (base == "%ntid") return Special::kNtid;
+  if (base == "%ctaid") return Special::kCtaid;
+  if (base == "%nctaid") return Special::kNctaid;
+  if (base == "%laneid") return Special::kLaneid;
+  if (base == "%warpid") return Special::kWarpid;
+  if (base == "%nwarpid") return Special::kNwarpid;
+  if (base == "%smid") return Special::kSmid;
+  if (base == "%clock" || base == "%clock64" || base == "%globaltimer") return Special::kClock;
+  if (base == "%lanemask_lt") return Special::kLanemaskLt;
+  if (base == "%lanemask_le") return Special::kLanemaskLe;
+  if (base == "%lanemask_eq") return Special::kLanemaskEq;
+  if (base == "%cluster_ctarank") return Special::kClusterCtarank;
+  if (base == "%cluster_nctarank") return Special::kClusterNctarank;
+  if (base == "%cluster_ctaid") return Special::kClusterCtaid;
+  if (base == "%cluster_nctaid") return Special::kClusterNctaid;
+  if (base == "%clusterid") return Special::kClusterid;
+  if (base == "%nclusterid") return Special::kNclusterid;
+  if (base == "%is_explicit_cluster") return Special::kIsExplicitCluster;
+  return Special::kNone;
+}
+
+uint64_t CtaEmulator::read_other(const WarpState& w, const EmuOperand& o, uint32_t lane) const {
+  switch (o.kind) {
+    case EmuOperand::Kind::kReg: {
+      uint64_t v = w.regs.get(o.reg, lane);
+      return o.negated ? (v ^ 1) : v;
+    }
+    case EmuOperand::Kind::kImm:
+      return o.bits;
+    case EmuOperand::Kind::kSpecial: {
+      const uint32_t t = w.index * 32 + lane;
+      const Dim3& b = launch_.block;
+      uint32_t tid[3] = {t % b.x, (t / b.x) % b.y, t / (b.x * b.y)};
+      uint32_t ntid[3] = {b.x, b.y, b.z}, ctaid[3] = {id_.x, id_.y, id_.z};
+      uint32_t nctaid[3] = {launch_.grid.x, launch_.grid.y, launch_.grid.z};
+      const uint32_t cl[3] = {launch_.cluster.x, launch_.cluster.y, launch_.cluster.z};
+      switch (o.special) {
+        case Special::kTid: return tid[o.dim];
+        case Special::kNtid: return ntid[o.dim];
+        case Special::kCtaid: return ctaid[o.dim];
+        case Special::kNctaid: return nctaid[o.dim];
+        case Special::kLaneid: return lane;
+        case Special::kWarpid: return w.index;
+        case Special::kNwarpid: return warps_.size();
+        case Special::kSmid: return 0;
+        case Special::kClock: return 0;
+        case Special::kLanemaskLt: return (1ull << lane) - 1;
+        case Special::kLanemaskLe: return (2ull << lane) - 1;
+        case Special::kLanemaskEq: return 1ull << lane;
+        case Special::kClusterCtarank: return rank_;
+        case Special::kClusterNctarank: return launch_.cluster.count();
+        case Special::kClusterCtaid: return ctaid[o.dim] % cl[o.dim];
+        case Special::kClusterNctaid: return cl[o.dim];
+        case Special::kClusterid: return ctaid[o.dim] / cl[o.dim];
+        case Special::kNclusterid: return nctaid[o.dim] / cl[o.dim];
+        case Special::kIsExplicitCluster: return launch_.explicit_cluster ? 1 : 0;
+        case Special::kNone: return 0;
+      }
+      return 0;
+    }
+    default:
+      return 0;
+  }
+}
+
+}  // namespace warpsim::ptx

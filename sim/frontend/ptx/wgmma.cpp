@@ -1,0 +1,109 @@
+// Hopper's warpgroup MMA, functionally (PTX ISA, "Asynchronous Warpgroup Level Matrix
+// Multiply-Accumulate"): wgmma.mma_async.sync.aligned.m64nNkK with A and B in shared memory
+// through matrix descriptors (or A in registers), both K-major, D in registers.
+//
+// The four warps of a warpgroup each execute the instruction; warp q (= warp index mod 4)
+// computes rows 16q..16q+15 of the 64-row product, so each warp's step is complete on its own.
+// The MMA is done when the instruction executes: a program may read D only after
+// wgmma.wait_group, and may not write A or B in between, so computing early is one valid order.
+//
+// Descriptor (Matrix Descriptor Format; wgmma_layout.h): bits 0-13 start address >> 4, 16-29
+// leading-dimension byte offset >> 4, 32-45 stride-dimension byte offset >> 4, 49-51 base
+// offset, 62-63 swizzle (0 none, 1 128-byte, 2 64-byte, 3 32-byte). K-major element (row, byte b
+// of its K extent):
+//   no swizzle: 8 x 16-byte core matrices: start + (row / 8) SBO + (b / 16) LBO + (row % 8) 16 + b % 16
+//   swizzle W:  rows of W bytes in 8-row atoms: a = start + (row / 8) SBO + (row % 8) W + b, then
+//               address bits 4.. (the 16-byte chunk) XOR bits 7.. (the row in the atom), over
+//               3, 2 or 1 bits for W = 128, 64, 32.
+// D fragment (the m64nNk16 layout for 32-bit accumulators): register i of lane l holds row
+// 16q + l / 4 + 8 ((i / 2) % 2), column 8 (i / 4) + 2 (l % 4) + i % 2.
+// Products are summed in k order with fmaf into a float, as for mma.sync (the hardware's
+// internal order and precision are not specified).
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include "common/format.h"
+#include "common/half.h"
+#include "frontend/ptx/cta_emulator.h"
+#include "frontend/ptx/wgmma_layout.h"
+
+namespace warpsim::ptx {
+namespace {
+
+double element_value(const std::string& type, uint64_t bits) {
+  if (type == "f16") return half_to_float(static_cast<uint16_t>(bits));
+  if (type == "bf16") return std::bit_cast<float>(static_cast<uint32_t>(bits & 0xffff) << 16);
+  if (type == "tf32") return std::bit_cast<float>(static_cast<uint32_t>(bits) & 0xffffe000u);
+  if (type == "e5m2") return half_to_float(static_cast<uint16_t>((bits & 0xff) << 8));
+  // e4m3: bias 7, no infinities, S.1111.111 is NaN.
+  const uint32_t byte = static_cast<uint32_t>(bits & 0xff), e = (byte >> 3) & 0xf, m = byte & 7;
+  const double sign = (byte & 0x80) ? -1.0 : 1.0;
+  if (e == 15 && m == 7) return std::numeric_limits<double>::quiet_NaN();
+  return sign * (e == 0 ? std::ldexp(m / 8.0, -6) : std::ldexp(1.0 + m / 8.0, static_cast<int>(e) - 7));
+}
+
+uint32_t element_bytes(const std::string& type) { return type == "tf32" ? 4 : (type == "f16" || type == "bf16") ? 2 : 1; }
+
+}  // namespace
+
+uint64_t CtaEmulator::wgmma_address(uint64_t desc, uint32_t row, uint32_t byte, const WarpState& w, const EmuInst& in) {
+  const MatrixDescriptor d = decode_matrix_descriptor(desc);
+  if (d.base_offset != 0) fault(in, w, 0, "a matrix descriptor with a base offset (" + std::to_string(d.base_offset) + ") is not modelled");
+  return matrix_element_address(d, row, byte);
+}
+
+void CtaEmulator::wgmma(WarpState& w, const EmuInst& in, uint32_t exec) {
+  const auto& ops = in.operands;
+  const uint32_t n = in.wgmma_n, k = in.mma_k, q = w.index % 4;
+  const std::string& ta = in.mma_a;
+  const std::string& tb = in.mma_b;
+  const uint32_t bytes_a = element_bytes(ta), bytes_b = element_bytes(tb);
+  const uint32_t lane0 = static_cast<uint32_t>(std::countr_zero(exec ? exec : 1u));
+  // Operands: D, A (descriptor or registers), B descriptor, scale-d, imm-scale-a, imm-scale-b
+  // [, imm-trans-a], imm-trans-b (checked to be 0 when lowered).
+  const bool a_in_registers = ops.at(1).kind == EmuOperand::Kind::kVector;
+  const uint64_t desc_b = read(w, ops.at(2), lane0);
+  const bool accumulate = (read(w, ops.at(3), lane0) & 1) != 0;
+  const double scale_a = static_cast<int64_t>(ops.at(4).bits) < 0 ? -1.0 : 1.0;  // imm-scale-a/b: 1 or -1 (negate)
+  const double scale_b = static_cast<int64_t>(ops.at(5).bits) < 0 ? -1.0 : 1.0;
+  auto shared_bits = [&](uint64_t address, uint32_t size) {
+    uint64_t v = 0;
+    std::memcpy(&v, memory_at(MemSpace::kShared, address, size, w, lane0, in), size);
+    return v;
+  };
+  std::vector<float> a(16 * k), b(static_cast<size_t>(k) * n);
+  if (a_in_registers) {
+    // The mma.sync A fragment of a 16 x k slice (16-bit types; checked when lowered): register j
+    // of lane l holds two elements, row l / 4 + 8 (j % 2), columns 2 (l % 4) + 8 (j / 2) + {0, 1}.
+    const auto& regs = ops[1].regs;
+    for (uint32_t l = 0; l < 32; ++l)
+      for (uint32_t j = 0; j < regs.size(); ++j)
+        for (uint32_t h = 0; h < 2; ++h) {
+          const uint32_t row = l / 4 + 8 * (j % 2), col = 2 * (l % 4) + 8 * (j / 2) + h;
+          a[row * k + col] = static_cast<float>(scale_a * element_value(ta, w.regs.get(regs[j], l) >> (16 * h)));
+        }
+  } else {
+    const uint64_t desc_a = read(w, ops.at(1), lane0);
+    for (uint32_t r = 0; r < 16; ++r)
+      for (uint32_t c = 0; c < k; ++c)
+        a[r * k + c] = static_cast<float>(scale_a * element_value(ta, shared_bits(wgmma_address(desc_a, 16 * q + r, c * bytes_a, w, in), bytes_a)));
+  }
+  for (uint32_t col = 0; col < n; ++col)
+    for (uint32_t c = 0; c < k; ++c)
+      b[c * n + col] = static_cast<float>(scale_b * element_value(tb, shared_bits(wgmma_address(desc_b, col, c * bytes_b, w, in), bytes_b)));
+  const auto& fd = ops.at(0).regs;
+  for (uint32_t l = 0; l < 32; ++l) {
+    const uint32_t g = l / 4, t = l % 4;
+    for (uint32_t i = 0; i < fd.size(); ++i) {
+      const uint32_t row = g + 8 * ((i / 2) % 2), col = 8 * (i / 4) + 2 * t + i % 2;
+      float acc = accumulate ? std::bit_cast<float>(static_cast<uint32_t>(w.regs.get(fd[i], l))) : 0.0f;
+      for (uint32_t c = 0; c < k; ++c) acc = std::fmaf(a[row * k + c], b[c * n + col], acc);
+      write(w, fd[i], l, std::bit_cast<uint32_t>(acc));
+    }
+  }
+}
+
+}  // namespace warpsim::ptx

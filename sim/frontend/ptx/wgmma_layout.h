@@ -1,0 +1,28 @@
+#pragma once
+// wgmma's shared-memory matrix descriptors (PTX ISA, "Matrix Descriptor Format") and where a
+// K-major operand's elements sit under each swizzle mode (wgmma.cpp explains the layouts).
+#include <cstdint>
+
+namespace warpsim::ptx {
+
+struct MatrixDescriptor {
+  uint64_t start = 0, lbo = 0, sbo = 0;  // bytes
+  uint32_t base_offset = 0;
+  uint32_t swizzle_bytes = 0;            // 0 (none), 32, 64 or 128
+};
+
+inline MatrixDescriptor decode_matrix_descriptor(uint64_t desc) {
+  static constexpr uint32_t kSwizzle[4] = {0, 128, 64, 32};
+  return MatrixDescriptor{(desc & 0x3fff) << 4, ((desc >> 16) & 0x3fff) << 4, ((desc >> 32) & 0x3fff) << 4,
+                          static_cast<uint32_t>((desc >> 49) & 7), kSwizzle[desc >> 62]};
+}
+
+// Shared-memory address of element (row, byte `byte` along K) of a K-major operand.
+inline uint64_t matrix_element_address(const MatrixDescriptor& d, uint32_t row, uint32_t byte) {
+  if (d.swizzle_bytes == 0) return d.start + (row / 8) * d.sbo + (byte / 16) * d.lbo + (row % 8) * 16 + byte % 16;
+  const uint64_t a = d.start + (row / 8) * d.sbo + (row % 8) * d.swizzle_bytes + byte;
+  const uint64_t rows_in_pattern = d.swizzle_bytes / 16 - 1;  // 7, 3 or 1: the row bits XORed into the chunk
+  return a ^ (((a >> 7) & rows_in_pattern) << 4);
+}
+
+}  // namespace warpsim::ptx
