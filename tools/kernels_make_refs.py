@@ -286,3 +286,8 @@ write("cluster_exchange_out.bin", "f", out)
 a = random_init(61, -1, 1, 16384, f16)
 bt = random_init(62, -1, 1, 16384, f16)
 write("wgmma_gemm_c.bin", "f", matmul(a, bt, 128, 128, 128, lambda i, k: i * 128 + k, lambda k, j: j * 128 + k))
+
+# tcgen05_gemm: C = A B, 256 x 256 x 128, A row-major, B given transposed (bt[n][k]), FP16 inputs.
+a = random_init(71, -1, 1, 32768, f16)
+bt = random_init(72, -1, 1, 32768, f16)
+write("tcgen05_gemm_c.bin", "f", matmul(a, bt, 256, 256, 128, lambda i, k: i * 128 + k, lambda k, j: j * 128 + k))

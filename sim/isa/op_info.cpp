@@ -254,6 +254,11 @@ bool decode_tensor(std::string_view base, const std::vector<std::string_view>& p
       continue;
     if (precision_of(p) != TensorPrecision::kNone || p == "f32" || p == "s32") types.push_back(p);
   }
+  if (out.m == 0 && base == "tcgen05") {
+    error = "'" + std::string(base) + ".mma' needs warpsim's shape and type suffixes, .mMnNkK.f32.ATYPE.BTYPE (e.g. "
+            ".m128n256k16.f32.bf16.bf16): PTX keeps them in the instruction descriptor (docs/trace-format.md)";
+    return false;
+  }
   if (out.m == 0) {
     error = "tensor instruction needs a shape such as .m16n8k16";
     return false;
@@ -269,6 +274,7 @@ bool decode_tensor(std::string_view base, const std::vector<std::string_view>& p
   // (PTX ISA, mma); every other shape is one per warp.
   if (base == "mma" && out.m == 8 && out.n == 8 && out.k == 4 && prec == TensorPrecision::kFp16) out.mma_per_warp = 4;
   if (base == "wgmma") out.warps_sharing = 4;
+  if (base == "tcgen05") out.whole_sm = true;
   out.op_class = OpClass::kTensor;
   out.pipe = Pipe::kTensor;
   out.writes_destination = true;
@@ -333,6 +339,31 @@ bool decode_mnemonic(std::string_view mnemonic, OpInfo& out, std::string& error)
       out.mbarrier = MbarrierOp::kInval;
     } else {
       error = "unknown mbarrier operation '" + std::string(what) + "'; expected init, arrive, expect_tx, try_wait, test_wait or inval (arrive_drop, complete_tx and pending_count are not modelled)";
+      return false;
+    }
+    return true;
+  }
+  if (base == "tcgen05" && parts.size() > 1) {
+    // Blackwell's tensor-memory instructions other than mma (PTX ISA, "TensorCore 5th
+    // Generation"): commit arrives on an mbarrier when the issuing thread's MMAs are done; ld/st
+    // move tensor memory to and from registers (timed like a shared-memory access); alloc writes
+    // the allocated address to shared memory; the rest order or free.
+    const std::string_view what = parts[1];
+    if (what == "commit") {
+      out.op_class = OpClass::kMbarrier;
+      out.pipe = Pipe::kMio;
+      out.mbarrier = MbarrierOp::kArrive;
+      out.after_tensor = true;
+    } else if (what == "ld" || what == "st" || what == "alloc") {
+      out.op_class = what == "ld" ? OpClass::kLoad : OpClass::kStore;
+      out.pipe = Pipe::kMio;
+      out.writes_destination = what == "ld";
+      out.access_bytes = 4;
+    } else if (what == "dealloc" || what == "relinquish_alloc_permit" || what.starts_with("fence") || what.starts_with("wait")) {
+      out.op_class = OpClass::kNop;
+    } else {
+      error = "'" + std::string(mnemonic) + "': tcgen05." + std::string(what) + " is not modelled (mma, commit, ld, st, alloc, dealloc, "
+              "relinquish_alloc_permit, fence and wait are)";
       return false;
     }
     return true;

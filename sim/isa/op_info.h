@@ -77,6 +77,11 @@ struct OpInfo {
   // of its M rows (PTX ISA, "Asynchronous Warpgroup Level Matrix Multiply-Accumulate"), so one
   // warp's share of the FLOPs is a quarter of the shape's.
   uint8_t warps_sharing = 1;
+  // tcgen05.mma (Blackwell): one thread issues the whole MMA, which runs on all the SM's tensor
+  // cores asynchronously into tensor memory; tcgen05.commit then arrives on an mbarrier once the
+  // thread's MMAs are done (after_tensor).
+  bool whole_sm = false;
+  bool after_tensor = false;
   bool from_sass = false;    // decoded from an Accel-Sim SASS opcode (shape already checked by the hardware)  // PTX mma.sync.m8n8k4 (f16) is four MMAs per warp (PTX ISA, mma)
   uint64_t tensor_flops() const { return 2ull * m * n * k * mma_per_warp / warps_sharing; }
 };

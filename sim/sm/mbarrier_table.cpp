@@ -25,8 +25,12 @@ bool MbarrierTable::init(uint32_t address, uint32_t count, std::string& error) {
 }
 
 void MbarrierTable::maybe_complete(Barrier& b, Cycle at, Release& released) {
+  // Contributions replay in issue order, but one may count later than the next (a tcgen05.commit
+  // arrives when its MMAs finish): the phase completes at the latest of them.
+  b.latest = std::max(b.latest, at);
   if (b.pending != 0 || b.tx != 0) return;
-  b.completed_at.push_back(at);
+  b.completed_at.push_back(b.latest);
+  b.latest = 0;
   b.pending = b.expected;
   const auto done = static_cast<uint32_t>(b.completed_at.size());
   auto ready = std::stable_partition(b.waiters.begin(), b.waiters.end(), [&](const Waiter& w) { return w.phase >= done; });

@@ -42,6 +42,7 @@ class MbarrierTable {
   struct Barrier {
     uint32_t expected = 0, pending = 0;
     int64_t tx = 0;                    // transaction bytes expected and not yet landed
+    Cycle latest = 0;                  // the latest cycle a contribution to the open phase counts at
     std::vector<Cycle> completed_at;   // per completed phase
     std::vector<Waiter> waiters;
   };

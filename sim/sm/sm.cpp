@@ -342,11 +342,17 @@ void Sm::issue_tensor(SubPartition& sp, Warp& w, const WarpInst& in, Cycle now) 
                          spec_.name + " does not have (its config lists no tensor.dense_flops_per_clk_per_sm." +
                          std::string(tensor_precision_name(op.tensor)) + ")");
   }
+  if (op.whole_sm && spec_.compute_capability < 100) {
+    throw InputError(SourceLocation{kernel_->source_file, in.line, 1},
+                     "'" + op.mnemonic + "' needs compute capability 10.0 or later (tcgen05 is Blackwell's); " + spec_.name + " has " +
+                         std::to_string(spec_.compute_capability / 10) + "." + std::to_string(spec_.compute_capability % 10));
+  }
   if (!op.from_sass && !spec_.tensor.supports_shape(op.m, op.n, op.k)) {
     throw InputError(SourceLocation{kernel_->source_file, in.line, 1},
                      "'" + op.mnemonic + "': shape m" + std::to_string(op.m) + "n" + std::to_string(op.n) + "k" +
                          std::to_string(op.k) + " is not one " + spec_.name + "'s tensor cores execute (tensor.mma_shapes)");
   }
+  if (op.whole_sm) return issue_whole_sm_mma(w, in, per_sm, now);
   const uint64_t per_sub = std::max<uint64_t>(1, per_sm / subs_.size());
   const uint64_t flops = op.tensor_flops();
   // Tensor cores run at the clock NVIDIA's tensor peaks assume (clocks.tensor_peak_mhz: the GPU
@@ -480,7 +486,10 @@ void Sm::issue_mbarrier(Warp& w, uint32_t slot, const WarpInst& in, Cycle now) {
     const MbarrierUse& m = in.mbar;
     switch (in.op->mbarrier) {
       case MbarrierOp::kInit: ok = table.init(m.address, m.arrivals, error); break;
-      case MbarrierOp::kArrive: ok = table.arrive(m.address, m.arrivals, m.tx_bytes, ready, released, error); break;
+      case MbarrierOp::kArrive:
+        // tcgen05.commit: the arrival happens when the warp's MMAs are done.
+        ok = table.arrive(m.address, m.arrivals, m.tx_bytes, in.op->after_tensor ? std::max(ready, w.tensor_done) : ready, released, error);
+        break;
       case MbarrierOp::kExpectTx: ok = table.arrive(m.address, 0, m.tx_bytes, ready, released, error); break;
       case MbarrierOp::kInval: table.inval(m.address); break;
       case MbarrierOp::kWait:

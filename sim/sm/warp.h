@@ -16,6 +16,7 @@ struct Warp {
   bool at_cluster_barrier = false;  // barrier.cluster.wait until the cluster's phase completes
   uint32_t cluster_arrivals = 0;    // barrier.cluster.arrive instructions executed
   Cycle cluster_release_at = 0;     // a released cluster wait continues from this cycle
+  Cycle tensor_done = 0;            // its last tcgen05.mma completes (tcgen05.commit arrives then)
   uint32_t cta_slot = 0;
   uint32_t warp_in_cta = 0;
   uint64_t age = 0;         // launch order; GTO prefers the oldest

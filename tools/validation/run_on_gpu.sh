@@ -20,7 +20,9 @@ trap 'rm -rf "$work"' EXIT
 query=name,driver_version,compute_cap,clocks.sm,clocks.max.sm,clocks.mem,clocks.max.mem,clocks.applications.graphics,power.draw,power.limit,temperature.gpu,persistence_mode,compute_mode
 nvidia-smi --query-gpu=$query --format=csv > "$work/smi_before.csv"
 arch=sm_$cc
-[ "$cc" = 90 ] && arch=sm_90a  # Hopper's architecture-specific features (wgmma) for wgmma_gemm
+# Architecture-specific features: Hopper's wgmma (wgmma_gemm), Blackwell's tcgen05 (tcgen05_gemm).
+[ "$cc" = 90 ] && arch=sm_90a
+[ "$cc" = 100 ] && arch=sm_100a
 echo "run_on_gpu: building the harness for $arch" >&2
 nvcc -O2 -std=c++17 -arch=$arch -diag-suppress 177 harness.cu -o "$work/harness"
 "$work/harness" -o "$work/results.json" --nvidia-smi-before "$work/smi_before.csv" --nvidia-smi-after /dev/null "$@" || status=$?

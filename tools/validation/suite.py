@@ -33,6 +33,7 @@ REUSED = [
     ("histogram", "atomics", "histogram"),
     ("bulk_copy", "tma", "bulk_copy"),  # Hopper and later (the launch file requires 9.0)
     ("wgmma_gemm", "gemm_tensor", "wgmma_gemm"),  # sm_90a only (H100, H200)
+    ("tcgen05_gemm", "gemm_tensor", "tcgen05_gemm"),  # sm_100a only (B200)
     ("cluster_histogram", "clusters", "cluster_histogram"),  # Hopper and later
     ("cluster_exchange", "clusters", "cluster_exchange"),  # Hopper and later, cluster given at launch
 ]
@@ -260,7 +261,7 @@ def harness_table():
         for bname, (start, step) in seq_checks.get(name, {}).items():
             checks.append(f"{{{order[bname]}, CheckKind::kSequence, \"\", 0.0, 0.0, {start!r}, {step!r}}}")
         rel = os.path.relpath(path, ROOT)
-        exact = 90 if "sm_90a" in spec.get("ptx", "") else 0
+        exact = 90 if "sm_90a" in spec.get("ptx", "") else 100 if "sm_100a" in spec.get("ptx", "") else 0
         lines.append(f"  {{{cxx_string(name)}, {cxx_string(family)}, {cxx_string(rel)}, {int(float(spec.get('requires', 0)) * 10)}, {exact},")
         lines.append(f"   {{{', '.join(buffers)}}},")
         lines.append(f"   {{{', '.join(launch_lines)}}},")

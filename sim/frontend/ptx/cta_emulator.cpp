@@ -554,6 +554,9 @@ void CtaEmulator::execute(WarpState& w, const EmuInst& in, uint32_t exec, Record
     case EmuOp::kWgmma:
       wgmma(w, in, exec);
       return;
+    case EmuOp::kTcgen05:
+      tcgen05_op(w, in, exec, out);
+      return;
     default:
       break;
   }

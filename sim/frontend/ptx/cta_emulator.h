@@ -54,6 +54,9 @@ struct LaunchContext {
   // lets it progress. *.sync instructions wait for every live lane. False: the classic stack.
   bool independent_thread_scheduling = false;
   uint64_t max_warp_instructions = 100'000'000;  // a warp past this is reported as stuck (livelock)
+  // OpInfo records for instructions whose shape is known only at run time (tcgen05.mma's comes
+  // from its instruction descriptor), by warpsim's full mnemonic; entries never move.
+  std::map<std::string, OpInfo>* run_time_ops = nullptr;
 };
 
 class CtaEmulator;
@@ -228,6 +231,13 @@ class CtaEmulator : public CtaWork {
   void wgmma(WarpState& w, const EmuInst& in, uint32_t exec);  // wgmma.cpp
   // Shared-memory address of element (row, byte `byte` along K) of a K-major matrix descriptor.
   uint64_t wgmma_address(uint64_t desc, uint32_t row, uint32_t byte, const WarpState& w, const EmuInst& in);
+  // tensor_memory.cpp: Blackwell's tcgen05 instructions and the CTA's tensor memory (128 lanes x
+  // 512 columns of 32 bits; an address is lane << 16 | column), allocated 32 columns at a time.
+  void tcgen05_op(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);
+  void tcgen05_mma(WarpState& w, const EmuInst& in, uint32_t lane, Record& out);
+  uint32_t& tmem_at(uint32_t lane, uint32_t column, const WarpState& w, uint32_t thread, const EmuInst& in);
+  std::vector<uint32_t> tmem_;
+  uint16_t tmem_allocated_ = 0;  // one bit per 32 columns
   template <class F>
   static void for_lanes(uint32_t exec, F&& f) {  // each lane set in exec, lowest first
     for (uint32_t m = exec; m;) {

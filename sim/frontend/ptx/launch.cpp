@@ -273,6 +273,7 @@ void PtxWorkload::add_launch(MapReader& r, const fs::path& dir) {
   l->context.findings = &findings_;
   l->context.independent_thread_scheduling = independent_;
   l->context.max_warp_instructions = max_warp_instructions_;
+  l->context.run_time_ops = &l->run_time_ops;
   launches_.push_back(std::move(l));
   launches_.back()->context.program = &launches_.back()->program;
 }

@@ -74,6 +74,7 @@ class PtxWorkload : public Workload {
     uint32_t dynamic_shared_bytes = 0, registers_per_thread = 32;
     Program program;
     LaunchContext context;
+    std::map<std::string, OpInfo> run_time_ops;  // LaunchContext::run_time_ops
   };
   void add_buffer(MapReader& b, const std::string& name, const std::filesystem::path& dir);
   void add_tensor_map(MapReader& arg, const Variable& param, uint8_t* slot);

@@ -29,7 +29,7 @@ const std::set<std::string> kSupported = {"mov",  "add",  "sub",  "mul",   "mad"
                                           "cvt",  "cvta", "ld",   "st",    "atom", "red",  "bar",  "barrier", "membar",
                                           "fence", "bra", "ret",  "exit",  "shfl", "vote", "activemask", "sqrt", "rsqrt",
                                           "rcp",  "ex2",  "lg2",  "sin",   "cos",  "popc", "clz",  "brev", "mul24", "mad24", "wmma", "mma", "bfe", "bfi", "ldmatrix", "cp", "prmt", "set", "redux", "mbarrier", "nanosleep",
-                                          "mapa", "getctarank", "wgmma"};
+                                          "mapa", "getctarank", "wgmma", "tcgen05"};
 
 uint32_t type_bits(const std::string& t) {
   if (t == ".pred") return 1;
@@ -277,7 +277,10 @@ class Lowering {
       fail(in.line, in.column, "the emulator cannot run '" + in.opcode + "' yet (the timing model can replay it from a trace)");
     }
     std::string error;
-    if (!decode_mnemonic(in.opcode, e.op, error)) fail(in.line, in.column, error);
+    // tcgen05.mma's shape and types are in its instruction descriptor: each record gets its own
+    // OpInfo at run time (tensor_memory.cpp); this one only stands in until then.
+    const bool tcgen05_mma = in.opcode.rfind("tcgen05.mma.", 0) == 0;
+    if (!decode_mnemonic(tcgen05_mma ? in.opcode + ".m128n16k16.f32.f16.f16" : in.opcode, e.op, error)) fail(in.line, in.column, error);
     if (in.guard) {
       auto it = regs_.find(*in.guard);
       if (it == regs_.end()) fail(in.line, in.column, "predicate " + *in.guard + " is not declared");
@@ -315,6 +318,7 @@ class Lowering {
       }
     }
     if (e.base == "wgmma") check_wgmma(in, e);
+    if (e.base == "tcgen05") check_tcgen05(in, e);
     if (e.base == "cvt" && e.has("tf32") && !(e.has("rna") && e.types.size() == 1 && e.types[0] == "f32")) {
       fail(in.line, in.column, "the emulator converts to tf32 with cvt.rna.tf32.f32 only; not '" + in.opcode + "'");
     }
@@ -380,6 +384,27 @@ class Lowering {
       if (ops[i].kind != Operand::Kind::kImmediate || ops[i].value != 0) refuse("transposed (MN-major) operands are not modelled");
   }
 
+  // The tcgen05 forms the emulator runs (tensor_memory.cpp): one CTA (cta_group::1), mma of kind
+  // f16, tf32 or f8f6f4 from shared-memory descriptors into tensor memory, commit to an
+  // mbarrier, ld/st of shape 32x32b. Runs before decode, so it reads the text.
+  void check_tcgen05(const Instruction& in, const EmuInst& e) const {
+    auto refuse = [&](const std::string& why) { fail(in.line, in.column, "the emulator cannot run '" + in.opcode + "': " + why); };
+    const std::string& what = e.mods.at(0);
+    if (e.has("cta_group::2")) refuse("pairs of CTAs (cta_group::2) are not modelled");
+    if (what == "mma") {
+      if (!e.has("kind::f16") && !e.has("kind::tf32") && !e.has("kind::f8f6f4")) refuse("kinds other than f16, tf32 and f8f6f4 are not modelled");
+      if (e.has("ws") || e.has("sp") || e.has("block_scale")) refuse("weight-stationary, sparse and block-scaled MMAs are not modelled");
+      if (in.operands.size() != 5 || in.operands[0].kind != Operand::Kind::kAddress || in.operands[1].kind == Operand::Kind::kAddress) {
+        refuse("expected [d-tmem], a-desc, b-desc, idesc, enable-input-d (A from shared memory, no lane mask)");
+      }
+    } else if (what == "ld" || what == "st") {
+      if (!e.has("32x32b")) refuse("only the 32x32b shape is modelled");
+      if (e.has("pack::16b") || e.has("unpack::16b")) refuse("16-bit packing is not modelled");
+    } else if (what == "cp" || what == "shift") {
+      refuse("tcgen05." + what + " is not modelled");
+    }
+  }
+
   static bool accesses_memory(const EmuInst& e) {
     return e.base == "ld" || e.base == "st" || e.base == "atom" || e.base == "red";
   }
@@ -423,6 +448,14 @@ class Lowering {
       const std::string what = e.mods.size() > 1 ? e.mods[1] : "";
       e.code = what == "commit_group" ? EmuOp::kCpAsyncCommit : what == "wait_group" || what == "wait_all" ? EmuOp::kCpAsyncWait : EmuOp::kCpAsync;
       if (what == "wait_group" && !e.operands.empty()) e.wait_groups = static_cast<int32_t>(e.operands[0].bits);
+    } else if (e.base == "tcgen05") {
+      e.code = EmuOp::kTcgen05;
+      const std::string& what = e.mods.at(0);
+      e.tcgen05 = what == "alloc" ? Tcgen05Op::kAlloc : what == "dealloc" ? Tcgen05Op::kDealloc : what == "mma" ? Tcgen05Op::kMma
+                : what == "commit" ? Tcgen05Op::kCommit : what == "ld" ? Tcgen05Op::kLd : what == "st" ? Tcgen05Op::kSt : Tcgen05Op::kNone;
+      if (e.tcgen05 == Tcgen05Op::kNone) e.code = EmuOp::kNop;  // fence, wait, relinquish_alloc_permit: ordering only
+      for (const auto& m : e.mods)
+        if (m.size() > 1 && m[0] == 'x' && std::isdigit(static_cast<unsigned char>(m[1]))) e.tmem_columns = static_cast<uint32_t>(std::stoul(m.substr(1)));
     } else if (e.base == "wgmma") {
       e.code = e.mods.at(0) == "mma_async" ? EmuOp::kWgmma : EmuOp::kNop;  // fence/commit_group/wait_group: see wgmma.cpp
       for (size_t i = 0; i + 3 < e.mods.size(); ++i) {

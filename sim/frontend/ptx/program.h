@@ -42,8 +42,11 @@ enum class EmuOp : uint8_t {
   kMov, kCvta, kAdd, kSub, kMul, kMad, kFma, kDiv, kRem, kMin, kMax, kAbs, kNeg, kAnd, kOr, kXor, kNot, kShl, kShr,
   kSetp, kSelp, kCvt, kLd, kSt, kAtom, kRed, kBar, kMembar, kBra, kRet, kShfl, kVote, kActivemask,
   kSqrt, kRsqrt, kRcp, kEx2, kLg2, kSin, kCos, kPopc, kClz, kBrev, kBfe, kBfi, kPrmt, kSet, kRedux, kLdmatrix, kCpAsync, kCpAsyncCommit, kCpAsyncWait, kMbarrier, kBulkCopy, kNop, kWmmaLoad, kWmmaStore, kWmmaMma, kMma,
-  kMapa, kGetctarank, kClusterArrive, kClusterWait, kWgmma
+  kMapa, kGetctarank, kClusterArrive, kClusterWait, kWgmma, kTcgen05
 };
+
+// What a tcgen05 instruction does (EmuOp::kTcgen05).
+enum class Tcgen05Op : uint8_t { kNone, kAlloc, kDealloc, kMma, kCommit, kLd, kSt };
 
 // Generic addresses of shared memory: the .shared::cluster window (op_info.h's encoding) placed
 // at this base, far above every global buffer (device_memory.h), so cvta.shared and a generic
@@ -84,6 +87,8 @@ struct EmuInst {
   WmmaInfo wmma;                    // wmma: shape and element types
   uint32_t mma_k = 0;               // mma.sync m16n8kK; wgmma m64nNkK
   uint32_t wgmma_n = 0;             // wgmma m64nNkK
+  Tcgen05Op tcgen05 = Tcgen05Op::kNone;
+  uint32_t tmem_columns = 0;        // tcgen05.ld/st .32x32b.xN: N
   uint32_t matrices = 1;            // ldmatrix .x1/.x2/.x4
   int32_t wait_groups = -1;         // cp.async.wait_group N (-1: wait_all)
   std::string cmp;                  // setp comparison

@@ -17,6 +17,18 @@ inline MatrixDescriptor decode_matrix_descriptor(uint64_t desc) {
                           static_cast<uint32_t>((desc >> 49) & 7), kSwizzle[desc >> 62]};
 }
 
+// Blackwell's tcgen05 shared-memory descriptor: the same fields, plus a version (bits 46-47), a
+// leading-byte-offset mode (bit 52) and a 3-bit layout (bits 61-63: 0 none, 2 128-byte, 4
+// 64-byte, 6 32-byte, 1 128-byte with 32-byte atoms). `ok` is false for what is not modelled
+// (the 32-byte-atom layout, the absolute LBO mode, a base offset).
+inline MatrixDescriptor decode_tcgen05_descriptor(uint64_t desc, bool& ok) {
+  MatrixDescriptor d = decode_matrix_descriptor(desc);
+  const uint32_t layout = static_cast<uint32_t>(desc >> 61);
+  d.swizzle_bytes = layout == 0 ? 0 : layout == 2 ? 128 : layout == 4 ? 64 : layout == 6 ? 32 : 1;
+  ok = d.swizzle_bytes != 1 && ((desc >> 52) & 1) == 0 && d.base_offset == 0;
+  return d;
+}
+
 // Shared-memory address of element (row, byte `byte` along K) of a K-major operand.
 inline uint64_t matrix_element_address(const MatrixDescriptor& d, uint32_t row, uint32_t byte) {
   if (d.swizzle_bytes == 0) return d.start + (row / 8) * d.sbo + (byte / 16) * d.lbo + (row % 8) * 16 + byte % 16;

@@ -646,7 +646,7 @@ TEST(PtxEmulator, EveryShippedKernelPassesItsReferenceCheckOnEveryConfig) {
       auto r = test::run_cli({"run", "--arch", arch, launch, "--checks", "error"});
       const uint32_t cc = load_gpu_config(arch).spec.compute_capability;
       if (size_t at = text.find("\nrequires: "); at != std::string::npos) {
-        const std::string need = text.substr(at + 11, 3);  // "8.0", "8.9"
+        const std::string need = text.substr(at + 11, text.find_first_not_of("0123456789.", at + 11) - at - 11);  // "8.0", "10.0"
         if (cc < static_cast<uint32_t>(std::lround(std::stod(need) * 10))) {
           EXPECT_EQ(r.exit_code, 3);
           std::string have = std::to_string(cc / 10) + "." + std::to_string(cc % 10);

@@ -1,0 +1,196 @@
+// Blackwell's tensor memory and tcgen05 instructions, functionally (PTX ISA, "TensorCore 5th
+// Generation Family Instructions"), for one CTA (cta_group::1):
+//   alloc [dst], ncols     a power of two from 32 to 512 columns, aligned to its size; the
+//                          address (lane 0, first column) is written to shared memory at dst
+//   dealloc taddr, ncols   frees them
+//   mma [d], a-desc, b-desc, idesc, enable-input-d
+//                          D (M x N, f32, in tensor memory: row i in lane d.lane + i, column j
+//                          in column d.column + j) = A B (+ D), A and B K-major in shared memory
+//                          through descriptors (wgmma_layout.h), shape and types from the
+//                          instruction descriptor: bits 4-5 D format (1: f32), 7-9 and 10-12 A
+//                          and B formats, 13-14 negate A/B, 15-16 MN-major A/B, 17-22 N / 8,
+//                          24-28 M / 16. M = 128 only (its rows map one to one onto lanes).
+//   commit [mbar]          one arrival on the mbarrier once the thread's MMAs are done
+//   ld / st .32x32b.xN     warp q of a warpgroup reaches lanes 32q..32q+31: thread t moves N
+//                          consecutive columns of lane 32q + t to or from N registers
+// MMAs are computed when issued (the results may be read only after a commit's mbarrier phase),
+// each product summed in k order with fmaf into a float.
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include "common/format.h"
+#include "common/half.h"
+#include "frontend/ptx/cta_emulator.h"
+#include "frontend/ptx/wgmma_layout.h"
+
+namespace warpsim::ptx {
+namespace {
+
+constexpr uint32_t kTmemLanes = 128, kTmemColumns = 512;
+
+// An element of format `f` under `kind` (the descriptor's A/B format field), from its bits.
+double tcgen05_value(const std::string& type, uint64_t bits) {
+  if (type == "f16") return half_to_float(static_cast<uint16_t>(bits));
+  if (type == "bf16") return std::bit_cast<float>(static_cast<uint32_t>(bits & 0xffff) << 16);
+  if (type == "tf32") return std::bit_cast<float>(static_cast<uint32_t>(bits) & 0xffffe000u);
+  if (type == "e5m2") return half_to_float(static_cast<uint16_t>((bits & 0xff) << 8));
+  const uint32_t byte = static_cast<uint32_t>(bits & 0xff), e = (byte >> 3) & 0xf, m = byte & 7;  // e4m3
+  if (e == 15 && m == 7) return std::numeric_limits<double>::quiet_NaN();
+  const double sign = (byte & 0x80) ? -1.0 : 1.0;
+  return sign * (e == 0 ? std::ldexp(m / 8.0, -6) : std::ldexp(1.0 + m / 8.0, static_cast<int>(e) - 7));
+}
+
+}  // namespace
+
+uint32_t& CtaEmulator::tmem_at(uint32_t lane, uint32_t column, const WarpState& w, uint32_t thread, const EmuInst& in) {
+  if (lane >= kTmemLanes || column >= kTmemColumns) {
+    fault(in, w, thread, "tensor memory lane " + std::to_string(lane) + ", column " + std::to_string(column) + " is outside its 128 x 512");
+  }
+  if (!(tmem_allocated_ >> (column / 32) & 1)) {
+    fault(in, w, thread, "tensor memory column " + std::to_string(column) + " is not allocated (tcgen05.alloc)");
+  }
+  if (tmem_.empty()) tmem_.assign(kTmemLanes * kTmemColumns, 0);
+  return tmem_[lane * kTmemColumns + column];
+}
+
+void CtaEmulator::tcgen05_op(WarpState& w, const EmuInst& in, uint32_t exec, Record& out) {
+  const auto& ops = in.operands;
+  if (exec == 0) return;
+  const uint32_t first = static_cast<uint32_t>(std::countr_zero(exec));
+  switch (in.tcgen05) {
+    case Tcgen05Op::kAlloc:
+    case Tcgen05Op::kDealloc: {
+      // Warp-wide (.sync.aligned): done once for the warp.
+      const bool alloc = in.tcgen05 == Tcgen05Op::kAlloc;
+      const auto columns = static_cast<uint32_t>(read(w, ops.at(1), first));
+      if (columns < 32 || columns > kTmemColumns || !std::has_single_bit(columns)) {
+        fault(in, w, first, std::to_string(columns) + " columns; tensor memory is allocated in powers of two from 32 to 512");
+      }
+      const uint32_t chunks = columns / 32, mask = (1u << chunks) - 1;
+      if (alloc) {
+        uint32_t at = 0;
+        while (at < 16 && (tmem_allocated_ >> at & mask)) at += chunks;
+        if (at >= 16) fault(in, w, first, "no " + std::to_string(columns) + " free columns of tensor memory (the hardware would wait)");
+        tmem_allocated_ = static_cast<uint16_t>(tmem_allocated_ | (mask << at));
+        const uint32_t taddr = at * 32;  // lane 0
+        const uint64_t dst = address(w, ops.at(0), first);
+        std::memcpy(memory_at(MemSpace::kShared, dst, 4, w, first, in), &taddr, 4);
+        check_shared(w, first, dst, 4, true, false, in);  // a write, for the checkers
+      } else {
+        const auto taddr = static_cast<uint32_t>(read(w, ops.at(0), first));
+        const uint32_t at = (taddr & 0xffff) / 32;
+        if ((taddr & 0xffff) % 32 || (tmem_allocated_ >> at & mask) != mask) {
+          fault(in, w, first, "tcgen05.dealloc of columns not allocated together (address " + hex(taddr) + ")");
+        }
+        tmem_allocated_ = static_cast<uint16_t>(tmem_allocated_ & ~(mask << at));
+      }
+      return;
+    }
+    case Tcgen05Op::kMma:
+      for_lanes(exec, [&](uint32_t l) { tcgen05_mma(w, in, l, out); });
+      return;
+    case Tcgen05Op::kCommit: {
+      MbarrierUse& use = out.inst.mbar;
+      for_lanes(exec, [&](uint32_t l) {
+        const uint64_t a = address(w, ops.at(0), l);
+        Mbarrier& b = mbarrier_at(a, w, l, in);
+        if (b.pending == 0) fault(in, w, l, "tcgen05.commit arrives on the mbarrier at shared " + hex(a) + " with no arrival pending");
+        --b.pending;
+        complete_phase_if_done(b);
+        use.address = static_cast<uint32_t>(a);
+        ++use.arrivals;
+      });
+      return;
+    }
+    case Tcgen05Op::kLd:
+    case Tcgen05Op::kSt: {
+      const bool load = in.tcgen05 == Tcgen05Op::kLd;
+      const auto& regs = ops.at(load ? 0 : 1).regs;
+      const EmuOperand& addr = ops.at(load ? 1 : 0);
+      const uint32_t quarter = w.index % 4;
+      for_lanes(exec, [&](uint32_t l) {
+        const auto taddr = static_cast<uint32_t>(address(w, addr, l));
+        const uint32_t lane = (taddr >> 16) + l, column = taddr & 0xffff;
+        if (lane / 32 != quarter) {
+          fault(in, w, l, "warp " + std::to_string(w.index) + " may reach tensor memory lanes " + std::to_string(32 * quarter) + "-" +
+                              std::to_string(32 * quarter + 31) + " only, not lane " + std::to_string(lane));
+        }
+        for (uint32_t c = 0; c < regs.size(); ++c) {
+          uint32_t& cell = tmem_at(lane, column + c, w, l, in);
+          if (load) {
+            write(w, regs[c], l, cell);
+          } else {
+            cell = static_cast<uint32_t>(regs[c] >= 0 ? w.regs.get(regs[c], l) : 0);
+          }
+        }
+      });
+      return;
+    }
+    default:
+      return;
+  }
+}
+
+void CtaEmulator::tcgen05_mma(WarpState& w, const EmuInst& in, uint32_t l, Record& out) {
+  const auto& ops = in.operands;
+  const auto d_addr = static_cast<uint32_t>(address(w, ops.at(0), l));
+  const uint64_t desc_a = read(w, ops.at(1), l), desc_b = read(w, ops.at(2), l);
+  const auto idesc = static_cast<uint32_t>(read(w, ops.at(3), l));
+  const bool accumulate = (read(w, ops.at(4), l) & 1) != 0;
+  const uint32_t d_format = (idesc >> 4) & 3, a_format = (idesc >> 7) & 7, b_format = (idesc >> 10) & 7;
+  const uint32_t n = ((idesc >> 17) & 0x3f) << 3, m = ((idesc >> 24) & 0x1f) << 4;
+  const bool kind_f16 = in.has("kind::f16"), kind_tf32 = in.has("kind::tf32");
+  auto type_of = [&](uint32_t f) -> std::string {
+    if (kind_f16) return f == 0 ? "f16" : f == 1 ? "bf16" : "";
+    if (kind_tf32) return f == 2 ? "tf32" : "";
+    return f == 0 ? "e4m3" : f == 1 ? "e5m2" : "";  // kind::f8f6f4; FP6/FP4 (3, 4, 5) are refused below
+  };
+  const std::string ta = type_of(a_format), tb = type_of(b_format);
+  if (ta.empty() || tb.empty()) {
+    fault(in, w, l, "instruction descriptor " + hex(idesc) + ": A/B formats " + std::to_string(a_format) + "/" + std::to_string(b_format) +
+                        " are not modelled for this kind (FP6 and FP4 operands' byte layout is not yet known to warpsim)");
+  }
+  if (d_format != 1) fault(in, w, l, "instruction descriptor " + hex(idesc) + ": only f32 accumulators (D format 1) are modelled");
+  if ((idesc >> 15) & 3) fault(in, w, l, "instruction descriptor " + hex(idesc) + ": MN-major operands are not modelled");
+  if (m != 128 || n == 0 || n > 256 || n % 16) fault(in, w, l, "M = " + std::to_string(m) + ", N = " + std::to_string(n) + "; the emulator runs M = 128 with N a multiple of 16 up to 256");
+  bool ok_a = false, ok_b = false;
+  const MatrixDescriptor da = decode_tcgen05_descriptor(desc_a, ok_a), db = decode_tcgen05_descriptor(desc_b, ok_b);
+  if (!ok_a || !ok_b) fault(in, w, l, "a shared-memory descriptor with a base offset, the absolute LBO mode or 32-byte-atom swizzling is not modelled");
+  const uint32_t bytes = ta == "f16" || ta == "bf16" ? 2 : ta == "tf32" ? 4 : 1, k = 32 / bytes;
+  const double neg_a = (idesc >> 13) & 1 ? -1.0 : 1.0, neg_b = (idesc >> 14) & 1 ? -1.0 : 1.0;
+  auto element = [&](const MatrixDescriptor& d, const std::string& type, uint32_t row, uint32_t kk) {
+    uint64_t v = 0;
+    std::memcpy(&v, memory_at(MemSpace::kShared, matrix_element_address(d, row, kk * bytes), bytes, w, l, in), bytes);
+    return static_cast<float>(tcgen05_value(type, v));
+  };
+  std::vector<float> a(size_t{m} * k), b(size_t{n} * k);
+  for (uint32_t r = 0; r < m; ++r)
+    for (uint32_t kk = 0; kk < k; ++kk) a[r * k + kk] = static_cast<float>(neg_a * element(da, ta, r, kk));
+  for (uint32_t c = 0; c < n; ++c)
+    for (uint32_t kk = 0; kk < k; ++kk) b[c * k + kk] = static_cast<float>(neg_b * element(db, tb, c, kk));
+  const uint32_t lane0 = d_addr >> 16, column0 = d_addr & 0xffff;
+  for (uint32_t r = 0; r < m; ++r) {
+    for (uint32_t c = 0; c < n; ++c) {
+      uint32_t& cell = tmem_at(lane0 + r, column0 + c, w, l, in);
+      float acc = accumulate ? std::bit_cast<float>(cell) : 0.0f;
+      for (uint32_t kk = 0; kk < k; ++kk) acc = std::fmaf(a[r * k + kk], b[c * k + kk], acc);
+      cell = std::bit_cast<uint32_t>(acc);
+    }
+  }
+  // The timing model's record names the shape and types, which PTX keeps in the descriptor.
+  const std::string mnemonic = in.opcode + ".m128n" + std::to_string(n) + "k" + std::to_string(k) + ".f32." + ta + "." + tb;
+  auto& cache = *launch_.run_time_ops;
+  auto it = cache.find(mnemonic);
+  if (it == cache.end()) {
+    OpInfo op;
+    std::string error;
+    if (!decode_mnemonic(mnemonic, op, error)) fault(in, w, l, error);
+    it = cache.emplace(mnemonic, std::move(op)).first;
+  }
+  out.inst.op = &it->second;
+}
+
+}  // namespace warpsim::ptx

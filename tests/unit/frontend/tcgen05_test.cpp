@@ -1,0 +1,104 @@
+// Blackwell's tcgen05 MMAs: in the timing model (one thread's MMA occupying all the SM's tensor
+// cores at the configured rate, its commit arriving on the mbarrier when it is done), and in the
+// PTX emulator (the shipped GEMM replayed from its trace; descriptors and shapes it refuses).
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "common/error.h"
+#include "support/test_support.h"
+
+namespace warpsim {
+namespace {
+
+// One thread: init an mbarrier, `mmas` m128n256k16 MMAs, commit, wait for the phase, then an
+// instruction guarded by the wait.
+std::string mma_trace(int mmas) {
+  std::string t = test::kernel_header("tc", 1, 32, 1024) + ".cta 0 0 0\n.warp 0\n"
+                  "00000001 mbarrier.init.shared::cta.b64 [%r1], 1; mbar=0x100 count=1\n";
+  for (int i = 0; i < mmas; ++i) t += "00000001 tcgen05.mma.cta_group::1.kind::f16.m128n256k16.f32.f16.f16 [%r3], %rd1, %rd2, %r4, %p1\n";
+  return t + "00000001 tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%r1]; mbar=0x100 arrive=1\n"
+             "00000001 mbarrier.try_wait.parity.shared::cta.b64 %p2, [%r1], %r5; mbar=0x100 phase=0\n"
+             "00000001 @%p2 add.s32 %r6, %r6, 1\nexit\n";
+}
+
+TEST(Tcgen05Timing, AnMmaRunsAtTheSmsFullRateAndTheCommitWaitsForIt) {
+  auto one = test::simulate_text("b200", mma_trace(1));
+  auto two = test::simulate_text("b200", mma_trace(2));
+  const GpuSpec& spec = one.config.spec;
+  // 2 x 128 x 256 x 16 FLOPs at the SM's whole FP16 rate, in boost-clock cycles at the clock the
+  // tensor peaks assume.
+  const double flops = 2.0 * 128 * 256 * 16;
+  const double interval = flops / spec.tensor.flops_per_clk_per_sm[static_cast<int>(TensorPrecision::kFp16)] * spec.clocks.boost_mhz /
+                          spec.clocks.tensor_peak_mhz;
+  EXPECT_GE(double(one.kernels.at(0).cycles), interval + spec.tensor.latency);
+  EXPECT_LT(double(one.kernels.at(0).cycles), interval + spec.tensor.latency + 60);
+  // A second MMA waits for the tensor cores, and the commit for both.
+  EXPECT_NEAR(double(two.kernels.at(0).cycles - one.kernels.at(0).cycles), interval, 2.0);
+  EXPECT_EQ(two.sum("gpu.sm[*].tensor.flops"), uint64_t(2 * flops));
+}
+
+TEST(Tcgen05Timing, OlderGpusAndShapelessTracesAreRefused) {
+  auto error_of = [](const std::string& arch, const std::string& text) {
+    try {
+      test::simulate_text(arch, text);
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(error_of("h100", mma_trace(1)).find("needs compute capability 10.0 or later (tcgen05 is Blackwell's); h100 has 9.0"),
+            std::string::npos);
+  std::string shapeless = mma_trace(1);
+  shapeless.replace(shapeless.find(".m128n256k16.f32.f16.f16"), 24, "");
+  EXPECT_NE(error_of("b200", shapeless).find("needs warpsim's shape and type suffixes"), std::string::npos);
+}
+
+TEST(Tcgen05Ptx, ShippedGemmReplaysFromItsTrace) {
+  test::TempDir dir;
+  const std::string launch = test::source_path("traces/kernels/tcgen05_gemm.launch.yaml");
+  auto t = test::run_cli({"trace", "--arch", "b200", launch, "-o", dir.path("k.trace")});
+  ASSERT_EQ(t.exit_code, 0) << t.err;
+  const std::string trace = test::read_file(dir.path("k.trace"));
+  EXPECT_NE(trace.find("tcgen05.mma.cta_group::1.kind::f16.m128n128k16.f32.f16.f16"), std::string::npos);
+  EXPECT_NE(trace.find("tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64"), std::string::npos);
+  auto direct = test::run_cli({"run", "--arch", "b200", launch, "--json", dir.path("direct.json")});
+  auto replay = test::run_cli({"run", "--arch", "b200", dir.path("k.trace"), "--json", dir.path("replay.json")});
+  ASSERT_EQ(direct.exit_code, 0) << direct.err;
+  ASSERT_EQ(replay.exit_code, 0) << replay.err;
+  auto summary = [&](const char* file) {
+    const std::string json = test::read_file(dir.path(file));
+    const size_t at = json.find("\"summary\"", json.find("\"kernels\""));
+    return at == std::string::npos ? std::string("none") : json.substr(at, 400);
+  };
+  EXPECT_NE(summary("direct.json"), "none");
+  EXPECT_EQ(summary("direct.json"), summary("replay.json"));
+}
+
+TEST(Tcgen05Ptx, UnmodelledDescriptorsAreFaultsNamingTheField) {
+  test::TempDir dir;
+  std::string ptx = test::read_file(test::source_path("traces/kernels/ptx/tcgen05_gemm.sm_100a.ptx"));
+  std::string launch = test::read_file(test::source_path("traces/kernels/tcgen05_gemm.launch.yaml"));
+  launch = launch.substr(0, launch.find("dump:"));
+  launch.replace(launch.find("ptx/tcgen05_gemm.sm_100a.ptx"), 28, "k.ptx");
+  // The kernel builds its instruction descriptor as one constant; swap it for others.
+  const std::string idesc = std::to_string((1u << 4) | ((128u >> 3) << 17) | ((128u >> 4) << 24));
+  ASSERT_NE(ptx.find(idesc), std::string::npos) << "the kernel's instruction descriptor is a literal " << idesc;
+  auto run_with = [&](uint32_t descriptor) {
+    std::string bad = ptx;
+    for (size_t at = bad.find(idesc); at != std::string::npos; at = bad.find(idesc, at + 1)) bad.replace(at, idesc.size(), std::to_string(descriptor));
+    dir.write("k.ptx", bad);
+    return test::run_cli({"run", "--arch", "b200", dir.write("k.launch.yaml", launch), "-q"});
+  };
+  // FP4 (E2M1, format 5) under kind::f16 is no f16 format; M = 64 is not modelled.
+  auto r = run_with((1u << 4) | (5u << 7) | (5u << 10) | ((128u >> 3) << 17) | ((128u >> 4) << 24));
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_NE(r.err.find("A/B formats 5/5 are not modelled for this kind"), std::string::npos) << r.err;
+  r = run_with((1u << 4) | ((128u >> 3) << 17) | ((64u >> 4) << 24));
+  EXPECT_NE(r.err.find("M = 64, N = 128; the emulator runs M = 128"), std::string::npos) << r.err;
+  r = run_with((0u << 4) | ((128u >> 3) << 17) | ((128u >> 4) << 24));
+  EXPECT_NE(r.err.find("only f32 accumulators (D format 1) are modelled"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace warpsim
