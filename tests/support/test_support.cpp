@@ -87,6 +87,25 @@ Simulated simulate_text(const std::string& arch, const std::string& trace_text, 
   return simulate_file(arch, dir.write("t.trace", trace_text), sets, prepare);
 }
 
+Replay run_and_replay(const std::string& arch, const std::string& launch, const TempDir& dir) {
+  Replay r;
+  auto summary = [&](const CliResult& run, const char* file) {
+    if (run.exit_code != 0) return "error: " + run.err;
+    const std::string json = read_file(dir.path(file));
+    const size_t at = json.find("\"summary\"", json.find("\"kernels\""));
+    return at == std::string::npos ? std::string("error: no kernel summary") : json.substr(at, 400);
+  };
+  auto t = run_cli({"trace", "--arch", arch, launch, "-o", dir.path("replay.trace")});
+  if (t.exit_code != 0) {
+    r.direct = r.replay = "error: " + t.err;
+    return r;
+  }
+  r.trace = read_file(dir.path("replay.trace"));
+  r.direct = summary(run_cli({"run", "--arch", arch, launch, "--json", dir.path("direct.json")}), "direct.json");
+  r.replay = summary(run_cli({"run", "--arch", arch, dir.path("replay.trace"), "--json", dir.path("replay.json")}), "replay.json");
+  return r;
+}
+
 std::string kernel_header(const std::string& name, unsigned grid, unsigned block, unsigned shared, unsigned regs) {
   std::ostringstream o;
   o << ".version 1\n.kernel " << name << "\n.grid " << grid << "\n.block " << block << "\n.shared " << shared << "\n.regs "

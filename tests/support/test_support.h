@@ -48,6 +48,14 @@ Simulated simulate_text(const std::string& arch, const std::string& trace_text, 
 Simulated simulate_file(const std::string& arch, const std::string& path, const std::vector<std::string>& sets = {},
                         const std::function<void(Gpu&)>& prepare = nullptr);
 
+// Runs a launch file directly and replayed from the trace `warpsim trace` writes of it, both
+// with --json; `direct` and `replay` are the first kernel's JSON summaries (or the failing
+// command's stderr, prefixed "error: "), `trace` the trace text.
+struct Replay {
+  std::string direct, replay, trace;
+};
+Replay run_and_replay(const std::string& arch, const std::string& launch, const TempDir& dir);
+
 // Builds trace text: ".version 1", a kernel header, and CTAs added by the caller.
 std::string kernel_header(const std::string& name, unsigned grid, unsigned block, unsigned shared = 0, unsigned regs = 32);
 

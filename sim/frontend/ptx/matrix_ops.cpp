@@ -148,16 +148,7 @@ void CtaEmulator::mma_m16n8k32(WarpState& w, const EmuInst& in) {
   const auto& fb = ops.at(2).regs;
   const auto& fc = ops.at(3).regs;
   const auto& fd = ops.at(0).regs;
-  auto element = [](const std::string& type, uint32_t byte) -> double {
-    if (type == "s8") return static_cast<int8_t>(byte);
-    if (type == "u8") return byte;
-    if (type == "e5m2") return half_to_float(static_cast<uint16_t>(byte << 8));  // the top byte of an FP16
-    // e4m3: bias 7, no infinities, S.1111.111 is NaN.
-    const double sign = (byte & 0x80) ? -1.0 : 1.0;
-    const uint32_t e = (byte >> 3) & 0xf, m = byte & 7;
-    if (e == 15 && m == 7) return std::numeric_limits<double>::quiet_NaN();
-    return sign * (e == 0 ? std::ldexp(m / 8.0, -6) : std::ldexp(1.0 + m / 8.0, static_cast<int>(e) - 7));
-  };
+  auto element = [](const std::string& type, uint32_t byte) { return matrix_element_value(type, byte); };
   auto reg = [&](int32_t r, uint32_t l) { return w.regs.get(r, l); };
   double a[16][32] = {}, b[32][8] = {};
   for (uint32_t l = 0; l < 32; ++l) {

@@ -24,24 +24,13 @@
 #include "common/format.h"
 #include "common/half.h"
 #include "frontend/ptx/cta_emulator.h"
+#include "frontend/ptx/value_bits.h"
 #include "frontend/ptx/wgmma_layout.h"
 
 namespace warpsim::ptx {
 namespace {
 
 constexpr uint32_t kTmemLanes = 128, kTmemColumns = 512;
-
-// An element of format `f` under `kind` (the descriptor's A/B format field), from its bits.
-double tcgen05_value(const std::string& type, uint64_t bits) {
-  if (type == "f16") return half_to_float(static_cast<uint16_t>(bits));
-  if (type == "bf16") return std::bit_cast<float>(static_cast<uint32_t>(bits & 0xffff) << 16);
-  if (type == "tf32") return std::bit_cast<float>(static_cast<uint32_t>(bits) & 0xffffe000u);
-  if (type == "e5m2") return half_to_float(static_cast<uint16_t>((bits & 0xff) << 8));
-  const uint32_t byte = static_cast<uint32_t>(bits & 0xff), e = (byte >> 3) & 0xf, m = byte & 7;  // e4m3
-  if (e == 15 && m == 7) return std::numeric_limits<double>::quiet_NaN();
-  const double sign = (byte & 0x80) ? -1.0 : 1.0;
-  return sign * (e == 0 ? std::ldexp(m / 8.0, -6) : std::ldexp(1.0 + m / 8.0, static_cast<int>(e) - 7));
-}
 
 }  // namespace
 
@@ -164,7 +153,7 @@ void CtaEmulator::tcgen05_mma(WarpState& w, const EmuInst& in, uint32_t l, Recor
   auto element = [&](const MatrixDescriptor& d, const std::string& type, uint32_t row, uint32_t kk) {
     uint64_t v = 0;
     std::memcpy(&v, memory_at(MemSpace::kShared, matrix_element_address(d, row, kk * bytes), bytes, w, l, in), bytes);
-    return static_cast<float>(tcgen05_value(type, v));
+    return static_cast<float>(matrix_element_value(type, v));
   };
   std::vector<float> a(size_t{m} * k), b(size_t{n} * k);
   for (uint32_t r = 0; r < m; ++r)

@@ -2,9 +2,22 @@
 
 #include <bit>
 #include <cmath>
-
+#include <limits>
 
 namespace warpsim::ptx {
+
+double matrix_element_value(const std::string& type, uint64_t bits) {
+  if (type == "f16") return half_to_float(static_cast<uint16_t>(bits));
+  if (type == "bf16") return std::bit_cast<float>(static_cast<uint32_t>(bits & 0xffff) << 16);
+  if (type == "tf32") return std::bit_cast<float>(static_cast<uint32_t>(bits) & 0xffffe000u);
+  if (type == "s8") return static_cast<int8_t>(bits & 0xff);
+  if (type == "u8") return static_cast<double>(bits & 0xff);
+  if (type == "e5m2") return half_to_float(static_cast<uint16_t>((bits & 0xff) << 8));
+  const uint32_t byte = static_cast<uint32_t>(bits & 0xff), e = (byte >> 3) & 0xf, m = byte & 7;  // e4m3
+  if (e == 15 && m == 7) return std::numeric_limits<double>::quiet_NaN();
+  const double sign = (byte & 0x80) ? -1.0 : 1.0;
+  return sign * (e == 0 ? std::ldexp(m / 8.0, -6) : std::ldexp(1.0 + m / 8.0, static_cast<int>(e) - 7));
+}
 
 bool compare(const std::string& cmp, ValueType t, uint64_t a, uint64_t b) {
   if (t.kind == 'f') {

@@ -62,6 +62,11 @@ inline void store_bits(uint8_t* p, uint64_t v, uint32_t size) {
   }
 }
 
+// A tensor-core operand element of PTX type `type` (f16, bf16, tf32, e4m3, e5m2, s8, u8) from
+// its bits. TF32 ignores its 13 low mantissa bits (PTX ISA); e5m2 is the top byte of an FP16;
+// e4m3 has bias 7, no infinities, and S.1111.111 is NaN.
+double matrix_element_value(const std::string& type, uint64_t bits);
+
 // setp/set comparison `cmp` (eq, lt, ltu, lo, ...) of a and b read as type t.
 bool compare(const std::string& cmp, ValueType t, uint64_t a, uint64_t b);
 

@@ -28,22 +28,11 @@
 #include "common/format.h"
 #include "common/half.h"
 #include "frontend/ptx/cta_emulator.h"
+#include "frontend/ptx/value_bits.h"
 #include "frontend/ptx/wgmma_layout.h"
 
 namespace warpsim::ptx {
 namespace {
-
-double element_value(const std::string& type, uint64_t bits) {
-  if (type == "f16") return half_to_float(static_cast<uint16_t>(bits));
-  if (type == "bf16") return std::bit_cast<float>(static_cast<uint32_t>(bits & 0xffff) << 16);
-  if (type == "tf32") return std::bit_cast<float>(static_cast<uint32_t>(bits) & 0xffffe000u);
-  if (type == "e5m2") return half_to_float(static_cast<uint16_t>((bits & 0xff) << 8));
-  // e4m3: bias 7, no infinities, S.1111.111 is NaN.
-  const uint32_t byte = static_cast<uint32_t>(bits & 0xff), e = (byte >> 3) & 0xf, m = byte & 7;
-  const double sign = (byte & 0x80) ? -1.0 : 1.0;
-  if (e == 15 && m == 7) return std::numeric_limits<double>::quiet_NaN();
-  return sign * (e == 0 ? std::ldexp(m / 8.0, -6) : std::ldexp(1.0 + m / 8.0, static_cast<int>(e) - 7));
-}
 
 uint32_t element_bytes(const std::string& type) { return type == "tf32" ? 4 : (type == "f16" || type == "bf16") ? 2 : 1; }
 
@@ -83,17 +72,17 @@ void CtaEmulator::wgmma(WarpState& w, const EmuInst& in, uint32_t exec) {
       for (uint32_t j = 0; j < regs.size(); ++j)
         for (uint32_t h = 0; h < 2; ++h) {
           const uint32_t row = l / 4 + 8 * (j % 2), col = 2 * (l % 4) + 8 * (j / 2) + h;
-          a[row * k + col] = static_cast<float>(scale_a * element_value(ta, w.regs.get(regs[j], l) >> (16 * h)));
+          a[row * k + col] = static_cast<float>(scale_a * matrix_element_value(ta, w.regs.get(regs[j], l) >> (16 * h)));
         }
   } else {
     const uint64_t desc_a = read(w, ops.at(1), lane0);
     for (uint32_t r = 0; r < 16; ++r)
       for (uint32_t c = 0; c < k; ++c)
-        a[r * k + c] = static_cast<float>(scale_a * element_value(ta, shared_bits(wgmma_address(desc_a, 16 * q + r, c * bytes_a, w, in), bytes_a)));
+        a[r * k + c] = static_cast<float>(scale_a * matrix_element_value(ta, shared_bits(wgmma_address(desc_a, 16 * q + r, c * bytes_a, w, in), bytes_a)));
   }
   for (uint32_t col = 0; col < n; ++col)
     for (uint32_t c = 0; c < k; ++c)
-      b[c * n + col] = static_cast<float>(scale_b * element_value(tb, shared_bits(wgmma_address(desc_b, col, c * bytes_b, w, in), bytes_b)));
+      b[c * n + col] = static_cast<float>(scale_b * matrix_element_value(tb, shared_bits(wgmma_address(desc_b, col, c * bytes_b, w, in), bytes_b)));
   const auto& fd = ops.at(0).regs;
   for (uint32_t l = 0; l < 32; ++l) {
     const uint32_t g = l / 4, t = l % 4;

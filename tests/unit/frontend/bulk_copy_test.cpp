@@ -92,21 +92,10 @@ TEST(BulkCopyPtx, ParityWaitsFollowThePhasesOfOneBarrier) {
     }
   }
   // The same instructions replay from a trace with the same timing (the waits' phases travel).
-  auto t = test::run_cli({"trace", "--arch", "h100", launch, "-o", dir.path("k.trace")});
-  ASSERT_EQ(t.exit_code, 0) << t.err;
-  const std::string trace = test::read_file(dir.path("k.trace"));
-  EXPECT_NE(trace.find("mbarrier.try_wait.parity.shared::cta.b64 %p2, %r5; mbar=0x100 phase=4"), std::string::npos) << trace.substr(0, 2000);
-  auto direct = test::run_cli({"run", "--arch", "h100", launch, "--json", dir.path("direct.json")});
-  auto replay = test::run_cli({"run", "--arch", "h100", dir.path("k.trace"), "--json", dir.path("replay.json")});
-  ASSERT_EQ(direct.exit_code, 0) << direct.err;
-  ASSERT_EQ(replay.exit_code, 0) << replay.err;
-  auto cycles = [&](const char* file) {
-    const std::string json = test::read_file(dir.path(file));
-    const size_t at = json.find("\"cycles\"");
-    return at == std::string::npos ? std::string("none") : json.substr(at, 24);
-  };
-  EXPECT_NE(cycles("direct.json"), "none");
-  EXPECT_EQ(cycles("direct.json"), cycles("replay.json"));
+  const auto r = test::run_and_replay("h100", launch, dir);
+  EXPECT_NE(r.trace.find("mbarrier.try_wait.parity.shared::cta.b64 %p2, %r5; mbar=0x100 phase=4"), std::string::npos) << r.trace.substr(0, 2000);
+  EXPECT_EQ(r.direct.rfind("error", 0), std::string::npos) << r.direct;
+  EXPECT_EQ(r.direct, r.replay);
 }
 
 TEST(BulkCopyPtx, MisusedBarriersAreFaultsAtTheirLine) {

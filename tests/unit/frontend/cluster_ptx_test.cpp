@@ -119,24 +119,12 @@ TEST(ClusterPtx, ShippedKernelsReplayFromTheirTraces) {
   test::TempDir dir;
   for (const char* name : {"cluster_exchange", "cluster_histogram"}) {
     SCOPED_TRACE(name);
-    const std::string launch = test::source_path(std::string("traces/kernels/") + name + ".launch.yaml");
-    auto t = test::run_cli({"trace", "--arch", "h100", launch, "-o", dir.path("k.trace")});
-    ASSERT_EQ(t.exit_code, 0) << t.err;
-    const std::string trace = test::read_file(dir.path("k.trace"));
-    EXPECT_NE(trace.find("\n.cluster 4 1 1\n"), std::string::npos);
-    EXPECT_NE(trace.find("barrier.cluster.wait"), std::string::npos);
-    EXPECT_NE(trace.find(".shared::cluster."), std::string::npos);
-    auto direct = test::run_cli({"run", "--arch", "h100", launch, "--json", dir.path("direct.json")});
-    auto replay = test::run_cli({"run", "--arch", "h100", dir.path("k.trace"), "--json", dir.path("replay.json")});
-    ASSERT_EQ(direct.exit_code, 0) << direct.err;
-    ASSERT_EQ(replay.exit_code, 0) << replay.err;
-    auto summary = [&](const char* file) {
-      const std::string json = test::read_file(dir.path(file));
-      const size_t at = json.find("\"summary\"", json.find("\"kernels\""));
-      return at == std::string::npos ? std::string("none") : json.substr(at, 400);
-    };
-    EXPECT_NE(summary("direct.json"), "none");
-    EXPECT_EQ(summary("direct.json"), summary("replay.json"));
+    const auto r = test::run_and_replay("h100", test::source_path(std::string("traces/kernels/") + name + ".launch.yaml"), dir);
+    EXPECT_NE(r.trace.find("\n.cluster 4 1 1\n"), std::string::npos);
+    EXPECT_NE(r.trace.find("barrier.cluster.wait"), std::string::npos);
+    EXPECT_NE(r.trace.find(".shared::cluster."), std::string::npos);
+    EXPECT_EQ(r.direct.rfind("error", 0), std::string::npos) << r.direct;
+    EXPECT_EQ(r.direct, r.replay);
   }
 }
 

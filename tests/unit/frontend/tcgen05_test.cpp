@@ -57,22 +57,11 @@ TEST(Tcgen05Timing, OlderGpusAndShapelessTracesAreRefused) {
 TEST(Tcgen05Ptx, ShippedGemmReplaysFromItsTrace) {
   test::TempDir dir;
   const std::string launch = test::source_path("traces/kernels/tcgen05_gemm.launch.yaml");
-  auto t = test::run_cli({"trace", "--arch", "b200", launch, "-o", dir.path("k.trace")});
-  ASSERT_EQ(t.exit_code, 0) << t.err;
-  const std::string trace = test::read_file(dir.path("k.trace"));
-  EXPECT_NE(trace.find("tcgen05.mma.cta_group::1.kind::f16.m128n128k16.f32.f16.f16"), std::string::npos);
-  EXPECT_NE(trace.find("tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64"), std::string::npos);
-  auto direct = test::run_cli({"run", "--arch", "b200", launch, "--json", dir.path("direct.json")});
-  auto replay = test::run_cli({"run", "--arch", "b200", dir.path("k.trace"), "--json", dir.path("replay.json")});
-  ASSERT_EQ(direct.exit_code, 0) << direct.err;
-  ASSERT_EQ(replay.exit_code, 0) << replay.err;
-  auto summary = [&](const char* file) {
-    const std::string json = test::read_file(dir.path(file));
-    const size_t at = json.find("\"summary\"", json.find("\"kernels\""));
-    return at == std::string::npos ? std::string("none") : json.substr(at, 400);
-  };
-  EXPECT_NE(summary("direct.json"), "none");
-  EXPECT_EQ(summary("direct.json"), summary("replay.json"));
+  const auto r = test::run_and_replay("b200", launch, dir);
+  EXPECT_NE(r.trace.find("tcgen05.mma.cta_group::1.kind::f16.m128n128k16.f32.f16.f16"), std::string::npos);
+  EXPECT_NE(r.trace.find("tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64"), std::string::npos);
+  EXPECT_EQ(r.direct.rfind("error", 0), std::string::npos) << r.direct;
+  EXPECT_EQ(r.direct, r.replay);
 }
 
 TEST(Tcgen05Ptx, UnmodelledDescriptorsAreFaultsNamingTheField) {
