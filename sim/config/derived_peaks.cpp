@@ -8,7 +8,6 @@ DerivedPeaks derive_peaks(const GpuSpec& s) {
   const double lanes_per_sm_fp64 = double(s.pipe(Pipe::kFp64).lanes) * s.topology.sub_partitions_per_sm;
   const double lanes_per_sm_fp16 = double(s.pipe(Pipe::kFp16).lanes) * s.topology.sub_partitions_per_sm;
   const double hz = s.clocks.boost_mhz * 1e6;
-  const double tensor_hz = s.clocks.tensor_peak_mhz * 1e6;
   d.fp32_tflops = s.topology.sms * lanes_per_sm_fma * 2 * hz / 1e12;
   d.fp64_tflops = s.topology.sms * lanes_per_sm_fp64 * 2 * hz / 1e12;
   d.fp16_tflops = s.topology.sms * lanes_per_sm_fp16 * 2 * 2 * hz / 1e12;  // half2: two FMAs per lane
@@ -17,7 +16,7 @@ DerivedPeaks derive_peaks(const GpuSpec& s) {
   for (int i = 1; i < kNumTensorPrecisions; ++i) {
     auto p = static_cast<TensorPrecision>(i);
     if (!s.tensor.supports(p)) continue;
-    d.tensor_tflops.emplace_back(p, double(s.topology.sms) * s.tensor.flops_per_clk_per_sm[i] * tensor_hz / 1e12);
+    d.tensor_tflops.emplace_back(p, double(s.topology.sms) * s.tensor.flops_per_clk_per_sm[i] * s.tensor_clock_mhz(p) * 1e6 / 1e12);
   }
   d.ridge_fp32 = d.fp32_tflops / d.hbm_tbps;
   for (auto [p, v] : d.tensor_tflops)

@@ -61,6 +61,9 @@ struct TensorSpec {
   uint32_t latency = 0;  // fixed pipeline part; an MMA's result is ready after latency + its issue interval
   // Dense FLOP (or integer OP) per clock per SM for each supported input precision; 0 = unsupported.
   std::array<uint32_t, kNumTensorPrecisions> flops_per_clk_per_sm{};
+  // The clock a precision's MMAs run at where it differs from clocks.tensor_peak_mhz (0: that
+  // one): NVIDIA's FP64 tensor peaks assume the boost clock, its FP16/FP8 peaks a lower one.
+  std::array<double, kNumTensorPrecisions> clock_mhz{};
   bool supports(TensorPrecision p) const { return flops_per_clk_per_sm[static_cast<int>(p)] > 0; }
   bool supports_shape(uint32_t m, uint32_t n, uint32_t k) const {
     for (const auto& s : shapes)
@@ -166,6 +169,10 @@ struct GpuSpec {
   DatasheetSpec datasheet;
 
   const PipeSpec& pipe(Pipe p) const { return pipes[static_cast<int>(p)]; }
+  double tensor_clock_mhz(TensorPrecision p) const {
+    const double c = tensor.clock_mhz[static_cast<int>(p)];
+    return c > 0 ? c : clocks.tensor_peak_mhz;
+  }
   double cycles_per_second() const { return clocks.boost_mhz * 1e6; }
 };
 

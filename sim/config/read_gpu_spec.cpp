@@ -49,6 +49,17 @@ void read_tensor(MapReader& root, GpuSpec& s) {
     s.tensor.flops_per_clk_per_sm[static_cast<int>(p)] = static_cast<uint32_t>(rates.integer(key, 1, 1 << 20));
   }
   rates.finish();
+  if (t.has("clock_mhz")) {
+    MapReader clocks = t.section("clock_mhz");
+    for (const auto& key : clocks.keys()) {
+      TensorPrecision p = tensor_precision_from_name(key);
+      if (p == TensorPrecision::kNone || !s.tensor.supports(p)) {
+        config_error(clocks.key_location(key), "tensor.clock_mhz names '" + key + "', which tensor.dense_flops_per_clk_per_sm does not list");
+      }
+      s.tensor.clock_mhz[static_cast<int>(p)] = clocks.number(key, 1, 10000);
+    }
+    clocks.finish();
+  }
   t.finish();
 }
 

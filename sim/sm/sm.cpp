@@ -355,12 +355,13 @@ void Sm::issue_tensor(SubPartition& sp, Warp& w, const WarpInst& in, Cycle now) 
   if (op.whole_sm) return issue_whole_sm_mma(w, in, per_sm, now);
   const uint64_t per_sub = std::max<uint64_t>(1, per_sm / subs_.size());
   const uint64_t flops = op.tensor_flops();
-  // Tensor cores run at the clock NVIDIA's tensor peaks assume (clocks.tensor_peak_mhz: the GPU
-  // does not hold its boost clock under tensor load), while the model counts boost-clock
+  // Tensor cores run at the clock NVIDIA's tensor peaks assume (clocks.tensor_peak_mhz, or the
+  // precision's tensor.clock_mhz: the GPU does not hold its boost clock under FP16/FP8 tensor
+  // load), while the model counts boost-clock
   // cycles: an MMA occupies its pipe flops / rate x boost / tensor_peak cycles, the fraction
   // carried from one MMA to the next so that a stream of them keeps the exact rate.
   const uint64_t fp = static_cast<uint64_t>(std::llround(double(flops) * 65536.0 * spec_.clocks.boost_mhz /
-                                                         (double(per_sub) * spec_.clocks.tensor_peak_mhz))) + sp.tensor_carry;
+                                                         (double(per_sub) * spec_.tensor_clock_mhz(op.tensor)))) + sp.tensor_carry;
   const Cycle interval = std::max<Cycle>(1, fp >> 16);
   sp.tensor_carry = fp >> 16 ? static_cast<uint32_t>(fp & 0xffff) : 0;
   sp.pipe_free[static_cast<int>(Pipe::kTensor)] = now + interval;

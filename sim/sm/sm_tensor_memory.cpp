@@ -16,9 +16,9 @@ void Sm::issue_whole_sm_mma(Warp& w, const WarpInst& in, uint64_t flops_per_clk,
   const uint64_t flops = op.tensor_flops() * static_cast<uint64_t>(in.active_lanes());
   Cycle start = now;
   for (const auto& sp : subs_) start = std::max(start, sp.pipe_free[static_cast<int>(Pipe::kTensor)]);
-  // At the clock the tensor peaks assume (clocks.tensor_peak_mhz), as for the other MMAs.
+  // At the clock the precision's tensor peak assumes (GpuSpec::tensor_clock_mhz), as for the other MMAs.
   const auto interval = std::max<Cycle>(1, static_cast<Cycle>(std::llround(double(flops) * spec_.clocks.boost_mhz /
-                                                                            (double(flops_per_clk) * spec_.clocks.tensor_peak_mhz))));
+                                                                            (double(flops_per_clk) * spec_.tensor_clock_mhz(op.tensor)))));
   for (auto& sp : subs_) sp.pipe_free[static_cast<int>(Pipe::kTensor)] = start + interval;
   stats_.tensor_flops += flops;
   stats_.tensor_busy_cycles += interval * subs_.size();

@@ -269,5 +269,25 @@ TEST(ConfigErrors, TopLevelMustBeAMap) {
   expect_error([&] { load_gpu_config(p); }, p + ":1:1", "a GPU config must be a map of sections");
 }
 
+TEST(ConfigErrors, ClustersAndTensorClocksAreChecked) {
+  TempDir dir;
+  // A per-precision tensor clock for a precision the GPU lacks; clusters before Hopper.
+  Edited e = edit_a100(dir, "  dense_flops_per_clk_per_sm:", "  clock_mhz: {fp8: 1500}\n  dense_flops_per_clk_per_sm:", 14);
+  expect_error([&] { load_gpu_config(e.path); }, e.location, "tensor.clock_mhz names 'fp8', which tensor.dense_flops_per_clk_per_sm does not list");
+  Edited c = edit_a100(dir, "datasheet:", "clusters: {max_portable_size: 8, max_size: 16, dsmem_latency: 180, dsmem_bytes_per_clk_per_sm: 32, "
+                                           "barrier_latency: 180}\ndatasheet:");
+  expect_error([&] { load_gpu_config(c.path); }, c.location, "clusters: thread-block clusters need compute capability 9.0 or later");
+}
+
+TEST(ShippedConfigs, Fp64TensorMmasRunAtTheBoostClockOnHopperAndBlackwell) {
+  for (const char* name : {"h100", "h200", "b200"}) {
+    const GpuSpec s = load_gpu_config(name).spec;
+    EXPECT_EQ(s.tensor_clock_mhz(TensorPrecision::kFp64), s.clocks.boost_mhz) << name;
+    EXPECT_EQ(s.tensor_clock_mhz(TensorPrecision::kFp16), s.clocks.tensor_peak_mhz) << name;
+    EXPECT_TRUE(s.clusters.supported()) << name;
+  }
+  EXPECT_FALSE(load_gpu_config("a100").spec.clusters.supported());
+}
+
 }  // namespace
 }  // namespace warpsim
