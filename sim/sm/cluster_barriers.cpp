@@ -36,9 +36,13 @@ void ClusterBarriers::arrive(uint64_t cluster, uint32_t phase, Cycle now) {
 
 void ClusterBarriers::exit(uint64_t cluster, uint32_t arrived, Cycle now) {
   Cluster& c = at(cluster);
-  if (c.exited_after.size() <= arrived) c.exited_after.resize(arrived + 1, 0);
-  ++c.exited_after[arrived];
-  complete(c, now);
+  if (arrived == 0) {
+    ++c.exited_unarrived;
+  } else {
+    if (c.exited_after.size() < arrived) c.exited_after.resize(arrived, 0);
+    ++c.exited_after[arrived - 1];
+  }
+  if (!c.arrived.empty()) complete(c, now);  // no phase begun: nothing to complete
 }
 
 // Completes every phase whose warps have all arrived or exited, in order, and releases the
@@ -47,8 +51,8 @@ void ClusterBarriers::complete(Cluster& c, Cycle now) {
   bool any = false;
   while (c.completed.size() < c.arrived.size()) {
     const size_t k = c.completed.size() + 1;
-    uint32_t count = c.arrived[k - 1];
-    for (size_t a = 0; a < c.exited_after.size() && a < k; ++a) count += c.exited_after[a];
+    uint32_t count = c.arrived[k - 1] + c.exited_unarrived;
+    for (size_t a = 1; a <= c.exited_after.size() && a < k; ++a) count += c.exited_after[a - 1];
     if (count < c.warps) break;
     c.completed.push_back(now + latency_);
     any = true;

@@ -40,7 +40,8 @@ class ClusterBarriers {
   struct Cluster {
     uint32_t ctas = 0, warps = 0;
     std::vector<uint32_t> arrived;         // [k - 1]: warps that made their k-th arrive
-    std::vector<uint32_t> exited_after;    // [a]: warps that exited after a arrives
+    uint32_t exited_unarrived = 0;         // warps that exited before any arrive (most kernels' every warp)
+    std::vector<uint32_t> exited_after;    // [a - 1]: warps that exited after a >= 1 arrives
     std::vector<Cycle> completed;          // [k - 1]: when phase k's waiters go
     std::vector<Waiter> waiters;
   };

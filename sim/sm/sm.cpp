@@ -221,8 +221,10 @@ bool Sm::issue_stage(SubPartition& sp, Cycle now, Cycle& next) {
 Sm::Verdict Sm::classify(SubPartition& sp, Warp& w, Cycle now) {
   if (w.exited) return {StallReason::kDrain, w.outstanding_loads || w.outstanding_stores ? kNever : w.drain_until};
   if (w.at_barrier) return {StallReason::kBarrier, kNever};
-  if (w.at_cluster_barrier) return {StallReason::kBarrier, kNever};
-  if (w.cluster_release_at > now) return {StallReason::kBarrier, w.cluster_release_at};
+  if (w.in_cluster_wait) {
+    if (w.cluster_release_at > now) return {StallReason::kBarrier, w.cluster_release_at};
+    w.in_cluster_wait = false;
+  }
   if (w.at_membar) {
     if (w.outstanding_stores) return {StallReason::kMembar, kNever};
     w.at_membar = false;

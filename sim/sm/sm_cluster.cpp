@@ -24,17 +24,13 @@ void Sm::issue_cluster_barrier(Warp& w, uint32_t slot, const WarpInst& in, Cycle
     return;
   }
   ++stats_.cluster_barriers;
-  const Cycle at = clusters_.wait(cta.cluster, w.cluster_arrivals, id_, slot);
-  if (at == kNever) {
-    w.at_cluster_barrier = true;
-  } else {
-    w.cluster_release_at = std::max(w.cluster_release_at, at);
-  }
+  // kNever until the phase completes and release_cluster_wait says when.
+  w.cluster_release_at = clusters_.wait(cta.cluster, w.cluster_arrivals, id_, slot);
+  w.in_cluster_wait = true;
 }
 
 void Sm::release_cluster_wait(uint32_t slot, Cycle at) {
   Warp& w = warps_[slot];
-  w.at_cluster_barrier = false;
   w.cluster_release_at = at;
   mark_dirty(slot);
   engine_.wake(*this, at);

@@ -13,10 +13,7 @@ struct Warp {
   bool exited = false;      // executed exit or ran out of instructions; may still be draining
   bool at_barrier = false;
   bool at_membar = false;
-  bool at_cluster_barrier = false;  // barrier.cluster.wait until the cluster's phase completes
-  uint32_t cluster_arrivals = 0;    // barrier.cluster.arrive instructions executed
-  Cycle cluster_release_at = 0;     // a released cluster wait continues from this cycle
-  Cycle tensor_done = 0;            // its last tcgen05.mma completes (tcgen05.commit arrives then)
+  bool in_cluster_wait = false;  // between barrier.cluster.wait and cluster_release_at
   uint32_t cta_slot = 0;
   uint32_t warp_in_cta = 0;
   uint64_t age = 0;         // launch order; GTO prefers the oldest
@@ -43,6 +40,10 @@ struct Warp {
   bool dirty = true;
   Cycle until = 0;
   Scoreboard scoreboard;
+  // Rarely used, so kept after what every cycle's scan reads.
+  Cycle cluster_release_at = 0;     // barrier.cluster.wait: continue from this cycle (kNever until the phase completes)
+  uint32_t cluster_arrivals = 0;    // barrier.cluster.arrive instructions executed
+  Cycle tensor_done = 0;            // its last tcgen05.mma completes (tcgen05.commit arrives then)
 };
 
 }  // namespace warpsim

@@ -51,12 +51,12 @@ MemSpace CtaEmulator::resolve_space(const WarpState& w, const EmuInst& in, uint3
     remote = remote || (r != 0 && r != uint64_t{rank_} + 1);
   });
   if (remote) {
-    out.inst.op = &in.op_cluster;
+    out.inst.op = &(*in.space_ops)[1];
     return space;
   }
   // Every lane in this CTA's own shared memory: an ordinary shared access, banks and checks.
   for_lanes(exec, [&](uint32_t l) { lane_address[l] &= kClusterOffsetMask; });
-  out.inst.op = &in.op_shared;
+  out.inst.op = &(*in.space_ops)[0];
   return MemSpace::kShared;
 }
 

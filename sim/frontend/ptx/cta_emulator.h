@@ -185,7 +185,8 @@ class CtaEmulator : public CtaWork {
       uint64_t v = w.regs.get(o.reg, lane);
       return o.negated ? (v ^ 1) : v;
     }
-    return read_other(w, o, lane);
+    if (o.kind == EmuOperand::Kind::kImm) return o.bits;
+    return read_other(w, o, lane);  // special registers (operand_values.cpp)
   }
   uint64_t read_other(const WarpState& w, const EmuOperand& o, uint32_t lane) const;
   // The address an [reg + offset] (or [symbol + offset]) operand names for `lane`.

@@ -523,8 +523,10 @@ class Lowering {
       e.generic = !spaced && addr && addr->symbol_space == MemSpace::kNone;
       if (e.generic || e.space == MemSpace::kSharedCluster) {
         std::string error;
-        if (!decode_mnemonic(with_space(e, "shared"), e.op_shared, error) || !decode_mnemonic(with_space(e, "shared::cluster"), e.op_cluster, error))
+        auto ops = std::make_shared<std::array<OpInfo, 2>>();
+        if (!decode_mnemonic(with_space(e, "shared"), (*ops)[0], error) || !decode_mnemonic(with_space(e, "shared::cluster"), (*ops)[1], error))
           throw InputError(SourceLocation{}, "internal: " + error);
+        e.space_ops = std::move(ops);
       }
     }
     if (e.shfl_mode.empty()) e.shfl_mode = "idx";

@@ -2,8 +2,10 @@
 // A PTX function lowered for execution: registers numbered densely, operands resolved to
 // register ids, immediates, special registers and addresses, branch targets to instruction
 // indices, and each branch's reconvergence point (its immediate post-dominator).
+#include <array>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -97,7 +99,9 @@ struct EmuInst {
   // ld/st/atom/red without a state space (generic) or on .shared::cluster: the space is known
   // only from the addresses at run time, and the record then points at one of these.
   bool generic = false;
-  OpInfo op_shared, op_cluster;     // the same instruction on .shared and on .shared::cluster
+  // The same instruction on .shared ([0]) and on .shared::cluster ([1]); kept out of line, as
+  // most instructions have none and the program's instructions are read every step.
+  std::shared_ptr<const std::array<OpInfo, 2>> space_ops;
 
   // The text, for lowering and messages.
   std::string opcode;
