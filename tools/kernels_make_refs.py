@@ -291,3 +291,6 @@ write("wgmma_gemm_c.bin", "f", matmul(a, bt, 128, 128, 128, lambda i, k: i * 128
 a = random_init(71, -1, 1, 32768, f16)
 bt = random_init(72, -1, 1, 32768, f16)
 write("tcgen05_gemm_c.bin", "f", matmul(a, bt, 256, 256, 128, lambda i, k: i * 128 + k, lambda k, j: j * 128 + k))
+
+# bulk_store: out[i] = 0.5 i, written tile by tile from shared memory by cp.async.bulk.
+write("bulk_store_out.bin", "f", [exact_f32(0.5 * i) for i in range(2048)])

@@ -169,13 +169,31 @@ bool decode_memory(std::string_view base, const std::vector<std::string_view>& p
     // the TMA reads global memory through L2 and completes the bytes on an mbarrier.
     // cp.async.bulk.tensor.Nd.shared::cluster.global.tile.mbarrier::complete_tx::bytes: a box of a tensor.
     const bool tensor = parts.size() > 3 && parts[3] == "tensor";
+    // cp.async.bulk.commit_group / wait_group[.read] N: the bulk_group bookkeeping of TMA stores.
+    // A wait waits for the warp's outstanding stores, as a membar does (N > 0 is taken as 0).
+    if (parts.size() > 3 && (parts[3] == "commit_group" || parts[3] == "wait_group")) {
+      out.op_class = parts[3] == "wait_group" ? OpClass::kMembar : OpClass::kNop;
+      return true;
+    }
+    // cp.async.bulk.global.shared::cta.bulk_group [dst], [src], size: a TMA store. The copy engine
+    // reads shared memory and writes the bytes to L2, acknowledged like stores.
+    if (!tensor && parts.size() > 5 && parts[3] == "global" && parts[4].starts_with("shared") && parts[5] == "bulk_group") {
+      out.op_class = OpClass::kStore;
+      out.space = MemSpace::kGlobal;
+      out.bulk_store = true;
+      out.access_bytes = 16;
+      out.bypass_l1 = true;
+      out.pipe = Pipe::kLsu;
+      return true;
+    }
     const size_t dst = tensor ? 5 : 3;
     bool to_shared = parts.size() > dst && parts[dst].starts_with("shared");
     bool on_mbarrier = false, multicast = false;
     for (auto p : parts) on_mbarrier = on_mbarrier || p.starts_with("mbarrier"), multicast = multicast || p.starts_with("multicast");
     if (!to_shared || !on_mbarrier || multicast || (tensor && (parts.size() < 5 || (parts[4] != "1d" && parts[4] != "2d")))) {
       error = "'" + std::string(base) + ".async.bulk' is modelled from global to shared memory completing on an mbarrier, "
-              "1D or 2D, without multicast (cp.async.bulk[.tensor.{1d,2d}].shared::cluster.global[.tile].mbarrier::complete_tx::bytes); not this form";
+              "1D or 2D, without multicast (cp.async.bulk[.tensor.{1d,2d}].shared::cluster.global[.tile].mbarrier::complete_tx::bytes), "
+              "and from shared to global memory in a bulk group (cp.async.bulk.global.shared::cta.bulk_group); not this form";
       return false;
     }
     out.op_class = OpClass::kLoad;

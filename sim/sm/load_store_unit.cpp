@@ -154,6 +154,26 @@ void LoadStoreUnit::issue_bulk_copy(const WarpInst& inst, uint32_t warp, Cycle n
   });
 }
 
+uint32_t LoadStoreUnit::issue_bulk_store(const WarpInst& inst, uint32_t warp, Cycle now) {
+  const auto& m = spec_.memory;
+  uint32_t acks = 0;
+  inst.for_each_address([&](int, uint64_t a) {
+    ++stats_.bulk_copies;
+    // The copy engine reads shared memory first (one shared access), then writes each line's
+    // sectors to L2, past L1.
+    const Cycle sent = now + m.shared.latency;
+    for (uint64_t line = a / m.line_bytes; line * m.line_bytes < a + inst.mbar.tx_bytes; ++line) {
+      const uint64_t begin = std::max<uint64_t>(a, line * m.line_bytes), end = std::min<uint64_t>(a + inst.mbar.tx_bytes, (line + 1) * m.line_bytes);
+      uint32_t sectors = 0;
+      for (uint64_t s = (begin % m.line_bytes) / m.sector_bytes; s * m.sector_bytes < end - line * m.line_bytes; ++s) sectors |= 1u << s;
+      stats_.bulk_copy_sectors += static_cast<uint64_t>(std::popcount(sectors));
+      memory_.send(MemRequest{line, sectors, warp, sm_id_, MemOp::kWrite}, sent);
+      ++acks;
+    }
+  });
+  return acks;
+}
+
 uint32_t LoadStoreUnit::issue_global_store(const WarpInst& inst, uint32_t warp, Cycle now) {
   const auto& m = spec_.memory;
   coalesce(inst, m.line_bytes, m.sector_bytes, lines_);

@@ -46,6 +46,9 @@ class LoadStoreUnit {
   // cp.async.bulk: each active lane copies inst.mbar.tx_bytes from its address, read from L2 by
   // the SM's copy engine (not through L1 or its tag stage); completion goes to bulk_copy_done().
   void issue_bulk_copy(const WarpInst& inst, uint32_t warp, Cycle now);
+  // cp.async.bulk.global.shared::cta: each active lane writes inst.mbar.tx_bytes from shared
+  // memory to L2 at its address; returns the acknowledgements the warp must wait for.
+  uint32_t issue_bulk_store(const WarpInst& inst, uint32_t warp, Cycle now);
   // Shared/constant/param/shuffle through MIO; returns when a load's data is ready.
   // `cluster_rank`: the issuing CTA's rank in its cluster, which tells a .shared::cluster
   // access to the CTA's own shared memory from one that crosses the SM-to-SM network.

@@ -395,7 +395,7 @@ void Sm::issue_memory(Warp& w, uint32_t slot, const WarpInst& in, Cycle now) {
   if (op.op_class == OpClass::kLoad) {
     pending = lsu_.issue_global_load(in, slot, now, ready);
   } else if (op.op_class == OpClass::kStore) {
-    w.outstanding_stores += lsu_.issue_global_store(in, slot, now);
+    w.outstanding_stores += op.bulk_store ? lsu_.issue_bulk_store(in, slot, now) : lsu_.issue_global_store(in, slot, now);
   } else {
     uint32_t acks = 0;
     pending = lsu_.issue_atomic(in, slot, now, ready, acks);

@@ -43,8 +43,8 @@ void SmStats::register_with(StatRegistry& r, const std::string& p) const {
   r.add(p + ".shared_load.wavefronts", &shared_load_wavefronts, "wavefronts", "shared load passes, conflicts included");
   r.add(p + ".shared_store.wavefronts", &shared_store_wavefronts, "wavefronts", "shared store passes, conflicts included");
   r.add(p + ".barriers", &barriers, "warp instructions", "bar.sync instructions");
-  r.add(p + ".bulk_copy.copies", &bulk_copies, "copies", "cp.async.bulk copies (one per issuing lane)");
-  r.add(p + ".bulk_copy.sectors", &bulk_copy_sectors, "sectors", "sectors bulk copies read from L2");
+  r.add(p + ".bulk_copy.copies", &bulk_copies, "copies", "cp.async.bulk copies, both directions (one per issuing lane)");
+  r.add(p + ".bulk_copy.sectors", &bulk_copy_sectors, "sectors", "sectors bulk copies read from or wrote to L2");
   r.add(p + ".mbarrier.instructions", &mbarrier_ops, "warp instructions", "mbarrier instructions");
   r.add(p + ".dsmem.requests", &dsmem_requests, "requests", "shared::cluster instructions reaching another CTA's shared memory");
   r.add(p + ".dsmem.segments", &dsmem_segments, "segments", "32-byte segments moved over the SM-to-SM network");

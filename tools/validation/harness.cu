@@ -34,6 +34,7 @@
 #undef BC
 #undef WARPS
 #include "../../traces/kernels/bulk_copy.cu"
+#include "../../traces/kernels/bulk_store.cu"
 #include "../../traces/kernels/wgmma_gemm.cu"
 #include "../../traces/kernels/tcgen05_gemm.cu"
 #include "../../traces/kernels/cluster.cu"
@@ -58,6 +59,7 @@ const KernelRef kKernels[] = {
     {"transpose_tiled", (const void*)transpose_tiled}, {"sgemm_tiled", (const void*)sgemm_tiled},
     {"attention_scores", (const void*)attention_scores}, {"attention_softmax_pv", (const void*)attention_softmax_pv},
     {"attention_flash", (const void*)attention_flash}, {"bulk_scale", (const void*)bulk_scale},
+    {"bulk_store", (const void*)bulk_store},
     {"wgmma_gemm", (const void*)wgmma_gemm}, {"tcgen05_gemm", (const void*)tcgen05_gemm}, {"cluster_histogram", (const void*)cluster_histogram},
     {"cluster_exchange", (const void*)cluster_exchange},
 };

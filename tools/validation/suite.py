@@ -32,6 +32,7 @@ REUSED = [
     ("attention_flash", "attention", "attention_flash"),
     ("histogram", "atomics", "histogram"),
     ("bulk_copy", "tma", "bulk_copy"),  # Hopper and later (the launch file requires 9.0)
+    ("bulk_store", "tma", "bulk_store"),  # Hopper and later
     ("wgmma_gemm", "gemm_tensor", "wgmma_gemm"),  # sm_90a only (H100, H200)
     ("tcgen05_gemm", "gemm_tensor", "tcgen05_gemm"),  # sm_100a only (B200)
     ("cluster_histogram", "clusters", "cluster_histogram"),  # Hopper and later

@@ -160,6 +160,7 @@ class CtaEmulator : public CtaWork {
   void mbarrier_op(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);
   void bulk_copy(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);
   void bulk_tensor_copy(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);
+  void bulk_store(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);
   // cluster_ops.cpp: thread-block clusters.
   void cluster_op(WarpState& w, const EmuInst& in, uint32_t exec);  // mapa, getctarank, barrier.cluster
   void cluster_catch_up(uint32_t arrivals, const EmuInst& in);       // every warp of the cluster to that many arrives

@@ -228,6 +228,7 @@ void CtaEmulator::bulk_tensor_copy(WarpState& w, const EmuInst& in, uint32_t exe
 void CtaEmulator::bulk_copy(WarpState& w, const EmuInst& in, uint32_t exec, Record& out) {
   // cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [dst], [src], size, [mbar]
   if (in.has("tensor")) return bulk_tensor_copy(w, in, exec, out);
+  if (in.op.bulk_store) return bulk_store(w, in, exec, out);
   const auto& ops = in.operands;
   const EmuOperand &dst = ops.at(0), &src = ops.at(1), &bar = ops.at(3);
   MbarrierUse& use = out.inst.mbar;
@@ -254,6 +255,28 @@ void CtaEmulator::bulk_copy(WarpState& w, const EmuInst& in, uint32_t exec, Reco
     Mbarrier& b = mbarrier_at(m, w, l, in);
     b.tx -= size;
     complete_phase_if_done(b);
+  });
+  compress_addresses(out);
+}
+
+// cp.async.bulk.global.shared::cta.bulk_group [dst], [src], size: a TMA store, done at once. The
+// timing model writes the bytes to L2 and the warp's wait_group waits for their acknowledgements.
+void CtaEmulator::bulk_store(WarpState& w, const EmuInst& in, uint32_t exec, Record& out) {
+  const auto& ops = in.operands;
+  bool first = true;
+  for_lanes(exec, [&](uint32_t l) {
+    const uint64_t d = address(w, ops.at(0), l), s = address(w, ops.at(1), l);
+    const auto size = static_cast<uint32_t>(read(w, ops.at(2), l));
+    if (size == 0 || size % 16 != 0 || d % 16 != 0 || s % 16 != 0) {
+      fault(in, w, l, "cp.async.bulk of " + std::to_string(size) + " bytes from shared " + hex(s) + " to " + hex(d) +
+                          ": the PTX ISA requires addresses and size that are multiples of 16");
+    }
+    if (!first && size != out.inst.mbar.tx_bytes) fault(in, w, l, "lanes of one warp store bulk copies of different sizes in one instruction, which the timing model does not replay");
+    first = false;
+    out.inst.mbar.tx_bytes = size;
+    out.addresses.push_back(d);
+    check_shared(w, l, s, size, false, false, in);  // read by the copy engine after the threads wrote it
+    std::memcpy(bytes_at(MemSpace::kGlobal, d, size, w, l, in), bytes_at(MemSpace::kShared, s, size, w, l, in), size);
   });
   compress_addresses(out);
 }

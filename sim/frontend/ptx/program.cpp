@@ -443,7 +443,9 @@ class Lowering {
     } else if (e.base == "nanosleep") {
       e.code = EmuOp::kNop;  // functionally nothing; the timing model does not yet suspend the warp
     } else if (e.base == "cp" && e.mods.size() > 1 && e.mods[1] == "bulk") {
-      e.code = EmuOp::kBulkCopy;
+      // commit_group / wait_group of TMA stores: the copies are done when issued (bulk_copy).
+      const bool group = e.mods.size() > 2 && (e.mods[2] == "commit_group" || e.mods[2] == "wait_group");
+      e.code = group ? EmuOp::kNop : EmuOp::kBulkCopy;
     } else if (e.base == "cp") {
       const std::string what = e.mods.size() > 1 ? e.mods[1] : "";
       e.code = what == "commit_group" ? EmuOp::kCpAsyncCommit : what == "wait_group" || what == "wait_all" ? EmuOp::kCpAsyncWait : EmuOp::kCpAsync;

@@ -219,7 +219,9 @@ WarpInst parse_instruction(LineCursor& c, uint32_t full_mask, OpcodeCache& opcod
       std::string_view key = token.substr(0, eq);
       if (eq != std::string_view::npos && (key == "mbar" || key == "arrive" || key == "count" || key == "tx" || key == "phase" || key == "rows" ||
                                         key == "row_bytes" || key == "stride")) {
-        if (op->mbarrier == MbarrierOp::kNone) c.fail_at(key_at, std::string(key) + "= given for '" + std::string(w) + "', which is not an mbarrier operation or bulk copy");
+        if (op->mbarrier == MbarrierOp::kNone && !(op->bulk_store && key == "tx")) {
+          c.fail_at(key_at, std::string(key) + "= given for '" + std::string(w) + "', which is not an mbarrier operation or bulk copy");
+        }
         const std::string_view value = token.substr(eq + 1);
         int64_t v = 0;
         const bool ok = key == "phase" ? parse_signed(value, v) && v >= -1 && v < INT32_MAX
@@ -253,7 +255,7 @@ WarpInst parse_instruction(LineCursor& c, uint32_t full_mask, OpcodeCache& opcod
     c.fail_at(at, "'" + std::string(w) + "' needs '; mbar=ADDRESS' (the mbarrier's shared-memory address)" +
                       (op->mbarrier == MbarrierOp::kBulkCopy ? " and tx=BYTES (the bytes each issuing lane copies)" : ""));
   }
-  if (op->mbarrier == MbarrierOp::kBulkCopy && mask != 0 && (inst.mbar.tx_bytes == 0 || inst.mbar.tx_bytes % 16 != 0)) {
+  if ((op->mbarrier == MbarrierOp::kBulkCopy || op->bulk_store) && mask != 0 && (inst.mbar.tx_bytes == 0 || inst.mbar.tx_bytes % 16 != 0)) {
     c.fail_at(at, "'" + std::string(w) + "' needs tx=BYTES, a positive multiple of 16 (the bytes each issuing lane copies)");
   }
   inst.num_dst = static_cast<uint8_t>(regs.dst.size());

@@ -71,6 +71,7 @@ void TraceWriter::instruction(const WarpInst& inst, uint32_t full_mask, const st
       line += hex(base) + (stride < 0 ? "-" : "+") + std::to_string(stride < 0 ? -stride : stride);
     }
   }
+  if (inst.op->bulk_store && inst.active_mask != 0) line += " tx=" + std::to_string(inst.mbar.tx_bytes);
   if (inst.op->mbarrier != MbarrierOp::kNone && inst.active_mask != 0) {
     const bool after_addr = inst.op->space != MemSpace::kNone && inst.op->mbarrier == MbarrierOp::kBulkCopy;
     line += (after_addr ? " mbar=" : first ? " ; mbar=" : "; mbar=") + hex(inst.mbar.address);

@@ -155,5 +155,23 @@ TEST(TensorCopyPtx, TensorMapArgumentsAreChecked) {
   EXPECT_NE(r.err.find("no buffer 'nope'"), std::string::npos) << r.err;
 }
 
+// The shipped TMA store: each CTA's 1 KiB tile reaches L2 as 32 sectors written by the copy
+// engine, and the issuing warp's wait_group holds it until they are acknowledged (an L2 round
+// trip at least); the trace replays it to the cycle.
+TEST(BulkStorePtx, TilesReachL2AndTheWaitHoldsForTheAcknowledgements) {
+  test::TempDir dir;
+  const auto r = test::run_and_replay("h100", test::source_path("traces/kernels/bulk_store.launch.yaml"), dir);
+  EXPECT_NE(r.trace.find("cp.async.bulk.global.shared::cta.bulk_group"), std::string::npos);
+  EXPECT_NE(r.trace.find("tx=1024"), std::string::npos);
+  EXPECT_EQ(r.direct.rfind("error", 0), std::string::npos) << r.direct;
+  EXPECT_EQ(r.direct, r.replay);
+  auto run = test::simulate_text("h100", r.trace);
+  EXPECT_EQ(run.sum("gpu.sm[*].bulk_copy.copies"), 8u);
+  EXPECT_EQ(run.sum("gpu.sm[*].bulk_copy.sectors"), 8u * 1024 / 32);
+  const GpuSpec& spec = run.config.spec;
+  EXPECT_GT(double(run.kernels.at(0).cycles), 2.0 * spec.memory.interconnect.latency + spec.memory.l2.hit_latency);
+  EXPECT_GT(run.kernels.at(0).stalls[static_cast<size_t>(StallReason::kMembar)], 0.0);
+}
+
 }  // namespace
 }  // namespace warpsim
