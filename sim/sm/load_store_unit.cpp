@@ -7,6 +7,21 @@
 #include "sm/shared_banks.h"
 
 namespace warpsim {
+namespace {
+
+// Calls f(line, sectors) for each line the bytes [from, to) touch, with the sectors they cover
+// (the copy engine's transfers: whole ranges, not one address per lane).
+template <class F>
+void for_each_line(uint64_t from, uint64_t to, const MemorySpec& m, F&& f) {
+  for (uint64_t line = from / m.line_bytes; line * m.line_bytes < to; ++line) {
+    const uint64_t begin = std::max<uint64_t>(from, line * m.line_bytes), end = std::min<uint64_t>(to, (line + 1) * m.line_bytes);
+    uint32_t sectors = 0;
+    for (uint64_t s = (begin % m.line_bytes) / m.sector_bytes; s * m.sector_bytes < end - line * m.line_bytes; ++s) sectors |= 1u << s;
+    f(line, sectors);
+  }
+}
+
+}  // namespace
 
 LoadStoreUnit::LoadStoreUnit(uint16_t sm_id, const GpuSpec& spec, MemorySystem& memory, SmStats& stats,
                              LoadStoreClient& client)
@@ -137,15 +152,12 @@ void LoadStoreUnit::issue_bulk_copy(const WarpInst& inst, uint32_t warp, Cycle n
     Token& t = tokens_[token];
     t.bulk = true, t.mbarrier = use.address, t.bytes = use.tx_bytes;
     for (uint32_t r = 0; r < use.rows; ++r) {
-      const uint64_t from = a + r * use.row_stride, to = from + row_bytes;
-      for (uint64_t line = from / m.line_bytes; line * m.line_bytes < to; ++line) {
-        const uint64_t begin = std::max<uint64_t>(from, line * m.line_bytes), end = std::min<uint64_t>(to, (line + 1) * m.line_bytes);
-        uint32_t sectors = 0;
-        for (uint64_t s = (begin % m.line_bytes) / m.sector_bytes; s * m.sector_bytes < end - line * m.line_bytes; ++s) sectors |= 1u << s;
+      const uint64_t from = a + r * use.row_stride;
+      for_each_line(from, from + row_bytes, m, [&](uint64_t line, uint32_t sectors) {
         stats_.bulk_copy_sectors += static_cast<uint64_t>(std::popcount(sectors));
         ++tokens_[token].pending;
         memory_.send(MemRequest{line, sectors, token | kDirectToken, sm_id_, MemOp::kRead}, now + 1);
-      }
+      });
     }
     if (tokens_[token].pending == 0) {  // a box wholly out of bounds: zeros, nothing to read
       ++tokens_[token].pending;
@@ -162,14 +174,11 @@ uint32_t LoadStoreUnit::issue_bulk_store(const WarpInst& inst, uint32_t warp, Cy
     // The copy engine reads shared memory first (one shared access), then writes each line's
     // sectors to L2, past L1.
     const Cycle sent = now + m.shared.latency;
-    for (uint64_t line = a / m.line_bytes; line * m.line_bytes < a + inst.mbar.tx_bytes; ++line) {
-      const uint64_t begin = std::max<uint64_t>(a, line * m.line_bytes), end = std::min<uint64_t>(a + inst.mbar.tx_bytes, (line + 1) * m.line_bytes);
-      uint32_t sectors = 0;
-      for (uint64_t s = (begin % m.line_bytes) / m.sector_bytes; s * m.sector_bytes < end - line * m.line_bytes; ++s) sectors |= 1u << s;
+    for_each_line(a, a + inst.mbar.tx_bytes, m, [&](uint64_t line, uint32_t sectors) {
       stats_.bulk_copy_sectors += static_cast<uint64_t>(std::popcount(sectors));
       memory_.send(MemRequest{line, sectors, warp, sm_id_, MemOp::kWrite}, sent);
       ++acks;
-    }
+    });
   });
   return acks;
 }

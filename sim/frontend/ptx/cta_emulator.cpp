@@ -12,8 +12,8 @@
 #include "frontend/ptx/value_bits.h"
 
 namespace warpsim::ptx {
-CtaEmulator::CtaEmulator(const LaunchContext& launch, Dim3 cta_id, std::shared_ptr<ClusterState> cluster)
-    : cluster_(std::move(cluster)), launch_(launch), id_(cta_id) {
+CtaEmulator::CtaEmulator(const LaunchContext& launch, Dim3 cta_id, std::shared_ptr<ClusterState> cluster, uint32_t rank)
+    : cluster_(std::move(cluster)), rank_(rank), launch_(launch), id_(cta_id) {
   const uint64_t threads = launch.block.count();
   const uint32_t nwarps = static_cast<uint32_t>((threads + 31) / 32);
   warps_.resize(nwarps);
@@ -30,11 +30,7 @@ CtaEmulator::CtaEmulator(const LaunchContext& launch, Dim3 cta_id, std::shared_p
   shared_.assign(launch.program->static_shared_bytes + launch.dynamic_shared_bytes, 0);
   if (launch.findings && launch.findings->enabled) shared_words_.resize((shared_.size() + 3) / 4);
   local_.resize(threads);
-  if (cluster_) {
-    const Dim3& c = launch.cluster;
-    rank_ = static_cast<uint32_t>(linear_index(Dim3{cta_id.x % c.x, cta_id.y % c.y, cta_id.z % c.z}, c));
-    cluster_->ctas.at(rank_) = this;
-  }
+  if (cluster_) cluster_->ctas.at(rank_) = this;
 }
 
 CtaEmulator::~CtaEmulator() {

@@ -20,6 +20,7 @@
 #include "frontend/ptx/device_memory.h"
 #include "frontend/ptx/program.h"
 #include "frontend/ptx/register_file.h"
+#include "frontend/ptx/wgmma_layout.h"
 
 namespace warpsim::ptx {
 
@@ -73,8 +74,8 @@ struct ClusterState {
 
 class CtaEmulator : public CtaWork {
  public:
-  // `cluster`: the cluster this CTA belongs to (null when the kernel has none).
-  CtaEmulator(const LaunchContext& launch, Dim3 cta_id, std::shared_ptr<ClusterState> cluster = nullptr);
+  // `cluster`: the cluster this CTA belongs to (null when the kernel has none), `rank` its place there.
+  CtaEmulator(const LaunchContext& launch, Dim3 cta_id, std::shared_ptr<ClusterState> cluster = nullptr, uint32_t rank = 0);
   ~CtaEmulator() override;
   CtaEmulator(const CtaEmulator&) = delete;
   CtaEmulator& operator=(const CtaEmulator&) = delete;
@@ -231,8 +232,10 @@ class CtaEmulator : public CtaWork {
   void mma_m16n8k32(WarpState& w, const EmuInst& in);
   void wmma_mma(WarpState& w, const EmuInst& in);
   void wgmma(WarpState& w, const EmuInst& in, uint32_t exec);  // wgmma.cpp
-  // Shared-memory address of element (row, byte `byte` along K) of a K-major matrix descriptor.
-  uint64_t wgmma_address(uint64_t desc, uint32_t row, uint32_t byte, const WarpState& w, const EmuInst& in);
+  // Rows [row0, row0 + rows) of a K-major operand of `k` elements of `type` in shared memory,
+  // through descriptor `d` (wgmma_layout.h), times `scale`, row after row.
+  std::vector<float> k_major_operand(const MatrixDescriptor& d, const std::string& type, uint32_t row0, uint32_t rows, uint32_t k,
+                                     double scale, const WarpState& w, uint32_t lane, const EmuInst& in);
   // tensor_memory.cpp: Blackwell's tcgen05 instructions and the CTA's tensor memory (128 lanes x
   // 512 columns of 32 bits; an address is lane << 16 | column), allocated 32 columns at a time.
   void tcgen05_op(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);

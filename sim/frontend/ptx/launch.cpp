@@ -448,7 +448,7 @@ class PtxKernel : public KernelSource {
       cluster_->ctas.assign(size, nullptr);
       cluster_->retired_shared.resize(size);
     }
-    return std::make_unique<CtaEmulator>(context_, id, cluster_);
+    return std::make_unique<CtaEmulator>(context_, id, cluster_, static_cast<uint32_t>(rank));
   }
 
  private:

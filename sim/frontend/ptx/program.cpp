@@ -8,6 +8,7 @@
 #include "common/error.h"
 #include "frontend/ptx/inliner.h"
 #include "frontend/ptx/register_packing.h"
+#include "frontend/ptx/supported_forms.h"
 #include "frontend/ptx/wmma_fragment.h"
 
 namespace warpsim::ptx {
@@ -288,40 +289,7 @@ class Lowering {
       e.guard_negated = in.guard_negated;
     }
     for (const auto& o : in.operands) e.operands.push_back(operand(o, in.line));
-    if (e.base == "ldmatrix" && in.opcode.find(".m8n8.") == std::string::npos) {
-      fail(in.line, in.column, "the emulator runs ldmatrix .m8n8 with .b16 elements only; not '" + in.opcode + "'");
-    }
-    if (e.base == "cp" && in.opcode.rfind("cp.async.", 0) != 0) fail(in.line, in.column, "the emulator cannot run '" + in.opcode + "' yet");
-    if (e.base == "mbarrier" && in.opcode.find(".shared") == std::string::npos) {
-      fail(in.line, in.column, "the emulator runs mbarrier operations on .shared (or .shared::cta) addresses; not generic ones in '" + in.opcode + "'");
-    }
-    if (e.base == "mbarrier" && in.opcode.find(".shared::cluster") != std::string::npos) {
-      fail(in.line, in.column, "'" + in.opcode + "': mbarriers of other CTAs in a cluster are not modelled yet");
-    }
-    if (e.base == "mma") {
-      // mma.sync.aligned.m16n8k{8,16}.row.col.f32.{f16,bf16}.{f16,bf16}.f32, with the fragment
-      // layouts of the PTX ISA.
-      bool shape = in.opcode.find(".m16n8k16.") != std::string::npos || in.opcode.find(".m16n8k8.") != std::string::npos;
-      bool types = in.opcode.find(".row.col.f32.f16.f16.f32") != std::string::npos ||
-                   in.opcode.find(".row.col.f32.bf16.bf16.f32") != std::string::npos ||
-                   in.opcode.find(".m16n8k8.row.col.f32.tf32.tf32.f32") != std::string::npos;
-      if (in.opcode.find(".m16n8k32.row.col.") != std::string::npos) {  // 8-bit inputs
-        auto ends = [&](const char* tail) { return in.opcode.size() > std::strlen(tail) && in.opcode.ends_with(tail); };
-        shape = true;
-        types = ends(".s32.s8.s8.s32") || ends(".s32.u8.u8.s32") || ends(".s32.s8.u8.s32") || ends(".s32.u8.s8.s32");
-        for (const char* a : {"e4m3", "e5m2"})
-          for (const char* b : {"e4m3", "e5m2"}) types = types || ends((std::string(".f32.") + a + "." + b + ".f32").c_str());
-        if (in.opcode.find(".satfinite") != std::string::npos) types = false;  // not modelled: wrapping vs clamping
-      }
-      if (!shape || !types) {
-        fail(in.line, in.column, "the emulator runs mma.sync row.col m16n8k8/m16n8k16 with f16 or bf16 inputs, m16n8k8 with tf32, and m16n8k32 with s8/u8 (s32 accumulators, no .satfinite) or e4m3/e5m2 inputs; not '" + in.opcode + "'");
-      }
-    }
-    if (e.base == "wgmma") check_wgmma(in, e);
-    if (e.base == "tcgen05") check_tcgen05(in, e);
-    if (e.base == "cvt" && e.has("tf32") && !(e.has("rna") && e.types.size() == 1 && e.types[0] == "f32")) {
-      fail(in.line, in.column, "the emulator converts to tf32 with cvt.rna.tf32.f32 only; not '" + in.opcode + "'");
-    }
+    if (const std::string why = unsupported_form(in, e); !why.empty()) fail(in.line, in.column, why);
     if (e.base == "wmma") {
       // Fragments are kept in the emulator's own layout (wmma_fragment.h).
       const bool mma = e.mods.at(0) == "mma";
@@ -349,60 +317,6 @@ class Lowering {
     if (t == "f16x2") return ValueType{'f', 16, 2};
     size_t x = t.find('x');
     return ValueType{t[0], static_cast<uint32_t>(std::stoul(t.substr(1, x == std::string::npos ? std::string::npos : x - 1))), 1};
-  }
-
-  // The wgmma forms the emulator runs (wgmma.cpp): dense m64nNkK with f32 accumulators from f16
-  // or bf16 (k16), tf32 (k8) or e4m3/e5m2 (k32) inputs, K-major operands, A from a descriptor or
-  // (16-bit types) registers. Runs before decode, so it reads the text.
-  void check_wgmma(const Instruction& in, const EmuInst& e) const {
-    if (e.mods.empty() || e.mods[0] != "mma_async") return;
-    auto refuse = [&](const std::string& why) {
-      fail(in.line, in.column, "the emulator runs wgmma.mma_async.sync.aligned.m64nNkK.f32 with f16/bf16 (k16), tf32 (k8) or e4m3/e5m2 (k32) "
-                               "inputs, K-major, dense; '" + in.opcode + "': " + why);
-    };
-    std::string shape, d, a, b;
-    for (size_t i = 0; i + 3 < e.mods.size(); ++i)
-      if (e.mods[i].rfind("m64n", 0) == 0) shape = e.mods[i], d = e.mods[i + 1], a = e.mods[i + 2], b = e.mods[i + 3];
-    if (shape.empty() || e.has("sp")) refuse(shape.empty() ? "no m64nNkK shape" : "sparse wgmma is not modelled");
-    const size_t kpos = shape.find('k');
-    const uint32_t n = kpos == std::string::npos ? 0 : static_cast<uint32_t>(std::strtoul(shape.c_str() + 4, nullptr, 10));
-    const uint32_t k = kpos == std::string::npos ? 0 : static_cast<uint32_t>(std::strtoul(shape.c_str() + kpos + 1, nullptr, 10));
-    if (n == 0 || n > 256 || n % 8 != 0) refuse("N must be a multiple of 8 up to 256");
-    if (d != "f32") refuse("only f32 accumulators are modelled");
-    const bool half = (a == "f16" || a == "bf16") && a == b, tf32 = a == "tf32" && b == "tf32";
-    const bool fp8 = (a == "e4m3" || a == "e5m2") && (b == "e4m3" || b == "e5m2");
-    if (!(half && k == 16) && !(tf32 && k == 8) && !(fp8 && k == 32)) refuse("input types and K do not match a supported form");
-    const auto& ops = in.operands;
-    const bool a_regs = ops.size() > 1 && ops[1].kind == Operand::Kind::kVector;
-    const size_t expected = half ? (a_regs ? 7 : 8) : 6;
-    if (ops.size() != expected || ops[0].kind != Operand::Kind::kVector || ops[0].items.size() != n / 2) {
-      refuse("expected {" + std::to_string(n / 2) + " accumulators}, A, B, scale-d, imm-scale-a, imm-scale-b" +
-             (half ? ", imm-trans" : "") + " operands");
-    }
-    if (a_regs && (!half || ops[1].items.size() != 4)) refuse("A in registers needs 16-bit inputs in 4 registers");
-    for (size_t i = 6; i < ops.size(); ++i)
-      if (ops[i].kind != Operand::Kind::kImmediate || ops[i].value != 0) refuse("transposed (MN-major) operands are not modelled");
-  }
-
-  // The tcgen05 forms the emulator runs (tensor_memory.cpp): one CTA (cta_group::1), mma of kind
-  // f16, tf32 or f8f6f4 from shared-memory descriptors into tensor memory, commit to an
-  // mbarrier, ld/st of shape 32x32b. Runs before decode, so it reads the text.
-  void check_tcgen05(const Instruction& in, const EmuInst& e) const {
-    auto refuse = [&](const std::string& why) { fail(in.line, in.column, "the emulator cannot run '" + in.opcode + "': " + why); };
-    const std::string& what = e.mods.at(0);
-    if (e.has("cta_group::2")) refuse("pairs of CTAs (cta_group::2) are not modelled");
-    if (what == "mma") {
-      if (!e.has("kind::f16") && !e.has("kind::tf32") && !e.has("kind::f8f6f4")) refuse("kinds other than f16, tf32 and f8f6f4 are not modelled");
-      if (e.has("ws") || e.has("sp") || e.has("block_scale")) refuse("weight-stationary, sparse and block-scaled MMAs are not modelled");
-      if (in.operands.size() != 5 || in.operands[0].kind != Operand::Kind::kAddress || in.operands[1].kind == Operand::Kind::kAddress) {
-        refuse("expected [d-tmem], a-desc, b-desc, idesc, enable-input-d (A from shared memory, no lane mask)");
-      }
-    } else if (what == "ld" || what == "st") {
-      if (!e.has("32x32b")) refuse("only the 32x32b shape is modelled");
-      if (e.has("pack::16b") || e.has("unpack::16b")) refuse("16-bit packing is not modelled");
-    } else if (what == "cp" || what == "shift") {
-      refuse("tcgen05." + what + " is not modelled");
-    }
   }
 
   static bool accesses_memory(const EmuInst& e) {

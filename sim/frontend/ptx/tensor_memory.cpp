@@ -148,18 +148,9 @@ void CtaEmulator::tcgen05_mma(WarpState& w, const EmuInst& in, uint32_t l, Recor
   bool ok_a = false, ok_b = false;
   const MatrixDescriptor da = decode_tcgen05_descriptor(desc_a, ok_a), db = decode_tcgen05_descriptor(desc_b, ok_b);
   if (!ok_a || !ok_b) fault(in, w, l, "a shared-memory descriptor with a base offset, the absolute LBO mode or 32-byte-atom swizzling is not modelled");
-  const uint32_t bytes = ta == "f16" || ta == "bf16" ? 2 : ta == "tf32" ? 4 : 1, k = 32 / bytes;
+  const uint32_t k = 32 / matrix_element_bytes(ta);
   const double neg_a = (idesc >> 13) & 1 ? -1.0 : 1.0, neg_b = (idesc >> 14) & 1 ? -1.0 : 1.0;
-  auto element = [&](const MatrixDescriptor& d, const std::string& type, uint32_t row, uint32_t kk) {
-    uint64_t v = 0;
-    std::memcpy(&v, memory_at(MemSpace::kShared, matrix_element_address(d, row, kk * bytes), bytes, w, l, in), bytes);
-    return static_cast<float>(matrix_element_value(type, v));
-  };
-  std::vector<float> a(size_t{m} * k), b(size_t{n} * k);
-  for (uint32_t r = 0; r < m; ++r)
-    for (uint32_t kk = 0; kk < k; ++kk) a[r * k + kk] = static_cast<float>(neg_a * element(da, ta, r, kk));
-  for (uint32_t c = 0; c < n; ++c)
-    for (uint32_t kk = 0; kk < k; ++kk) b[c * k + kk] = static_cast<float>(neg_b * element(db, tb, c, kk));
+  const std::vector<float> a = k_major_operand(da, ta, 0, m, k, neg_a, w, l, in), b = k_major_operand(db, tb, 0, n, k, neg_b, w, l, in);
   const uint32_t lane0 = d_addr >> 16, column0 = d_addr & 0xffff;
   for (uint32_t r = 0; r < m; ++r) {
     for (uint32_t c = 0; c < n; ++c) {

@@ -66,6 +66,9 @@ inline void store_bits(uint8_t* p, uint64_t v, uint32_t size) {
 // its bits. TF32 ignores its 13 low mantissa bits (PTX ISA); e5m2 is the top byte of an FP16;
 // e4m3 has bias 7, no infinities, and S.1111.111 is NaN.
 double matrix_element_value(const std::string& type, uint64_t bits);
+inline uint32_t matrix_element_bytes(const std::string& type) {
+  return type == "tf32" ? 4 : (type == "f16" || type == "bf16") ? 2 : 1;
+}
 
 // setp/set comparison `cmp` (eq, lt, ltu, lo, ...) of a and b read as type t.
 bool compare(const std::string& cmp, ValueType t, uint64_t a, uint64_t b);

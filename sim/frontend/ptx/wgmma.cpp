@@ -32,16 +32,18 @@
 #include "frontend/ptx/wgmma_layout.h"
 
 namespace warpsim::ptx {
-namespace {
 
-uint32_t element_bytes(const std::string& type) { return type == "tf32" ? 4 : (type == "f16" || type == "bf16") ? 2 : 1; }
-
-}  // namespace
-
-uint64_t CtaEmulator::wgmma_address(uint64_t desc, uint32_t row, uint32_t byte, const WarpState& w, const EmuInst& in) {
-  const MatrixDescriptor d = decode_matrix_descriptor(desc);
-  if (d.base_offset != 0) fault(in, w, 0, "a matrix descriptor with a base offset (" + std::to_string(d.base_offset) + ") is not modelled");
-  return matrix_element_address(d, row, byte);
+std::vector<float> CtaEmulator::k_major_operand(const MatrixDescriptor& d, const std::string& type, uint32_t row0, uint32_t rows,
+                                                uint32_t k, double scale, const WarpState& w, uint32_t lane, const EmuInst& in) {
+  const uint32_t bytes = matrix_element_bytes(type);
+  std::vector<float> out(size_t{rows} * k);
+  for (uint32_t r = 0; r < rows; ++r)
+    for (uint32_t c = 0; c < k; ++c) {
+      uint64_t v = 0;
+      std::memcpy(&v, memory_at(MemSpace::kShared, matrix_element_address(d, row0 + r, c * bytes), bytes, w, lane, in), bytes);
+      out[size_t{r} * k + c] = static_cast<float>(scale * matrix_element_value(type, v));
+    }
+  return out;
 }
 
 void CtaEmulator::wgmma(WarpState& w, const EmuInst& in, uint32_t exec) {
@@ -49,21 +51,20 @@ void CtaEmulator::wgmma(WarpState& w, const EmuInst& in, uint32_t exec) {
   const uint32_t n = in.wgmma_n, k = in.mma_k, q = w.index % 4;
   const std::string& ta = in.mma_a;
   const std::string& tb = in.mma_b;
-  const uint32_t bytes_a = element_bytes(ta), bytes_b = element_bytes(tb);
   const uint32_t lane0 = static_cast<uint32_t>(std::countr_zero(exec ? exec : 1u));
   // Operands: D, A (descriptor or registers), B descriptor, scale-d, imm-scale-a, imm-scale-b
   // [, imm-trans-a], imm-trans-b (checked to be 0 when lowered).
   const bool a_in_registers = ops.at(1).kind == EmuOperand::Kind::kVector;
-  const uint64_t desc_b = read(w, ops.at(2), lane0);
   const bool accumulate = (read(w, ops.at(3), lane0) & 1) != 0;
   const double scale_a = static_cast<int64_t>(ops.at(4).bits) < 0 ? -1.0 : 1.0;  // imm-scale-a/b: 1 or -1 (negate)
   const double scale_b = static_cast<int64_t>(ops.at(5).bits) < 0 ? -1.0 : 1.0;
-  auto shared_bits = [&](uint64_t address, uint32_t size) {
-    uint64_t v = 0;
-    std::memcpy(&v, memory_at(MemSpace::kShared, address, size, w, lane0, in), size);
-    return v;
+  auto descriptor = [&](const EmuOperand& o) {
+    const MatrixDescriptor d = decode_matrix_descriptor(read(w, o, lane0));
+    if (d.base_offset != 0) fault(in, w, lane0, "a matrix descriptor with a base offset (" + std::to_string(d.base_offset) + ") is not modelled");
+    return d;
   };
-  std::vector<float> a(16 * k), b(static_cast<size_t>(k) * n);
+  // A: this warp's 16 rows; B: all N columns, each K-major (b[col * k + c]).
+  std::vector<float> a(16 * k);
   if (a_in_registers) {
     // The mma.sync A fragment of a 16 x k slice (16-bit types; checked when lowered): register j
     // of lane l holds two elements, row l / 4 + 8 (j % 2), columns 2 (l % 4) + 8 (j / 2) + {0, 1}.
@@ -75,21 +76,16 @@ void CtaEmulator::wgmma(WarpState& w, const EmuInst& in, uint32_t exec) {
           a[row * k + col] = static_cast<float>(scale_a * matrix_element_value(ta, w.regs.get(regs[j], l) >> (16 * h)));
         }
   } else {
-    const uint64_t desc_a = read(w, ops.at(1), lane0);
-    for (uint32_t r = 0; r < 16; ++r)
-      for (uint32_t c = 0; c < k; ++c)
-        a[r * k + c] = static_cast<float>(scale_a * matrix_element_value(ta, shared_bits(wgmma_address(desc_a, 16 * q + r, c * bytes_a, w, in), bytes_a)));
+    a = k_major_operand(descriptor(ops.at(1)), ta, 16 * q, 16, k, scale_a, w, lane0, in);
   }
-  for (uint32_t col = 0; col < n; ++col)
-    for (uint32_t c = 0; c < k; ++c)
-      b[c * n + col] = static_cast<float>(scale_b * matrix_element_value(tb, shared_bits(wgmma_address(desc_b, col, c * bytes_b, w, in), bytes_b)));
+  const std::vector<float> b = k_major_operand(descriptor(ops.at(2)), tb, 0, n, k, scale_b, w, lane0, in);
   const auto& fd = ops.at(0).regs;
   for (uint32_t l = 0; l < 32; ++l) {
     const uint32_t g = l / 4, t = l % 4;
     for (uint32_t i = 0; i < fd.size(); ++i) {
       const uint32_t row = g + 8 * ((i / 2) % 2), col = 8 * (i / 4) + 2 * t + i % 2;
       float acc = accumulate ? std::bit_cast<float>(static_cast<uint32_t>(w.regs.get(fd[i], l))) : 0.0f;
-      for (uint32_t c = 0; c < k; ++c) acc = std::fmaf(a[row * k + c], b[c * n + col], acc);
+      for (uint32_t c = 0; c < k; ++c) acc = std::fmaf(a[row * k + c], b[col * k + c], acc);
       write(w, fd[i], l, std::bit_cast<uint32_t>(acc));
     }
   }
