@@ -294,3 +294,7 @@ write("tcgen05_gemm_c.bin", "f", matmul(a, bt, 256, 256, 128, lambda i, k: i * 1
 
 # bulk_store: out[i] = 0.5 i, written tile by tile from shared memory by cp.async.bulk.
 write("bulk_store_out.bin", "f", [exact_f32(0.5 * i) for i in range(2048)])
+
+# tma_tiles: out = 2 in + 1 over a 100 x 20 x 5 tensor holding 0, 1, 2, ...: loaded swizzled,
+# stored plain; every element is inside some box, and the edge boxes store nothing beyond.
+write("tma_tiles_out.bin", "f", [float(2 * i + 1) for i in range(10000)])

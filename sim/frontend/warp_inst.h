@@ -1,6 +1,7 @@
 #pragma once
 // One dynamic warp instruction as the timing model sees it: the decoded operation, the lanes
 // that execute it, its registers, and for memory operations the address of every active lane.
+#include <array>
 #include <bit>
 #include <cstdint>
 
@@ -23,17 +24,31 @@ struct LaneAddresses {
 // expect_tx, and a bulk copy's size per issuing lane); and for a wait, the phase it saw complete
 // (-1: incomplete, the wait returned false). Frontends know these; the timing model replays the
 // barrier's phases in its own order from them.
-// A bulk copy's global footprint per issuing lane is `rows` rows of `row_bytes` (0: tx_bytes),
-// `row_stride` bytes apart from the lane's address: one row for cp.async.bulk, the in-bounds
-// rows of the box for cp.async.bulk.tensor (0 when the box lies wholly out of bounds).
+// A bulk copy's global footprint per issuing lane: rows of `row_bytes` (0: tx_bytes) from the
+// lane's address, nested over up to four box dimensions: rows[d] indices of dimension d + 1,
+// row_stride[d] bytes apart. cp.async.bulk is one row; a tensor copy (cp.async.bulk.tensor, load
+// or store) is its box's in-bounds rows (rows[0] = 0 when the box lies wholly out of bounds).
 struct MbarrierUse {
+  static constexpr int kRowDims = 4;
   uint32_t address = 0;
   uint32_t arrivals = 0;
   uint32_t tx_bytes = 0;
   int32_t phase = -1;
-  uint32_t rows = 1;
   uint32_t row_bytes = 0;
-  uint64_t row_stride = 0;
+  std::array<uint16_t, kRowDims> rows{1, 1, 1, 1};
+  std::array<uint64_t, kRowDims> row_stride{};
+
+  uint64_t row_count() const { return uint64_t{rows[0]} * rows[1] * rows[2] * rows[3]; }
+  // Calls f(first byte, bytes) for each row, innermost box dimension first.
+  template <class F>
+  void for_each_row(uint64_t base, F&& f) const {
+    const uint64_t bytes = row_bytes ? row_bytes : tx_bytes;
+    for (uint32_t d = 0; d < rows[3]; ++d)
+      for (uint32_t c = 0; c < rows[2]; ++c)
+        for (uint32_t b = 0; b < rows[1]; ++b)
+          for (uint32_t a = 0; a < rows[0]; ++a)
+            f(base + a * row_stride[0] + b * row_stride[1] + c * row_stride[2] + d * row_stride[3], bytes);
+  }
 };
 
 struct WarpInst {

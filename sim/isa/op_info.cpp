@@ -175,9 +175,23 @@ bool decode_memory(std::string_view base, const std::vector<std::string_view>& p
       out.op_class = parts[3] == "wait_group" ? OpClass::kMembar : OpClass::kNop;
       return true;
     }
-    // cp.async.bulk.global.shared::cta.bulk_group [dst], [src], size: a TMA store. The copy engine
-    // reads shared memory and writes the bytes to L2, acknowledged like stores.
-    if (!tensor && parts.size() > 5 && parts[3] == "global" && parts[4].starts_with("shared") && parts[5] == "bulk_group") {
+    // A tensor copy names its rank (1d..5d) and may name a load mode: tile (the default) is
+    // modelled; im2col and the gather/scatter modes are not.
+    const bool rank_ok = !tensor || (parts.size() > 4 && parts[4].size() == 2 && parts[4][0] >= '1' && parts[4][0] <= '5' && parts[4][1] == 'd');
+    bool other_mode = false, multicast = false, on_mbarrier = false;
+    for (auto p : parts) {
+      other_mode = other_mode || p.starts_with("im2col") || p.starts_with("tile::");
+      multicast = multicast || p.starts_with("multicast");
+      on_mbarrier = on_mbarrier || p.starts_with("mbarrier");
+    }
+    // cp.async.bulk[.tensor.Nd].global.shared::cta[.tile].bulk_group: a TMA store ([dst], [src],
+    // size; or [tensorMap, {coords}], [src]). The copy engine reads shared memory and writes the
+    // bytes to L2, acknowledged like stores.
+    const size_t dst = tensor ? 5 : 3;
+    const bool to_global = parts.size() > dst + 1 && parts[dst] == "global" && parts[dst + 1].starts_with("shared");
+    bool bulk_group = false;
+    for (auto p : parts) bulk_group = bulk_group || p == "bulk_group";
+    if (to_global && bulk_group && rank_ok && !other_mode) {
       out.op_class = OpClass::kStore;
       out.space = MemSpace::kGlobal;
       out.bulk_store = true;
@@ -186,14 +200,12 @@ bool decode_memory(std::string_view base, const std::vector<std::string_view>& p
       out.pipe = Pipe::kLsu;
       return true;
     }
-    const size_t dst = tensor ? 5 : 3;
     bool to_shared = parts.size() > dst && parts[dst].starts_with("shared");
-    bool on_mbarrier = false, multicast = false;
-    for (auto p : parts) on_mbarrier = on_mbarrier || p.starts_with("mbarrier"), multicast = multicast || p.starts_with("multicast");
-    if (!to_shared || !on_mbarrier || multicast || (tensor && (parts.size() < 5 || (parts[4] != "1d" && parts[4] != "2d")))) {
-      error = "'" + std::string(base) + ".async.bulk' is modelled from global to shared memory completing on an mbarrier, "
-              "1D or 2D, without multicast (cp.async.bulk[.tensor.{1d,2d}].shared::cluster.global[.tile].mbarrier::complete_tx::bytes), "
-              "and from shared to global memory in a bulk group (cp.async.bulk.global.shared::cta.bulk_group); not this form";
+    if (!to_shared || !on_mbarrier || multicast || !rank_ok || other_mode) {
+      error = "'" + std::string(base) + ".async.bulk' is modelled from global to shared memory completing on an mbarrier "
+              "(cp.async.bulk[.tensor.{1d..5d}].shared::cluster.global[.tile].mbarrier::complete_tx::bytes) and from shared "
+              "to global memory in a bulk group (cp.async.bulk[.tensor.{1d..5d}].global.shared::cta[.tile].bulk_group), in tile "
+              "mode without multicast; not this form";
       return false;
     }
     out.op_class = OpClass::kLoad;

@@ -143,7 +143,6 @@ bool LoadStoreUnit::issue_global_load(const WarpInst& inst, uint32_t warp, Cycle
 void LoadStoreUnit::issue_bulk_copy(const WarpInst& inst, uint32_t warp, Cycle now) {
   const auto& m = spec_.memory;
   const MbarrierUse& use = inst.mbar;
-  const uint64_t row_bytes = use.row_bytes ? use.row_bytes : use.tx_bytes;
   inst.for_each_address([&](int, uint64_t a) {
     ++stats_.bulk_copies;
     // Floor: the data are written to shared memory after they arrive (one shared access).
@@ -151,14 +150,13 @@ void LoadStoreUnit::issue_bulk_copy(const WarpInst& inst, uint32_t warp, Cycle n
     uint32_t token = new_token(warp, inst, floor);
     Token& t = tokens_[token];
     t.bulk = true, t.mbarrier = use.address, t.bytes = use.tx_bytes;
-    for (uint32_t r = 0; r < use.rows; ++r) {
-      const uint64_t from = a + r * use.row_stride;
-      for_each_line(from, from + row_bytes, m, [&](uint64_t line, uint32_t sectors) {
+    use.for_each_row(a, [&](uint64_t from, uint64_t bytes) {
+      for_each_line(from, from + bytes, m, [&](uint64_t line, uint32_t sectors) {
         stats_.bulk_copy_sectors += static_cast<uint64_t>(std::popcount(sectors));
         ++tokens_[token].pending;
         memory_.send(MemRequest{line, sectors, token | kDirectToken, sm_id_, MemOp::kRead}, now + 1);
       });
-    }
+    });
     if (tokens_[token].pending == 0) {  // a box wholly out of bounds: zeros, nothing to read
       ++tokens_[token].pending;
       finish_part(token, floor);
@@ -172,12 +170,14 @@ uint32_t LoadStoreUnit::issue_bulk_store(const WarpInst& inst, uint32_t warp, Cy
   inst.for_each_address([&](int, uint64_t a) {
     ++stats_.bulk_copies;
     // The copy engine reads shared memory first (one shared access), then writes each line's
-    // sectors to L2, past L1.
+    // sectors to L2, past L1 (a tensor store: its box's in-bounds rows).
     const Cycle sent = now + m.shared.latency;
-    for_each_line(a, a + inst.mbar.tx_bytes, m, [&](uint64_t line, uint32_t sectors) {
-      stats_.bulk_copy_sectors += static_cast<uint64_t>(std::popcount(sectors));
-      memory_.send(MemRequest{line, sectors, warp, sm_id_, MemOp::kWrite}, sent);
-      ++acks;
+    inst.mbar.for_each_row(a, [&](uint64_t from, uint64_t bytes) {
+      for_each_line(from, from + bytes, m, [&](uint64_t line, uint32_t sectors) {
+        stats_.bulk_copy_sectors += static_cast<uint64_t>(std::popcount(sectors));
+        memory_.send(MemRequest{line, sectors, warp, sm_id_, MemOp::kWrite}, sent);
+        ++acks;
+      });
     });
   });
   return acks;

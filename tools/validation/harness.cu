@@ -3,6 +3,7 @@
 // the references, then times them with CUDA events (median and spread over --runs runs after
 // --warmup runs). Writes one JSON file. Never changes clocks or any other GPU setting.
 //   nvcc -O2 -std=c++17 -arch=sm_90 harness.cu -o harness && ./harness -o results.json
+#include <cuda.h>  // CUtensorMap and cuTensorMapEncodeTiled's declaration (reached through the runtime, no -lcuda)
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
@@ -38,6 +39,8 @@
 #include "../../traces/kernels/wgmma_gemm.cu"
 #include "../../traces/kernels/tcgen05_gemm.cu"
 #include "../../traces/kernels/cluster.cu"
+#include "../../traces/kernels/tma_transpose.cu"
+#include "../../traces/kernels/tma_tiles.cu"
 
 #include "suite_table.h"
 
@@ -61,7 +64,8 @@ const KernelRef kKernels[] = {
     {"attention_flash", (const void*)attention_flash}, {"bulk_scale", (const void*)bulk_scale},
     {"bulk_store", (const void*)bulk_store},
     {"wgmma_gemm", (const void*)wgmma_gemm}, {"tcgen05_gemm", (const void*)tcgen05_gemm}, {"cluster_histogram", (const void*)cluster_histogram},
-    {"cluster_exchange", (const void*)cluster_exchange},
+    {"cluster_exchange", (const void*)cluster_exchange}, {"tma_transpose", (const void*)tma_transpose},
+    {"tma_scale_3d", (const void*)tma_scale_3d},
 };
 
 #define CUDA_OK(call)                                                                              \
@@ -78,6 +82,43 @@ size_t elem_size(const std::string& e) {
   if (e == "f32" || e == "s32" || e == "u32") return 4;
   if (e == "f16" || e == "bf16" || e == "s16" || e == "u16") return 2;
   return 1;
+}
+
+// A launch file's tensor_map: argument as the driver encodes it (cuTensorMapEncodeTiled, found
+// through the runtime so that the harness needs no -lcuda): tile mode, element strides of 1, no
+// interleave, no L2 promotion, zeros out of bounds.
+CUtensorMap encode_tensor_map(const SuiteTensorMap& m, const std::vector<void*>& buffers) {
+  using Encode = decltype(&cuTensorMapEncodeTiled);
+  static Encode encode = [] {
+    void* fn = nullptr;
+    cudaDriverEntryPointQueryResult found{};
+    CUDA_OK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000, cudaEnableDefault, &found));
+    if (found != cudaDriverEntryPointSuccess || !fn) {
+      std::fprintf(stderr, "harness: the driver has no cuTensorMapEncodeTiled\n");
+      std::exit(1);
+    }
+    return reinterpret_cast<Encode>(fn);
+  }();
+  const std::string e = m.elem;
+  const CUtensorMapDataType type = e == "f32" ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32 : e == "f64" ? CU_TENSOR_MAP_DATA_TYPE_FLOAT64
+                                 : e == "f16" ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16 : e == "bf16" ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
+                                 : e == "s32" ? CU_TENSOR_MAP_DATA_TYPE_INT32 : e == "u32" ? CU_TENSOR_MAP_DATA_TYPE_UINT32
+                                 : e == "s64" ? CU_TENSOR_MAP_DATA_TYPE_INT64 : e == "u64" ? CU_TENSOR_MAP_DATA_TYPE_UINT64
+                                 : e == "u16" || e == "s16" ? CU_TENSOR_MAP_DATA_TYPE_UINT16 : CU_TENSOR_MAP_DATA_TYPE_UINT8;
+  const CUtensorMapSwizzle swizzle = m.swizzle == 128 ? CU_TENSOR_MAP_SWIZZLE_128B : m.swizzle == 64 ? CU_TENSOR_MAP_SWIZZLE_64B
+                                   : m.swizzle == 32 ? CU_TENSOR_MAP_SWIZZLE_32B : CU_TENSOR_MAP_SWIZZLE_NONE;
+  cuuint64_t dims[5], strides[4];
+  cuuint32_t box[5], element_strides[5];
+  for (unsigned d = 0; d < m.rank; ++d) dims[d] = m.dims[d], box[d] = m.box[d], element_strides[d] = 1;
+  for (unsigned d = 0; d + 1 < m.rank; ++d) strides[d] = m.strides[d];
+  CUtensorMap map;
+  const CUresult r = encode(&map, type, m.rank, buffers.at(m.buffer), dims, strides, box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                            swizzle, CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (r != CUDA_SUCCESS) {
+    std::fprintf(stderr, "harness: cuTensorMapEncodeTiled failed (%d) for a rank-%u %s map\n", int(r), m.rank, m.elem);
+    std::exit(1);
+  }
+  return map;
 }
 
 // As warpsim's launch files store a double into an element (sim/frontend/ptx/launch.cpp).
@@ -264,18 +305,25 @@ int main(int argc, char** argv) {
         std::vector<uint64_t> storage;
         std::vector<void*> args;
         dim3 cluster;  // 0 x 0 x 0: launched without a cluster attribute
+        std::vector<CUtensorMap> maps;
       };
       std::vector<Prepared> launches;
       for (const SuiteLaunch& l : s.launches) {
         if (!l.kernel) break;
         Prepared p{nullptr, dim3(l.grid[0], l.grid[1], l.grid[2]), dim3(l.block[0], l.block[1], l.block[2]), l.dynamic_shared, {}, {},
-                   dim3(l.cluster[0], l.cluster[1], l.cluster[2])};
+                   dim3(l.cluster[0], l.cluster[1], l.cluster[2]), {}};
         for (const KernelRef& r : kKernels)
           if (std::strcmp(r.name, l.kernel) == 0) p.fn = r.fn;
         if (!p.fn) { std::fprintf(stderr, "harness: no kernel %s in this build\n", l.kernel); return 1; }
         p.storage.resize(8);
+        p.maps.reserve(8);  // the arguments point into it: no reallocation
         for (int a = 0; a < 8; ++a) {
           const SuiteArg& arg = l.args[a];
+          if (arg.tensor_map >= 0) {
+            p.maps.push_back(encode_tensor_map(s.maps[arg.tensor_map], dev_buffers));
+            p.args.push_back(&p.maps.back());
+            continue;
+          }
           if (!arg.is_buffer && !arg.scalar) break;
           uint64_t bits = 0;
           const std::string t = arg.scalar ? arg.scalar : "";

@@ -37,6 +37,8 @@ REUSED = [
     ("tcgen05_gemm", "gemm_tensor", "tcgen05_gemm"),  # sm_100a only (B200)
     ("cluster_histogram", "clusters", "cluster_histogram"),  # Hopper and later
     ("cluster_exchange", "clusters", "cluster_exchange"),  # Hopper and later, cluster given at launch
+    ("tma_transpose", "tma", "tma_transpose"),  # Hopper and later: 2D tensor map
+    ("tma_tiles", "tma", "tma_tiles"),  # Hopper and later: 3D, 128-byte swizzle, TMA tensor stores
 ]
 
 MB = "ptx/microbench.sm_{sm}.ptx"
@@ -237,10 +239,26 @@ def harness_table():
 
         for bname, b in shared.items():
             add_buffer(bname, b)
-        launch_lines = []
+        launch_lines, maps = [], []
         for ln in launches:
             args = []
             for a in ln.get("args", []):
+                if "tensor_map" in a:
+                    m = a["tensor_map"]
+                    dims, box = m["dims"], m["box"]
+                    size = {"f64": 8, "s64": 8, "u64": 8, "f32": 4, "s32": 4, "u32": 4, "f16": 2, "bf16": 2, "s16": 2, "u16": 2}.get(m["elem"], 1)
+                    strides = m.get("strides")
+                    if not strides:  # packed, as warpsim's launch reader fills them
+                        strides, s_ = [], dims[0] * size
+                        for d in dims[1:]:
+                            strides.append(s_)
+                            s_ *= d
+                    swizzle = {"none": 0, "32B": 32, "64B": 64, "128B": 128}[m.get("swizzle", "none")]
+                    pad = lambda v, n: ", ".join(str(x) for x in (list(v) + [0] * n)[:n])
+                    args.append(f"{{false, 0, nullptr, 0.0, {len(maps)}}}")
+                    maps.append(f"{{{order[m['buffer']]}, {cxx_string(m['elem'])}, {len(dims)}u, {{{pad(dims, 5)}}}, {{{pad(box, 5)}}}, "
+                                f"{{{pad(strides, 4)}}}, {swizzle}u}}")
+                    continue
                 if "buffer" in a:
                     b = a["buffer"]
                     if isinstance(b, str):
@@ -266,7 +284,8 @@ def harness_table():
         lines.append(f"  {{{cxx_string(name)}, {cxx_string(family)}, {cxx_string(rel)}, {int(float(spec.get('requires', 0)) * 10)}, {exact},")
         lines.append(f"   {{{', '.join(buffers)}}},")
         lines.append(f"   {{{', '.join(launch_lines)}}},")
-        lines.append(f"   {{{', '.join(checks)}}}}},")
+        lines.append(f"   {{{', '.join(checks)}}},")
+        lines.append(f"   {{{', '.join(maps)}}}}},")
     lines.append("};")
     with open(os.path.join(HERE, "suite_table.h"), "w") as f:
         f.write("\n".join(lines) + "\n")

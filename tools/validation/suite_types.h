@@ -21,6 +21,19 @@ struct SuiteArg {
   int buffer;
   const char* scalar;  // s32 u32 s64 u64 f32 f64
   double value;
+  int tensor_map = -1;  // index into SuiteEntry::maps: a CUtensorMap passed by value
+};
+
+// A launch file's tensor_map: argument, for cuTensorMapEncodeTiled (tile mode, element strides
+// of 1, zeros out of bounds).
+struct SuiteTensorMap {
+  int buffer = -1;
+  const char* elem;
+  unsigned rank;
+  uint64_t dims[5];
+  unsigned box[5];
+  uint64_t strides[4];  // bytes, dimensions 1..rank-1
+  unsigned swizzle;     // 0, 32, 64 or 128 bytes
 };
 
 struct SuiteLaunch {
@@ -48,4 +61,5 @@ struct SuiteEntry {
   SuiteBuffer buffers[8];
   SuiteLaunch launches[4];
   SuiteCheck checks[4];
+  SuiteTensorMap maps[2];
 };

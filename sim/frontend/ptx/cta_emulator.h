@@ -20,6 +20,7 @@
 #include "frontend/ptx/device_memory.h"
 #include "frontend/ptx/program.h"
 #include "frontend/ptx/register_file.h"
+#include "frontend/ptx/tensor_map.h"
 #include "frontend/ptx/wgmma_layout.h"
 
 namespace warpsim::ptx {
@@ -162,6 +163,9 @@ class CtaEmulator : public CtaWork {
   void bulk_copy(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);
   void bulk_tensor_copy(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);
   void bulk_store(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);
+  void bulk_tensor_store(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);
+  void tensor_operand(WarpState& w, const EmuInst& in, const EmuOperand& map, uint32_t lane, TensorMap& t, int64_t* coords);
+  static uint64_t box_footprint(const TensorMap& t, const int64_t* coords, MbarrierUse& use);
   // cluster_ops.cpp: thread-block clusters.
   void cluster_op(WarpState& w, const EmuInst& in, uint32_t exec);  // mapa, getctarank, barrier.cluster
   void cluster_catch_up(uint32_t arrivals, const EmuInst& in);       // every warp of the cluster to that many arrives

@@ -278,10 +278,11 @@ void PtxWorkload::add_launch(MapReader& r, const fs::path& dir) {
   launches_.back()->context.program = &launches_.back()->program;
 }
 
-// {tensor_map: {buffer: NAME, elem: f32, dims: [inner, outer], box: [inner, outer], strides: [bytes]}}:
-// a tensor map over a buffer, in warpsim's encoding (tensor_map.h), with the constraints
-// cuTensorMapEncodeTiled documents: 16-byte aligned address and strides, boxes of at most 256
-// elements per dimension whose inner extent is a multiple of 16 bytes.
+// {tensor_map: {buffer: NAME, elem: f32, dims: [inner, ...], box: [inner, ...], strides: [bytes, ...],
+// swizzle: 128B}}: a tensor map over a buffer, in warpsim's encoding (tensor_map.h), with the
+// constraints cuTensorMapEncodeTiled documents: rank 1 to 5, 16-byte aligned address and strides,
+// boxes of at most 256 elements per dimension whose inner extent is a multiple of 16 bytes and,
+// when swizzled, no wider than the swizzle span.
 void PtxWorkload::add_tensor_map(MapReader& arg, const Variable& param, uint8_t* slot) {
   MapReader m(arg.raw("tensor_map"), "tensor_map");
   const std::string buffer = m.string("buffer");
@@ -294,21 +295,33 @@ void PtxWorkload::add_tensor_map(MapReader& arg, const Variable& param, uint8_t*
   t.elem_bytes = elem_size(elem);
   const auto dims = m.integer_list("dims", 1, 0xffffffffll), box = m.integer_list("box", 1, 256);
   if (dims.empty() || dims.size() > TensorMap::kMaxRank) {
-    config_error(m.location("dims"), "tensor maps of rank 1 or 2 are modelled; got " + std::to_string(dims.size()) + " dimensions");
+    config_error(m.location("dims"), "tensor maps have rank 1 to 5; got " + std::to_string(dims.size()) + " dimensions");
   }
   if (box.size() != dims.size()) config_error(m.location("box"), "'box' needs one extent per dimension (" + std::to_string(dims.size()) + ")");
   t.rank = static_cast<uint32_t>(dims.size());
   for (size_t i = 0; i < dims.size(); ++i) t.dims[i] = static_cast<uint32_t>(dims[i]), t.box[i] = static_cast<uint32_t>(box[i]);
   if (t.box[0] * t.elem_bytes % 16 != 0) config_error(m.location("box"), "the box's inner extent must be a multiple of 16 bytes");
+  const std::string swizzle = m.choice("swizzle", {"none", "32B", "64B", "128B"}, "none");
+  t.swizzle_bytes = swizzle == "none" ? 0 : static_cast<uint32_t>(std::stoul(swizzle));
+  if (t.swizzle_bytes && t.box[0] * t.elem_bytes > t.swizzle_bytes) {
+    config_error(m.location("swizzle"), "a " + swizzle + " swizzle needs a box whose inner extent is at most " + std::to_string(t.swizzle_bytes) +
+                                            " bytes; this one has " + std::to_string(t.box[0] * t.elem_bytes));
+  }
   std::vector<int64_t> strides;
   if (m.has("strides")) strides = m.integer_list("strides", 16, int64_t{1} << 40);
-  if (strides.empty() && t.rank > 1) strides.push_back(int64_t{t.dims[0]} * t.elem_bytes);  // packed rows
-  if (strides.size() != t.rank - 1) config_error(m.location("strides"), "'strides' gives the bytes between rows: " + std::to_string(t.rank - 1) + " value(s)");
+  if (strides.empty()) {  // packed: each dimension follows the previous one
+    uint64_t s = uint64_t{t.dims[0]} * t.elem_bytes;
+    for (uint32_t d = 1; d < t.rank; ++d) strides.push_back(static_cast<int64_t>(s)), s *= t.dims[d];
+  }
+  if (strides.size() != t.rank - 1) {
+    config_error(m.location("strides"), "'strides' gives the bytes between consecutive indices of dimensions 1 and up: " + std::to_string(t.rank - 1) + " value(s)");
+  }
+  uint64_t extent = uint64_t{t.dims[0]} * t.elem_bytes;
   for (size_t i = 0; i < strides.size(); ++i) {
     if (strides[i] % 16 != 0) config_error(m.location("strides"), "tensor map strides must be multiples of 16 bytes");
     t.strides[i] = static_cast<uint64_t>(strides[i]);
+    extent += t.strides[i] * (t.dims[i + 1] - 1);
   }
-  const uint64_t extent = t.rank == 1 ? uint64_t{t.dims[0]} * t.elem_bytes : t.strides[0] * (t.dims[1] - 1) + uint64_t{t.dims[0]} * t.elem_bytes;
   if (extent > b->bytes.size()) {
     config_error(m.location("dims"), "the tensor map spans " + std::to_string(extent) + " bytes; buffer '" + buffer + "' has " +
                                          std::to_string(b->bytes.size()));

@@ -11,7 +11,6 @@
 
 #include "common/format.h"
 #include "frontend/ptx/cta_emulator.h"
-#include "frontend/ptx/tensor_map.h"
 
 namespace warpsim::ptx {
 bool CtaEmulator::wait_satisfied(const WarpState& w, const EmuInst& in, uint32_t exec) const {
@@ -162,73 +161,10 @@ void CtaEmulator::mbarrier_op(WarpState& w, const EmuInst& in, uint32_t exec, Re
   if (kind == MbarrierOp::kWait) use.phase = static_cast<int32_t>(waited);
 }
 
-// cp.async.bulk.tensor.{1d,2d}.shared::cluster.global.tile.mbarrier::complete_tx::bytes
-// [dst], [tensorMap, {c0[, c1]}], [mbar]: the box at those (signed) coordinates lands in shared
-// memory row-major, out-of-bounds elements as zeros, and completes the whole box's bytes.
-void CtaEmulator::bulk_tensor_copy(WarpState& w, const EmuInst& in, uint32_t exec, Record& out) {
-  const auto& ops = in.operands;
-  const EmuOperand &dst = ops.at(0), &src = ops.at(1), &bar = ops.at(2);
-  auto reg = [&](int32_t r, uint32_t l) { return r >= 0 ? w.regs.get(r, l) : 0; };
-  MbarrierUse& use = out.inst.mbar;
-  bool first = true;
-  for_lanes(exec, [&](uint32_t l) {
-    // The map's generic address: a __grid_constant__ parameter (as CUDA passes it) or global memory.
-    const uint64_t map_at = address(w, src, l);
-    const bool in_params = map_at + 128 <= launch_.params.size();
-    const uint8_t* map_bytes = bytes_at(in_params ? MemSpace::kParam : MemSpace::kGlobal, map_at, 128, w, l, in);
-    TensorMap t;
-    if (!decode_tensor_map(map_bytes, t)) {
-      fault(in, w, l, "the tensor map at " + hex(map_at) + " is not one a launch file's tensor_map: argument made (rank 1 or 2)");
-    }
-    const size_t rank = in.has("2d") ? 2 : 1;
-    if (rank != t.rank || src.regs.size() != rank) {
-      fault(in, w, l, "a " + std::to_string(rank) + "D tensor copy with " + std::to_string(src.regs.size()) + " coordinates on a rank-" +
-                          std::to_string(t.rank) + " tensor map");
-    }
-    int64_t c[2] = {0, 0};
-    for (size_t i = 0; i < rank; ++i) {
-      const uint64_t v = src.regs[i] == -2 ? src.immediates[i] : reg(src.regs[i], l);
-      c[i] = static_cast<int32_t>(static_cast<uint32_t>(v));
-    }
-    const uint64_t d = address(w, dst, l), m = address(w, bar, l);
-    if (d % 128 != 0) fault(in, w, l, "tensor copy to shared " + hex(d) + ": the PTX ISA requires 128-byte alignment");
-    const uint32_t box0 = t.box[0], box1 = rank == 2 ? t.box[1] : 1, e = t.elem_bytes;
-    const uint32_t bytes = box0 * box1 * e;
-    uint8_t* to = bytes_at(MemSpace::kShared, d, bytes, w, l, in);
-    // In-bounds part of the box, for the copy and for the timing model's rows.
-    const int64_t x0 = std::max<int64_t>(c[0], 0), x1 = std::min<int64_t>(c[0] + box0, t.dims[0]);
-    const int64_t y0 = std::max<int64_t>(c[1], 0), y1 = std::min<int64_t>(c[1] + box1, rank == 2 ? t.dims[1] : 1);
-    std::memset(to, 0, bytes);
-    const uint64_t stride = rank == 2 ? t.strides[0] : 0;
-    for (int64_t y = y0; y < y1 && x0 < x1; ++y) {
-      const uint64_t row = t.address + static_cast<uint64_t>(y) * stride + static_cast<uint64_t>(x0) * e;
-      std::memcpy(to + (static_cast<uint64_t>(y - c[1]) * box0 + static_cast<uint64_t>(x0 - c[0])) * e,
-                  bytes_at(MemSpace::kGlobal, row, static_cast<uint32_t>((x1 - x0) * e), w, l, in), static_cast<size_t>((x1 - x0) * e));
-    }
-    check_shared(w, l, d, bytes, true, true, in);  // written by the copy engine (see bulk_copy)
-    const bool any = x0 < x1 && y0 < y1;
-    const uint32_t rows = any ? static_cast<uint32_t>(y1 - y0) : 0, row_bytes = any ? static_cast<uint32_t>((x1 - x0) * e) : 0;
-    if (!first && (m != use.address || bytes != use.tx_bytes || rows != use.rows || row_bytes != use.row_bytes)) {
-      fault(in, w, l, "lanes of one warp issue different tensor copies in one instruction, which the timing model does not replay");
-    }
-    first = false;
-    use.address = static_cast<uint32_t>(m);
-    use.tx_bytes = bytes;
-    use.rows = rows;
-    use.row_bytes = row_bytes;
-    use.row_stride = stride;
-    out.addresses.push_back(any ? t.address + static_cast<uint64_t>(y0) * stride + static_cast<uint64_t>(x0) * e : t.address);
-    Mbarrier& b = mbarrier_at(m, w, l, in);
-    b.tx -= bytes;
-    complete_phase_if_done(b);
-  });
-  compress_addresses(out);
-}
-
 void CtaEmulator::bulk_copy(WarpState& w, const EmuInst& in, uint32_t exec, Record& out) {
   // cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [dst], [src], size, [mbar]
+  if (in.op.bulk_store) return in.has("tensor") ? bulk_tensor_store(w, in, exec, out) : bulk_store(w, in, exec, out);
   if (in.has("tensor")) return bulk_tensor_copy(w, in, exec, out);
-  if (in.op.bulk_store) return bulk_store(w, in, exec, out);
   const auto& ops = in.operands;
   const EmuOperand &dst = ops.at(0), &src = ops.at(1), &bar = ops.at(3);
   MbarrierUse& use = out.inst.mbar;

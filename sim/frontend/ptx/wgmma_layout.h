@@ -3,6 +3,8 @@
 // K-major operand's elements sit under each swizzle mode (wgmma.cpp explains the layouts).
 #include <cstdint>
 
+#include "frontend/ptx/swizzle.h"
+
 namespace warpsim::ptx {
 
 struct MatrixDescriptor {
@@ -33,8 +35,7 @@ inline MatrixDescriptor decode_tcgen05_descriptor(uint64_t desc, bool& ok) {
 inline uint64_t matrix_element_address(const MatrixDescriptor& d, uint32_t row, uint32_t byte) {
   if (d.swizzle_bytes == 0) return d.start + (row / 8) * d.sbo + (byte / 16) * d.lbo + (row % 8) * 16 + byte % 16;
   const uint64_t a = d.start + (row / 8) * d.sbo + (row % 8) * d.swizzle_bytes + byte;
-  const uint64_t rows_in_pattern = d.swizzle_bytes / 16 - 1;  // 7, 3 or 1: the row bits XORed into the chunk
-  return a ^ (((a >> 7) & rows_in_pattern) << 4);
+  return swizzled(a, d.swizzle_bytes);
 }
 
 }  // namespace warpsim::ptx

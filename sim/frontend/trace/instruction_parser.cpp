@@ -157,6 +157,29 @@ bool needs_addresses(const OpInfo& op) {
   return memory_class && op.space != MemSpace::kParam && op.space != MemSpace::kNone;
 }
 
+// rows=R1[xR2[xR3[xR4]]] or stride=S1[xS2...]: a tensor copy's in-bounds rows along the box's
+// dimensions 1 to 4 and the bytes between them (docs/trace-format.md).
+void parse_box_rows(LineCursor& c, size_t at, std::string_view value, bool rows, MbarrierUse& out) {
+  const std::string_view whole = value;
+  size_t d = 0;
+  while (true) {
+    const size_t x = value.find('x');
+    const std::string_view part = value.substr(0, x);
+    int64_t v = 0;
+    const int64_t most = rows ? 65535 : (int64_t{1} << 48);
+    if (d == MbarrierUse::kRowDims || !parse_signed(part, v) || v < 0 || v > most) {
+      c.fail_at(at, std::string("expected ") + (rows ? "rows=R1[xR2[xR3[xR4]]], counts up to 65535," : "stride=S1[xS2[xS3[xS4]]], byte strides,") +
+                        " one per box dimension above the first (at most 4); got '" + std::string(whole) + "'");
+    }
+    if (rows) out.rows[d] = static_cast<uint16_t>(v);
+    else out.row_stride[d] = static_cast<uint64_t>(v);
+    ++d;
+    if (x == std::string_view::npos) return;
+    value.remove_prefix(x + 1);
+    at += x + 1;
+  }
+}
+
 bool is_hex_mask(std::string_view w) {
   if (w.size() != 8) return false;
   for (char ch : w)
@@ -219,10 +242,14 @@ WarpInst parse_instruction(LineCursor& c, uint32_t full_mask, OpcodeCache& opcod
       std::string_view key = token.substr(0, eq);
       if (eq != std::string_view::npos && (key == "mbar" || key == "arrive" || key == "count" || key == "tx" || key == "phase" || key == "rows" ||
                                         key == "row_bytes" || key == "stride")) {
-        if (op->mbarrier == MbarrierOp::kNone && !(op->bulk_store && key == "tx")) {
+        if (op->mbarrier == MbarrierOp::kNone && !(op->bulk_store && key != "mbar" && key != "arrive" && key != "count" && key != "phase")) {
           c.fail_at(key_at, std::string(key) + "= given for '" + std::string(w) + "', which is not an mbarrier operation or bulk copy");
         }
         const std::string_view value = token.substr(eq + 1);
+        if (key == "rows" || key == "stride") {  // one value per box dimension above the first: AxBxC
+          parse_box_rows(c, key_at + eq + 1, value, key == "rows", inst.mbar);
+          continue;
+        }
         int64_t v = 0;
         const bool ok = key == "phase" ? parse_signed(value, v) && v >= -1 && v < INT32_MAX
                                        : parse_signed(value, v) && v >= 0 && v <= UINT32_MAX;
@@ -231,9 +258,7 @@ WarpInst parse_instruction(LineCursor& c, uint32_t full_mask, OpcodeCache& opcod
         if (key == "arrive" || key == "count") inst.mbar.arrivals = static_cast<uint32_t>(v);
         if (key == "tx") inst.mbar.tx_bytes = static_cast<uint32_t>(v);
         if (key == "phase") inst.mbar.phase = static_cast<int32_t>(v);
-        if (key == "rows") inst.mbar.rows = static_cast<uint32_t>(v);
         if (key == "row_bytes") inst.mbar.row_bytes = static_cast<uint32_t>(v);
-        if (key == "stride") inst.mbar.row_stride = static_cast<uint64_t>(v);
         continue;
       }
       if (eq == std::string_view::npos || key != "addr") {

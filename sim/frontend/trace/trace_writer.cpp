@@ -10,6 +10,19 @@
 namespace warpsim {
 
 namespace {
+// A tensor copy's in-bounds rows: rows=R1xR2.. row_bytes=B stride=S1xS2.., up to the last
+// box dimension with more than one row.
+std::string box_rows(const MbarrierUse& m) {
+  int dims = MbarrierUse::kRowDims;
+  while (dims > 1 && m.rows[dims - 1] == 1) --dims;
+  std::string rows, strides;
+  for (int d = 0; d < dims; ++d) {
+    rows += (d ? "x" : "") + std::to_string(m.rows[d]);
+    strides += (d ? "x" : "") + std::to_string(m.row_stride[d]);
+  }
+  return " rows=" + rows + " row_bytes=" + std::to_string(m.row_bytes) + " stride=" + strides;
+}
+
 std::string mask_prefix(uint32_t mask, uint32_t full_mask) {
   if (mask == full_mask) return "";
   char buf[16];
@@ -71,17 +84,17 @@ void TraceWriter::instruction(const WarpInst& inst, uint32_t full_mask, const st
       line += hex(base) + (stride < 0 ? "-" : "+") + std::to_string(stride < 0 ? -stride : stride);
     }
   }
-  if (inst.op->bulk_store && inst.active_mask != 0) line += " tx=" + std::to_string(inst.mbar.tx_bytes);
+  if (inst.op->bulk_store && inst.active_mask != 0) {
+    line += " tx=" + std::to_string(inst.mbar.tx_bytes);
+    if (inst.mbar.row_count() != 1 || inst.mbar.row_bytes != 0) line += box_rows(inst.mbar);
+  }
   if (inst.op->mbarrier != MbarrierOp::kNone && inst.active_mask != 0) {
     const bool after_addr = inst.op->space != MemSpace::kNone && inst.op->mbarrier == MbarrierOp::kBulkCopy;
     line += (after_addr ? " mbar=" : first ? " ; mbar=" : "; mbar=") + hex(inst.mbar.address);
     if (inst.mbar.arrivals) line += (inst.op->mbarrier == MbarrierOp::kInit ? " count=" : " arrive=") + std::to_string(inst.mbar.arrivals);
     if (inst.mbar.tx_bytes) line += " tx=" + std::to_string(inst.mbar.tx_bytes);
     if (inst.op->mbarrier == MbarrierOp::kWait) line += " phase=" + std::to_string(inst.mbar.phase);
-    if (inst.mbar.rows != 1 || inst.mbar.row_bytes != 0) {
-      line += " rows=" + std::to_string(inst.mbar.rows) + " row_bytes=" + std::to_string(inst.mbar.row_bytes) +
-              " stride=" + std::to_string(inst.mbar.row_stride);
-    }
+    if (inst.mbar.row_count() != 1 || inst.mbar.row_bytes != 0) line += box_rows(inst.mbar);
   }
   if (!comment.empty()) line += "  # " + comment;
   out_ << line << "\n";

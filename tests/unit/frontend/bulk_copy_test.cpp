@@ -147,8 +147,14 @@ TEST(TensorCopyPtx, TensorMapArgumentsAreChecked) {
   EXPECT_EQ(r.exit_code, 3);
   EXPECT_NE(r.err.find("k.launch.yaml:13:64:"), std::string::npos) << r.err;  // at the box
   EXPECT_NE(r.err.find("the box's inner extent must be a multiple of 16 bytes"), std::string::npos) << r.err;
-  r = with("dims: [100, 70]", "dims: [100, 70, 2]");
-  EXPECT_NE(r.err.find("tensor maps of rank 1 or 2 are modelled; got 3 dimensions"), std::string::npos) << r.err;
+  r = with("dims: [100, 70]", "dims: [100, 70, 1, 1, 1, 1]");
+  EXPECT_NE(r.err.find("tensor maps have rank 1 to 5; got 6 dimensions"), std::string::npos) << r.err;
+  r = with("box: [32, 32]", "box: [32, 32], swizzle: 64B");
+  EXPECT_NE(r.err.find("a 64B swizzle needs a box whose inner extent is at most 64 bytes; this one has 128"), std::string::npos) << r.err;
+  r = with("box: [32, 32]", "box: [32, 32], swizzle: 16B");
+  EXPECT_NE(r.err.find("swizzle"), std::string::npos) << r.err;
+  r = with("box: [32, 32]", "box: [32, 32], strides: [400, 28000]");
+  EXPECT_NE(r.err.find("'strides' gives the bytes between consecutive indices of dimensions 1 and up: 1 value(s)"), std::string::npos) << r.err;
   r = with("dims: [100, 70]", "dims: [100, 80]");
   EXPECT_NE(r.err.find("the tensor map spans 32000 bytes; buffer 'in' has 28000"), std::string::npos) << r.err;
   r = with("buffer: in, elem", "buffer: nope, elem");

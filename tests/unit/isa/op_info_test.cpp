@@ -111,8 +111,14 @@ TEST(DecodeMnemonic, MbarrierAndBulkCopies) {
   EXPECT_EQ(decode("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes").mbarrier, MbarrierOp::kBulkCopy);
   OpInfo op;
   std::string error;
-  EXPECT_FALSE(decode_mnemonic("cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes", op, error));
-  EXPECT_NE(error.find("1D or 2D"), std::string::npos) << error;
+  EXPECT_EQ(decode("cp.async.bulk.tensor.5d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.L2::cache_hint").mbarrier, MbarrierOp::kBulkCopy);
+  for (const char* unmodelled : {"cp.async.bulk.tensor.6d.shared::cluster.global.tile.mbarrier::complete_tx::bytes",
+                                 "cp.async.bulk.tensor.3d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes",
+                                 "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster",
+                                 "cp.async.bulk.tensor.2d.shared::cta.global.tile::gather4.mbarrier::complete_tx::bytes"}) {
+    EXPECT_FALSE(decode_mnemonic(unmodelled, op, error)) << unmodelled;
+    EXPECT_NE(error.find("in tile mode without multicast; not this form"), std::string::npos) << error;
+  }
   // TMA stores and their bulk-group bookkeeping.
   const OpInfo store = decode("cp.async.bulk.global.shared::cta.bulk_group");
   EXPECT_TRUE(store.bulk_store);
@@ -120,7 +126,9 @@ TEST(DecodeMnemonic, MbarrierAndBulkCopies) {
   EXPECT_EQ(store.space, MemSpace::kGlobal);
   EXPECT_EQ(decode("cp.async.bulk.wait_group.read").op_class, OpClass::kMembar);
   EXPECT_EQ(decode("cp.async.bulk.commit_group").op_class, OpClass::kNop);
-  EXPECT_FALSE(decode_mnemonic("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group", op, error));  // tensor stores: not yet
+  const OpInfo tensor_store = decode("cp.async.bulk.tensor.3d.global.shared::cta.tile.bulk_group");
+  EXPECT_TRUE(tensor_store.bulk_store);
+  EXPECT_EQ(tensor_store.mbarrier, MbarrierOp::kNone);
   EXPECT_FALSE(decode_mnemonic("mbarrier.arrive_drop.shared.b64", op, error));
   EXPECT_NE(error.find("arrive_drop, complete_tx and pending_count are not modelled"), std::string::npos) << error;
 }

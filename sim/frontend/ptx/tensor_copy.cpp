@@ -1,0 +1,176 @@
+// The tensor memory accelerator's tensor copies, functionally (PTX ISA, "cp.async.bulk.tensor";
+// CUDA driver API, cuTensorMapEncodeTiled): a box of a tensor of rank 1 to 5, at signed
+// coordinates, moves between global memory and shared memory, where it lies row-major (innermost
+// dimension first) and, under a swizzle mode, with its 16-byte chunks permuted (swizzle.h).
+// Loads read out-of-bounds elements as zeros and complete the whole box's bytes on an mbarrier;
+// stores write only the in-bounds elements. Either is done at once, one valid order for it; the
+// record carries the box's in-bounds rows for the timing model (WarpInst::mbar).
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+#include "common/format.h"
+#include "frontend/ptx/cta_emulator.h"
+#include "frontend/ptx/swizzle.h"
+#include "frontend/ptx/tensor_map.h"
+
+namespace warpsim::ptx {
+namespace {
+
+// A box placed in its tensor: the in-bounds index range per dimension (lo <= hi).
+struct BoxPlacement {
+  int64_t coord[5] = {}, lo[5] = {}, hi[5] = {};
+  bool any = true;
+};
+
+BoxPlacement place(const TensorMap& t, const int64_t* coords) {
+  BoxPlacement p;
+  for (uint32_t d = 0; d < t.rank; ++d) {
+    p.coord[d] = coords[d];
+    p.lo[d] = std::max<int64_t>(coords[d], 0);
+    p.hi[d] = std::min<int64_t>(coords[d] + t.box[d], t.dims[d]);
+    p.any = p.any && p.lo[d] < p.hi[d];
+  }
+  return p;
+}
+
+// Calls f(global address of the row's first in-bounds byte, the box byte offset of that byte in
+// shared memory, in-bounds bytes) for each in-bounds row of the box.
+template <class F>
+void for_each_box_row(const TensorMap& t, const BoxPlacement& p, F&& f) {
+  if (!p.any) return;
+  const uint64_t e = t.elem_bytes, row_bytes = static_cast<uint64_t>(p.hi[0] - p.lo[0]) * e;
+  int64_t i[5] = {0, p.lo[1], p.lo[2], p.lo[3], p.lo[4]};
+  for (uint32_t d = t.rank; d < 5; ++d) i[d] = 0;
+  while (true) {
+    uint64_t global = t.address + static_cast<uint64_t>(p.lo[0]) * e, box_row = 0;
+    for (uint32_t d = t.rank; d-- > 1;) {
+      global += static_cast<uint64_t>(i[d]) * t.strides[d - 1];
+      box_row = box_row * t.box[d] + static_cast<uint64_t>(i[d] - p.coord[d]);
+    }
+    f(global, (box_row * t.box[0] + static_cast<uint64_t>(p.lo[0] - p.coord[0])) * e, row_bytes);
+    uint32_t d = 1;
+    for (; d < t.rank; ++d) {
+      if (++i[d] < p.hi[d]) break;
+      i[d] = p.lo[d];
+    }
+    if (d >= t.rank) return;
+  }
+}
+
+}  // namespace
+
+// Reads the lane's tensor map and coordinates ([tensorMap, {c0, ...}]) and checks them against
+// the instruction's rank.
+void CtaEmulator::tensor_operand(WarpState& w, const EmuInst& in, const EmuOperand& map, uint32_t l, TensorMap& t, int64_t* coords) {
+  // The map's generic address: a __grid_constant__ parameter (as CUDA passes it) or global memory.
+  const uint64_t map_at = address(w, map, l);
+  const bool in_params = map_at + 128 <= launch_.params.size();
+  if (!decode_tensor_map(bytes_at(in_params ? MemSpace::kParam : MemSpace::kGlobal, map_at, 128, w, l, in), t)) {
+    fault(in, w, l, "the tensor map at " + hex(map_at) + " is not one a launch file's tensor_map: argument made");
+  }
+  size_t rank = 0;
+  for (const char* r : {"1d", "2d", "3d", "4d", "5d"})
+    if (in.has(r)) rank = static_cast<size_t>(r[0] - '0');
+  if (rank != t.rank || map.regs.size() != rank) {
+    fault(in, w, l, "a " + std::to_string(rank) + "D tensor copy with " + std::to_string(map.regs.size()) + " coordinates on a rank-" +
+                        std::to_string(t.rank) + " tensor map");
+  }
+  for (size_t i = 0; i < rank; ++i) {
+    const uint64_t v = map.regs[i] == -2 ? map.immediates[i] : map.regs[i] >= 0 ? w.regs.get(map.regs[i], l) : 0;
+    coords[i] = static_cast<int32_t>(static_cast<uint32_t>(v));
+  }
+}
+
+// The timing model's view of a box: its in-bounds rows from the first in-bounds byte.
+uint64_t CtaEmulator::box_footprint(const TensorMap& t, const int64_t* coords, MbarrierUse& use) {
+  const BoxPlacement p = place(t, coords);
+  use.tx_bytes = static_cast<uint32_t>(t.box_elements() * t.elem_bytes);
+  use.row_bytes = p.any ? static_cast<uint32_t>((p.hi[0] - p.lo[0]) * t.elem_bytes) : 0;
+  use.rows = {1, 1, 1, 1};
+  use.row_stride = {};
+  uint64_t first = t.address + static_cast<uint64_t>(std::max<int64_t>(p.lo[0], 0)) * t.elem_bytes;
+  for (uint32_t d = 1; d < t.rank; ++d) {
+    use.rows[d - 1] = static_cast<uint16_t>(p.hi[d] > p.lo[d] ? p.hi[d] - p.lo[d] : 0);
+    use.row_stride[d - 1] = t.strides[d - 1];
+    first += static_cast<uint64_t>(std::max<int64_t>(p.lo[d], 0)) * t.strides[d - 1];
+  }
+  if (!p.any) use.rows = {0, 1, 1, 1};
+  return p.any ? first : t.address;
+}
+
+// cp.async.bulk.tensor.Nd.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// [dst], [tensorMap, {c0, ...}], [mbar]
+void CtaEmulator::bulk_tensor_copy(WarpState& w, const EmuInst& in, uint32_t exec, Record& out) {
+  const auto& ops = in.operands;
+  MbarrierUse& use = out.inst.mbar;
+  bool first = true;
+  for_lanes(exec, [&](uint32_t l) {
+    TensorMap t;
+    int64_t c[5] = {};
+    tensor_operand(w, in, ops.at(1), l, t, c);
+    const uint64_t d = address(w, ops.at(0), l), m = address(w, ops.at(2), l);
+    if (d % 128 != 0) fault(in, w, l, "tensor copy to shared " + hex(d) + ": the PTX ISA requires 128-byte alignment");
+    MbarrierUse here = use;
+    const uint64_t from = box_footprint(t, c, here);
+    here.address = static_cast<uint32_t>(m);
+    if (!first && (here.address != use.address || here.tx_bytes != use.tx_bytes || here.rows != use.rows || here.row_bytes != use.row_bytes)) {
+      fault(in, w, l, "lanes of one warp issue different tensor copies in one instruction, which the timing model does not replay");
+    }
+    first = false;
+    use = here;
+    std::memset(bytes_at(MemSpace::kShared, d, here.tx_bytes, w, l, in), 0, here.tx_bytes);
+    for_each_box_row(t, place(t, c), [&](uint64_t global, uint64_t at, uint64_t bytes) {
+      const uint8_t* src = bytes_at(MemSpace::kGlobal, global, static_cast<uint32_t>(bytes), w, l, in);
+      // Chunk by chunk: a swizzle moves each 16-byte chunk of the box to its own place.
+      for (uint64_t b = at; b < at + bytes;) {
+        const uint64_t chunk_end = std::min(at + bytes, (b / 16 + 1) * 16);
+        const uint64_t to = swizzled(d + b, t.swizzle_bytes);
+        std::memcpy(bytes_at(MemSpace::kShared, to, static_cast<uint32_t>(chunk_end - b), w, l, in), src + (b - at), chunk_end - b);
+        b = chunk_end;
+      }
+    });
+    check_shared(w, l, d, here.tx_bytes, true, true, in);  // written by the copy engine (see bulk_copy)
+    out.addresses.push_back(from);
+    Mbarrier& bar = mbarrier_at(m, w, l, in);
+    bar.tx -= here.tx_bytes;
+    complete_phase_if_done(bar);
+  });
+  compress_addresses(out);
+}
+
+// cp.async.bulk.tensor.Nd.global.shared::cta.tile.bulk_group [tensorMap, {c0, ...}], [src]: the
+// box's in-bounds elements are written; the rest of the box is not.
+void CtaEmulator::bulk_tensor_store(WarpState& w, const EmuInst& in, uint32_t exec, Record& out) {
+  const auto& ops = in.operands;
+  MbarrierUse& use = out.inst.mbar;
+  bool first = true;
+  for_lanes(exec, [&](uint32_t l) {
+    TensorMap t;
+    int64_t c[5] = {};
+    tensor_operand(w, in, ops.at(0), l, t, c);
+    const uint64_t s = address(w, ops.at(1), l);
+    if (s % 128 != 0) fault(in, w, l, "tensor copy from shared " + hex(s) + ": the PTX ISA requires 128-byte alignment");
+    MbarrierUse here = use;
+    const uint64_t to = box_footprint(t, c, here);
+    if (!first && (here.tx_bytes != use.tx_bytes || here.rows != use.rows || here.row_bytes != use.row_bytes)) {
+      fault(in, w, l, "lanes of one warp store different tensor boxes in one instruction, which the timing model does not replay");
+    }
+    first = false;
+    use = here;
+    check_shared(w, l, s, here.tx_bytes, false, false, in);  // read by the copy engine after the threads wrote it
+    for_each_box_row(t, place(t, c), [&](uint64_t global, uint64_t at, uint64_t bytes) {
+      uint8_t* dst = bytes_at(MemSpace::kGlobal, global, static_cast<uint32_t>(bytes), w, l, in);
+      for (uint64_t b = at; b < at + bytes;) {
+        const uint64_t chunk_end = std::min(at + bytes, (b / 16 + 1) * 16);
+        const uint64_t from = swizzled(s + b, t.swizzle_bytes);
+        std::memcpy(dst + (b - at), bytes_at(MemSpace::kShared, from, static_cast<uint32_t>(chunk_end - b), w, l, in), chunk_end - b);
+        b = chunk_end;
+      }
+    });
+    out.addresses.push_back(to);
+  });
+  compress_addresses(out);
+}
+
+}  // namespace warpsim::ptx
