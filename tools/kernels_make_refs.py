@@ -298,3 +298,9 @@ write("bulk_store_out.bin", "f", [exact_f32(0.5 * i) for i in range(2048)])
 # tma_tiles: out = 2 in + 1 over a 100 x 20 x 5 tensor holding 0, 1, 2, ...: loaded swizzled,
 # stored plain; every element is inside some box, and the edge boxes store nothing beyond.
 write("tma_tiles_out.bin", "f", [float(2 * i + 1) for i in range(10000)])
+
+# tma_multicast: clusters of 2 CTAs stream the same 8 tiles of 32 x 32 of m[i] = i / 4 (rows of
+# 32): thread t of the CTA of rank r sums column t % 32 over all 256 rows, times r + 1. Every
+# cluster writes the same out[r * 32 + c] (64 floats); exact (quarter-integers, sums below 2^24).
+col = [sum((row * 32 + c) * 0.25 for row in range(256)) for c in range(32)]
+write("tma_multicast_out.bin", "f", [exact_f32(col[c] * (r + 1)) for r in range(2) for c in range(32)])

@@ -28,6 +28,8 @@ struct LaneAddresses {
 // lane's address, nested over up to four box dimensions: rows[d] indices of dimension d + 1,
 // row_stride[d] bytes apart. cp.async.bulk is one row; a tensor copy (cp.async.bulk.tensor, load
 // or store) is its box's in-bounds rows (rows[0] = 0 when the box lies wholly out of bounds).
+// An mbarrier address with a rank in bits 24 and up (kClusterRankShift) is another CTA's in the
+// cluster (a remote arrive).
 struct MbarrierUse {
   static constexpr int kRowDims = 4;
   uint32_t address = 0;
@@ -35,6 +37,7 @@ struct MbarrierUse {
   uint32_t tx_bytes = 0;
   int32_t phase = -1;
   uint32_t row_bytes = 0;
+  uint16_t multicast = 0;  // .multicast::cluster: the CTAs (bit = rank) whose shared memory and mbarrier the copy fills
   std::array<uint16_t, kRowDims> rows{1, 1, 1, 1};
   std::array<uint64_t, kRowDims> row_stride{};
 

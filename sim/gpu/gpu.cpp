@@ -31,8 +31,11 @@ KernelRun Gpu::run_kernel(KernelSource& kernel) {
   last_retire_ = run.start;
   const auto before = stats_.snapshot();
   if (observer_) observer_->kernel_started(run.info, run.start);
-  clusters_.start_kernel(spec_.clusters.barrier_latency,
-                         [this](uint32_t sm, uint32_t warp, Cycle at) { sms_[sm]->release_cluster_wait(warp, at); });
+  clusters_.start_kernel(
+      spec_.clusters.barrier_latency, [this](uint32_t sm, uint32_t warp, Cycle at) { sms_[sm]->release_cluster_wait(warp, at); },
+      [this](uint32_t sm, uint32_t slot, uint32_t address, uint32_t arrivals, uint32_t tx_expected, uint32_t tx_landed, Cycle at) {
+        sms_[sm]->mbarrier_signal(slot, address, arrivals, tx_expected, tx_landed, at);
+      });
   pending_.clear();
   next_gpc_ = 0;
   grid_done_ = false;

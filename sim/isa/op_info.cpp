@@ -178,10 +178,9 @@ bool decode_memory(std::string_view base, const std::vector<std::string_view>& p
     // A tensor copy names its rank (1d..5d) and may name a load mode: tile (the default) is
     // modelled; im2col and the gather/scatter modes are not.
     const bool rank_ok = !tensor || (parts.size() > 4 && parts[4].size() == 2 && parts[4][0] >= '1' && parts[4][0] <= '5' && parts[4][1] == 'd');
-    bool other_mode = false, multicast = false, on_mbarrier = false;
+    bool other_mode = false, on_mbarrier = false;
     for (auto p : parts) {
       other_mode = other_mode || p.starts_with("im2col") || p.starts_with("tile::");
-      multicast = multicast || p.starts_with("multicast");
       on_mbarrier = on_mbarrier || p.starts_with("mbarrier");
     }
     // cp.async.bulk[.tensor.Nd].global.shared::cta[.tile].bulk_group: a TMA store ([dst], [src],
@@ -201,11 +200,11 @@ bool decode_memory(std::string_view base, const std::vector<std::string_view>& p
       return true;
     }
     bool to_shared = parts.size() > dst && parts[dst].starts_with("shared");
-    if (!to_shared || !on_mbarrier || multicast || !rank_ok || other_mode) {
+    if (!to_shared || !on_mbarrier || !rank_ok || other_mode) {
       error = "'" + std::string(base) + ".async.bulk' is modelled from global to shared memory completing on an mbarrier "
-              "(cp.async.bulk[.tensor.{1d..5d}].shared::cluster.global[.tile].mbarrier::complete_tx::bytes) and from shared "
-              "to global memory in a bulk group (cp.async.bulk[.tensor.{1d..5d}].global.shared::cta[.tile].bulk_group), in tile "
-              "mode without multicast; not this form";
+              "(cp.async.bulk[.tensor.{1d..5d}].shared::cluster.global[.tile].mbarrier::complete_tx::bytes[.multicast::cluster]) "
+              "and from shared to global memory in a bulk group (cp.async.bulk[.tensor.{1d..5d}].global.shared::cta[.tile].bulk_group), "
+              "in tile mode; not this form";
       return false;
     }
     out.op_class = OpClass::kLoad;

@@ -4,9 +4,10 @@
 
 namespace warpsim {
 
-void ClusterBarriers::start_kernel(uint32_t barrier_latency, Release release) {
+void ClusterBarriers::start_kernel(uint32_t barrier_latency, Release release, Signal signal) {
   latency_ = barrier_latency;
   release_ = std::move(release);
+  signal_ = std::move(signal);
   clusters_.clear();
 }
 
@@ -17,8 +18,25 @@ void ClusterBarriers::open(uint64_t cluster, uint32_t ctas, uint32_t warps) {
   c.warps = warps;
 }
 
-void ClusterBarriers::cta_retired(uint64_t cluster) {
-  if (--at(cluster).ctas == 0) clusters_.erase(cluster);
+void ClusterBarriers::cta_retired(uint64_t cluster, uint32_t rank) {
+  Cluster& c = at(cluster);
+  if (rank < c.where.size()) c.where[rank] = {UINT32_MAX, 0};
+  if (--c.ctas == 0) clusters_.erase(cluster);
+}
+
+void ClusterBarriers::place(uint64_t cluster, uint32_t rank, uint32_t sm, uint32_t cta_slot) {
+  Cluster& c = at(cluster);
+  if (c.where.size() <= rank) c.where.resize(rank + 1, {UINT32_MAX, 0});
+  c.where[rank] = {sm, cta_slot};
+}
+
+bool ClusterBarriers::signal(uint64_t cluster, uint32_t rank, uint32_t address, uint32_t arrivals, uint32_t tx_expected, uint32_t tx_landed,
+                             Cycle at) {
+  auto it = clusters_.find(cluster);
+  if (it == clusters_.end() || rank >= it->second.where.size() || it->second.where[rank].first == UINT32_MAX) return false;
+  const auto [sm, slot] = it->second.where[rank];
+  signal_(sm, slot, address, arrivals, tx_expected, tx_landed, at);
+  return true;
 }
 
 ClusterBarriers::Cluster& ClusterBarriers::at(uint64_t cluster) {

@@ -5,6 +5,8 @@
 // for every phase it had not yet reached. Phase k completes when all the cluster's warps have
 // arrived; its waiters are released barrier_latency cycles later (an assumed trip across the
 // SM-to-SM network, configs' clusters.barrier_latency).
+// It also knows where each resident cluster CTA sits, so that an mbarrier signal from one CTA
+// (a remote arrive, a multicast copy's bytes) reaches the barrier table of another on its SM.
 #include <cstdint>
 #include <functional>
 #include <unordered_map>
@@ -19,11 +21,21 @@ class ClusterBarriers {
   // Wakes a waiting warp: (sm, warp slot, cycle it may continue).
   using Release = std::function<void(uint32_t sm, uint32_t warp, Cycle at)>;
 
-  void start_kernel(uint32_t barrier_latency, Release release);
+  // Delivers an mbarrier signal to a CTA: (sm, CTA slot, barrier address in that CTA, arrivals,
+  // transaction bytes expected, transaction bytes landed, cycle it counts at).
+  using Signal = std::function<void(uint32_t sm, uint32_t cta_slot, uint32_t address, uint32_t arrivals, uint32_t tx_expected,
+                                    uint32_t tx_landed, Cycle at)>;
+
+  void start_kernel(uint32_t barrier_latency, Release release, Signal signal);
+  // The cluster's CTA of `rank` now sits in `cta_slot` of SM `sm`.
+  void place(uint64_t cluster, uint32_t rank, uint32_t sm, uint32_t cta_slot);
+  // Sends an mbarrier signal to the cluster's CTA of `rank`; false when it is not resident (it
+  // exited, or the cluster has no such rank).
+  bool signal(uint64_t cluster, uint32_t rank, uint32_t address, uint32_t arrivals, uint32_t tx_expected, uint32_t tx_landed, Cycle at);
   // A cluster's `ctas` CTAs were placed: `warps` in all.
   void open(uint64_t cluster, uint32_t ctas, uint32_t warps);
   // One of its CTAs retired; the last one closes the cluster.
-  void cta_retired(uint64_t cluster);
+  void cta_retired(uint64_t cluster, uint32_t rank);
   // A warp's `phase`-th arrive (1-based).
   void arrive(uint64_t cluster, uint32_t phase, Cycle now);
   // A warp exited after `arrived` arrives.
@@ -44,12 +56,14 @@ class ClusterBarriers {
     std::vector<uint32_t> exited_after;    // [a - 1]: warps that exited after a >= 1 arrives
     std::vector<Cycle> completed;          // [k - 1]: when phase k's waiters go
     std::vector<Waiter> waiters;
+    std::vector<std::pair<uint32_t, uint32_t>> where;  // [rank]: (sm, CTA slot), or (UINT32_MAX, 0) once retired
   };
   Cluster& at(uint64_t cluster);
   void complete(Cluster& c, Cycle now);
 
   uint32_t latency_ = 0;
   Release release_;
+  Signal signal_;
   std::unordered_map<uint64_t, Cluster> clusters_;
 };
 

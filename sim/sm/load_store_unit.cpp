@@ -77,7 +77,7 @@ void LoadStoreUnit::finish_part(uint32_t id, Cycle now) {
   Token& t = tokens_[id];
   if (--t.pending > 0) return;
   if (t.bulk) {
-    client_.bulk_copy_done(t.warp, t.mbarrier, t.bytes, std::max(now, t.floor));
+    client_.bulk_copy_done(t.warp, t.mbarrier, t.bytes, t.multicast, std::max(now, t.floor));
   } else {
     client_.load_done(t.warp, t.dsts, std::max(now, t.floor));
   }
@@ -149,7 +149,7 @@ void LoadStoreUnit::issue_bulk_copy(const WarpInst& inst, uint32_t warp, Cycle n
     const Cycle floor = now + m.shared.latency;
     uint32_t token = new_token(warp, inst, floor);
     Token& t = tokens_[token];
-    t.bulk = true, t.mbarrier = use.address, t.bytes = use.tx_bytes;
+    t.bulk = true, t.mbarrier = use.address, t.bytes = use.tx_bytes, t.multicast = use.multicast;
     use.for_each_row(a, [&](uint64_t from, uint64_t bytes) {
       for_each_line(from, from + bytes, m, [&](uint64_t line, uint32_t sectors) {
         stats_.bulk_copy_sectors += static_cast<uint64_t>(std::popcount(sectors));

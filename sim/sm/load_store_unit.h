@@ -23,7 +23,8 @@ class LoadStoreClient {
   virtual void store_acked(uint32_t warp) = 0;
   // A bulk copy's bytes have all arrived: they complete that many transaction bytes on the
   // mbarrier at `mbarrier` (a shared-memory address of the warp's CTA).
-  virtual void bulk_copy_done(uint32_t warp, uint32_t mbarrier, uint32_t bytes, Cycle ready) = 0;
+  // `multicast`: 0 for the warp's own CTA, else the cluster ranks whose mbarriers take the bytes.
+  virtual void bulk_copy_done(uint32_t warp, uint32_t mbarrier, uint32_t bytes, uint16_t multicast, Cycle ready) = 0;
 };
 
 class LoadStoreUnit {
@@ -66,6 +67,7 @@ class LoadStoreUnit {
     std::vector<RegId> dsts;
     bool bulk = false;      // a bulk copy: completes `bytes` on `mbarrier` instead of registers
     uint32_t mbarrier = 0, bytes = 0;
+    uint16_t multicast = 0;  // MbarrierUse::multicast
   };
   struct MshrEntry {
     uint32_t requested = 0;  // sectors asked of L2 and not yet back

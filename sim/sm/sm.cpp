@@ -62,6 +62,7 @@ void Sm::launch_cta(std::unique_ptr<CtaWork> work, Cycle now) {
   // (barrier.cluster then synchronises the CTA); clustered kernels' clusters are opened by the
   // CTA scheduler, which sees all their CTAs.
   if (!kernel_->clustered() && spec_.clusters.supported()) clusters_.open(cta.cluster, 1, n);
+  if (spec_.clusters.supported()) clusters_.place(cta.cluster, cta.rank, id_, c);
   ++resident_ctas_;
   ++stats_.ctas_launched;
   stats_.warps_launched += n;
@@ -382,8 +383,10 @@ void Sm::issue_memory(Warp& w, uint32_t slot, const WarpInst& in, Cycle now) {
   if (in.active_mask == 0) return;  // predicated off: nothing reaches memory
   if (op.mbarrier == MbarrierOp::kBulkCopy) {
     require_hopper(in);
-    // The issuing warp stays resident until its copies land, so the CTA's mbarriers outlive them.
-    if (std::string error; !ctas_[w.cta_slot].mbarriers.known(in.mbar.address, error)) {
+    // The issuing warp stays resident until its copies land, so the CTA's mbarriers outlive them
+    // (a multicast copy's other CTAs are the kernel's to keep resident, as on the GPU).
+    const bool own = in.mbar.multicast == 0 || (in.mbar.multicast >> ctas_[w.cta_slot].rank & 1);
+    if (std::string error; own && !ctas_[w.cta_slot].mbarriers.known(in.mbar.address, error)) {
       throw InputError(SourceLocation{kernel_->source_file, in.line, 1}, error);
     }
     lsu_.issue_bulk_copy(in, slot, now);
@@ -443,7 +446,7 @@ void Sm::maybe_retire(Warp& w, uint32_t slot, Cycle now) {
   if (--resident_warps_ == 0 && now >= busy_since_) stats_.cycles_active += now - busy_since_ + 1;
   CtaSlot& cta = ctas_[w.cta_slot];
   if (--cta.resident > 0) return;
-  if (spec_.clusters.supported()) clusters_.cta_retired(cta.cluster);
+  if (spec_.clusters.supported()) clusters_.cta_retired(cta.cluster, cta.rank);
   cta.work.reset();
   --resident_ctas_;
   on_cta_done_(id_, now);
@@ -487,6 +490,11 @@ void Sm::issue_mbarrier(Warp& w, uint32_t slot, const WarpInst& in, Cycle now) {
     std::string error;
     bool ok = true;
     const MbarrierUse& m = in.mbar;
+    const bool adds = in.op->mbarrier == MbarrierOp::kArrive || in.op->mbarrier == MbarrierOp::kExpectTx;
+    if (adds && signal_remote_mbarrier(ctas_[w.cta_slot], in, in.op->mbarrier == MbarrierOp::kArrive ? m.arrivals : 0, m.tx_bytes, ready)) {
+      for (int i = 0; i < in.num_dst; ++i) w.scoreboard.set(in.dst(i), ready, producer);
+      return;
+    }
     switch (in.op->mbarrier) {
       case MbarrierOp::kInit: ok = table.init(m.address, m.arrivals, error); break;
       case MbarrierOp::kArrive:
@@ -526,11 +534,21 @@ void Sm::release_waiters(const MbarrierTable::Release& released) {
   }
 }
 
-void Sm::bulk_copy_done(uint32_t slot, uint32_t mbarrier, uint32_t bytes, Cycle ready) {
+void Sm::bulk_copy_done(uint32_t slot, uint32_t mbarrier, uint32_t bytes, uint16_t multicast, Cycle ready) {
   Warp& w = warps_[slot];
+  const CtaSlot& cta = ctas_[w.cta_slot];
+  // A multicast copy's data reach every CTA of the mask from L2 together (assumed: the GPC's
+  // crossbar delivers them to each SM; no measured figure).
+  for (uint32_t rank = 0; multicast >> rank; ++rank) {
+    if (!(multicast >> rank & 1) || rank == cta.rank) continue;
+    if (!clusters_.signal(cta.cluster, rank, mbarrier, 0, 0, bytes, ready)) {
+      throw InputError(SourceLocation{kernel_->source_file, 0, 1}, "multicast bulk copy completing: the cluster's CTA of rank " +
+                                                                       std::to_string(rank) + " is not resident (it exited, or the cluster has fewer CTAs)");
+    }
+  }
   MbarrierTable::Release released;
   std::string error;
-  if (!ctas_[w.cta_slot].mbarriers.complete_tx(mbarrier, bytes, ready, released, error)) {
+  if ((multicast == 0 || (multicast >> cta.rank & 1)) && !ctas_[w.cta_slot].mbarriers.complete_tx(mbarrier, bytes, ready, released, error)) {
     throw InputError(SourceLocation{kernel_->source_file, 0, 1}, "bulk copy completing: " + error);
   }
   release_waiters(released);

@@ -52,6 +52,9 @@ class Sm : public Component, public MemResponder, private LoadStoreClient {
   uint64_t l1_bytes() const { return lsu_.l1_bytes(); }
   // The cluster barrier `warp` waited on completed: it may continue from cycle `at`.
   void release_cluster_wait(uint32_t warp, Cycle at);
+  // Another CTA of the cluster signalled the mbarrier at `address` of this SM's CTA in `cta_slot`:
+  // arrivals and transaction bytes counting at cycle `at` (sm_cluster.cpp).
+  void mbarrier_signal(uint32_t cta_slot, uint32_t address, uint32_t arrivals, uint32_t tx_expected, uint32_t tx_landed, Cycle at);
 
  private:
   struct Verdict {
@@ -108,7 +111,10 @@ class Sm : public Component, public MemResponder, private LoadStoreClient {
   void mark_dirty(uint32_t slot);
   void load_done(uint32_t warp, std::span<const RegId> dsts, Cycle ready) override;
   void store_acked(uint32_t warp) override;
-  void bulk_copy_done(uint32_t warp, uint32_t mbarrier, uint32_t bytes, Cycle ready) override;
+  void bulk_copy_done(uint32_t warp, uint32_t mbarrier, uint32_t bytes, uint16_t multicast, Cycle ready) override;
+  // An mbarrier operation on another CTA of the cluster (sm_cluster.cpp): true when `address`
+  // names one, which then gets the contribution `at` plus the network's latency.
+  bool signal_remote_mbarrier(const CtaSlot& cta, const WarpInst& in, uint32_t arrivals, uint32_t tx_expected, Cycle at);
 
   uint32_t id_;
   const GpuSpec& spec_;

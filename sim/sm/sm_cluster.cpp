@@ -1,5 +1,7 @@
-// The SM's side of thread-block clusters: barrier.cluster arrive and wait. The barrier itself
-// spans SMs and lives in ClusterBarriers; distributed shared memory accesses are the LSU's.
+// The SM's side of thread-block clusters: barrier.cluster arrive and wait, and mbarrier signals
+// between a cluster's CTAs (remote arrives, multicast copies' bytes). The cluster barrier spans
+// SMs and lives in ClusterBarriers, which also routes the signals; distributed shared memory
+// accesses are the LSU's.
 #include "common/error.h"
 #include "sm/sm.h"
 
@@ -27,6 +29,33 @@ void Sm::issue_cluster_barrier(Warp& w, uint32_t slot, const WarpInst& in, Cycle
   // kNever until the phase completes and release_cluster_wait says when.
   w.cluster_release_at = clusters_.wait(cta.cluster, w.cluster_arrivals, id_, slot);
   w.in_cluster_wait = true;
+}
+
+bool Sm::signal_remote_mbarrier(const CtaSlot& cta, const WarpInst& in, uint32_t arrivals, uint32_t tx_expected, Cycle at) {
+  const uint32_t rank_plus_one = in.mbar.address >> kClusterRankShift;
+  if (rank_plus_one == 0 || rank_plus_one == cta.rank + 1) return false;
+  require_clusters(in);
+  // The arrive crosses the SM-to-SM network, as a distributed-shared-memory access does.
+  const uint32_t address = in.mbar.address & ((1u << kClusterRankShift) - 1);
+  if (!clusters_.signal(cta.cluster, rank_plus_one - 1, address, arrivals, tx_expected, 0, at + spec_.clusters.dsmem_latency)) {
+    throw InputError(SourceLocation{kernel_->source_file, in.line, 1},
+                     "'" + in.op->mnemonic + "' on the mbarrier of the cluster's CTA of rank " + std::to_string(rank_plus_one - 1) +
+                         ", which is not resident (it exited, or the cluster has fewer CTAs)");
+  }
+  ++stats_.remote_mbarrier_signals;
+  return true;
+}
+
+void Sm::mbarrier_signal(uint32_t cta_slot, uint32_t address, uint32_t arrivals, uint32_t tx_expected, uint32_t tx_landed, Cycle at) {
+  MbarrierTable& table = ctas_[cta_slot].mbarriers;
+  MbarrierTable::Release released;
+  std::string error;
+  const bool ok = (arrivals == 0 && tx_expected == 0) || table.arrive(address, arrivals, tx_expected, at, released, error);
+  if (!ok || (tx_landed && !table.complete_tx(address, tx_landed, at, released, error))) {
+    throw InputError(SourceLocation{kernel_->source_file, 0, 1}, "an mbarrier signal from another CTA of the cluster: " + error);
+  }
+  release_waiters(released);
+  engine_.wake(*this, at);
 }
 
 void Sm::release_cluster_wait(uint32_t slot, Cycle at) {

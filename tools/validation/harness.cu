@@ -41,6 +41,7 @@
 #include "../../traces/kernels/cluster.cu"
 #include "../../traces/kernels/tma_transpose.cu"
 #include "../../traces/kernels/tma_tiles.cu"
+#include "../../traces/kernels/tma_multicast.cu"
 
 #include "suite_table.h"
 
@@ -65,7 +66,7 @@ const KernelRef kKernels[] = {
     {"bulk_store", (const void*)bulk_store},
     {"wgmma_gemm", (const void*)wgmma_gemm}, {"tcgen05_gemm", (const void*)tcgen05_gemm}, {"cluster_histogram", (const void*)cluster_histogram},
     {"cluster_exchange", (const void*)cluster_exchange}, {"tma_transpose", (const void*)tma_transpose},
-    {"tma_scale_3d", (const void*)tma_scale_3d},
+    {"tma_scale_3d", (const void*)tma_scale_3d}, {"tma_multicast", (const void*)tma_multicast},
 };
 
 #define CUDA_OK(call)                                                                              \

@@ -39,6 +39,7 @@ REUSED = [
     ("cluster_exchange", "clusters", "cluster_exchange"),  # Hopper and later, cluster given at launch
     ("tma_transpose", "tma", "tma_transpose"),  # Hopper and later: 2D tensor map
     ("tma_tiles", "tma", "tma_tiles"),  # Hopper and later: 3D, 128-byte swizzle, TMA tensor stores
+    ("tma_multicast", "clusters", "tma_multicast"),  # Hopper and later: multicast, remote mbarrier arrives
 ]
 
 MB = "ptx/microbench.sm_{sm}.ptx"

@@ -71,6 +71,7 @@ struct ClusterState {
   std::vector<CtaEmulator*> ctas;                   // by rank; null once retired
   std::vector<std::vector<uint8_t>> retired_shared;  // by rank
   uint32_t catching_up = 0;                         // nesting of barrier.cluster catch-ups
+  bool yielding = false;                            // some CTA's failing mbarrier wait is running the others ahead
 };
 
 class CtaEmulator : public CtaWork {
@@ -166,6 +167,9 @@ class CtaEmulator : public CtaWork {
   void bulk_tensor_store(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);
   void tensor_operand(WarpState& w, const EmuInst& in, const EmuOperand& map, uint32_t lane, TensorMap& t, int64_t* coords);
   static uint64_t box_footprint(const TensorMap& t, const int64_t* coords, MbarrierUse& use);
+  uint16_t copy_destinations(WarpState& w, const EmuInst& in, size_t mask_operand, uint32_t lane);
+  void land_copy(WarpState& w, const EmuInst& in, uint32_t lane, const std::vector<uint8_t>& bytes, uint64_t d, uint32_t swizzle, uint64_t m,
+                 uint16_t ctas);
   // cluster_ops.cpp: thread-block clusters.
   void cluster_op(WarpState& w, const EmuInst& in, uint32_t exec);  // mapa, getctarank, barrier.cluster
   void cluster_catch_up(uint32_t arrivals, const EmuInst& in);       // every warp of the cluster to that many arrives

@@ -42,30 +42,45 @@ bool CtaEmulator::blocked_on_wait(const WarpState& w) const {
   return false;
 }
 
+// Runs other warps ahead until `done`: this CTA's, and in a cluster its siblings' too (a remote
+// arrive or a multicast copy may complete this CTA's phase).
 template <class Done>
 void CtaEmulator::run_others_until(const WarpState& waiting, Done&& done) {
-  if (yielding_) return;  // one level: a wait inside this one just spins
-  yielding_ = true;
+  bool& yielding = cluster_ ? cluster_->yielding : yielding_;
+  if (yielding) return;  // one level: a wait inside this one just spins
+  yielding = true;
+  const std::vector<CtaEmulator*> ctas = cluster_ ? cluster_->ctas : std::vector<CtaEmulator*>{this};
   // Bounded, in case the phase never completes (a real deadlock the livelock check then reports).
   constexpr uint64_t kMaxSteps = uint64_t{1} << 22;
   uint64_t steps = 0;
   bool progressed = true;
   while (!done() && progressed && steps < kMaxSteps) {
     progressed = false;
-    for (WarpState& other : warps_) {
-      // A warp past a bar.sync the waiting warp has not reached must wait for it there.
-      if (&other == &waiting || other.done || static_cast<int64_t>(other.index) == filling_warp_ || other.barriers > waiting.barriers ||
-          blocked_on_wait(other))
-        continue;
-      Record r;
-      if (!step(other, r)) continue;
-      other.queue.push_back(std::move(r));
-      progressed = true;
-      ++steps;
+    for (CtaEmulator* cta : ctas) {
+      if (!cta) continue;  // retired
+      // A warp past a bar.sync that another warp of its CTA has not reached must wait for it
+      // there: here, the waiting warp; elsewhere, the CTA's least advanced warp.
+      uint32_t bound = waiting.barriers;
+      if (cta != this) {
+        bound = UINT32_MAX;
+        for (const WarpState& o : cta->warps_)
+          if (!o.done) bound = std::min(bound, o.barriers);
+      }
+      for (WarpState& other : cta->warps_) {
+        if (&other == &waiting || other.done || static_cast<int64_t>(other.index) == cta->filling_warp_ || other.barriers > bound ||
+            cta->blocked_on_wait(other))
+          continue;
+        Record r;
+        if (!cta->step(other, r)) continue;
+        other.queue.push_back(std::move(r));
+        progressed = true;
+        ++steps;
+        if (done()) break;
+      }
       if (done()) break;
     }
   }
-  yielding_ = false;
+  yielding = false;
 }
 
 // `size` bytes at `address` for a copy engine's transfer: in bounds (memory_at's faults), but
@@ -80,10 +95,24 @@ uint8_t* CtaEmulator::bytes_at(MemSpace space, uint64_t address, uint32_t size, 
   return first;
 }
 
+// The mbarrier at a shared address: this CTA's, or with a cluster rank in its upper bits (mapa's
+// .shared::cluster encoding), another CTA's of the cluster.
 CtaEmulator::Mbarrier& CtaEmulator::mbarrier_at(uint64_t address, const WarpState& w, uint32_t lane, const EmuInst& in) {
-  memory_at(MemSpace::kShared, address, 8, w, lane, in);  // bounds and 8-byte alignment
-  auto it = mbarriers_.find(address);
-  if (it == mbarriers_.end()) fault(in, w, lane, "mbarrier at shared " + hex(address) + " used before mbarrier.init");
+  const uint64_t rank_plus_one = address >> kClusterRankShift, offset = address & kClusterOffsetMask;
+  CtaEmulator* owner = this;
+  if (rank_plus_one != 0 && rank_plus_one != uint64_t{rank_} + 1) {
+    cluster_shared_at(address, 8, w, lane, in);  // bounds, and the rank inside the cluster
+    owner = cluster_->ctas[rank_plus_one - 1];
+    if (!owner) fault(in, w, lane, "mbarrier at shared::cluster " + hex(address) + ": the CTA of rank " + std::to_string(rank_plus_one - 1) + " has exited");
+  } else {
+    memory_at(MemSpace::kShared, offset, 8, w, lane, in);  // bounds and 8-byte alignment
+  }
+  if (offset % 8 != 0) fault(in, w, lane, "mbarrier at shared " + hex(address) + " is not 8-byte aligned");
+  auto it = owner->mbarriers_.find(offset);
+  if (it == owner->mbarriers_.end()) {
+    fault(in, w, lane, "mbarrier at shared " + hex(offset) + (owner == this ? "" : " of the CTA of rank " + std::to_string(rank_plus_one - 1)) +
+                           " used before mbarrier.init");
+  }
   return it->second;
 }
 
@@ -103,13 +132,17 @@ void CtaEmulator::mbarrier_op(WarpState& w, const EmuInst& in, uint32_t exec, Re
   int64_t waited = -1;
   if (kind == MbarrierOp::kWait && !wait_satisfied(w, in, exec)) run_others_until(w, [&] { return wait_satisfied(w, in, exec); });
   for_lanes(exec, [&](uint32_t l) {
-    const uint64_t a = address(w, addr, l);
+    uint64_t a = address(w, addr, l);
+    // A .shared::cluster address naming this CTA is its own barrier; one naming another CTA keeps
+    // its rank, for the timing model to route the arrive there.
+    if (a >> kClusterRankShift == uint64_t{rank_} + 1) a &= kClusterOffsetMask;
+    const bool remote = (a >> kClusterRankShift) != 0;
     if (!first && a != use.address) {
       fault(in, w, l, "lanes of one warp use different mbarriers in one instruction (shared " + hex(use.address) + " and " + hex(a) +
                           "), which the timing model does not replay");
     }
     if (first) use.address = static_cast<uint32_t>(a), first = false;
-    check_shared(w, l, a, 8, true, true, in);  // an atomic update: never a race
+    if (!remote) check_shared(w, l, a, 8, true, true, in);  // an atomic update: never a race
     if (kind == MbarrierOp::kInit) {
       memory_at(MemSpace::kShared, a, 8, w, l, in);
       const auto count = static_cast<uint32_t>(read(w, ops.at(1), l));
@@ -170,27 +203,24 @@ void CtaEmulator::bulk_copy(WarpState& w, const EmuInst& in, uint32_t exec, Reco
   MbarrierUse& use = out.inst.mbar;
   bool first = true;
   for_lanes(exec, [&](uint32_t l) {
-    const uint64_t d = address(w, dst, l), s = address(w, src, l), m = address(w, bar, l);
+    const uint64_t d = address(w, dst, l) & kClusterOffsetMask, s = address(w, src, l), m = address(w, bar, l) & kClusterOffsetMask;
     const auto size = static_cast<uint32_t>(read(w, ops.at(2), l));
     if (size == 0 || size % 16 != 0 || d % 16 != 0 || s % 16 != 0) {
       fault(in, w, l, "cp.async.bulk of " + std::to_string(size) + " bytes from " + hex(s) + " to shared " + hex(d) +
                           ": the PTX ISA requires addresses and size that are multiples of 16");
     }
-    if (!first && (m != use.address || size != use.tx_bytes)) {
+    const uint16_t ctas = copy_destinations(w, in, 4, l);
+    const uint16_t multicast = in.has("multicast::cluster") ? ctas : 0;
+    if (!first && (m != use.address || size != use.tx_bytes || multicast != use.multicast)) {
       fault(in, w, l, "lanes of one warp issue bulk copies of different sizes or onto different mbarriers in one instruction, which the timing model does not replay");
     }
     first = false;
     use.address = static_cast<uint32_t>(m);
     use.tx_bytes = size;
+    use.multicast = multicast;
     out.addresses.push_back(s);
-    uint8_t* to = bytes_at(MemSpace::kShared, d, size, w, l, in);
-    std::memcpy(to, bytes_at(MemSpace::kGlobal, s, size, w, l, in), size);
-    // Written by the copy engine, not by a thread: the race checker marks the words written but
-    // cannot tell which barrier orders them (mbarrier waits are not barrier epochs).
-    check_shared(w, l, d, size, true, true, in);
-    Mbarrier& b = mbarrier_at(m, w, l, in);
-    b.tx -= size;
-    complete_phase_if_done(b);
+    const uint8_t* from = bytes_at(MemSpace::kGlobal, s, size, w, l, in);
+    land_copy(w, in, l, std::vector<uint8_t>(from, from + size), d, 0, m, ctas);
   });
   compress_addresses(out);
 }

@@ -99,8 +99,42 @@ uint64_t CtaEmulator::box_footprint(const TensorMap& t, const int64_t* coords, M
   return p.any ? first : t.address;
 }
 
+// The CTAs a copy fills: its own, or with .multicast::cluster those of the 16-bit CTA mask
+// (operand `mask_operand`), each at the same shared-memory offset.
+uint16_t CtaEmulator::copy_destinations(WarpState& w, const EmuInst& in, size_t mask_operand, uint32_t l) {
+  const uint64_t own = uint64_t{1} << rank_;
+  if (!in.has("multicast::cluster")) return static_cast<uint16_t>(own);
+  const uint64_t mask = read(w, in.operands.at(mask_operand), l) & 0xffff, ctas = cluster_ ? cluster_->ctas.size() : 1;
+  if (mask == 0 || mask >> ctas) {
+    fault(in, w, l, "multicast CTA mask " + hex(mask) + " for a cluster of " + std::to_string(ctas) + " CTA" + (ctas == 1 ? "" : "s"));
+  }
+  return static_cast<uint16_t>(mask);
+}
+
+// Lands a copy's `bytes` (a box row-major, or a plain copy) at shared offset `d` of each CTA in
+// `ctas`, 16-byte chunks placed by the swizzle, and completes them on each one's mbarrier at `m`.
+void CtaEmulator::land_copy(WarpState& w, const EmuInst& in, uint32_t l, const std::vector<uint8_t>& bytes, uint64_t d, uint32_t swizzle,
+                            uint64_t m, uint16_t ctas) {
+  const auto size = static_cast<uint32_t>(bytes.size());
+  for (uint32_t rank = 0; ctas >> rank; ++rank) {
+    if (!(ctas >> rank & 1)) continue;
+    const uint64_t cta = uint64_t{rank + 1} << kClusterRankShift;
+    if (swizzle == 0) {
+      std::memcpy(cluster_shared_at(cta | d, size, w, l, in), bytes.data(), size);
+    } else {
+      for (uint32_t b = 0; b < size; b += 16) std::memcpy(cluster_shared_at(cta | swizzled(d + b, swizzle), 16, w, l, in), bytes.data() + b, 16);
+    }
+    // Written by the copy engine, not by a thread: the checker of the CTA written marks the words
+    // written but cannot tell which barrier orders them (mbarrier waits are not barrier epochs).
+    if (CtaEmulator* owner = rank == rank_ ? this : cluster_->ctas[rank]) owner->check_shared(w, l, d, size, true, true, in);
+    Mbarrier& bar = mbarrier_at(cta | m, w, l, in);
+    bar.tx -= size;
+    complete_phase_if_done(bar);
+  }
+}
+
 // cp.async.bulk.tensor.Nd.shared::cluster.global.tile.mbarrier::complete_tx::bytes
-// [dst], [tensorMap, {c0, ...}], [mbar]
+// [dst], [tensorMap, {c0, ...}], [mbar][, ctaMask with .multicast::cluster]
 void CtaEmulator::bulk_tensor_copy(WarpState& w, const EmuInst& in, uint32_t exec, Record& out) {
   const auto& ops = in.operands;
   MbarrierUse& use = out.inst.mbar;
@@ -109,32 +143,25 @@ void CtaEmulator::bulk_tensor_copy(WarpState& w, const EmuInst& in, uint32_t exe
     TensorMap t;
     int64_t c[5] = {};
     tensor_operand(w, in, ops.at(1), l, t, c);
-    const uint64_t d = address(w, ops.at(0), l), m = address(w, ops.at(2), l);
+    const uint64_t d = address(w, ops.at(0), l) & kClusterOffsetMask, m = address(w, ops.at(2), l) & kClusterOffsetMask;
     if (d % 128 != 0) fault(in, w, l, "tensor copy to shared " + hex(d) + ": the PTX ISA requires 128-byte alignment");
     MbarrierUse here = use;
     const uint64_t from = box_footprint(t, c, here);
     here.address = static_cast<uint32_t>(m);
-    if (!first && (here.address != use.address || here.tx_bytes != use.tx_bytes || here.rows != use.rows || here.row_bytes != use.row_bytes)) {
+    const uint16_t ctas = copy_destinations(w, in, 3, l);
+    here.multicast = in.has("multicast::cluster") ? ctas : 0;
+    if (!first && (here.address != use.address || here.tx_bytes != use.tx_bytes || here.rows != use.rows || here.row_bytes != use.row_bytes ||
+                   here.multicast != use.multicast)) {
       fault(in, w, l, "lanes of one warp issue different tensor copies in one instruction, which the timing model does not replay");
     }
     first = false;
     use = here;
-    std::memset(bytes_at(MemSpace::kShared, d, here.tx_bytes, w, l, in), 0, here.tx_bytes);
+    std::vector<uint8_t> box(here.tx_bytes, 0);
     for_each_box_row(t, place(t, c), [&](uint64_t global, uint64_t at, uint64_t bytes) {
-      const uint8_t* src = bytes_at(MemSpace::kGlobal, global, static_cast<uint32_t>(bytes), w, l, in);
-      // Chunk by chunk: a swizzle moves each 16-byte chunk of the box to its own place.
-      for (uint64_t b = at; b < at + bytes;) {
-        const uint64_t chunk_end = std::min(at + bytes, (b / 16 + 1) * 16);
-        const uint64_t to = swizzled(d + b, t.swizzle_bytes);
-        std::memcpy(bytes_at(MemSpace::kShared, to, static_cast<uint32_t>(chunk_end - b), w, l, in), src + (b - at), chunk_end - b);
-        b = chunk_end;
-      }
+      std::memcpy(box.data() + at, bytes_at(MemSpace::kGlobal, global, static_cast<uint32_t>(bytes), w, l, in), bytes);
     });
-    check_shared(w, l, d, here.tx_bytes, true, true, in);  // written by the copy engine (see bulk_copy)
+    land_copy(w, in, l, box, d, t.swizzle_bytes, m, ctas);
     out.addresses.push_back(from);
-    Mbarrier& bar = mbarrier_at(m, w, l, in);
-    bar.tx -= here.tx_bytes;
-    complete_phase_if_done(bar);
   });
   compress_addresses(out);
 }
@@ -159,14 +186,11 @@ void CtaEmulator::bulk_tensor_store(WarpState& w, const EmuInst& in, uint32_t ex
     first = false;
     use = here;
     check_shared(w, l, s, here.tx_bytes, false, false, in);  // read by the copy engine after the threads wrote it
+    // Gather the box row-major from its swizzled chunks, then write its in-bounds rows.
+    std::vector<uint8_t> box(here.tx_bytes);
+    for (uint32_t b = 0; b < here.tx_bytes; b += 16) std::memcpy(box.data() + b, bytes_at(MemSpace::kShared, swizzled(s + b, t.swizzle_bytes), 16, w, l, in), 16);
     for_each_box_row(t, place(t, c), [&](uint64_t global, uint64_t at, uint64_t bytes) {
-      uint8_t* dst = bytes_at(MemSpace::kGlobal, global, static_cast<uint32_t>(bytes), w, l, in);
-      for (uint64_t b = at; b < at + bytes;) {
-        const uint64_t chunk_end = std::min(at + bytes, (b / 16 + 1) * 16);
-        const uint64_t from = swizzled(s + b, t.swizzle_bytes);
-        std::memcpy(dst + (b - at), bytes_at(MemSpace::kShared, from, static_cast<uint32_t>(chunk_end - b), w, l, in), chunk_end - b);
-        b = chunk_end;
-      }
+      std::memcpy(bytes_at(MemSpace::kGlobal, global, static_cast<uint32_t>(bytes), w, l, in), box.data() + at, bytes);
     });
     out.addresses.push_back(to);
   });

@@ -241,7 +241,7 @@ WarpInst parse_instruction(LineCursor& c, uint32_t full_mask, OpcodeCache& opcod
       size_t eq = token.find('=');
       std::string_view key = token.substr(0, eq);
       if (eq != std::string_view::npos && (key == "mbar" || key == "arrive" || key == "count" || key == "tx" || key == "phase" || key == "rows" ||
-                                        key == "row_bytes" || key == "stride")) {
+                                        key == "row_bytes" || key == "stride" || key == "mcast")) {
         if (op->mbarrier == MbarrierOp::kNone && !(op->bulk_store && key != "mbar" && key != "arrive" && key != "count" && key != "phase")) {
           c.fail_at(key_at, std::string(key) + "= given for '" + std::string(w) + "', which is not an mbarrier operation or bulk copy");
         }
@@ -259,10 +259,16 @@ WarpInst parse_instruction(LineCursor& c, uint32_t full_mask, OpcodeCache& opcod
         if (key == "tx") inst.mbar.tx_bytes = static_cast<uint32_t>(v);
         if (key == "phase") inst.mbar.phase = static_cast<int32_t>(v);
         if (key == "row_bytes") inst.mbar.row_bytes = static_cast<uint32_t>(v);
+        if (key == "mcast") {
+          if (op->mbarrier != MbarrierOp::kBulkCopy || v == 0 || v > 0xffff) {
+            c.fail_at(key_at, "mcast= is a bulk copy's multicast CTA mask: 16 bits, not zero");
+          }
+          inst.mbar.multicast = static_cast<uint16_t>(v);
+        }
         continue;
       }
       if (eq == std::string_view::npos || key != "addr") {
-        c.fail_at(key_at, "unknown annotation '" + std::string(token) + "'; expected addr=BASE+STRIDE, addr=A0,A1,... or, for mbarrier operations and bulk copies, mbar=, count=, arrive=, tx=, phase=, rows=, row_bytes= and stride=");
+        c.fail_at(key_at, "unknown annotation '" + std::string(token) + "'; expected addr=BASE+STRIDE, addr=A0,A1,... or, for mbarrier operations and bulk copies, mbar=, count=, arrive=, tx=, phase=, rows=, row_bytes=, stride= and mcast=");
       }
       if (have_addr) c.fail_at(key_at, "addr= given twice");
       if (!needs_addresses(*op) && op->space != MemSpace::kParam) {

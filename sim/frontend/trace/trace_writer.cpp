@@ -94,6 +94,7 @@ void TraceWriter::instruction(const WarpInst& inst, uint32_t full_mask, const st
     if (inst.mbar.arrivals) line += (inst.op->mbarrier == MbarrierOp::kInit ? " count=" : " arrive=") + std::to_string(inst.mbar.arrivals);
     if (inst.mbar.tx_bytes) line += " tx=" + std::to_string(inst.mbar.tx_bytes);
     if (inst.op->mbarrier == MbarrierOp::kWait) line += " phase=" + std::to_string(inst.mbar.phase);
+    if (inst.mbar.multicast) line += " mcast=" + hex(inst.mbar.multicast);
     if (inst.mbar.row_count() != 1 || inst.mbar.row_bytes != 0) line += box_rows(inst.mbar);
   }
   if (!comment.empty()) line += "  # " + comment;

@@ -113,6 +113,19 @@ TEST(ClusterPtx, ARankOutsideTheClusterIsAFaultAtItsLine) {
   EXPECT_NE(r.err.find("; the cluster has 4 CTAs by thread (0,0,0) of CTA"), std::string::npos) << r.err;
 }
 
+// Another CTA's mbarrier is reached by arrive and expect_tx only (the PTX ISA's forms); a
+// multicast copy's CTA mask must name CTAs of the cluster.
+TEST(ClusterPtx, RemoteMbarriersAndMulticastMasksAreChecked) {
+  test::TempDir dir;
+  auto r = test::run_cli({"run", "--arch", "h100", launch_file(dir, kernel("  xor.b32 %r3, %r1, 1;\n  mbarrier.init.shared::cluster.b64 [%r2], 1;\n")), "-q"});
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_NE(r.err.find("k.ptx:18:3: 'mbarrier.init.shared::cluster.b64': the PTX ISA reaches another CTA's mbarrier (.shared::cluster) with arrive and expect_tx only"), std::string::npos) << r.err;
+  r = test::run_cli({"run", "--arch", "h100", launch_file(dir, kernel("  xor.b32 %r3, %r1, 1;\n  mov.u32 %r20, 16;\n"
+      "  cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [%r2], [%rd1], 16, [%r2], %r20;\n")), "-q"});
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_NE(r.err.find("multicast CTA mask 0x10 for a cluster of 4 CTAs"), std::string::npos) << r.err;
+}
+
 // The shipped kernels replay from their traces with the same timing: the cluster shape, the
 // resolved .shared::cluster accesses and the cluster barriers all travel in the trace.
 TEST(ClusterPtx, ShippedKernelsReplayFromTheirTraces) {
