@@ -1,5 +1,7 @@
 #include "sm/cluster_barriers.h"
 
+#include <algorithm>
+
 #include "common/error.h"
 
 namespace warpsim {
@@ -19,13 +21,13 @@ void ClusterBarriers::open(uint64_t cluster, uint32_t ctas, uint32_t warps) {
 }
 
 void ClusterBarriers::cta_retired(uint64_t cluster, uint32_t rank) {
-  Cluster& c = at(cluster);
+  Cluster& c = at_cluster(cluster);
   if (rank < c.where.size()) c.where[rank] = {UINT32_MAX, 0};
   if (--c.ctas == 0) clusters_.erase(cluster);
 }
 
 void ClusterBarriers::place(uint64_t cluster, uint32_t rank, uint32_t sm, uint32_t cta_slot) {
-  Cluster& c = at(cluster);
+  Cluster& c = at_cluster(cluster);
   if (c.where.size() <= rank) c.where.resize(rank + 1, {UINT32_MAX, 0});
   c.where[rank] = {sm, cta_slot};
 }
@@ -39,21 +41,22 @@ bool ClusterBarriers::signal(uint64_t cluster, uint32_t rank, uint32_t address, 
   return true;
 }
 
-ClusterBarriers::Cluster& ClusterBarriers::at(uint64_t cluster) {
+ClusterBarriers::Cluster& ClusterBarriers::at_cluster(uint64_t cluster) {
   auto it = clusters_.find(cluster);
   if (it == clusters_.end()) throw SimulationError("cluster barrier: cluster " + std::to_string(cluster) + " is not resident");
   return it->second;
 }
 
-void ClusterBarriers::arrive(uint64_t cluster, uint32_t phase, Cycle now) {
-  Cluster& c = at(cluster);
-  if (c.arrived.size() < phase) c.arrived.resize(phase, 0);
+void ClusterBarriers::arrive(uint64_t cluster, uint32_t phase, Cycle at) {
+  Cluster& c = at_cluster(cluster);
+  if (c.arrived.size() < phase) c.arrived.resize(phase, 0), c.latest.resize(phase, 0);
   ++c.arrived[phase - 1];
-  complete(c, now);
+  c.latest[phase - 1] = std::max(c.latest[phase - 1], at);
+  complete(c, at);
 }
 
 void ClusterBarriers::exit(uint64_t cluster, uint32_t arrived, Cycle now) {
-  Cluster& c = at(cluster);
+  Cluster& c = at_cluster(cluster);
   if (arrived == 0) {
     ++c.exited_unarrived;
   } else {
@@ -72,7 +75,7 @@ void ClusterBarriers::complete(Cluster& c, Cycle now) {
     uint32_t count = c.arrived[k - 1] + c.exited_unarrived;
     for (size_t a = 1; a <= c.exited_after.size() && a < k; ++a) count += c.exited_after[a - 1];
     if (count < c.warps) break;
-    c.completed.push_back(now + latency_);
+    c.completed.push_back(std::max(now, c.latest[k - 1]) + latency_);
     any = true;
   }
   if (!any) return;
@@ -88,7 +91,7 @@ void ClusterBarriers::complete(Cluster& c, Cycle now) {
 }
 
 Cycle ClusterBarriers::wait(uint64_t cluster, uint32_t phase, uint32_t sm, uint32_t warp) {
-  Cluster& c = at(cluster);
+  Cluster& c = at_cluster(cluster);
   if (phase == 0) return 0;  // nothing arrived at: nothing to wait for
   if (phase <= c.completed.size()) return c.completed[phase - 1];
   c.waiters.push_back(Waiter{sm, warp, phase});

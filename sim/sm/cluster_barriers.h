@@ -36,8 +36,9 @@ class ClusterBarriers {
   void open(uint64_t cluster, uint32_t ctas, uint32_t warps);
   // One of its CTAs retired; the last one closes the cluster.
   void cta_retired(uint64_t cluster, uint32_t rank);
-  // A warp's `phase`-th arrive (1-based).
-  void arrive(uint64_t cluster, uint32_t phase, Cycle now);
+  // A warp's `phase`-th arrive (1-based), counting at cycle `at` (at or after now: an arrive
+  // with release semantics counts once the warp's remote writes have landed).
+  void arrive(uint64_t cluster, uint32_t phase, Cycle at);
   // A warp exited after `arrived` arrives.
   void exit(uint64_t cluster, uint32_t arrived, Cycle now);
   // A warp waits for `phase`: returns the cycle it may continue, or kNever after recording the
@@ -52,13 +53,14 @@ class ClusterBarriers {
   struct Cluster {
     uint32_t ctas = 0, warps = 0;
     std::vector<uint32_t> arrived;         // [k - 1]: warps that made their k-th arrive
+    std::vector<Cycle> latest;             // [k - 1]: the latest cycle one of them counts at
     uint32_t exited_unarrived = 0;         // warps that exited before any arrive (most kernels' every warp)
     std::vector<uint32_t> exited_after;    // [a - 1]: warps that exited after a >= 1 arrives
     std::vector<Cycle> completed;          // [k - 1]: when phase k's waiters go
     std::vector<Waiter> waiters;
     std::vector<std::pair<uint32_t, uint32_t>> where;  // [rank]: (sm, CTA slot), or (UINT32_MAX, 0) once retired
   };
-  Cluster& at(uint64_t cluster);
+  Cluster& at_cluster(uint64_t cluster);
   void complete(Cluster& c, Cycle now);
 
   uint32_t latency_ = 0;

@@ -378,6 +378,9 @@ void Sm::issue_memory(Warp& w, uint32_t slot, const WarpInst& in, Cycle now) {
   if (op.pipe == Pipe::kMio) {
     Cycle ready = lsu_.issue_mio(in, now, ctas_[w.cta_slot].rank);
     for (int i = 0; i < in.num_dst; ++i) w.scoreboard.set(in.dst(i), ready, Producer::kMio);
+    // A write into the cluster's shared memory must land before the warp's next barrier.cluster
+    // arrive counts (its release semantics); a local one is done by then anyway.
+    if (op.space == MemSpace::kSharedCluster && op.op_class != OpClass::kLoad) w.cluster_writes_done = std::max(w.cluster_writes_done, ready);
     return;
   }
   if (in.active_mask == 0) return;  // predicated off: nothing reaches memory
@@ -429,7 +432,7 @@ void Sm::exit_warp(Warp& w, uint32_t slot, Cycle now) {
   CtaSlot& cta = ctas_[w.cta_slot];
   --cta.live;
   check_barrier(cta);
-  if (spec_.clusters.supported()) clusters_.exit(cta.cluster, w.cluster_arrivals, now);
+  if (spec_.clusters.supported()) clusters_.exit(cta.cluster, w.cluster_arrivals, std::max(now, w.cluster_writes_done));
   maybe_retire(w, slot, now);
 }
 

@@ -22,7 +22,8 @@ void Sm::issue_cluster_barrier(Warp& w, uint32_t slot, const WarpInst& in, Cycle
   // A warp with no active lane does not take part, as a predicated-off bar.sync would not.
   if (in.active_mask == 0) return;
   if (in.op->op_class == OpClass::kClusterArrive) {
-    clusters_.arrive(cta.cluster, ++w.cluster_arrivals, now);
+    // .release: the warp's writes into other CTAs' shared memory are visible first.
+    clusters_.arrive(cta.cluster, ++w.cluster_arrivals, std::max(now, w.cluster_writes_done));
     return;
   }
   ++stats_.cluster_barriers;

@@ -43,6 +43,7 @@ struct Warp {
   // Rarely used, so kept after what every cycle's scan reads.
   Cycle cluster_release_at = 0;     // barrier.cluster.wait: continue from this cycle (kNever until the phase completes)
   uint32_t cluster_arrivals = 0;    // barrier.cluster.arrive instructions executed
+  Cycle cluster_writes_done = 0;    // when its stores and atomics into other CTAs' shared memory have landed
   Cycle tensor_done = 0;            // its last tcgen05.mma completes (tcgen05.commit arrives then)
 };
 

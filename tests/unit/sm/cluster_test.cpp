@@ -92,6 +92,20 @@ std::string barrier_trace(const std::string& work) {
   return header(2, 2) + ".cta 0 0 0\n.warp 0\n" + sync + ".cta 1 0 0\n.warp 0\n" + work + sync;
 }
 
+TEST(ClusterTiming, AnArriveCountsOnceTheWarpsRemoteStoresHaveLanded) {
+  // CTA 1 stores 32 words into CTA 0's shared memory, then both sync the cluster: the arrive is
+  // a release, so the barrier completes only after the store crossed the network.
+  const std::string store = "st.shared::cluster.u32 [%r2], %r1; addr=0x1000000+4\n";
+  auto fast = test::simulate_text("h100", barrier_trace(store), {"clusters.dsmem_latency=100"});
+  auto slow = test::simulate_text("h100", barrier_trace(store), {"clusters.dsmem_latency=1100"});
+  EXPECT_EQ(slow.kernels.at(0).cycles - fast.kernels.at(0).cycles, 1000u);
+  EXPECT_GT(fast.kernels.at(0).cycles, 100u + fast.config.spec.clusters.barrier_latency);
+  // A store into its own shared memory does not hold the arrive up.
+  auto local = test::simulate_text("h100", barrier_trace("st.shared::cluster.u32 [%r2], %r1; addr=0x2000000+4\n"),
+                                   {"clusters.dsmem_latency=1100"});
+  EXPECT_LT(local.kernels.at(0).cycles, 1000u);
+}
+
 TEST(ClusterTiming, AWaitEndsTheBarrierLatencyAfterTheLastArrival) {
   auto quick = test::simulate_text("h100", barrier_trace(""));
   const GpuSpec& spec = quick.config.spec;
