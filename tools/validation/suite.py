@@ -100,6 +100,13 @@ add("bw_triad", "bandwidth", "bw_triad", 1056, 256,
     {"a": ("seq", (0.0, 0.75))}, note="a = b + 2c over 32 MiB each (exact in float)")
 add("bw_copy_l2", "bandwidth", "bw_copy", 1056, 256, [buf("a", "f32", 1 << 20, seq(0, 1)), buf("b", "f32", 1 << 20), u32(1 << 18)],
     {"b": ("seq", (0.0, 1.0))}, note="4 MiB copy: fits in L2 (first touch from DRAM)")
+# L2 re-reads: a set inside one partition's half of L2, and one beyond it but inside the whole L2
+# on A100/H100/H200 (20/25 MB halves): the second reads the other partition, so the pair measures
+# the far-partition bandwidth penalty the model has no published figure for.
+add("l2_reread_near", "bandwidth", "bw_reread", 1056, 256, [buf("a", "f32", 1 << 21, seq(0, 1)), u32(1 << 19), u32(8), buf("out", "f32", 1)],
+    {"out": ("f", [0.0])}, note="8 MiB read 8 times past L1: one L2 partition's half")
+add("l2_reread_far", "bandwidth", "bw_reread", 1056, 256, [buf("a", "f32", 1 << 23, seq(0, 1)), u32(1 << 21), u32(4), buf("out", "f32", 1)],
+    {"out": ("f", [0.0])}, note="32 MiB read 4 times past L1: beyond one partition, inside L2 (A100 40 MB, H100/H200 50 MB)")
 add("bw_copy_low_occupancy", "bandwidth", "bw_copy", 32, 128, [buf("a", "f32", 1 << 22, seq(0, 1)), buf("b", "f32", 1 << 22), u32(1 << 20)],
     {"b": ("seq", (0.0, 1.0))}, note="16 MiB copy by 32 blocks of 4 warps: too few bytes in flight")
 

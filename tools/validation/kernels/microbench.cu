@@ -25,6 +25,21 @@ extern "C" __global__ void bw_read(const float4* a, unsigned n4, float* out) {
   if (acc == -1.0f) out[0] = acc;  // never true for the inputs used; keeps the loads
 }
 
+// Reads the same n4 float4 elements `laps` times past L1 (ld.global.cg): after the first lap
+// (from DRAM) the set comes from L2, from the requester's own partition while it fits in one and
+// from the other partition beyond (A100, H100, H200), which is what the far-partition bandwidth
+// penalty is measured by.
+extern "C" __global__ void bw_reread(const float4* a, unsigned n4, unsigned laps, float* out) {
+  float acc = 0.0f;
+  for (unsigned lap = 0; lap < laps; ++lap) {
+    for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n4; i += gridDim.x * blockDim.x) {
+      float4 v = __ldcg(a + i);
+      acc += v.x + v.y + v.z + v.w;
+    }
+  }
+  if (acc == -1.0f) out[0] = acc;  // never true for the inputs used; keeps the loads
+}
+
 extern "C" __global__ void bw_write(float4* a, unsigned n4) {
   for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n4; i += gridDim.x * blockDim.x) {
     float f = 4.0f * i;
