@@ -84,6 +84,9 @@ def chase(name, n, stride, steps, note):
 
 
 chase("chase_l1", 2048, 32, 20000, "8 KiB ring, 128-byte steps: L1 hits after the first lap")
+add("chase_shared", "latency", "chase_shared", 1, 1,
+    [buf("next", "u32", 1024, seq(1, 1)), u32(1024), u32(100000), buf("out", "u32", 1)], {"out": ("I", [100000 % 1024])},
+    note="1024-entry ring in shared memory, 100000 dependent ld.shared")
 chase("chase_l2", 1 << 20, 32, 65536, "4 MiB ring (beyond L1, inside L2), 128-byte steps, two laps")
 chase("chase_dram", 1 << 24, 1024, 8192, "64 MiB span, 4 KiB steps, one lap: every load misses L2")
 

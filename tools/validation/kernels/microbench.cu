@@ -15,6 +15,17 @@ extern "C" __global__ void chase(const unsigned* next, unsigned n, unsigned step
   out[0] = j;
 }
 
+// The same chase through shared memory: one thread copies a ring of n <= 1024 next indices
+// (wrapped here) into shared memory, then follows it `steps` times: the shared-memory latency,
+// whose published figures are of low confidence (A100, H100).
+extern "C" __global__ void chase_shared(const unsigned* next, unsigned n, unsigned steps, unsigned* out) {
+  __shared__ unsigned ring[1024];
+  for (unsigned i = 0; i < n; ++i) ring[i] = next[i] >= n ? next[i] - n : next[i];
+  unsigned j = 0;
+  for (unsigned s = 0; s < steps; ++s) j = ring[j];
+  out[0] = j;
+}
+
 // Bandwidth: grid-stride loops over float4, enough blocks to fill the GPU.
 extern "C" __global__ void bw_read(const float4* a, unsigned n4, float* out) {
   float acc = 0.0f;
