@@ -4,6 +4,7 @@
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "common/error.h"
@@ -215,6 +216,7 @@ class Parser {
 
   Function function() {
     Function f;
+    plain_registers_.clear();
     f.line = peek().line;
     f.is_entry = take().text == ".entry";
     if (!f.is_entry && peek().is("(")) f.returns = param_list();
@@ -280,6 +282,13 @@ class Parser {
             r.count = static_cast<uint32_t>(number("a register count"));
             expect(">");
           }
+          // A register name need not start with '%' (PTX ISA, "Identifiers"); such names are
+          // given one here, so that everything downstream (and traces) sees register names alike.
+          if (r.name[0] != '%') {
+            if (r.count == 0) plain_registers_.insert(r.name);
+            for (uint32_t i = 0; i < r.count; ++i) plain_registers_.insert(r.name + std::to_string(i));
+            r.name = "%" + r.name;
+          }
           // "$" keeps the unique name a valid trace register name ("#" would start a comment there).
           if (!scopes_.empty()) {
             const std::string unique = r.name + "$" + std::to_string(++scoped_registers_);
@@ -326,6 +335,8 @@ class Parser {
       if (auto found = it->find(name); found != it->end()) return found->second;
     return name;
   }
+  // A register declared without '%' under the name it was given (see block()).
+  std::string register_name(const std::string& word) const { return plain_registers_.count(word) ? "%" + word : word; }
   void rename_scoped(Operand& o) const {
     o.name = scoped(o.name);
     for (Operand& item : o.items) rename_scoped(item);
@@ -339,8 +350,10 @@ class Parser {
     in.source_file = file_index_;
     if (accept("@")) {
       if (accept("!")) in.guard_negated = true;
-      if (peek().kind != Token::Kind::kWord || peek().text[0] != '%') fail(peek(), "a predicate register after '@'");
-      in.guard = take().text;
+      if (peek().kind != Token::Kind::kWord || (peek().text[0] != '%' && !plain_registers_.count(peek().text))) {
+        fail(peek(), "a predicate register after '@'");
+      }
+      in.guard = register_name(take().text);
     }
     const Token& op = peek();
     if (op.kind != Token::Kind::kWord || op.text[0] == '.' || op.text[0] == '%') fail(op, "an instruction");
@@ -410,7 +423,7 @@ class Parser {
     if (accept("[")) {
       o.kind = Operand::Kind::kAddress;
       if (peek().kind == Token::Kind::kWord) {
-        o.name = take().text;
+        o.name = register_name(take().text);
         if (accept("+")) {
           bool negative = accept("-");
           uint64_t v = number("an offset");
@@ -448,8 +461,8 @@ class Parser {
         o.kind = Operand::Kind::kSink;
         return o;
       }
-      o.kind = t.text[0] == '%' ? Operand::Kind::kRegister : Operand::Kind::kSymbol;
-      o.name = t.text;
+      o.kind = t.text[0] == '%' || plain_registers_.count(t.text) ? Operand::Kind::kRegister : Operand::Kind::kSymbol;
+      o.name = register_name(t.text);
       if (o.kind == Operand::Kind::kRegister && accept("|")) {
         Operand pair;
         pair.kind = Operand::Kind::kPair;
@@ -472,6 +485,7 @@ class Parser {
   size_t pos_ = 0;
   uint32_t source_line_ = 0, file_index_ = 0;
   std::vector<std::map<std::string, std::string>> scopes_;  // nested { } blocks: declared name -> unique name
+  std::set<std::string> plain_registers_;                    // this function's registers declared without '%'
   uint32_t scoped_registers_ = 0;
 };
 

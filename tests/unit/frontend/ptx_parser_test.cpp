@@ -1,6 +1,7 @@
 // The PTX parser on what nvcc 13 emits for sm_75 to sm_100 (traces/kernels/ptx/), and its errors.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <filesystem>
 
 #include "common/error.h"
@@ -24,6 +25,49 @@ bool has_opcode(const ptx::Function& f, const std::string& prefix) {
   for (const auto& in : f.body)
     if (in.opcode.rfind(prefix, 0) == 0) return true;
   return false;
+}
+
+// Register names need not start with '%' (PTX ISA, "Identifiers"): hand-written PTX often
+// declares `.reg .pred p; .reg .u32 i, r<2>;`. They run like nvcc's, and their traces replay.
+TEST(PtxParser, RegistersDeclaredWithoutPercentRunAndReplay) {
+  test::TempDir dir;
+  dir.write("k.ptx", R"(.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry twice(.param .u64 out, .param .u32 n)
+{
+  .reg .pred p, done;
+  .reg .u32 i, n_, r<2>;
+  .reg .u64 base, addr;
+  ld.param.u64 base, [out];
+  ld.param.u32 n_, [n];
+  mov.u32 i, %tid.x;
+  setp.ge.u32 done, i, n_;
+  @done bra END;
+  mul.lo.u32 r0, i, 2;
+  setp.eq.u32 p, i, 5;
+  @p add.u32 r0, r0, 100;
+  mul.wide.u32 addr, i, 4;
+  add.u64 addr, base, addr;
+  st.global.u32 [addr], r0;
+END:
+  ret;
+}
+)");
+  const std::string launch = dir.write("k.launch.yaml", "ptx: k.ptx\nkernel: twice\ngrid: [1]\nblock: [32]\nargs:\n"
+                                                        "  - {buffer: {name: out, elem: u32, count: 32}}\n  - {scalar: u32, value: 20}\ndump: [out]\n");
+  auto r = test::run_cli({"run", "--arch", "a100", launch, "--dump-dir", dir.path(""), "--checks", "error", "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string out = test::read_file(dir.path("out.bin"));
+  ASSERT_EQ(out.size(), 32u * 4);
+  for (uint32_t t = 0; t < 32; ++t) {
+    uint32_t v;
+    std::memcpy(&v, out.data() + 4 * t, 4);
+    EXPECT_EQ(v, t >= 20 ? 0u : 2 * t + (t == 5 ? 100 : 0)) << t;
+  }
+  const auto replay = test::run_and_replay("a100", launch, dir);
+  EXPECT_EQ(replay.direct.rfind("error", 0), std::string::npos) << replay.direct;
+  EXPECT_EQ(replay.direct, replay.replay);
 }
 
 TEST(PtxParser, ModuleDirectives) {
