@@ -175,6 +175,11 @@ bool decode_memory(std::string_view base, const std::vector<std::string_view>& p
       out.op_class = parts[3] == "wait_group" ? OpClass::kMembar : OpClass::kNop;
       return true;
     }
+    // cp.async.bulk.prefetch[.tensor.Nd].L2.global: a hint to bring data into L2, not timed.
+    if (parts.size() > 3 && parts[3] == "prefetch") {
+      out.op_class = OpClass::kNop;
+      return true;
+    }
     // A tensor copy names its rank (1d..5d) and may name a load mode: tile (the default) is
     // modelled; im2col and the gather/scatter modes are not.
     const bool rank_ok = !tensor || (parts.size() > 4 && parts[4].size() == 2 && parts[4][0] >= '1' && parts[4][0] <= '5' && parts[4][1] == 'd');
@@ -416,7 +421,9 @@ bool decode_mnemonic(std::string_view mnemonic, OpInfo& out, std::string& error)
     out.op_class = OpClass::kNop;
     return true;
   }
-  if (base == "nop" || base == "nanosleep" || base == "pmevent" || base == "griddepcontrol") {
+  // setmaxnreg moves registers between warpgroups of a CTA (Hopper's warp specialisation); the
+  // model keeps the register file the launch allocated (docs/memory-model.md).
+  if (base == "nop" || base == "nanosleep" || base == "pmevent" || base == "griddepcontrol" || base == "setmaxnreg") {
     out.op_class = OpClass::kNop;
     return true;
   }
@@ -426,7 +433,8 @@ bool decode_mnemonic(std::string_view mnemonic, OpInfo& out, std::string& error)
     out.writes_destination = true;
     return true;
   }
-  if (base == "vote" || base == "activemask") {
+  // elect.sync d|p, membermask picks one lane; createpolicy makes an opaque L2 cache policy.
+  if (base == "vote" || base == "activemask" || base == "elect" || base == "createpolicy") {
     out.op_class = OpClass::kInt;
     out.pipe = Pipe::kAlu;
     out.writes_destination = true;

@@ -161,6 +161,7 @@ class CtaEmulator : public CtaWork {
   uint8_t* bytes_at(MemSpace space, uint64_t address, uint32_t size, const WarpState& w, uint32_t lane, const EmuInst& in);
   static void complete_phase_if_done(Mbarrier& b);
   void mbarrier_op(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);
+  void warp_op(WarpState& w, const EmuInst& in, uint32_t exec);  // warp_ops.cpp
   void bulk_copy(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);
   void bulk_tensor_copy(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);
   void bulk_store(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);

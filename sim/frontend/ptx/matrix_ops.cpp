@@ -79,6 +79,29 @@ void CtaEmulator::matrix_op(WarpState& w, const EmuInst& in, uint32_t exec, Reco
       });
       return;
     }
+    case EmuOp::kStmatrix: {
+      // stmatrix.sync.aligned.m8n8.xN[.trans].shared.b16 [p], {r...}: ldmatrix's inverse, the
+      // same lanes giving row addresses and holding the same elements.
+      const EmuOperand& addr = ops.at(0);
+      std::array<uint64_t, 32> row_address{};
+      for (uint32_t l = 0; l < 32; ++l) row_address[l] = address(w, addr, l);
+      lanes([&](uint32_t l) { out.addresses.push_back(row_address[l % (8 * in.matrices)]); });
+      const auto& s = ops.at(1).regs;
+      lanes([&](uint32_t l) {
+        for (uint32_t m = 0; m < in.matrices; ++m) {
+          const uint64_t packed = reg(s.at(m), l);
+          for (uint32_t h = 0; h < 2; ++h) {
+            uint32_t row = l / 4, col = 2 * (l % 4) + h;
+            if (in.transpose) std::swap(row, col);
+            const uint64_t a = row_address[8 * m + row] + 2 * col;
+            const auto v = static_cast<uint16_t>(packed >> (16 * h));
+            std::memcpy(memory_at(MemSpace::kShared, a, 2, w, l, in), &v, 2);
+            check_shared(w, l, a, 2, true, false, in);
+          }
+        }
+      });
+      return;
+    }
     case EmuOp::kMma: {
       if (in.mma_k == 32) return mma_m16n8k32(w, in);
       // PTX ISA fragment layouts for mma.m16n8k16 / m16n8k8 (.f16/.bf16 inputs, .f32 accumulators),

@@ -30,7 +30,7 @@ const std::set<std::string> kSupported = {"mov",  "add",  "sub",  "mul",   "mad"
                                           "cvt",  "cvta", "ld",   "st",    "atom", "red",  "bar",  "barrier", "membar",
                                           "fence", "bra", "ret",  "exit",  "shfl", "vote", "activemask", "sqrt", "rsqrt",
                                           "rcp",  "ex2",  "lg2",  "sin",   "cos",  "popc", "clz",  "brev", "mul24", "mad24", "wmma", "mma", "bfe", "bfi", "ldmatrix", "cp", "prmt", "set", "redux", "mbarrier", "nanosleep",
-                                          "mapa", "getctarank", "wgmma", "tcgen05"};
+                                          "mapa", "getctarank", "wgmma", "tcgen05", "elect", "createpolicy", "setmaxnreg", "stmatrix"};
 
 uint32_t type_bits(const std::string& t) {
   if (t == ".pred") return 1;
@@ -343,13 +343,14 @@ class Lowering {
         {"sqrt", EmuOp::kSqrt}, {"rsqrt", EmuOp::kRsqrt}, {"rcp", EmuOp::kRcp}, {"ex2", EmuOp::kEx2}, {"lg2", EmuOp::kLg2},
         {"sin", EmuOp::kSin}, {"cos", EmuOp::kCos}, {"popc", EmuOp::kPopc}, {"clz", EmuOp::kClz}, {"brev", EmuOp::kBrev},
         {"bfe", EmuOp::kBfe}, {"bfi", EmuOp::kBfi}, {"prmt", EmuOp::kPrmt}, {"set", EmuOp::kSet}, {"redux", EmuOp::kRedux},
-        {"mapa", EmuOp::kMapa}, {"getctarank", EmuOp::kGetctarank}};
+        {"mapa", EmuOp::kMapa}, {"getctarank", EmuOp::kGetctarank}, {"elect", EmuOp::kElect}, {"createpolicy", EmuOp::kCreatepolicy},
+        {"setmaxnreg", EmuOp::kNop}};
     if (e.base == "barrier" && !e.mods.empty() && e.mods[0] == "cluster") {
       e.code = e.op.op_class == OpClass::kClusterArrive ? EmuOp::kClusterArrive : EmuOp::kClusterWait;
     } else if ((e.base == "bar" || e.base == "barrier") && !e.mods.empty() && e.mods[0] == "warp") {
       e.code = EmuOp::kNop;  // bar.warp.sync: lanes of one warp already move together here
-    } else if (e.base == "ldmatrix") {
-      e.code = EmuOp::kLdmatrix;
+    } else if (e.base == "ldmatrix" || e.base == "stmatrix") {
+      e.code = e.base == "ldmatrix" ? EmuOp::kLdmatrix : EmuOp::kStmatrix;
       e.matrices = e.has("x4") ? 4 : e.has("x2") ? 2 : 1;
       e.transpose = e.has("trans");
     } else if (e.base == "mbarrier") {
@@ -357,8 +358,9 @@ class Lowering {
     } else if (e.base == "nanosleep") {
       e.code = EmuOp::kNop;  // functionally nothing; the timing model does not yet suspend the warp
     } else if (e.base == "cp" && e.mods.size() > 1 && e.mods[1] == "bulk") {
-      // commit_group / wait_group of TMA stores: the copies are done when issued (bulk_copy).
-      const bool group = e.mods.size() > 2 && (e.mods[2] == "commit_group" || e.mods[2] == "wait_group");
+      // commit_group / wait_group of TMA stores: the copies are done when issued (bulk_copy);
+      // prefetches to L2 do nothing functionally.
+      const bool group = e.mods.size() > 2 && (e.mods[2] == "commit_group" || e.mods[2] == "wait_group" || e.mods[2] == "prefetch");
       e.code = group ? EmuOp::kNop : EmuOp::kBulkCopy;
     } else if (e.base == "cp") {
       const std::string what = e.mods.size() > 1 ? e.mods[1] : "";

@@ -459,7 +459,14 @@ class Parser {
       ++pos_;
       if (t.text == "_") {
         o.kind = Operand::Kind::kSink;
-        return o;
+        if (!accept("|")) return o;
+        Operand pair;  // _|%p (elect.sync's lane id unused)
+        pair.kind = Operand::Kind::kPair;
+        pair.line = o.line;
+        pair.column = o.column;
+        pair.items.push_back(o);
+        pair.items.push_back(operand());
+        return pair;
       }
       o.kind = t.text[0] == '%' || plain_registers_.count(t.text) ? Operand::Kind::kRegister : Operand::Kind::kSymbol;
       o.name = register_name(t.text);

@@ -85,8 +85,8 @@ std::string tcgen05_form(const Instruction& in, const EmuInst& e) {
 
 std::string unsupported_form(const Instruction& in, const EmuInst& e) {
   const std::string& base = e.base;
-  if (base == "ldmatrix" && in.opcode.find(".m8n8.") == std::string::npos) {
-    return "the emulator runs ldmatrix .m8n8 with .b16 elements only; not '" + in.opcode + "'";
+  if ((base == "ldmatrix" || base == "stmatrix") && in.opcode.find(".m8n8.") == std::string::npos) {
+    return "the emulator runs " + base + " .m8n8 with .b16 elements only; not '" + in.opcode + "'";
   }
   if (base == "cp" && in.opcode.rfind("cp.async.", 0) != 0) return "the emulator cannot run '" + in.opcode + "' yet";
   if (base == "mbarrier" && in.opcode.find(".shared") == std::string::npos) {

@@ -1,0 +1,113 @@
+// Warp-wide collective instructions (PTX ISA: shfl.sync, vote.sync, activemask, elect.sync,
+// redux.sync), which read or combine values across the warp's lanes, and createpolicy.
+#include <algorithm>
+#include <array>
+#include <bit>
+
+#include "frontend/ptx/cta_emulator.h"
+#include "frontend/ptx/value_bits.h"
+
+namespace warpsim::ptx {
+
+void CtaEmulator::warp_op(WarpState& w, const EmuInst& in, uint32_t exec) {
+  const auto& ops = in.operands;
+  const Type type = in.type;
+  auto lanes = [&](auto&& f) { for_lanes(exec, f); };
+  auto dst_reg = [&](size_t i = 0) { return ops.at(i).kind == EmuOperand::Kind::kReg ? ops[i].reg : -1; };
+  switch (in.code) {
+    case EmuOp::kShfl: {
+      // shfl.sync.MODE.b32 d[|p], a, b, c, membermask (PTX ISA pseudo-code for shfl.sync)
+      const std::string& mode = in.shfl_mode;
+      int32_t d = ops[0].kind == EmuOperand::Kind::kVector ? ops[0].regs.at(0) : ops[0].reg;
+      int32_t p = ops[0].kind == EmuOperand::Kind::kVector && ops[0].regs.size() > 1 ? ops[0].regs[1] : -1;
+      std::array<uint64_t, 32> source{};
+      for (uint32_t l = 0; l < 32; ++l) source[l] = read(w, ops[1], l);
+      std::array<uint64_t, 32> result{}, valid{};
+      lanes([&](uint32_t l) {
+        uint32_t bval = static_cast<uint32_t>(read(w, ops[2], l)) & 31, c = static_cast<uint32_t>(read(w, ops[3], l));
+        uint32_t cval = c & 31, segmask = (c >> 8) & 31;
+        uint32_t max_lane = (l & segmask) | (cval & ~segmask), min_lane = l & segmask;
+        int32_t j = 0;
+        bool pval = false;
+        if (mode == "up") j = static_cast<int32_t>(l) - static_cast<int32_t>(bval), pval = j >= static_cast<int32_t>(max_lane);
+        if (mode == "down") j = static_cast<int32_t>(l + bval), pval = j <= static_cast<int32_t>(max_lane);
+        if (mode == "bfly") j = static_cast<int32_t>(l ^ bval), pval = j <= static_cast<int32_t>(max_lane);
+        if (mode == "idx") j = static_cast<int32_t>(min_lane | (bval & ~segmask)), pval = j <= static_cast<int32_t>(max_lane);
+        if (!pval) j = static_cast<int32_t>(l);
+        result[l] = source[static_cast<uint32_t>(j)];
+        valid[l] = pval;
+      });
+      lanes([&](uint32_t l) {
+        write(w, d, l, result[l]);
+        write(w, p, l, valid[l]);
+      });
+      return;
+    }
+    case EmuOp::kVote: {
+      uint32_t ballot = 0;
+      lanes([&](uint32_t l) {
+        if (read(w, ops.at(1), l) & 1) ballot |= 1u << l;
+      });
+      lanes([&](uint32_t l) {
+        uint64_t r = ballot;
+        if (in.has("all")) r = ballot == exec;
+        if (in.has("any")) r = ballot != 0;
+        if (in.has("uni")) r = ballot == 0 || ballot == exec;
+        write(w, dst_reg(), l, r);
+      });
+      return;
+    }
+    case EmuOp::kActivemask:
+      lanes([&](uint32_t l) { write(w, dst_reg(), l, exec); });
+      return;
+    case EmuOp::kElect: {
+      // elect.sync d|p, membermask: the lowest active lane of the mask leads (the PTX ISA leaves
+      // the choice to the hardware); every lane learns its lane id in d, the leader gets p true.
+      const EmuOperand& d = ops.at(0);
+      uint32_t members = 0;
+      lanes([&](uint32_t l) { members = static_cast<uint32_t>(read(w, ops.at(1), l)); });
+      const uint32_t electable = members & exec;
+      const uint32_t leader = electable ? static_cast<uint32_t>(std::countr_zero(electable)) : 32;
+      const int32_t id = d.kind == EmuOperand::Kind::kVector ? d.regs.at(0) : d.reg, p = d.kind == EmuOperand::Kind::kVector && d.regs.size() > 1 ? d.regs[1] : -1;
+      lanes([&](uint32_t l) {
+        write(w, id, l, leader);
+        write(w, p, l, l == leader);
+      });
+      return;
+    }
+    case EmuOp::kCreatepolicy:  // an opaque L2 policy for .L2::cache_hint, which the model ignores
+      lanes([&](uint32_t l) { write(w, dst_reg(), l, 0); });
+      return;
+    case EmuOp::kRedux: {  // redux.sync.op.type d, a, membermask: one value over the active lanes
+      const bool sg = type.kind == 's';
+      bool first = true;
+      uint64_t acc = 0;
+      lanes([&](uint32_t l) {
+        uint64_t v = mask_bits(read(w, ops.at(1), l), 32);
+        if (first) {
+          acc = v, first = false;
+        } else if (in.has("add")) {
+          acc = (acc + v) & 0xffffffffull;
+        } else if (in.has("min")) {
+          acc = sg ? (as_signed(v, 32) < as_signed(acc, 32) ? v : acc) : std::min(acc, v);
+        } else if (in.has("max")) {
+          acc = sg ? (as_signed(v, 32) > as_signed(acc, 32) ? v : acc) : std::max(acc, v);
+        } else if (in.has("and")) {
+          acc &= v;
+        } else if (in.has("or")) {
+          acc |= v;
+        } else if (in.has("xor")) {
+          acc ^= v;
+        } else {
+          fault(in, w, l, "redux.sync supports add, min, max, and, or and xor");
+        }
+      });
+      lanes([&](uint32_t l) { write(w, dst_reg(), l, acc); });
+      return;
+    }
+    default:
+      return;
+  }
+}
+
+}  // namespace warpsim::ptx
