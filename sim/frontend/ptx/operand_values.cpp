@@ -59,7 +59,10 @@ uint64_t CtaEmulator::read_other(const WarpState& w, const EmuOperand& o, uint32
         case Special::kWarpid: return w.index;
         case Special::kNwarpid: return warps_.size();
         case Special::kSmid: return 0;
-        case Special::kClock: return 0;
+        // The emulator runs ahead of the timing model, so no simulated time exists yet: the
+        // warp's count of executed instructions, monotonic, so a loop waiting for the clock to
+        // advance ends, and the same on every run.
+        case Special::kClock: return w.executed;
         case Special::kLanemaskLt: return (1ull << lane) - 1;
         case Special::kLanemaskLe: return (2ull << lane) - 1;
         case Special::kLanemaskEq: return 1ull << lane;

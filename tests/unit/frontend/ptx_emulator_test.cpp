@@ -794,3 +794,43 @@ TEST(PtxEmulator, AMismatchedReferenceFailsTheCheckWithExitCode5) {
 
 }  // namespace
 }  // namespace warpsim
+
+namespace warpsim {
+namespace {
+
+// %clock64 in the emulator counts the warp's executed instructions: a loop waiting for it to
+// advance by 100 ends, after 100 to 103 of them (the loop body is four instructions).
+TEST(PtxEmulator, ClockAdvancesWithTheWarpsInstructions) {
+  test::TempDir dir;
+  dir.write("k.ptx", R"(.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry spin(.param .u64 out)
+{
+  .reg .pred %p<2>;
+  .reg .b64 %rd<8>;
+  mov.u64 %rd1, %clock64;
+LOOP:
+  mov.u64 %rd2, %clock64;
+  sub.s64 %rd3, %rd2, %rd1;
+  setp.lt.u64 %p1, %rd3, 100;
+  @%p1 bra LOOP;
+  ld.param.u64 %rd4, [out];
+  st.global.u64 [%rd4], %rd3;
+  ret;
+}
+)");
+  const std::string launch = dir.write("k.launch.yaml", "ptx: k.ptx\nkernel: spin\ngrid: [1]\nblock: [32]\nargs:\n"
+                                                        "  - {buffer: {name: out, elem: u64, count: 1}}\ndump: [out]\n");
+  auto r = test::run_cli({"run", "--arch", "a100", launch, "--dump-dir", dir.path(""), "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string out = test::read_file(dir.path("out.bin"));
+  ASSERT_EQ(out.size(), 8u);
+  uint64_t elapsed;
+  std::memcpy(&elapsed, out.data(), 8);
+  EXPECT_GE(elapsed, 100u);
+  EXPECT_LT(elapsed, 104u);
+}
+
+}  // namespace
+}  // namespace warpsim
