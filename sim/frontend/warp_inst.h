@@ -64,6 +64,7 @@ struct WarpInst {
   uint32_t line = 0;            // source line in the trace/PTX file, for messages and views
   uint32_t pc = 0;              // PTX frontend: index of the static instruction (0 for traces)
   uint32_t source_line = 0;     // PTX frontend: CUDA source line from the latest .loc (0 if none)
+  uint32_t sleep_ns = 0;        // nanosleep: how long the warp sleeps
   MbarrierUse mbar;             // only for OpInfo::mbarrier operations
 
   RegId dst(int i) const { return regs[i]; }

@@ -425,6 +425,7 @@ bool decode_mnemonic(std::string_view mnemonic, OpInfo& out, std::string& error)
   // model keeps the register file the launch allocated (docs/memory-model.md).
   if (base == "nop" || base == "nanosleep" || base == "pmevent" || base == "griddepcontrol" || base == "setmaxnreg") {
     out.op_class = OpClass::kNop;
+    out.sleep = base == "nanosleep";
     return true;
   }
   if (base == "shfl" || base == "match" || base == "redux") {

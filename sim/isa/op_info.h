@@ -82,6 +82,7 @@ struct OpInfo {
   // thread's MMAs are done (after_tensor).
   bool whole_sm = false;
   bool after_tensor = false;
+  bool sleep = false;       // nanosleep: the warp sleeps WarpInst::sleep_ns
   bool bulk_store = false;  // cp.async.bulk.global.shared::cta.bulk_group: WarpInst::mbar.tx_bytes per issuing lane
   bool from_sass = false;    // decoded from an Accel-Sim SASS opcode (shape already checked by the hardware)  // PTX mma.sync.m8n8k4 (f16) is four MMAs per warp (PTX ISA, mma)
   uint64_t tensor_flops() const { return 2ull * m * n * k * mma_per_warp / warps_sharing; }

@@ -226,6 +226,10 @@ Sm::Verdict Sm::classify(SubPartition& sp, Warp& w, Cycle now) {
     if (w.cluster_release_at > now) return {StallReason::kBarrier, w.cluster_release_at};
     w.in_cluster_wait = false;
   }
+  if (w.sleeping) {
+    if (w.sleep_until > now) return {StallReason::kSleeping, w.sleep_until};
+    w.sleeping = false;
+  }
   if (w.at_membar) {
     if (w.outstanding_stores) return {StallReason::kMembar, kNever};
     w.at_membar = false;
@@ -325,6 +329,12 @@ void Sm::issue(SubPartition& sp, uint32_t slot, Cycle now) {
       exit_warp(w, slot, now);
       return;
     case OpClass::kNop:
+      // nanosleep t: the warp is suspended for about t ns (the PTX ISA allows 0 to 2t; t here),
+      // at the clock cycles are counted in.
+      if (op.sleep && in.active_mask && in.sleep_ns) {
+        w.sleeping = true;
+        w.sleep_until = now + static_cast<Cycle>(std::ceil(in.sleep_ns * spec_.clocks.boost_mhz / 1000.0));
+      }
       break;
     default: {
       const PipeSpec& p = spec_.pipe(op.pipe);

@@ -14,6 +14,7 @@ struct Warp {
   bool at_barrier = false;
   bool at_membar = false;
   bool in_cluster_wait = false;  // between barrier.cluster.wait and cluster_release_at
+  bool sleeping = false;         // after nanosleep, until sleep_until
   uint32_t cta_slot = 0;
   uint32_t warp_in_cta = 0;
   uint64_t age = 0;         // launch order; GTO prefers the oldest
@@ -45,6 +46,7 @@ struct Warp {
   uint32_t cluster_arrivals = 0;    // barrier.cluster.arrive instructions executed
   Cycle cluster_writes_done = 0;    // when its stores and atomics into other CTAs' shared memory have landed
   Cycle tensor_done = 0;            // its last tcgen05.mma completes (tcgen05.commit arrives then)
+  Cycle sleep_until = 0;            // nanosleep: the warp may issue again from this cycle
 };
 
 }  // namespace warpsim

@@ -20,6 +20,7 @@ enum class StallReason : uint8_t {
   kMembar,            // waiting for a memory fence
   kDrain,             // exited, waiting for its stores to be acknowledged
   kNoInstruction,     // no instruction available
+  kSleeping,          // suspended by nanosleep
   kCount
 };
 inline constexpr int kNumStallReasons = static_cast<int>(StallReason::kCount);
@@ -27,7 +28,7 @@ inline constexpr int kNumStallReasons = static_cast<int>(StallReason::kCount);
 inline std::string_view stall_reason_name(StallReason r) {
   static constexpr std::array<std::string_view, kNumStallReasons> kNames{
       "selected", "not_selected", "long_scoreboard", "short_scoreboard", "wait", "math_pipe_throttle",
-      "mio_throttle", "lg_throttle", "barrier", "membar", "drain", "no_instruction"};
+      "mio_throttle", "lg_throttle", "barrier", "membar", "drain", "no_instruction", "sleeping"};
   return kNames[static_cast<int>(r)];
 }
 

@@ -447,6 +447,9 @@ void CtaEmulator::execute(WarpState& w, const EmuInst& in, uint32_t exec, Record
       return;
     }
     case EmuOp::kNop:
+      // nanosleep t: functionally nothing; the timing model suspends the warp for t ns (at most
+      // 1 ms, the PTX ISA's bound), the first active lane's t for the warp.
+      if (in.op.sleep && exec) out.inst.sleep_ns = static_cast<uint32_t>(std::min<uint64_t>(read(w, ops.at(0), std::countr_zero(exec)) & 0xffffffff, 1'000'000));
       return;
     case EmuOp::kCpAsyncCommit:
     case EmuOp::kCpAsyncWait:

@@ -356,7 +356,7 @@ class Lowering {
     } else if (e.base == "mbarrier") {
       e.code = EmuOp::kMbarrier;
     } else if (e.base == "nanosleep") {
-      e.code = EmuOp::kNop;  // functionally nothing; the timing model does not yet suspend the warp
+      e.code = EmuOp::kNop;  // functionally nothing; the sleep's length travels in the record
     } else if (e.base == "cp" && e.mods.size() > 1 && e.mods[1] == "bulk") {
       // commit_group / wait_group of TMA stores: the copies are done when issued (bulk_copy);
       // prefetches to L2 do nothing functionally.

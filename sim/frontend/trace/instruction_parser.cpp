@@ -240,6 +240,14 @@ WarpInst parse_instruction(LineCursor& c, uint32_t full_mask, OpcodeCache& opcod
       std::string_view token = c.word();
       size_t eq = token.find('=');
       std::string_view key = token.substr(0, eq);
+      if (eq != std::string_view::npos && key == "ns") {  // nanosleep: how long the warp sleeps
+        int64_t v = 0;
+        if (!op->sleep || !parse_signed(token.substr(eq + 1), v) || v < 0 || v > 1'000'000) {
+          c.fail_at(key_at, "ns= is nanosleep's duration in nanoseconds, 0 to 1000000 (the PTX ISA's bound)");
+        }
+        inst.sleep_ns = static_cast<uint32_t>(v);
+        continue;
+      }
       if (eq != std::string_view::npos && (key == "mbar" || key == "arrive" || key == "count" || key == "tx" || key == "phase" || key == "rows" ||
                                         key == "row_bytes" || key == "stride" || key == "mcast")) {
         if (op->mbarrier == MbarrierOp::kNone && !(op->bulk_store && key != "mbar" && key != "arrive" && key != "count" && key != "phase")) {
@@ -268,7 +276,7 @@ WarpInst parse_instruction(LineCursor& c, uint32_t full_mask, OpcodeCache& opcod
         continue;
       }
       if (eq == std::string_view::npos || key != "addr") {
-        c.fail_at(key_at, "unknown annotation '" + std::string(token) + "'; expected addr=BASE+STRIDE, addr=A0,A1,... or, for mbarrier operations and bulk copies, mbar=, count=, arrive=, tx=, phase=, rows=, row_bytes=, stride= and mcast=");
+        c.fail_at(key_at, "unknown annotation '" + std::string(token) + "'; expected addr=BASE+STRIDE, addr=A0,A1,... or, for mbarrier operations and bulk copies, mbar=, count=, arrive=, tx=, phase=, rows=, row_bytes=, stride= and mcast=, or ns= for nanosleep");
       }
       if (have_addr) c.fail_at(key_at, "addr= given twice");
       if (!needs_addresses(*op) && op->space != MemSpace::kParam) {

@@ -84,6 +84,7 @@ void TraceWriter::instruction(const WarpInst& inst, uint32_t full_mask, const st
       line += hex(base) + (stride < 0 ? "-" : "+") + std::to_string(stride < 0 ? -stride : stride);
     }
   }
+  if (inst.op->sleep && inst.sleep_ns) line += (first ? " ; ns=" : "; ns=") + std::to_string(inst.sleep_ns);
   if (inst.op->bulk_store && inst.active_mask != 0) {
     line += " tx=" + std::to_string(inst.mbar.tx_bytes);
     if (inst.mbar.row_count() != 1 || inst.mbar.row_bytes != 0) line += box_rows(inst.mbar);
