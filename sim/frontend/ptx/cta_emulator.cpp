@@ -121,8 +121,12 @@ bool CtaEmulator::step_independent(WarpState& w, Record& out) {
     w.done = true;
     return false;
   }
-  // Groups of lanes by PC: the lowest PC first, or after 64 steps the next one after the PC run
-  // last (forward progress); a group at a *.sync instruction waits for every live lane.
+  // Groups of lanes by PC: the lowest PC first (so that divergent paths meet again where they
+  // join, as the convergence barriers compilers place make them). After 64 steps, or once a group
+  // has taken a backward branch after an atomic or a volatile/relaxed/acquire load (a spin-wait
+  // iteration, where the code hardware runs yields), the warp is handed to the next group after
+  // the PC run last (forward progress), which runs until its own next branch. A group at a
+  // *.sync instruction waits for every live lane.
   std::array<uint32_t, 32> order{};
   uint32_t n = 0;
   for (uint32_t l = 0; l < 32; ++l) {
@@ -133,9 +137,24 @@ bool CtaEmulator::step_independent(WarpState& w, Record& out) {
   }
   std::sort(order.begin(), order.begin() + n);
   uint32_t start = 0;
-  if (n > 1 && ++w.run_length >= 64) {
+  const uint32_t followed = w.following & w.live;
+  if (followed && n > 1) {
+    // The group handed the warp keeps it while its lanes stay together.
+    const uint32_t at = w.pcs[std::countr_zero(followed)];
+    bool together = true;
+    for (uint32_t l = 0; l < 32; ++l)
+      if ((followed >> l & 1) && w.pcs[l] != at) together = false;
+    if (together) {
+      while (order[start] != at) ++start;
+    } else {
+      w.following = 0;
+    }
+  } else if (n > 1 && ++w.run_length >= 64) {
     w.run_length = 0;
     while (start < n && order[start] <= w.turn) ++start;
+    w.following = ~0u;  // set to the chosen group below
+  } else {
+    w.following = 0;
   }
   uint32_t pc = end, group = 0;
   for (uint32_t i = 0; i < n && pc == end; ++i) {
@@ -152,6 +171,7 @@ bool CtaEmulator::step_independent(WarpState& w, Record& out) {
                          " cannot go on under independent thread scheduling: its lanes wait at different *.sync instructions");
   }
   w.turn = pc;
+  if (w.following == ~0u) w.following = group;
   const EmuInst& in = insts[pc];
   const uint32_t exec = guard_lanes(w, in, group);
   begin_record(in, exec, out);
@@ -159,6 +179,14 @@ bool CtaEmulator::step_independent(WarpState& w, Record& out) {
     out.inst.active_mask = group;
     for (uint32_t l = 0; l < 32; ++l)
       if (group >> l & 1) w.pcs[l] = (exec >> l & 1) ? in.operands.at(0).target : pc + 1;
+    // A spin-wait iteration (a taken backward branch after waiting on memory) that leaves lanes
+    // elsewhere yields: the next step hands the warp on. Any branch ends a hand-over.
+    w.following = 0;
+    const uint32_t target = in.operands.at(0).target;
+    bool elsewhere = false;
+    for (uint32_t l = 0; l < 32; ++l) elsewhere |= (w.live >> l & 1) && w.pcs[l] != target;
+    if (exec && target <= pc && elsewhere && w.waited_on_memory) w.run_length = 63;
+    w.waited_on_memory = false;
     return true;
   }
   if (in.code == EmuOp::kRet) {
@@ -170,6 +198,7 @@ bool CtaEmulator::step_independent(WarpState& w, Record& out) {
   // Everything else runs through the common path on a one-entry stack.
   w.stack.assign(1, StackEntry{pc, end, group});
   execute(w, in, exec, out);
+  w.waited_on_memory |= in.code == EmuOp::kAtom || (in.code == EmuOp::kLd && (in.has("volatile") || in.has("relaxed") || in.has("acquire")));
   for (uint32_t l = 0; l < 32; ++l)
     if (group >> l & 1) w.pcs[l] = pc + 1;
   return true;

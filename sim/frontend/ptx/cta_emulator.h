@@ -52,8 +52,9 @@ struct LaunchContext {
   Findings* findings = nullptr; // where the checkers report; null disables them
   // Volta-style independent thread scheduling: each lane has its own PC; the warp runs one group
   // of lanes sharing a PC at a time, the lowest PC first (so paths meet again where they join),
-  // but hands a turn to the next group after 64 steps so that a lane spinning on another always
-  // lets it progress. *.sync instructions wait for every live lane. False: the classic stack.
+  // but hands the warp to the next group after a spin-wait iteration or 64 steps, so that a lane
+  // spinning on another always lets it progress (step_independent). *.sync instructions wait for
+  // every live lane. False: the classic stack.
   bool independent_thread_scheduling = false;
   uint64_t max_warp_instructions = 100'000'000;  // a warp past this is reported as stuck (livelock)
   // OpInfo records for instructions whose shape is known only at run time (tcgen05.mma's comes
@@ -116,6 +117,8 @@ class CtaEmulator : public CtaWork {
     uint32_t live = 0;               // lanes that have not exited
     uint32_t turn = 0;               // the PC last run
     uint32_t run_length = 0;         // steps the lowest-PC group has run without a turn for others
+    uint32_t following = 0;          // after a hand-over: the lanes of the group that runs until its next branch
+    bool waited_on_memory = false;   // an atomic or a volatile/relaxed/acquire load since the last branch
     uint64_t executed = 0;
     // cp.async groups, as the timing model sees them: each cp.async writes a pseudo register
     // (Program::async_copy_reg_base + k, k rotating), commit_group closes the open group, and

@@ -383,6 +383,26 @@ TEST(PtxEmulator, IndependentThreadSchedulingResolvesAnIntraWarpSpinLock) {
   Ran r = run_launch("a100", launch("independent"));
   EXPECT_EQ(buffer<uint32_t>(*r.workload, "counter")[0], 32u);  // every lane got the lock once
   EXPECT_EQ(buffer<uint32_t>(*r.workload, "lock")[0], 0u);
+  // The spinning lanes yield at their loop's backward branch, so each hand-off costs one spin
+  // iteration (cas, setp, bra: the lowest spinning lane wins) and the winner's critical section
+  // (ld, add, st, membar, exch, ret): 2 parameter loads + 32 x (3 + 6) warp instructions.
+  EXPECT_EQ(r.summary.warp_instructions, 2u + 32 * (3 + 6));
+}
+
+// Loops and branches that do not wait on memory reconverge under independent thread scheduling
+// exactly where the stack's immediate post-dominators put them (the convergence barriers
+// compilers place): the same instruction stream, lane for lane.
+TEST(PtxEmulator, IndependentSchedulingReconvergesLoopsThatDoNotSpin) {
+  const std::string path = test::source_path("traces/kernels/divergence.launch.yaml");
+  const LoadedConfig c = load_gpu_config("h100");
+  ptx::PtxWorkload stack(path, c.spec.compute_capability), its(path, c.spec.compute_capability);
+  its.set_independent_thread_scheduling(true);
+  Gpu g1(c.spec), g2(c.spec);
+  const auto a = summarize_kernel(c.spec, g1.stats(), simulate(g1, stack).kernels.at(0));
+  const auto b = summarize_kernel(c.spec, g2.stats(), simulate(g2, its).kernels.at(0));
+  EXPECT_EQ(a.warp_instructions, b.warp_instructions);
+  EXPECT_EQ(a.thread_instructions, b.thread_instructions);
+  EXPECT_EQ(a.cycles, b.cycles);
 }
 
 TEST(PtxEmulator, BothReconvergenceModelsComputeTheSameResults) {
