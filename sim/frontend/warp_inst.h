@@ -39,9 +39,18 @@ struct MbarrierUse {
   uint32_t row_bytes = 0;
   uint16_t multicast = 0;  // .multicast::cluster: the CTAs (bit = rank) whose shared memory and mbarrier the copy fills
   std::array<uint16_t, kRowDims> rows{1, 1, 1, 1};
-  std::array<uint64_t, kRowDims> row_stride{};
+  // In units of 16 bytes (tensor maps' strides are multiples of 16): 32 bits reach 64 GiB, and
+  // the record stays small (every WarpInst carries one).
+  std::array<uint32_t, kRowDims> row_stride16{};
 
   uint64_t row_count() const { return uint64_t{rows[0]} * rows[1] * rows[2] * rows[3]; }
+  uint64_t row_stride(int d) const { return uint64_t{row_stride16[d]} * 16; }
+  // False when `bytes` is not a multiple of 16 below 64 GiB.
+  bool set_row_stride(int d, uint64_t bytes) {
+    if (bytes % 16 != 0 || bytes / 16 > UINT32_MAX) return false;
+    row_stride16[d] = static_cast<uint32_t>(bytes / 16);
+    return true;
+  }
   // Calls f(first byte, bytes) for each row, innermost box dimension first.
   template <class F>
   void for_each_row(uint64_t base, F&& f) const {
@@ -50,7 +59,7 @@ struct MbarrierUse {
       for (uint32_t c = 0; c < rows[2]; ++c)
         for (uint32_t b = 0; b < rows[1]; ++b)
           for (uint32_t a = 0; a < rows[0]; ++a)
-            f(base + a * row_stride[0] + b * row_stride[1] + c * row_stride[2] + d * row_stride[3], bytes);
+            f(base + a * row_stride(0) + b * row_stride(1) + c * row_stride(2) + d * row_stride(3), bytes);
   }
 };
 

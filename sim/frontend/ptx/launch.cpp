@@ -319,6 +319,7 @@ void PtxWorkload::add_tensor_map(MapReader& arg, const Variable& param, uint8_t*
   uint64_t extent = uint64_t{t.dims[0]} * t.elem_bytes;
   for (size_t i = 0; i < strides.size(); ++i) {
     if (strides[i] % 16 != 0) config_error(m.location("strides"), "tensor map strides must be multiples of 16 bytes");
+    if (strides[i] >= (int64_t{1} << 36)) config_error(m.location("strides"), "warpsim models tensor map strides below 64 GiB");
     t.strides[i] = static_cast<uint64_t>(strides[i]);
     extent += t.strides[i] * (t.dims[i + 1] - 1);
   }

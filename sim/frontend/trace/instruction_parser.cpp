@@ -166,13 +166,13 @@ void parse_box_rows(LineCursor& c, size_t at, std::string_view value, bool rows,
     const size_t x = value.find('x');
     const std::string_view part = value.substr(0, x);
     int64_t v = 0;
-    const int64_t most = rows ? 65535 : (int64_t{1} << 48);
-    if (d == MbarrierUse::kRowDims || !parse_signed(part, v) || v < 0 || v > most) {
-      c.fail_at(at, std::string("expected ") + (rows ? "rows=R1[xR2[xR3[xR4]]], counts up to 65535," : "stride=S1[xS2[xS3[xS4]]], byte strides,") +
+    const bool ok = d < MbarrierUse::kRowDims && parse_signed(part, v) && v >= 0 &&
+                    (rows ? v <= 65535 : out.set_row_stride(static_cast<int>(d), static_cast<uint64_t>(v)));
+    if (!ok) {
+      c.fail_at(at, std::string("expected ") + (rows ? "rows=R1[xR2[xR3[xR4]]], counts up to 65535," : "stride=S1[xS2[xS3[xS4]]], byte strides (multiples of 16 below 64 GiB),") +
                         " one per box dimension above the first (at most 4); got '" + std::string(whole) + "'");
     }
     if (rows) out.rows[d] = static_cast<uint16_t>(v);
-    else out.row_stride[d] = static_cast<uint64_t>(v);
     ++d;
     if (x == std::string_view::npos) return;
     value.remove_prefix(x + 1);

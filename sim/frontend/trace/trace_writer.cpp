@@ -18,7 +18,7 @@ std::string box_rows(const MbarrierUse& m) {
   std::string rows, strides;
   for (int d = 0; d < dims; ++d) {
     rows += (d ? "x" : "") + std::to_string(m.rows[d]);
-    strides += (d ? "x" : "") + std::to_string(m.row_stride[d]);
+    strides += (d ? "x" : "") + std::to_string(m.row_stride(d));
   }
   return " rows=" + rows + " row_bytes=" + std::to_string(m.row_bytes) + " stride=" + strides;
 }
