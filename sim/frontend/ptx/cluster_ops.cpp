@@ -28,6 +28,22 @@ uint8_t* CtaEmulator::cluster_shared_at(uint64_t address, uint32_t size, const W
   return bytes.data() + offset;
 }
 
+void CtaEmulator::check_remote_shared(const WarpState& w, uint32_t lane, uint64_t address, uint32_t size, bool write, const EmuInst& in) {
+  const uint64_t rank_plus_one = address >> kClusterRankShift, offset = address & kClusterOffsetMask;
+  CtaEmulator* owner = cluster_ && rank_plus_one && rank_plus_one <= cluster_->ctas.size() ? cluster_->ctas[rank_plus_one - 1] : nullptr;
+  if (!owner || owner->shared_words_.empty() || size == 0) return;
+  for (uint64_t word = offset / 4; word <= (offset + size - 1) / 4 && word < owner->shared_words_.size(); ++word) {
+    WordAccess& a = owner->shared_words_[word];
+    if (write) {
+      a.write |= WordAccess::kWrittenBit;
+    } else if (!(a.write & WordAccess::kWrittenBit)) {
+      launch_.findings->add("uninitialized-shared-read", in.line,
+                            launch_.file + ":" + std::to_string(in.line) + ": " + thread_name(w, lane) + " reads shared " + hex(word * 4) +
+                                " of the cluster's CTA of rank " + std::to_string(rank_plus_one - 1) + ", which no thread has written");
+    }
+  }
+}
+
 MemSpace CtaEmulator::resolve_space(const WarpState& w, const EmuInst& in, uint32_t exec, std::array<uint64_t, 32>& lane_address,
                                     Record& out) {
   MemSpace space = in.space;

@@ -407,6 +407,7 @@ void CtaEmulator::execute(WarpState& w, const EmuInst& in, uint32_t exec, Record
         out.addresses.push_back(a);
         uint8_t* p = memory_at(space, a, size, w, l, in);
         if (space == MemSpace::kShared) check_shared(w, l, a, size, true, true, in);
+        if (space == MemSpace::kSharedCluster) check_remote_shared(w, l, a, size, true, in);
         uint64_t old = 0;
         std::memcpy(&old, p, size);
         uint64_t v = read(w, ops.at(returns ? 2 : 1), l);

@@ -236,6 +236,9 @@ class CtaEmulator : public CtaWork {
   };
   std::vector<WordAccess> shared_words_;
   void check_shared(const WarpState& w, uint32_t lane, uint64_t address, uint32_t size, bool write, bool atomic, const EmuInst& in);
+  // Another CTA's shared memory (cluster_ops.cpp): writes mark its words written, reads of words
+  // nothing wrote are reported; races across CTAs are not checked.
+  void check_remote_shared(const WarpState& w, uint32_t lane, uint64_t address, uint32_t size, bool write, const EmuInst& in);
   [[gnu::noinline, gnu::cold]] void report_shared(const WarpState& w, uint32_t lane, uint64_t word, bool write, bool uninitialized,
                                                  bool after_write, bool after_read, const EmuInst& in);
   std::string thread_name(const WarpState& w, uint32_t lane) const;

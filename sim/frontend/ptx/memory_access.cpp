@@ -159,11 +159,13 @@ void CtaEmulator::load_store(WarpState& w, const EmuInst& in, uint32_t exec, Rec
     if (space == MemSpace::kShared && high + bytes <= shared_.size()) base = shared_.data() + low;
   }
   const bool checked_shared = space == MemSpace::kShared && !shared_words_.empty();
+  const bool checked_remote = space == MemSpace::kSharedCluster && !shared_words_.empty();
   for_lanes(exec, [&](uint32_t l) {
     const uint64_t a = lane_address[l];
     if (space != MemSpace::kParam) out.addresses.push_back(a);
     uint8_t* p = base ? base + (a - low) : memory_at(space, a, bytes, w, l, in);
     if (checked_shared) check_shared(w, l, a, bytes, !load, false, in);
+    if (checked_remote) check_remote_shared(w, l, a, bytes, !load, in);
     for (uint32_t k = 0; k < n; ++k) {
       const int32_t r = data_regs[k];
       if (load) {

@@ -126,6 +126,55 @@ TEST(ClusterPtx, RemoteMbarriersAndMulticastMasksAreChecked) {
   EXPECT_NE(r.err.find("multicast CTA mask 0x10 for a cluster of 4 CTAs"), std::string::npos) << r.err;
 }
 
+// The shared-memory checker across a cluster: a word another CTA stored is initialised for its
+// owner (no false report when the owner reads it after barrier.cluster), and a remote read of a
+// word nothing wrote is reported with the CTA it belongs to.
+TEST(ClusterPtx, RemoteWritesInitialiseTheOwnersWordsAndRemoteReadsAreChecked) {
+  test::TempDir dir;
+  dir.write("k.ptx", R"(.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 out)
+.reqnctapercluster 2, 1, 1
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<16>;
+  .reg .b64 %rd<4>;
+  .shared .align 4 .b32 word[2];
+  mov.u32 %r1, %cluster_ctarank;
+  xor.b32 %r3, %r1, 1;
+  mov.u32 %r2, word;
+  mapa.shared::cluster.u32 %r4, %r2, %r3;
+  add.u32 %r9, %r1, 7;
+  st.shared::cluster.u32 [%r4], %r9;
+  barrier.cluster.arrive.aligned;
+  barrier.cluster.wait.aligned;
+  ld.shared.u32 %r5, [%r2];
+  ld.shared::cluster.u32 %r6, [%r4+4];
+  ld.param.u64 %rd1, [out];
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r5;
+  barrier.cluster.arrive.aligned;
+  barrier.cluster.wait.aligned;
+  ret;
+}
+)");
+  const std::string launch = dir.write("k.launch.yaml", "ptx: k.ptx\nkernel: k\ngrid: [2]\nblock: [32]\n"
+                                                        "args:\n  - {buffer: {name: out, elem: u32, count: 2}}\ndump: [out]\n");
+  auto r = test::run_cli({"run", "--arch", "h100", launch, "--dump-dir", dir.path(""), "--checks", "warn"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string out = test::read_file(dir.path("out.bin"));
+  uint32_t v[2];
+  std::memcpy(v, out.data(), 8);
+  EXPECT_EQ(v[0], 8u);  // rank 1 stored 1 + 7 into rank 0's word
+  EXPECT_EQ(v[1], 7u);
+  const std::string all = r.out + r.err;
+  EXPECT_EQ(all.find("reads shared 0x0,"), std::string::npos) << all;  // the remotely stored word
+  EXPECT_NE(all.find("k.ptx:20: thread (0,0,0) of CTA (1,0,0) reads shared 0x4 of the cluster's CTA of rank 0, which no thread has written"),
+            std::string::npos) << all;
+}
+
 // The shipped kernels replay from their traces with the same timing: the cluster shape, the
 // resolved .shared::cluster accesses and the cluster barriers all travel in the trace.
 TEST(ClusterPtx, ShippedKernelsReplayFromTheirTraces) {
