@@ -38,6 +38,7 @@ struct MbarrierUse {
   int32_t phase = -1;
   uint32_t row_bytes = 0;
   uint16_t multicast = 0;  // .multicast::cluster: the CTAs (bit = rank) whose shared memory and mbarrier the copy fills
+  uint8_t elem_bytes = 0;  // cp.reduce.async.bulk: bytes per element L2 combines
   std::array<uint16_t, kRowDims> rows{1, 1, 1, 1};
   // In units of 16 bytes (tensor maps' strides are multiples of 16): 32 bits reach 64 GiB, and
   // the record stays small (every WarpInst carries one).

@@ -164,6 +164,24 @@ bool decode_memory(std::string_view base, const std::vector<std::string_view>& p
   bool wmma = base == "wmma" && parts.size() > 1 && (parts[1] == "load" || parts[1] == "store");
   bool ldmatrix = base == "ldmatrix" || base == "stmatrix";
   bool cp_async = base == "cp" && parts.size() > 1 && parts[1] == "async";
+  // cp.reduce.async.bulk[.tensor.Nd].global.shared::cta...bulk_group.op[.type]: a TMA reduction,
+  // timed as a bulk store whose sectors L2's atomic units combine (one operation per element).
+  if (base == "cp" && parts.size() > 3 && parts[1] == "reduce" && parts[2] == "async" && parts[3] == "bulk") {
+    bool to_global = false, bulk_group = false;
+    for (auto p : parts) to_global = to_global || p == "global", bulk_group = bulk_group || p == "bulk_group";
+    if (!to_global || !bulk_group) {
+      error = "'cp.reduce.async.bulk' is modelled from shared to global memory in a bulk group "
+              "(cp.reduce.async.bulk[.tensor.Nd].global.shared::cta[.tile].bulk_group.op.type); not this form";
+      return false;
+    }
+    out.op_class = OpClass::kStore;
+    out.space = MemSpace::kGlobal;
+    out.bulk_store = out.bulk_reduce = true;
+    out.access_bytes = type ? type->bytes : 4;  // a tensor reduction: the map's element (the record says)
+    out.bypass_l1 = true;
+    out.pipe = Pipe::kLsu;
+    return true;
+  }
   if (cp_async && parts.size() > 2 && parts[2] == "bulk") {
     // cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [dst], [src], size, [mbar]:
     // the TMA reads global memory through L2 and completes the bytes on an mbarrier.

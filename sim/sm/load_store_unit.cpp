@@ -172,10 +172,19 @@ uint32_t LoadStoreUnit::issue_bulk_store(const WarpInst& inst, uint32_t warp, Cy
     // The copy engine reads shared memory first (one shared access), then writes each line's
     // sectors to L2, past L1 (a tensor store: its box's in-bounds rows).
     const Cycle sent = now + m.shared.latency;
+    // A reduction's sectors are combined by L2's atomic unit, one operation per element.
+    const bool reduce = inst.op->bulk_reduce;
+    const uint32_t elem = std::max<uint32_t>(1, inst.mbar.elem_bytes ? inst.mbar.elem_bytes : inst.op->access_bytes);
     inst.mbar.for_each_row(a, [&](uint64_t from, uint64_t bytes) {
       for_each_line(from, from + bytes, m, [&](uint64_t line, uint32_t sectors) {
-        stats_.bulk_copy_sectors += static_cast<uint64_t>(std::popcount(sectors));
-        memory_.send(MemRequest{line, sectors, warp, sm_id_, MemOp::kWrite}, sent);
+        const auto n = static_cast<uint32_t>(std::popcount(sectors));
+        stats_.bulk_copy_sectors += n;
+        MemRequest req{line, sectors, warp, sm_id_, reduce ? MemOp::kReduce : MemOp::kWrite};
+        if (reduce) {  // the row's bytes inside this line, an operation per element
+          const uint64_t start = line * m.line_bytes, inside = std::min(from + bytes, start + m.line_bytes) - std::max(from, start);
+          req.ops = static_cast<uint8_t>(std::clamp<uint64_t>(inside / elem, 1, 255));
+        }
+        memory_.send(req, sent);
         ++acks;
       });
     });

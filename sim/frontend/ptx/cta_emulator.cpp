@@ -411,28 +411,8 @@ void CtaEmulator::execute(WarpState& w, const EmuInst& in, uint32_t exec, Record
         uint64_t old = 0;
         std::memcpy(&old, p, size);
         uint64_t v = read(w, ops.at(returns ? 2 : 1), l);
-        uint64_t r = old;
-        if (type.kind == 'f') {
-          double x = as_float(old, type.bits), y = as_float(v, type.bits);
-          if (op == "add") r = from_float(x + y, type.bits);
-          if (op == "min") r = from_float(std::fmin(x, y), type.bits);
-          if (op == "max") r = from_float(std::fmax(x, y), type.bits);
-          if (op == "exch") r = v;
-        } else {
-          bool sg = type.kind == 's';
-          int64_t so = as_signed(old, type.bits), sv = as_signed(v, type.bits);
-          uint64_t uo = mask_bits(old, type.bits), uv = mask_bits(v, type.bits);
-          if (op == "add") r = uo + uv;
-          if (op == "min") r = sg ? static_cast<uint64_t>(std::min(so, sv)) : std::min(uo, uv);
-          if (op == "max") r = sg ? static_cast<uint64_t>(std::max(so, sv)) : std::max(uo, uv);
-          if (op == "exch") r = uv;
-          if (op == "and") r = uo & uv;
-          if (op == "or") r = uo | uv;
-          if (op == "xor") r = uo ^ uv;
-          if (op == "inc") r = uo >= uv ? 0 : uo + 1;
-          if (op == "dec") r = (uo == 0 || uo > uv) ? uv : uo - 1;
-          if (op == "cas") r = uo == uv ? read(w, ops.at(3), l) : uo;
-        }
+        const uint64_t r = op == "cas" ? (mask_bits(old, type.bits) == mask_bits(v, type.bits) ? read(w, ops.at(3), l) : old)
+                                       : combine_bits(op, type, old, v);
         std::memcpy(p, &r, size);
         if (returns) write(w, dst_reg(), l, old);
       });

@@ -169,6 +169,7 @@ class CtaEmulator : public CtaWork {
   void bulk_tensor_copy(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);
   void bulk_store(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);
   void bulk_tensor_store(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);
+  void bulk_reduce(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);
   void tensor_operand(WarpState& w, const EmuInst& in, const EmuOperand& map, uint32_t lane, TensorMap& t, int64_t* coords);
   static uint64_t box_footprint(const TensorMap& t, const int64_t* coords, MbarrierUse& use);
   uint16_t copy_destinations(WarpState& w, const EmuInst& in, size_t mask_operand, uint32_t lane);

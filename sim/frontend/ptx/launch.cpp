@@ -293,6 +293,7 @@ void PtxWorkload::add_tensor_map(MapReader& arg, const Variable& param, uint8_t*
   TensorMap t;
   t.address = b->base;
   t.elem_bytes = elem_size(elem);
+  t.elem_kind = elem == "bf16" ? 'h' : elem[0] == 'f' ? 'f' : elem[0] == 's' ? 's' : 'u';
   const auto dims = m.integer_list("dims", 1, 0xffffffffll), box = m.integer_list("box", 1, 256);
   if (dims.empty() || dims.size() > TensorMap::kMaxRank) {
     config_error(m.location("dims"), "tensor maps have rank 1 to 5; got " + std::to_string(dims.size()) + " dimensions");

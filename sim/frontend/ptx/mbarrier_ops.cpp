@@ -196,6 +196,7 @@ void CtaEmulator::mbarrier_op(WarpState& w, const EmuInst& in, uint32_t exec, Re
 
 void CtaEmulator::bulk_copy(WarpState& w, const EmuInst& in, uint32_t exec, Record& out) {
   // cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [dst], [src], size, [mbar]
+  if (in.op.bulk_reduce) return bulk_reduce(w, in, exec, out);
   if (in.op.bulk_store) return in.has("tensor") ? bulk_tensor_store(w, in, exec, out) : bulk_store(w, in, exec, out);
   if (in.has("tensor")) return bulk_tensor_copy(w, in, exec, out);
   const auto& ops = in.operands;

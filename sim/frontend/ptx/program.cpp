@@ -357,6 +357,8 @@ class Lowering {
       e.code = EmuOp::kMbarrier;
     } else if (e.base == "nanosleep") {
       e.code = EmuOp::kNop;  // functionally nothing; the sleep's length travels in the record
+    } else if (e.base == "cp" && e.mods.at(0) == "reduce") {
+      e.code = EmuOp::kBulkCopy;  // a TMA reduction (tensor_copy.cpp)
     } else if (e.base == "cp" && e.mods.size() > 1 && e.mods[1] == "bulk") {
       // commit_group / wait_group of TMA stores: the copies are done when issued (bulk_copy);
       // prefetches to L2 do nothing functionally.

@@ -88,7 +88,9 @@ std::string unsupported_form(const Instruction& in, const EmuInst& e) {
   if ((base == "ldmatrix" || base == "stmatrix") && in.opcode.find(".m8n8.") == std::string::npos) {
     return "the emulator runs " + base + " .m8n8 with .b16 elements only; not '" + in.opcode + "'";
   }
-  if (base == "cp" && in.opcode.rfind("cp.async.", 0) != 0) return "the emulator cannot run '" + in.opcode + "' yet";
+  if (base == "cp" && in.opcode.rfind("cp.async.", 0) != 0 && in.opcode.rfind("cp.reduce.async.bulk.", 0) != 0) {
+    return "the emulator cannot run '" + in.opcode + "' yet";
+  }
   if (base == "mbarrier" && in.opcode.find(".shared") == std::string::npos) {
     return "the emulator runs mbarrier operations on .shared (or .shared::cta) addresses; not generic ones in '" + in.opcode + "'";
   }

@@ -13,6 +13,7 @@
 #include "frontend/ptx/cta_emulator.h"
 #include "frontend/ptx/swizzle.h"
 #include "frontend/ptx/tensor_map.h"
+#include "frontend/ptx/value_bits.h"
 
 namespace warpsim::ptx {
 namespace {
@@ -192,6 +193,69 @@ void CtaEmulator::bulk_tensor_store(WarpState& w, const EmuInst& in, uint32_t ex
     for_each_box_row(t, place(t, c), [&](uint64_t global, uint64_t at, uint64_t bytes) {
       std::memcpy(bytes_at(MemSpace::kGlobal, global, static_cast<uint32_t>(bytes), w, l, in), box.data() + at, bytes);
     });
+    out.addresses.push_back(to);
+  });
+  compress_addresses(out);
+}
+
+// cp.reduce.async.bulk.global.shared::cta.bulk_group.op.type [dst], [src], size, and
+// cp.reduce.async.bulk.tensor.Nd.global.shared::cta.op.tile.bulk_group [tensorMap, {c0, ...}], [src]:
+// each element in global memory becomes op(itself, the element from shared memory), in the
+// instruction's type (the tensor map's for a tensor), done at once like a TMA store.
+void CtaEmulator::bulk_reduce(WarpState& w, const EmuInst& in, uint32_t exec, Record& out) {
+  const auto& ops = in.operands;
+  const bool tensor = in.has("tensor");
+  MbarrierUse& use = out.inst.mbar;
+  bool first = true;
+  for_lanes(exec, [&](uint32_t l) {
+    const uint64_t s = address(w, ops.at(1), l);
+    MbarrierUse here = use;
+    ValueType type = in.type;
+    std::vector<uint8_t> box;
+    uint64_t to = 0;
+    TensorMap t;
+    int64_t c[5] = {};
+    if (tensor) {
+      tensor_operand(w, in, ops.at(0), l, t, c);
+      if (s % 128 != 0) fault(in, w, l, "tensor reduction from shared " + hex(s) + ": the PTX ISA requires 128-byte alignment");
+      to = box_footprint(t, c, here);
+      type = ValueType{t.elem_kind, t.elem_bytes * 8, 1};
+      box.resize(here.tx_bytes);
+      for (uint32_t b = 0; b < here.tx_bytes; b += 16) std::memcpy(box.data() + b, bytes_at(MemSpace::kShared, swizzled(s + b, t.swizzle_bytes), 16, w, l, in), 16);
+    } else {
+      to = address(w, ops.at(0), l);
+      const auto size = static_cast<uint32_t>(read(w, ops.at(2), l));
+      if (size == 0 || size % 16 != 0 || to % 16 != 0 || s % 16 != 0) {
+        fault(in, w, l, "cp.reduce.async.bulk of " + std::to_string(size) + " bytes from shared " + hex(s) + " to " + hex(to) +
+                            ": the PTX ISA requires addresses and size that are multiples of 16");
+      }
+      here.tx_bytes = size;
+      const uint8_t* from = bytes_at(MemSpace::kShared, s, size, w, l, in);
+      box.assign(from, from + size);
+    }
+    const uint32_t e = type.bits / 8;
+    if (in.atom_op.empty() || e == 0 || (type.kind == 'b' && in.atom_op != "and" && in.atom_op != "or" && in.atom_op != "xor")) {
+      fault(in, w, l, "a bulk reduction needs an operation (add, min, max, inc, dec, and, or, xor) and an element type");
+    }
+    here.elem_bytes = static_cast<uint8_t>(e);
+    if (!first && (here.tx_bytes != use.tx_bytes || here.rows != use.rows || here.row_bytes != use.row_bytes)) {
+      fault(in, w, l, "lanes of one warp reduce different boxes in one instruction, which the timing model does not replay");
+    }
+    first = false;
+    use = here;
+    check_shared(w, l, s, here.tx_bytes, false, false, in);  // read by the copy engine after the threads wrote it
+    auto combine = [&](uint64_t global, const uint8_t* src, uint64_t bytes) {
+      uint8_t* dst = bytes_at(MemSpace::kGlobal, global, static_cast<uint32_t>(bytes), w, l, in);
+      for (uint64_t k = 0; k < bytes; k += e) {
+        const uint64_t r = combine_bits(in.atom_op, type, load_bits(dst + k, e), load_bits(src + k, e));
+        store_bits(dst + k, r, e);
+      }
+    };
+    if (tensor) {
+      for_each_box_row(t, place(t, c), [&](uint64_t global, uint64_t at, uint64_t bytes) { combine(global, box.data() + at, bytes); });
+    } else {
+      combine(to, box.data(), box.size());
+    }
     out.addresses.push_back(to);
   });
   compress_addresses(out);

@@ -21,6 +21,7 @@ struct TensorMap {
   uint32_t box[5] = {};        // elements per dimension of the box one copy moves
   uint64_t strides[4] = {};    // bytes between consecutive indices of dimensions 1..rank-1
   uint32_t swizzle_bytes = 0;  // 0 (none), 32, 64 or 128: CU_TENSOR_MAP_SWIZZLE_*
+  char elem_kind = 'u';        // 'f' float, 'h' bfloat16, 's' signed, 'u' unsigned: what a TMA reduction combines
 
   uint64_t box_elements() const {
     uint64_t n = 1;

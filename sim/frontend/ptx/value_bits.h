@@ -2,11 +2,13 @@
 // between the bits and the values the emulator computes with.
 #pragma once
 
-#include <bit>
 #include <algorithm>
+#include <bit>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <string_view>
 
 #include "common/half.h"
 #include "frontend/ptx/program.h"
@@ -72,5 +74,32 @@ inline uint32_t matrix_element_bytes(const std::string& type) {
 
 // setp/set comparison `cmp` (eq, lt, ltu, lo, ...) of a and b read as type t.
 bool compare(const std::string& cmp, ValueType t, uint64_t a, uint64_t b);
+
+// An atomic's or a reduction's new value: op (add, min, max, exch, and, or, xor, inc, dec; PTX
+// ISA "atom") applied to the old value and the operand, in the element type (f16 and bf16 sums
+// rounded back to 16 bits). cas is the caller's.
+inline uint64_t combine_bits(std::string_view op, ValueType type, uint64_t old, uint64_t v) {
+  if (type.kind == 'f' || type.kind == 'h') {
+    const bool brain = type.kind == 'h';
+    const double x = as_float(old, type.bits, brain), y = as_float(v, type.bits, brain);
+    if (op == "add") return from_float(x + y, type.bits, brain);
+    if (op == "min") return from_float(std::fmin(x, y), type.bits, brain);
+    if (op == "max") return from_float(std::fmax(x, y), type.bits, brain);
+    return op == "exch" ? v : old;
+  }
+  const bool sg = type.kind == 's';
+  const int64_t so = as_signed(old, type.bits), sv = as_signed(v, type.bits);
+  const uint64_t uo = mask_bits(old, type.bits), uv = mask_bits(v, type.bits);
+  if (op == "add") return uo + uv;
+  if (op == "min") return sg ? static_cast<uint64_t>(std::min(so, sv)) : std::min(uo, uv);
+  if (op == "max") return sg ? static_cast<uint64_t>(std::max(so, sv)) : std::max(uo, uv);
+  if (op == "exch") return uv;
+  if (op == "and") return uo & uv;
+  if (op == "or") return uo | uv;
+  if (op == "xor") return uo ^ uv;
+  if (op == "inc") return uo >= uv ? 0 : uo + 1;
+  if (op == "dec") return (uo == 0 || uo > uv) ? uv : uo - 1;
+  return old;
+}
 
 }  // namespace warpsim::ptx

@@ -240,6 +240,14 @@ WarpInst parse_instruction(LineCursor& c, uint32_t full_mask, OpcodeCache& opcod
       std::string_view token = c.word();
       size_t eq = token.find('=');
       std::string_view key = token.substr(0, eq);
+      if (eq != std::string_view::npos && key == "elem") {  // a bulk reduction's element size
+        int64_t v = 0;
+        if (!op->bulk_reduce || !parse_signed(token.substr(eq + 1), v) || (v != 1 && v != 2 && v != 4 && v != 8)) {
+          c.fail_at(key_at, "elem= is a bulk reduction's element size in bytes: 1, 2, 4 or 8");
+        }
+        inst.mbar.elem_bytes = static_cast<uint8_t>(v);
+        continue;
+      }
       if (eq != std::string_view::npos && key == "ns") {  // nanosleep: how long the warp sleeps
         int64_t v = 0;
         if (!op->sleep || !parse_signed(token.substr(eq + 1), v) || v < 0 || v > 1'000'000) {
@@ -276,7 +284,7 @@ WarpInst parse_instruction(LineCursor& c, uint32_t full_mask, OpcodeCache& opcod
         continue;
       }
       if (eq == std::string_view::npos || key != "addr") {
-        c.fail_at(key_at, "unknown annotation '" + std::string(token) + "'; expected addr=BASE+STRIDE, addr=A0,A1,... or, for mbarrier operations and bulk copies, mbar=, count=, arrive=, tx=, phase=, rows=, row_bytes=, stride= and mcast=, or ns= for nanosleep");
+        c.fail_at(key_at, "unknown annotation '" + std::string(token) + "'; expected addr=BASE+STRIDE, addr=A0,A1,... or, for mbarrier operations and bulk copies, mbar=, count=, arrive=, tx=, phase=, rows=, row_bytes=, stride= and mcast=, elem= for bulk reductions, or ns= for nanosleep");
       }
       if (have_addr) c.fail_at(key_at, "addr= given twice");
       if (!needs_addresses(*op) && op->space != MemSpace::kParam) {

@@ -87,6 +87,7 @@ void TraceWriter::instruction(const WarpInst& inst, uint32_t full_mask, const st
   if (inst.op->sleep && inst.sleep_ns) line += (first ? " ; ns=" : "; ns=") + std::to_string(inst.sleep_ns);
   if (inst.op->bulk_store && inst.active_mask != 0) {
     line += " tx=" + std::to_string(inst.mbar.tx_bytes);
+    if (inst.op->bulk_reduce) line += " elem=" + std::to_string(inst.mbar.elem_bytes);
     if (inst.mbar.row_count() != 1 || inst.mbar.row_bytes != 0) line += box_rows(inst.mbar);
   }
   if (inst.op->mbarrier != MbarrierOp::kNone && inst.active_mask != 0) {

@@ -126,6 +126,11 @@ TEST(DecodeMnemonic, MbarrierAndBulkCopies) {
   EXPECT_EQ(store.space, MemSpace::kGlobal);
   EXPECT_EQ(decode("cp.async.bulk.wait_group.read").op_class, OpClass::kMembar);
   EXPECT_EQ(decode("cp.async.bulk.commit_group").op_class, OpClass::kNop);
+  const OpInfo reduce = decode("cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32");
+  EXPECT_TRUE(reduce.bulk_reduce && reduce.bulk_store);
+  EXPECT_EQ(reduce.access_bytes, 4u);
+  EXPECT_TRUE(decode("cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group").bulk_reduce);
+  EXPECT_FALSE(decode_mnemonic("cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.add.u32", op, error));
   const OpInfo tensor_store = decode("cp.async.bulk.tensor.3d.global.shared::cta.tile.bulk_group");
   EXPECT_TRUE(tensor_store.bulk_store);
   EXPECT_EQ(tensor_store.mbarrier, MbarrierOp::kNone);
