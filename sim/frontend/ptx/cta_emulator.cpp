@@ -398,7 +398,9 @@ void CtaEmulator::execute(WarpState& w, const EmuInst& in, uint32_t exec, Record
       const bool returns = in.code == EmuOp::kAtom;
       const EmuOperand& addr = ops.at(returns ? 1 : 0);
       const std::string& op = in.atom_op;
-      const uint32_t size = std::max<uint32_t>(4, type.bits / 8);
+      // 32 and 64 bits, or the 16-bit float adds (f16, bf16; packed x2 in 32 bits).
+      const bool half = type.bits == 16 && (type.kind == 'f' || type.kind == 'h');
+      const uint32_t size = half ? 2 * type.packed : std::max<uint32_t>(4, type.bits / 8);
       std::array<uint64_t, 32> lane_address;
       lanes([&](uint32_t l) { lane_address[l] = address(w, addr, l); });
       const MemSpace space = in.generic || in.space == MemSpace::kSharedCluster ? resolve_space(w, in, exec, lane_address, out) : in.space;
@@ -411,8 +413,9 @@ void CtaEmulator::execute(WarpState& w, const EmuInst& in, uint32_t exec, Record
         uint64_t old = 0;
         std::memcpy(&old, p, size);
         uint64_t v = read(w, ops.at(returns ? 2 : 1), l);
-        const uint64_t r = op == "cas" ? (mask_bits(old, type.bits) == mask_bits(v, type.bits) ? read(w, ops.at(3), l) : old)
-                                       : combine_bits(op, type, old, v);
+        uint64_t r = op == "cas" ? (mask_bits(old, type.bits) == mask_bits(v, type.bits) ? read(w, ops.at(3), l) : old)
+                                 : combine_bits(op, type, old, v);
+        if (half && type.packed == 2) r = (r & 0xffff) | (combine_bits(op, type, old >> 16, v >> 16) << 16);
         std::memcpy(p, &r, size);
         if (returns) write(w, dst_reg(), l, old);
       });

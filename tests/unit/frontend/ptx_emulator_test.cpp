@@ -854,3 +854,44 @@ LOOP:
 
 }  // namespace
 }  // namespace warpsim
+
+namespace warpsim {
+namespace {
+
+// 16-bit float atomics (atom.add.noftz.bf16, .f16x2) change only their own 16 or 32 bits and add
+// as floats: bf16 1.0 + 1.0 = 2.0 (0x4000), and f16 0x3f80 (1.875) + 1.0 = 2.875 (0x41c0) in each
+// half. (They were added as integers, over 32 bits.)
+TEST(PtxEmulator, SixteenBitFloatAtomicsAddAsFloatsInTheirOwnBits) {
+  test::TempDir dir;
+  dir.write("k.ptx", R"(.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 p)
+{
+  .reg .b16 %h<4>;
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [p];
+  mov.b16 %h1, 0x3F80;
+  atom.global.add.noftz.bf16 %h2, [%rd1], %h1;
+  mov.b32 %r1, 0x3C003C00;
+  atom.global.add.noftz.f16x2 %r2, [%rd1+4], %r1;
+  ret;
+}
+)");
+  const std::string launch = dir.write("k.launch.yaml", "ptx: k.ptx\nkernel: k\ngrid: [1]\nblock: [1]\nargs:\n"
+                                                        "  - {buffer: {name: p, elem: u16, count: 4, init: {sequence: {start: 16256, step: 0}}}}\ndump: [p]\n");
+  auto r = test::run_cli({"run", "--arch", "h100", launch, "--dump-dir", dir.path(""), "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string out = test::read_file(dir.path("p.bin"));
+  ASSERT_EQ(out.size(), 8u);
+  uint16_t v[4];
+  std::memcpy(v, out.data(), 8);
+  EXPECT_EQ(v[0], 0x4000);
+  EXPECT_EQ(v[1], 0x3f80);  // untouched
+  EXPECT_EQ(v[2], 0x41c0);
+  EXPECT_EQ(v[3], 0x41c0);
+}
+
+}  // namespace
+}  // namespace warpsim
