@@ -168,12 +168,15 @@ TEST(WgmmaPtx, UnmodelledFormsAreRefusedAtTheirLine) {
   EXPECT_NE(r.err.find("expected {4 accumulators}"), std::string::npos) << r.err;
 }
 
-// The shipped GEMM replays from its trace with the same timing, wgmma records and all.
+// The shipped GEMM (three stagings, one of them TMA through 128-byte-swizzled tensor maps)
+// replays from its trace with the same timing, wgmma records and all.
 TEST(WgmmaPtx, ShippedGemmReplaysFromItsTrace) {
   test::TempDir dir;
   const std::string launch = test::source_path("traces/kernels/wgmma_gemm.launch.yaml");
   const auto r = test::run_and_replay("h100", launch, dir);
   EXPECT_NE(r.trace.find("wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16"), std::string::npos);
+  // The TMA-staged launch: each 64 x 64 f16 box is 64 rows of 128 bytes, 256 bytes apart.
+  EXPECT_NE(r.trace.find("tx=8192 rows=64 row_bytes=128 stride=256"), std::string::npos);
   EXPECT_EQ(r.direct.rfind("error", 0), std::string::npos) << r.direct;
   EXPECT_EQ(r.direct, r.replay);
 }
