@@ -93,7 +93,11 @@ CUtensorMap encode_tensor_map(const SuiteTensorMap& m, const std::vector<void*>&
   static Encode encode = [] {
     void* fn = nullptr;
     cudaDriverEntryPointQueryResult found{};
+#if CUDART_VERSION >= 12050
     CUDA_OK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000, cudaEnableDefault, &found));
+#else  // CUDA 12.0-12.4 (the by-version call does not exist yet; CUDA 13 removed this one)
+    CUDA_OK(cudaGetDriverEntryPoint("cuTensorMapEncodeTiled", &fn, cudaEnableDefault, &found));
+#endif
     if (found != cudaDriverEntryPointSuccess || !fn) {
       std::fprintf(stderr, "harness: the driver has no cuTensorMapEncodeTiled\n");
       std::exit(1);
