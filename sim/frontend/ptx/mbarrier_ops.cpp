@@ -211,14 +211,11 @@ void CtaEmulator::bulk_copy(WarpState& w, const EmuInst& in, uint32_t exec, Reco
                           ": the PTX ISA requires addresses and size that are multiples of 16");
     }
     const uint16_t ctas = copy_destinations(w, in, 4, l);
-    const uint16_t multicast = in.has("multicast::cluster") ? ctas : 0;
-    if (!first && (m != use.address || size != use.tx_bytes || multicast != use.multicast)) {
-      fault(in, w, l, "lanes of one warp issue bulk copies of different sizes or onto different mbarriers in one instruction, which the timing model does not replay");
-    }
-    first = false;
-    use.address = static_cast<uint32_t>(m);
-    use.tx_bytes = size;
-    use.multicast = multicast;
+    MbarrierUse here = use;
+    here.address = static_cast<uint32_t>(m);
+    here.tx_bytes = size;
+    here.multicast = in.has("multicast::cluster") ? ctas : 0;
+    record_lane_copy(w, in, l, here, first, use);
     out.addresses.push_back(s);
     const uint8_t* from = bytes_at(MemSpace::kGlobal, s, size, w, l, in);
     land_copy(w, in, l, std::vector<uint8_t>(from, from + size), d, 0, m, ctas);

@@ -335,6 +335,16 @@ class Parser {
       if (auto found = it->find(name); found != it->end()) return found->second;
     return name;
   }
+  // first|second: setp's and shfl's predicate pairs, elect.sync's id|predicate.
+  Operand pair_with(const Operand& first) {
+    Operand pair;
+    pair.kind = Operand::Kind::kPair;
+    pair.line = first.line;
+    pair.column = first.column;
+    pair.items.push_back(first);
+    pair.items.push_back(operand());
+    return pair;
+  }
   // A register declared without '%' under the name it was given (see block()).
   std::string register_name(const std::string& word) const { return plain_registers_.count(word) ? "%" + word : word; }
   void rename_scoped(Operand& o) const {
@@ -459,26 +469,11 @@ class Parser {
       ++pos_;
       if (t.text == "_") {
         o.kind = Operand::Kind::kSink;
-        if (!accept("|")) return o;
-        Operand pair;  // _|%p (elect.sync's lane id unused)
-        pair.kind = Operand::Kind::kPair;
-        pair.line = o.line;
-        pair.column = o.column;
-        pair.items.push_back(o);
-        pair.items.push_back(operand());
-        return pair;
+        return accept("|") ? pair_with(o) : o;  // _|%p: elect.sync's lane id unused
       }
       o.kind = t.text[0] == '%' || plain_registers_.count(t.text) ? Operand::Kind::kRegister : Operand::Kind::kSymbol;
       o.name = register_name(t.text);
-      if (o.kind == Operand::Kind::kRegister && accept("|")) {
-        Operand pair;
-        pair.kind = Operand::Kind::kPair;
-        pair.line = o.line;
-        pair.column = o.column;
-        pair.items.push_back(o);
-        pair.items.push_back(operand());
-        return pair;
-      }
+      if (o.kind == Operand::Kind::kRegister && accept("|")) return pair_with(o);
       if (o.kind == Operand::Kind::kSymbol && accept("+")) {  // symbol+offset in initializers / mov
         o.value = static_cast<int64_t>(number("an offset"));
       }

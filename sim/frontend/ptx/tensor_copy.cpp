@@ -100,6 +100,17 @@ uint64_t CtaEmulator::box_footprint(const TensorMap& t, const int64_t* coords, M
   return p.any ? first : t.address;
 }
 
+// Keeps the lane's copy as the instruction's: every issuing lane of a warp must make the same
+// one (footprint, size, mbarrier, CTAs), since the timing model replays one per instruction.
+void CtaEmulator::record_lane_copy(const WarpState& w, const EmuInst& in, uint32_t lane, const MbarrierUse& here, bool& first, MbarrierUse& use) const {
+  if (!first && (here.address != use.address || here.tx_bytes != use.tx_bytes || here.rows != use.rows || here.row_bytes != use.row_bytes ||
+                 here.multicast != use.multicast || here.elem_bytes != use.elem_bytes)) {
+    fault(in, w, lane, "lanes of one warp issue different bulk copies in one instruction, which the timing model does not replay");
+  }
+  first = false;
+  use = here;
+}
+
 // The CTAs a copy fills: its own, or with .multicast::cluster those of the 16-bit CTA mask
 // (operand `mask_operand`), each at the same shared-memory offset.
 uint16_t CtaEmulator::copy_destinations(WarpState& w, const EmuInst& in, size_t mask_operand, uint32_t l) {
@@ -151,12 +162,7 @@ void CtaEmulator::bulk_tensor_copy(WarpState& w, const EmuInst& in, uint32_t exe
     here.address = static_cast<uint32_t>(m);
     const uint16_t ctas = copy_destinations(w, in, 3, l);
     here.multicast = in.has("multicast::cluster") ? ctas : 0;
-    if (!first && (here.address != use.address || here.tx_bytes != use.tx_bytes || here.rows != use.rows || here.row_bytes != use.row_bytes ||
-                   here.multicast != use.multicast)) {
-      fault(in, w, l, "lanes of one warp issue different tensor copies in one instruction, which the timing model does not replay");
-    }
-    first = false;
-    use = here;
+    record_lane_copy(w, in, l, here, first, use);
     std::vector<uint8_t> box(here.tx_bytes, 0);
     for_each_box_row(t, place(t, c), [&](uint64_t global, uint64_t at, uint64_t bytes) {
       std::memcpy(box.data() + at, bytes_at(MemSpace::kGlobal, global, static_cast<uint32_t>(bytes), w, l, in), bytes);
@@ -181,11 +187,7 @@ void CtaEmulator::bulk_tensor_store(WarpState& w, const EmuInst& in, uint32_t ex
     if (s % 128 != 0) fault(in, w, l, "tensor copy from shared " + hex(s) + ": the PTX ISA requires 128-byte alignment");
     MbarrierUse here = use;
     const uint64_t to = box_footprint(t, c, here);
-    if (!first && (here.tx_bytes != use.tx_bytes || here.rows != use.rows || here.row_bytes != use.row_bytes)) {
-      fault(in, w, l, "lanes of one warp store different tensor boxes in one instruction, which the timing model does not replay");
-    }
-    first = false;
-    use = here;
+    record_lane_copy(w, in, l, here, first, use);
     check_shared(w, l, s, here.tx_bytes, false, false, in);  // read by the copy engine after the threads wrote it
     // Gather the box row-major from its swizzled chunks, then write its in-bounds rows.
     std::vector<uint8_t> box(here.tx_bytes);
@@ -238,11 +240,7 @@ void CtaEmulator::bulk_reduce(WarpState& w, const EmuInst& in, uint32_t exec, Re
       fault(in, w, l, "a bulk reduction needs an operation (add, min, max, inc, dec, and, or, xor) and an element type");
     }
     here.elem_bytes = static_cast<uint8_t>(e);
-    if (!first && (here.tx_bytes != use.tx_bytes || here.rows != use.rows || here.row_bytes != use.row_bytes)) {
-      fault(in, w, l, "lanes of one warp reduce different boxes in one instruction, which the timing model does not replay");
-    }
-    first = false;
-    use = here;
+    record_lane_copy(w, in, l, here, first, use);
     check_shared(w, l, s, here.tx_bytes, false, false, in);  // read by the copy engine after the threads wrote it
     auto combine = [&](uint64_t global, const uint8_t* src, uint64_t bytes) {
       uint8_t* dst = bytes_at(MemSpace::kGlobal, global, static_cast<uint32_t>(bytes), w, l, in);
