@@ -173,6 +173,7 @@ class CtaEmulator : public CtaWork {
   void tensor_operand(WarpState& w, const EmuInst& in, const EmuOperand& map, uint32_t lane, TensorMap& t, int64_t* coords);
   static uint64_t box_footprint(const TensorMap& t, const int64_t* coords, MbarrierUse& use);
   uint16_t copy_destinations(WarpState& w, const EmuInst& in, size_t mask_operand, uint32_t lane);
+  std::vector<uint8_t> shared_box(const WarpState& w, const EmuInst& in, uint32_t lane, uint64_t s, uint32_t bytes, uint32_t swizzle);
   void record_lane_copy(const WarpState& w, const EmuInst& in, uint32_t lane, const MbarrierUse& here, bool& first, MbarrierUse& use) const;
   void land_copy(WarpState& w, const EmuInst& in, uint32_t lane, const std::vector<uint8_t>& bytes, uint64_t d, uint32_t swizzle, uint64_t m,
                  uint16_t ctas);

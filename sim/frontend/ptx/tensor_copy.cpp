@@ -111,6 +111,13 @@ void CtaEmulator::record_lane_copy(const WarpState& w, const EmuInst& in, uint32
   use = here;
 }
 
+// A box of `bytes` at shared address `s` read row-major, gathered from its swizzled chunks.
+std::vector<uint8_t> CtaEmulator::shared_box(const WarpState& w, const EmuInst& in, uint32_t lane, uint64_t s, uint32_t bytes, uint32_t swizzle) {
+  std::vector<uint8_t> box(bytes);
+  for (uint32_t b = 0; b < bytes; b += 16) std::memcpy(box.data() + b, bytes_at(MemSpace::kShared, swizzled(s + b, swizzle), 16, w, lane, in), 16);
+  return box;
+}
+
 // The CTAs a copy fills: its own, or with .multicast::cluster those of the 16-bit CTA mask
 // (operand `mask_operand`), each at the same shared-memory offset.
 uint16_t CtaEmulator::copy_destinations(WarpState& w, const EmuInst& in, size_t mask_operand, uint32_t l) {
@@ -189,9 +196,7 @@ void CtaEmulator::bulk_tensor_store(WarpState& w, const EmuInst& in, uint32_t ex
     const uint64_t to = box_footprint(t, c, here);
     record_lane_copy(w, in, l, here, first, use);
     check_shared(w, l, s, here.tx_bytes, false, false, in);  // read by the copy engine after the threads wrote it
-    // Gather the box row-major from its swizzled chunks, then write its in-bounds rows.
-    std::vector<uint8_t> box(here.tx_bytes);
-    for (uint32_t b = 0; b < here.tx_bytes; b += 16) std::memcpy(box.data() + b, bytes_at(MemSpace::kShared, swizzled(s + b, t.swizzle_bytes), 16, w, l, in), 16);
+    const std::vector<uint8_t> box = shared_box(w, in, l, s, here.tx_bytes, t.swizzle_bytes);
     for_each_box_row(t, place(t, c), [&](uint64_t global, uint64_t at, uint64_t bytes) {
       std::memcpy(bytes_at(MemSpace::kGlobal, global, static_cast<uint32_t>(bytes), w, l, in), box.data() + at, bytes);
     });
@@ -222,8 +227,7 @@ void CtaEmulator::bulk_reduce(WarpState& w, const EmuInst& in, uint32_t exec, Re
       if (s % 128 != 0) fault(in, w, l, "tensor reduction from shared " + hex(s) + ": the PTX ISA requires 128-byte alignment");
       to = box_footprint(t, c, here);
       type = ValueType{t.elem_kind, t.elem_bytes * 8, 1};
-      box.resize(here.tx_bytes);
-      for (uint32_t b = 0; b < here.tx_bytes; b += 16) std::memcpy(box.data() + b, bytes_at(MemSpace::kShared, swizzled(s + b, t.swizzle_bytes), 16, w, l, in), 16);
+      box = shared_box(w, in, l, s, here.tx_bytes, t.swizzle_bytes);
     } else {
       to = address(w, ops.at(0), l);
       const auto size = static_cast<uint32_t>(read(w, ops.at(2), l));
