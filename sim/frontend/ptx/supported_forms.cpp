@@ -88,6 +88,9 @@ std::string unsupported_form(const Instruction& in, const EmuInst& e) {
   if ((base == "ldmatrix" || base == "stmatrix") && in.opcode.find(".m8n8.") == std::string::npos) {
     return "the emulator runs " + base + " .m8n8 with .b16 elements only; not '" + in.opcode + "'";
   }
+  if ((base == "st" || base == "red") && e.has("async")) {
+    return "'" + in.opcode + "': st.async and red.async (a remote store completing on the other CTA's mbarrier) are not modelled";
+  }
   if (base == "cp" && in.opcode.rfind("cp.async.", 0) != 0 && in.opcode.rfind("cp.reduce.async.bulk.", 0) != 0) {
     return "the emulator cannot run '" + in.opcode + "' yet";
   }

@@ -124,6 +124,12 @@ TEST(ClusterPtx, RemoteMbarriersAndMulticastMasksAreChecked) {
       "  cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [%r2], [%rd1], 16, [%r2], %r20;\n")), "-q"});
   EXPECT_EQ(r.exit_code, 3);
   EXPECT_NE(r.err.find("multicast CTA mask 0x10 for a cluster of 4 CTAs"), std::string::npos) << r.err;
+  // st.async completes on the receiving CTA's mbarrier, which the emulator does not do: refused
+  // at its line rather than run as a plain store whose waiter would never wake.
+  r = test::run_cli({"run", "--arch", "h100", launch_file(dir, kernel("  xor.b32 %r3, %r1, 1;\n"
+      "  st.async.shared::cluster.mbarrier::complete_tx::bytes.u32 [%r2], %r1, [%r2];\n")), "-q"});
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_NE(r.err.find("k.ptx:18:3: 'st.async.shared::cluster.mbarrier::complete_tx::bytes.u32': st.async and red.async"), std::string::npos) << r.err;
 }
 
 // The shared-memory checker across a cluster: a word another CTA stored is initialised for its
