@@ -44,6 +44,8 @@ struct MbarrierUse {
   // the record stays small (every WarpInst carries one).
   std::array<uint32_t, kRowDims> row_stride16{};
 
+  // Whether a bulk copy fills the CTA of cluster rank `rank`, the issuer's own being `rank`.
+  bool fills(uint32_t rank) const { return multicast == 0 || (multicast >> rank & 1); }
   uint64_t row_count() const { return uint64_t{rows[0]} * rows[1] * rows[2] * rows[3]; }
   uint64_t row_stride(int d) const { return uint64_t{row_stride16[d]} * 16; }
   // False when `bytes` is not a multiple of 16 below 64 GiB.

@@ -9,15 +9,16 @@
 namespace warpsim {
 namespace {
 
-// Calls f(line, sectors) for each line the bytes [from, to) touch, with the sectors they cover
-// (the copy engine's transfers: whole ranges, not one address per lane).
+// Calls f(line, sectors, bytes) for each line the bytes [from, to) touch, with the sectors they
+// cover and how many of the bytes fall in it (the copy engine's transfers: whole ranges, not one
+// address per lane).
 template <class F>
 void for_each_line(uint64_t from, uint64_t to, const MemorySpec& m, F&& f) {
   for (uint64_t line = from / m.line_bytes; line * m.line_bytes < to; ++line) {
     const uint64_t begin = std::max<uint64_t>(from, line * m.line_bytes), end = std::min<uint64_t>(to, (line + 1) * m.line_bytes);
     uint32_t sectors = 0;
     for (uint64_t s = (begin % m.line_bytes) / m.sector_bytes; s * m.sector_bytes < end - line * m.line_bytes; ++s) sectors |= 1u << s;
-    f(line, sectors);
+    f(line, sectors, end - begin);
   }
 }
 
@@ -151,7 +152,7 @@ void LoadStoreUnit::issue_bulk_copy(const WarpInst& inst, uint32_t warp, Cycle n
     Token& t = tokens_[token];
     t.bulk = true, t.mbarrier = use.address, t.bytes = use.tx_bytes, t.multicast = use.multicast;
     use.for_each_row(a, [&](uint64_t from, uint64_t bytes) {
-      for_each_line(from, from + bytes, m, [&](uint64_t line, uint32_t sectors) {
+      for_each_line(from, from + bytes, m, [&](uint64_t line, uint32_t sectors, uint64_t) {
         stats_.bulk_copy_sectors += static_cast<uint64_t>(std::popcount(sectors));
         ++tokens_[token].pending;
         memory_.send(MemRequest{line, sectors, token | kDirectToken, sm_id_, MemOp::kRead}, now + 1);
@@ -176,14 +177,10 @@ uint32_t LoadStoreUnit::issue_bulk_store(const WarpInst& inst, uint32_t warp, Cy
     const bool reduce = inst.op->bulk_reduce;
     const uint32_t elem = std::max<uint32_t>(1, inst.mbar.elem_bytes ? inst.mbar.elem_bytes : inst.op->access_bytes);
     inst.mbar.for_each_row(a, [&](uint64_t from, uint64_t bytes) {
-      for_each_line(from, from + bytes, m, [&](uint64_t line, uint32_t sectors) {
-        const auto n = static_cast<uint32_t>(std::popcount(sectors));
-        stats_.bulk_copy_sectors += n;
+      for_each_line(from, from + bytes, m, [&](uint64_t line, uint32_t sectors, uint64_t inside) {
+        stats_.bulk_copy_sectors += static_cast<uint64_t>(std::popcount(sectors));
         MemRequest req{line, sectors, warp, sm_id_, reduce ? MemOp::kReduce : MemOp::kWrite};
-        if (reduce) {  // the row's bytes inside this line, an operation per element
-          const uint64_t start = line * m.line_bytes, inside = std::min(from + bytes, start + m.line_bytes) - std::max(from, start);
-          req.ops = static_cast<uint8_t>(std::clamp<uint64_t>(inside / elem, 1, 255));
-        }
+        if (reduce) req.ops = static_cast<uint8_t>(std::clamp<uint64_t>(inside / elem, 1, 255));
         memory_.send(req, sent);
         ++acks;
       });

@@ -222,13 +222,9 @@ bool Sm::issue_stage(SubPartition& sp, Cycle now, Cycle& next) {
 Sm::Verdict Sm::classify(SubPartition& sp, Warp& w, Cycle now) {
   if (w.exited) return {StallReason::kDrain, w.outstanding_loads || w.outstanding_stores ? kNever : w.drain_until};
   if (w.at_barrier) return {StallReason::kBarrier, kNever};
-  if (w.in_cluster_wait) {
-    if (w.cluster_release_at > now) return {StallReason::kBarrier, w.cluster_release_at};
-    w.in_cluster_wait = false;
-  }
-  if (w.sleeping) {
-    if (w.sleep_until > now) return {StallReason::kSleeping, w.sleep_until};
-    w.sleeping = false;
+  if (w.held) {
+    if (w.held_until > now) return {w.held_for, w.held_until};
+    w.held = false;
   }
   if (w.at_membar) {
     if (w.outstanding_stores) return {StallReason::kMembar, kNever};
@@ -332,8 +328,9 @@ void Sm::issue(SubPartition& sp, uint32_t slot, Cycle now) {
       // nanosleep t: the warp is suspended for about t ns (the PTX ISA allows 0 to 2t; t here),
       // at the clock cycles are counted in.
       if (op.sleep && in.active_mask && in.sleep_ns) {
-        w.sleeping = true;
-        w.sleep_until = now + static_cast<Cycle>(std::ceil(in.sleep_ns * spec_.clocks.boost_mhz / 1000.0));
+        w.held = true;
+        w.held_for = StallReason::kSleeping;
+        w.held_until = now + static_cast<Cycle>(std::ceil(in.sleep_ns * spec_.clocks.boost_mhz / 1000.0));
       }
       break;
     default: {
@@ -398,8 +395,7 @@ void Sm::issue_memory(Warp& w, uint32_t slot, const WarpInst& in, Cycle now) {
     require_hopper(in);
     // The issuing warp stays resident until its copies land, so the CTA's mbarriers outlive them
     // (a multicast copy's other CTAs are the kernel's to keep resident, as on the GPU).
-    const bool own = in.mbar.multicast == 0 || (in.mbar.multicast >> ctas_[w.cta_slot].rank & 1);
-    if (std::string error; own && !ctas_[w.cta_slot].mbarriers.known(in.mbar.address, error)) {
+    if (std::string error; in.mbar.fills(ctas_[w.cta_slot].rank) && !ctas_[w.cta_slot].mbarriers.known(in.mbar.address, error)) {
       throw InputError(SourceLocation{kernel_->source_file, in.line, 1}, error);
     }
     lsu_.issue_bulk_copy(in, slot, now);
@@ -551,20 +547,24 @@ void Sm::bulk_copy_done(uint32_t slot, uint32_t mbarrier, uint32_t bytes, uint16
   Warp& w = warps_[slot];
   const CtaSlot& cta = ctas_[w.cta_slot];
   // A multicast copy's data reach every CTA of the mask from L2 together (assumed: the GPC's
-  // crossbar delivers them to each SM; no measured figure).
-  for (uint32_t rank = 0; multicast >> rank; ++rank) {
-    if (!(multicast >> rank & 1) || rank == cta.rank) continue;
-    if (!clusters_.signal(cta.cluster, rank, mbarrier, 0, 0, bytes, ready)) {
-      throw InputError(SourceLocation{kernel_->source_file, 0, 1}, "multicast bulk copy completing: the cluster's CTA of rank " +
-                                                                       std::to_string(rank) + " is not resident (it exited, or the cluster has fewer CTAs)");
+  // crossbar delivers them to each SM; no measured figure); a plain copy fills the issuer's CTA.
+  const uint32_t targets = multicast ? multicast : 1u << cta.rank;
+  for (uint32_t rank = 0; targets >> rank; ++rank) {
+    if (!(targets >> rank & 1)) continue;
+    if (rank != cta.rank) {
+      if (!clusters_.signal(cta.cluster, rank, mbarrier, 0, 0, bytes, ready)) {
+        throw InputError(SourceLocation{kernel_->source_file, 0, 1}, "multicast bulk copy completing: the cluster's CTA of rank " +
+                                                                         std::to_string(rank) + " is not resident (it exited, or the cluster has fewer CTAs)");
+      }
+      continue;
     }
+    MbarrierTable::Release released;
+    std::string error;
+    if (!ctas_[w.cta_slot].mbarriers.complete_tx(mbarrier, bytes, ready, released, error)) {
+      throw InputError(SourceLocation{kernel_->source_file, 0, 1}, "bulk copy completing: " + error);
+    }
+    release_waiters(released);
   }
-  MbarrierTable::Release released;
-  std::string error;
-  if ((multicast == 0 || (multicast >> cta.rank & 1)) && !ctas_[w.cta_slot].mbarriers.complete_tx(mbarrier, bytes, ready, released, error)) {
-    throw InputError(SourceLocation{kernel_->source_file, 0, 1}, "bulk copy completing: " + error);
-  }
-  release_waiters(released);
   --w.outstanding_loads;
   mark_dirty(slot);
   if (w.exited) w.drain_until = std::max(w.drain_until, ready);

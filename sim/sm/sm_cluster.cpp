@@ -28,8 +28,9 @@ void Sm::issue_cluster_barrier(Warp& w, uint32_t slot, const WarpInst& in, Cycle
   }
   ++stats_.cluster_barriers;
   // kNever until the phase completes and release_cluster_wait says when.
-  w.cluster_release_at = clusters_.wait(cta.cluster, w.cluster_arrivals, id_, slot);
-  w.in_cluster_wait = true;
+  w.held_until = clusters_.wait(cta.cluster, w.cluster_arrivals, id_, slot);
+  w.held_for = StallReason::kBarrier;
+  w.held = true;
 }
 
 bool Sm::signal_remote_mbarrier(const CtaSlot& cta, const WarpInst& in, uint32_t arrivals, uint32_t tx_expected, Cycle at) {
@@ -61,7 +62,7 @@ void Sm::mbarrier_signal(uint32_t cta_slot, uint32_t address, uint32_t arrivals,
 
 void Sm::release_cluster_wait(uint32_t slot, Cycle at) {
   Warp& w = warps_[slot];
-  w.cluster_release_at = at;
+  w.held_until = at;
   mark_dirty(slot);
   engine_.wake(*this, at);
 }

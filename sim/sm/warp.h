@@ -13,8 +13,10 @@ struct Warp {
   bool exited = false;      // executed exit or ran out of instructions; may still be draining
   bool at_barrier = false;
   bool at_membar = false;
-  bool in_cluster_wait = false;  // between barrier.cluster.wait and cluster_release_at
-  bool sleeping = false;         // after nanosleep, until sleep_until
+  // Held until held_until, in state held_for: barrier.cluster.wait (kNever until its phase
+  // completes) or nanosleep.
+  bool held = false;
+  StallReason held_for = StallReason::kBarrier;
   uint32_t cta_slot = 0;
   uint32_t warp_in_cta = 0;
   uint64_t age = 0;         // launch order; GTO prefers the oldest
@@ -42,11 +44,10 @@ struct Warp {
   Cycle until = 0;
   Scoreboard scoreboard;
   // Rarely used, so kept after what every cycle's scan reads.
-  Cycle cluster_release_at = 0;     // barrier.cluster.wait: continue from this cycle (kNever until the phase completes)
+  Cycle held_until = 0;             // see `held`
   uint32_t cluster_arrivals = 0;    // barrier.cluster.arrive instructions executed
   Cycle cluster_writes_done = 0;    // when its stores and atomics into other CTAs' shared memory have landed
   Cycle tensor_done = 0;            // its last tcgen05.mma completes (tcgen05.commit arrives then)
-  Cycle sleep_until = 0;            // nanosleep: the warp may issue again from this cycle
 };
 
 }  // namespace warpsim

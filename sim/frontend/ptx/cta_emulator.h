@@ -13,6 +13,7 @@
 #include <map>
 #include <string>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "common/dim3.h"
@@ -175,7 +176,7 @@ class CtaEmulator : public CtaWork {
   uint16_t copy_destinations(WarpState& w, const EmuInst& in, size_t mask_operand, uint32_t lane);
   std::vector<uint8_t> shared_box(const WarpState& w, const EmuInst& in, uint32_t lane, uint64_t s, uint32_t bytes, uint32_t swizzle);
   void record_lane_copy(const WarpState& w, const EmuInst& in, uint32_t lane, const MbarrierUse& here, bool& first, MbarrierUse& use) const;
-  void land_copy(WarpState& w, const EmuInst& in, uint32_t lane, const std::vector<uint8_t>& bytes, uint64_t d, uint32_t swizzle, uint64_t m,
+  void land_copy(WarpState& w, const EmuInst& in, uint32_t lane, std::span<const uint8_t> bytes, uint64_t d, uint32_t swizzle, uint64_t m,
                  uint16_t ctas);
   // cluster_ops.cpp: thread-block clusters.
   void cluster_op(WarpState& w, const EmuInst& in, uint32_t exec);  // mapa, getctarank, barrier.cluster

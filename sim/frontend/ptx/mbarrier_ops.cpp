@@ -217,8 +217,7 @@ void CtaEmulator::bulk_copy(WarpState& w, const EmuInst& in, uint32_t exec, Reco
     here.multicast = in.has("multicast::cluster") ? ctas : 0;
     record_lane_copy(w, in, l, here, first, use);
     out.addresses.push_back(s);
-    const uint8_t* from = bytes_at(MemSpace::kGlobal, s, size, w, l, in);
-    land_copy(w, in, l, std::vector<uint8_t>(from, from + size), d, 0, m, ctas);
+    land_copy(w, in, l, {bytes_at(MemSpace::kGlobal, s, size, w, l, in), size}, d, 0, m, ctas);
   });
   compress_addresses(out);
 }

@@ -7,6 +7,7 @@
 // record carries the box's in-bounds rows for the timing model (WarpInst::mbar).
 #include <algorithm>
 #include <cstring>
+#include <span>
 #include <string>
 
 #include "common/format.h"
@@ -132,7 +133,7 @@ uint16_t CtaEmulator::copy_destinations(WarpState& w, const EmuInst& in, size_t 
 
 // Lands a copy's `bytes` (a box row-major, or a plain copy) at shared offset `d` of each CTA in
 // `ctas`, 16-byte chunks placed by the swizzle, and completes them on each one's mbarrier at `m`.
-void CtaEmulator::land_copy(WarpState& w, const EmuInst& in, uint32_t l, const std::vector<uint8_t>& bytes, uint64_t d, uint32_t swizzle,
+void CtaEmulator::land_copy(WarpState& w, const EmuInst& in, uint32_t l, std::span<const uint8_t> bytes, uint64_t d, uint32_t swizzle,
                             uint64_t m, uint16_t ctas) {
   const auto size = static_cast<uint32_t>(bytes.size());
   for (uint32_t rank = 0; ctas >> rank; ++rank) {
@@ -236,8 +237,6 @@ void CtaEmulator::bulk_reduce(WarpState& w, const EmuInst& in, uint32_t exec, Re
                             ": the PTX ISA requires addresses and size that are multiples of 16");
       }
       here.tx_bytes = size;
-      const uint8_t* from = bytes_at(MemSpace::kShared, s, size, w, l, in);
-      box.assign(from, from + size);
     }
     const uint32_t e = type.bits / 8;
     if (in.atom_op.empty() || e == 0 || (type.kind == 'b' && in.atom_op != "and" && in.atom_op != "or" && in.atom_op != "xor")) {
@@ -256,7 +255,7 @@ void CtaEmulator::bulk_reduce(WarpState& w, const EmuInst& in, uint32_t exec, Re
     if (tensor) {
       for_each_box_row(t, place(t, c), [&](uint64_t global, uint64_t at, uint64_t bytes) { combine(global, box.data() + at, bytes); });
     } else {
-      combine(to, box.data(), box.size());
+      combine(to, bytes_at(MemSpace::kShared, s, here.tx_bytes, w, l, in), here.tx_bytes);
     }
     out.addresses.push_back(to);
   });
