@@ -91,11 +91,11 @@ uint64_t CtaEmulator::box_footprint(const TensorMap& t, const int64_t* coords, M
   use.row_bytes = p.any ? static_cast<uint32_t>((p.hi[0] - p.lo[0]) * t.elem_bytes) : 0;
   use.rows = {1, 1, 1, 1};
   use.row_stride16 = {};
-  uint64_t first = t.address + static_cast<uint64_t>(std::max<int64_t>(p.lo[0], 0)) * t.elem_bytes;
+  uint64_t first = t.address + static_cast<uint64_t>(p.lo[0]) * t.elem_bytes;  // lo is clipped at 0
   for (uint32_t d = 1; d < t.rank; ++d) {
     use.rows[d - 1] = static_cast<uint16_t>(p.hi[d] > p.lo[d] ? p.hi[d] - p.lo[d] : 0);
     use.set_row_stride(static_cast<int>(d - 1), t.strides[d - 1]);  // launch.cpp keeps strides representable
-    first += static_cast<uint64_t>(std::max<int64_t>(p.lo[d], 0)) * t.strides[d - 1];
+    first += static_cast<uint64_t>(p.lo[d]) * t.strides[d - 1];
   }
   if (!p.any) use.rows = {0, 1, 1, 1};
   return p.any ? first : t.address;
