@@ -73,7 +73,7 @@ ConfigNode* ConfigNode::find(const std::string& key) {
 
 const SourceLocation& ConfigNode::key_location(const std::string& key) const {
   for (size_t i = 0; i < entries.size(); ++i)
-    if (entries[i].first == key) return key_locations[i];
+    if (entries[i].key == key) return key_locations[i];
   return where;
 }
 
@@ -156,7 +156,7 @@ void apply_override(ConfigNode& root, const std::string& assignment, const Sourc
   }
   if (node->kind == ConfigNode::Kind::kMap) {
     throw InputError(origin, "'" + path + "' is a section; --set needs a leaf such as '" + path + "." +
-                                 (node->entries.empty() ? "key" : node->entries.front().first) + "'");
+                                 (node->entries.empty() ? "key" : node->entries.front().key) + "'");
   }
   ConfigNode replacement = parse_yaml_text(value, origin);
   if (replacement.kind == ConfigNode::Kind::kNull) replacement.kind = ConfigNode::Kind::kScalar;

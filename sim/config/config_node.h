@@ -9,11 +9,13 @@
 
 namespace warpsim {
 
+struct ConfigEntry;
+
 struct ConfigNode {
   enum class Kind { kNull, kScalar, kMap, kSequence };
   Kind kind = Kind::kNull;
   std::string scalar;
-  std::vector<std::pair<std::string, ConfigNode>> entries;  // kMap, in file order
+  std::vector<ConfigEntry> entries;                         // kMap, in file order
   std::vector<SourceLocation> key_locations;                // kMap: where each key was written
   std::vector<ConfigNode> items;                            // kSequence
   SourceLocation where;
@@ -22,6 +24,14 @@ struct ConfigNode {
   ConfigNode* find(const std::string& key);
   const SourceLocation& key_location(const std::string& key) const;
   std::string kind_name() const;
+};
+
+// A map's key and value. (Not a std::pair: a pair may not hold the still-incomplete ConfigNode,
+// which clang's standard library checks.)
+struct ConfigEntry {
+  ConfigEntry(std::string k, ConfigNode v) : key(std::move(k)), value(std::move(v)) {}
+  std::string key;
+  ConfigNode value;
 };
 
 // Parses a YAML file; syntax errors become InputError at file:line:col.

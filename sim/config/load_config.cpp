@@ -61,7 +61,7 @@ ConfigNode load_with_extends(const std::string& path, std::set<std::string>& cha
   // The child's own keys win; `extends` itself is consumed here.
   ConfigNode child = node;
   for (size_t i = 0; i < child.entries.size(); ++i) {
-    if (child.entries[i].first == "extends") {
+    if (child.entries[i].key == "extends") {
       child.entries.erase(child.entries.begin() + static_cast<long>(i));
       child.key_locations.erase(child.key_locations.begin() + static_cast<long>(i));
       break;

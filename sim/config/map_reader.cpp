@@ -47,7 +47,7 @@ size_t edit_distance(const std::string& a, const std::string& b) {
 void MapReader::missing(const std::string& key) const {
   // A missing key is most often a misspelt one: point at the misspelling if there is one.
   for (size_t i = 0; i < node_.entries.size(); ++i) {
-    const std::string& other = node_.entries[i].first;
+    const std::string& other = node_.entries[i].key;
     if (!used_.count(other) && edit_distance(other, key) <= 2) {
       config_error(node_.key_locations[i], "unknown key '" + full(other) + "'; did you mean '" + key + "'?");
     }
@@ -184,7 +184,7 @@ std::vector<std::string> MapReader::keys() const {
 
 void MapReader::finish() const {
   for (size_t i = 0; i < node_.entries.size(); ++i) {
-    const std::string& key = node_.entries[i].first;
+    const std::string& key = node_.entries[i].key;
     if (used_.count(key)) continue;
     std::string known;
     config_error(node_.key_locations[i], "unknown key '" + full(key) + "'" +

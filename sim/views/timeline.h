@@ -83,7 +83,6 @@ class Timeline : public WarpObserver {
   std::vector<bool> sm_used_;
   std::string body_;
   uint64_t written_ = 0, dropped_ = 0;
-  Cycle dropped_from_ = kNever;
   Cycle next_sample_ = 0, last_sample_ = 0;
   Gauge l1_hits_, l1_misses_, l2_hits_, l2_reads_, dram_read_, dram_written_;
   struct KernelSpan {

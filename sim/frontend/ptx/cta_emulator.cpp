@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <stdexcept>
 
 #include "common/error.h"
 #include "common/half.h"
@@ -237,6 +238,14 @@ void CtaEmulator::write(WarpState& w, int32_t reg, uint32_t lane, uint64_t bits)
 }
 
 void CtaEmulator::execute(WarpState& w, const EmuInst& in, uint32_t exec, Record& out) {
+  try {
+    execute_op(w, in, exec, out);
+  } catch (const std::out_of_range&) {  // an operand the lowering checks did not demand
+    fault(in, w, exec ? static_cast<uint32_t>(std::countr_zero(exec)) : 0, "'" + in.opcode + "' lacks an operand this form reads");
+  }
+}
+
+void CtaEmulator::execute_op(WarpState& w, const EmuInst& in, uint32_t exec, Record& out) {
   StackEntry& top = w.stack.back();
   const uint32_t pc = top.pc;
   const auto& ops = in.operands;

@@ -152,6 +152,7 @@ class CtaEmulator : public CtaWork {
   uint32_t guard_lanes(const WarpState& w, const EmuInst& in, uint32_t mask) const;
   void catch_up(uint32_t barrier_count);  // runs every warp up to that many barriers
   void execute(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);
+  void execute_op(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);
   void load_store(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);  // memory_access.cpp
   void async_copy_group(WarpState& w, const EmuInst& in, Record& out);  // cp.async bookkeeping for the timing model
   void finish_lanes(WarpState& w, uint32_t lanes);

@@ -4,6 +4,7 @@
 #include <bit>
 #include <cstring>
 #include <set>
+#include <stdexcept>
 
 #include "common/error.h"
 #include "frontend/ptx/inliner.h"
@@ -63,7 +64,13 @@ class Lowering {
     }
     p_.param_bytes = offset;
     layout_shared();
-    for (const auto& in : f_.body) p_.insts.push_back(lower(in));
+    for (const auto& in : f_.body) {
+      try {
+        p_.insts.push_back(lower(in));
+      } catch (const std::logic_error&) {  // .at() or stoul on a form the checks above let through
+        fail(in.line, in.column, "malformed '" + in.opcode + "': a modifier or operand it needs is missing or not a number");
+      }
+    }
     reconvergence();
     p_.async_copy_reg_base = static_cast<RegId>(p_.register_names.size());
     pack_registers(p_);

@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <map>
 
 namespace warpsim::ptx {
 namespace {
@@ -81,10 +82,36 @@ std::string tcgen05_form(const Instruction& in, const EmuInst& e) {
   return "";
 }
 
+// The fewest operands each instruction's forms take (PTX ISA), and which operand is the
+// address of those that access memory; checked first, so the emulator never meets an
+// instruction short of the operands it reads.
+std::string missing_operands(const Instruction& in, const EmuInst& e) {
+  static const std::map<std::string, size_t> kFewest = {
+      {"mov", 2}, {"cvta", 2}, {"add", 3}, {"sub", 3}, {"mul", 3}, {"mul24", 3}, {"mad", 4}, {"mad24", 4}, {"fma", 4},
+      {"div", 3}, {"rem", 3}, {"min", 3}, {"max", 3}, {"abs", 2}, {"neg", 2}, {"and", 3}, {"or", 3}, {"xor", 3},
+      {"not", 2}, {"shl", 3}, {"shr", 3}, {"setp", 3}, {"selp", 4}, {"set", 3}, {"cvt", 2}, {"ld", 2}, {"st", 2},
+      {"atom", 3}, {"red", 2}, {"shfl", 4}, {"vote", 2}, {"activemask", 1}, {"sqrt", 2}, {"rsqrt", 2}, {"rcp", 2},
+      {"ex2", 2}, {"lg2", 2}, {"sin", 2}, {"cos", 2}, {"popc", 2}, {"clz", 2}, {"brev", 2}, {"bfe", 4}, {"bfi", 5},
+      {"prmt", 4}, {"redux", 3}, {"mapa", 3}, {"getctarank", 2}, {"elect", 2}, {"createpolicy", 2}, {"ldmatrix", 2},
+      {"stmatrix", 2}, {"bra", 1}, {"nanosleep", 1}, {"mma", 4}, {"setmaxnreg", 1}, {"wmma", 2}};
+  static const std::map<std::string, size_t> kAddressAt = {{"ld", 1}, {"st", 0}, {"atom", 1}, {"red", 0}, {"ldmatrix", 1}, {"stmatrix", 0}};
+  const auto fewest = kFewest.find(e.base);
+  const size_t n = in.operands.size();
+  if (fewest != kFewest.end() && n < fewest->second) {
+    return "'" + in.opcode + "' takes at least " + std::to_string(fewest->second) + " operands; found " + std::to_string(n);
+  }
+  const auto at = kAddressAt.find(e.base);
+  if (at != kAddressAt.end() && in.operands[at->second].kind != Operand::Kind::kAddress) {
+    return "'" + in.opcode + "': operand " + std::to_string(at->second + 1) + " must be an address in brackets ([reg], [symbol+offset])";
+  }
+  return "";
+}
+
 }  // namespace
 
 std::string unsupported_form(const Instruction& in, const EmuInst& e) {
   const std::string& base = e.base;
+  if (std::string why = missing_operands(in, e); !why.empty()) return why;
   if ((base == "ldmatrix" || base == "stmatrix") && in.opcode.find(".m8n8.") == std::string::npos) {
     return "the emulator runs " + base + " .m8n8 with .b16 elements only; not '" + in.opcode + "'";
   }

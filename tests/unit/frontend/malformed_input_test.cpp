@@ -1,0 +1,44 @@
+// Malformed inputs the fuzzers (tools/fuzz, docs/fuzzing.md) turned up, each reduced to its
+// essence: every one must end in an InputError at the offending file:line:column, never in a
+// crash or an unlocated internal error.
+#include <gtest/gtest.h>
+
+#include "common/error.h"
+#include "frontend/ptx/launch.h"
+#include "support/test_support.h"
+
+namespace warpsim {
+namespace {
+
+using test::TempDir;
+
+// The error a one-instruction kernel body gets when its launch is read (lowered for sm_90).
+std::string ptx_error(const std::string& body) {
+  TempDir dir;
+  const std::string launch = dir.write("k.launch.yaml", "ptx: k.ptx\nkernel: k\ngrid: [1]\nblock: [32]\nargs: []\n");
+  dir.write("k.ptx", ".version 9.0\n.target sm_90a\n.address_size 64\n.visible .entry k()\n{\n  .reg .b32 %r<4>;\n"
+                     "  .reg .b64 %rd<4>;\n  .reg .pred %p<2>;\n  " + body + "\n  ret;\n}\n");
+  try {
+    ptx::PtxWorkload w(launch, 90);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(MalformedPtx, TooFewOperandsIsRefusedAtItsLine) {
+  // A mutated `cp.async.wait_group 0` that reads as a load with one operand.
+  EXPECT_NE(ptx_error("ld.pac.wait_group 0;").find("k.ptx:9:3: 'ld.pac.wait_group' takes at least 2 operands; found 1"), std::string::npos);
+  EXPECT_NE(ptx_error("mad.lo.s32 %r1, %r2, %r3;").find("k.ptx:9:3: 'mad.lo.s32' takes at least 4 operands; found 3"), std::string::npos);
+  EXPECT_NE(ptx_error("selp.b32 %r1, %r2, %r3;").find("takes at least 4 operands"), std::string::npos);
+}
+
+TEST(MalformedPtx, MemoryOperandsMustBeAddresses) {
+  EXPECT_NE(ptx_error("ld.global.u32 %r1, %rd1;").find("k.ptx:9:3: 'ld.global.u32': operand 2 must be an address in brackets"),
+            std::string::npos);
+  EXPECT_NE(ptx_error("st.global.u32 %rd1, %r1;").find("operand 1 must be an address"), std::string::npos);
+  EXPECT_NE(ptx_error("atom.global.add.u32 %r1, %rd1, %r2;").find("operand 2 must be an address"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace warpsim

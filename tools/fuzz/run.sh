@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (the `fuzz` preset: clang, ASan + UBSan), seeds each from the
+# repository's own inputs, and fuzzes each for a while (docs/fuzzing.md).
+#   tools/fuzz/run.sh [seconds per target (default 300)] [target ...]
+# Findings land in build/fuzz/findings/<target>/ (crash-*, timeout-*, oom-*); reproduce one with
+#   build/fuzz/tools/fuzz/<target> build/fuzz/findings/<target>/crash-...
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+seconds=${1:-300}
+shift || true
+targets=("${@:-fuzz_ptx fuzz_trace fuzz_launch fuzz_config}")
+cmake --preset fuzz >/dev/null
+cmake --build --preset fuzz
+root=build/fuzz
+repo=$(pwd)
+
+seed() {  # seed <target> <file> [prefix byte]
+  local dir=$root/corpus/$1 name
+  name=$(basename "$2" .gz)
+  mkdir -p "$dir"
+  if [[ $2 == *.gz ]]; then { zcat "$2" || true; } | head -c 65536 > "$dir/$name"; else head -c 65536 "$2" > "$dir/$name"; fi
+  if [[ -n ${3:-} ]]; then { printf "$3"; cat "$dir/$name"; } > "$dir/$name.tmp" && mv "$dir/$name.tmp" "$dir/$name"; fi
+}
+for f in traces/examples/*.trace* traces/tutorials/*.trace* traces/microbench/latency_*; do seed fuzz_trace "$f" '\x00'; done
+for f in traces/accelsim/kernel-*.traceg; do seed fuzz_trace "$f" '\x01'; done
+for f in configs/*.yaml; do seed fuzz_config "$f"; done
+for f in traces/kernels/ptx/*.sm_90.ptx traces/kernels/ptx/*.sm_100.ptx; do seed fuzz_ptx "$f"; done
+mkdir -p $root/corpus/fuzz_launch
+for f in traces/kernels/*.launch.yaml; do
+  # Absolute paths, so the fuzzed copy (written elsewhere) still finds its PTX and references;
+  # four CTAs at most, so that each run takes milliseconds.
+  sed -e "s|^ptx: |ptx: $repo/traces/kernels/|" -e "s|{sm}|90|" -e "s|file: ref/|file: $repo/traces/kernels/ref/|" \
+    -e "s|grid: \[[0-9, ]*\]|grid: [4, 1, 1]|" \
+    "$f" > "$root/corpus/fuzz_launch/$(basename "$f")"
+done
+
+for t in ${targets[@]}; do
+  echo "== $t (${seconds}s)"
+  mkdir -p "$root/findings/$t"
+  "$root/tools/fuzz/$t" "$root/corpus/$t" -max_total_time="$seconds" -max_len=65536 -timeout=20 -rss_limit_mb=6000 \
+    -artifact_prefix="$root/findings/$t/" -print_final_stats=1 2>&1 | grep -E "^#[0-9]+ +DONE|^stat::number_of_executed_units|ERROR|SUMMARY|fuzz: unexpected|Test unit written" || true
+done
+echo "findings:"; find $root/findings -type f | sed 's/^/  /'
