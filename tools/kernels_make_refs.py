@@ -286,11 +286,17 @@ write("cluster_exchange_out.bin", "f", out)
 a = random_init(61, -1, 1, 16384, f16)
 bt = random_init(62, -1, 1, 16384, f16)
 write("wgmma_gemm_c.bin", "f", matmul(a, bt, 128, 128, 128, lambda i, k: i * 128 + k, lambda k, j: j * 128 + k))
+# ... and with B row-major (b[k][n]), read MN-major.
+b = random_init(63, -1, 1, 16384, f16)
+write("wgmma_gemm_mn_major_c.bin", "f", matmul(a, b, 128, 128, 128, lambda i, k: i * 128 + k, lambda k, j: k * 128 + j))
 
 # tcgen05_gemm: C = A B, 256 x 256 x 128, A row-major, B given transposed (bt[n][k]), FP16 inputs.
 a = random_init(71, -1, 1, 32768, f16)
 bt = random_init(72, -1, 1, 32768, f16)
 write("tcgen05_gemm_c.bin", "f", matmul(a, bt, 256, 256, 128, lambda i, k: i * 128 + k, lambda k, j: j * 128 + k))
+# ... and with B row-major (b[k][n], 128 x 256), read MN-major.
+b = random_init(73, -1, 1, 32768, f16)
+write("tcgen05_gemm_mn_major_c.bin", "f", matmul(a, b, 256, 256, 128, lambda i, k: i * 128 + k, lambda k, j: k * 256 + j))
 
 # bulk_store: out[i] = 0.5 i, written tile by tile from shared memory by cp.async.bulk.
 write("bulk_store_out.bin", "f", [exact_f32(0.5 * i) for i in range(2048)])

@@ -34,10 +34,20 @@ for f in traces/kernels/*.launch.yaml; do
     "$f" > "$root/corpus/fuzz_launch/$(basename "$f")"
 done
 
+# Dictionaries of the formats' own words, so mutations splice in real opcodes and keys.
+mkdir -p $root/dict
+words() { sort -u | grep -vE '^$' | sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/.*/"&"/'; }
+cat traces/kernels/ptx/*.ptx | grep -oE '^\s*(@!?%p[0-9]+ )?[.a-z][a-z0-9_:.]+' | sed -E 's/^\s*(@!?%p[0-9]+ )?//' \
+  | tr '.' '\n' | sed 's/^/./' | words > $root/dict/fuzz_ptx.dict
+{ cat traces/examples/*.trace | grep -oE '^\.[a-z]+|[a-z]+=' ; zcat traces/examples/*.gz | grep -oE '^\.[a-z]+|[a-z]+=' | head -1000 || true; } \
+  | words > $root/dict/fuzz_trace.dict
+cat configs/*.yaml | grep -oE '^\s*[a-z_0-9]+:' | tr -d ' ' | words > $root/dict/fuzz_config.dict
+cat traces/kernels/*.launch.yaml | grep -oE '[a-z_]+:' | words > $root/dict/fuzz_launch.dict
+
 for t in ${targets[@]}; do
   echo "== $t (${seconds}s)"
   mkdir -p "$root/findings/$t"
   "$root/tools/fuzz/$t" "$root/corpus/$t" -max_total_time="$seconds" -max_len=65536 -timeout=20 -rss_limit_mb=6000 \
-    -artifact_prefix="$root/findings/$t/" -print_final_stats=1 2>&1 | grep -E "^#[0-9]+ +DONE|^stat::number_of_executed_units|ERROR|SUMMARY|fuzz: unexpected|Test unit written" || true
+    -artifact_prefix="$root/findings/$t/" -dict="$root/dict/$t.dict" -print_final_stats=1 2>&1 | grep -E "^#[0-9]+ +DONE|^stat::number_of_executed_units|ERROR|SUMMARY|fuzz: unexpected|Test unit written" || true
 done
 echo "findings:"; find $root/findings -type f | sed 's/^/  /'

@@ -290,6 +290,9 @@ def harness_table():
                           f"{float(e.get('rtol', 0))!r}, {float(e.get('atol', 0))!r}, 0.0, 0.0}}")
         for bname, (start, step) in seq_checks.get(name, {}).items():
             checks.append(f"{{{order[bname]}, CheckKind::kSequence, \"\", 0.0, 0.0, {start!r}, {step!r}}}")
+        for what, items, room in (("buffers", buffers, 8), ("launches", launch_lines, 6), ("checks", checks, 6), ("tensor maps", maps, 4)):
+            if len(items) > room:
+                sys.exit(f"suite.py: {path}: {len(items)} {what}; suite_types.h has room for {room} per entry (raise it there and here)")
         rel = os.path.relpath(path, ROOT)
         exact = 90 if "sm_90a" in spec.get("ptx", "") else 100 if "sm_100a" in spec.get("ptx", "") else 0
         lines.append(f"  {{{cxx_string(name)}, {cxx_string(family)}, {cxx_string(rel)}, {int(float(spec.get('requires', 0)) * 10)}, {exact},")

@@ -4,6 +4,11 @@
 // the m128n128k16 MMAs (A and B from shared memory, 128-byte swizzled K-major tiles, through
 // tcgen05 shared-memory descriptors) and commits them to an mbarrier that every thread waits on;
 // then each warp reads its 32 lanes (rows) of the accumulator out of tensor memory.
+// With b_mn_major, B comes row-major (K x N, N contiguous) and is read MN-major (instruction
+// descriptor bit 16): the PTX ISA's canonical 128-byte-swizzled MN-major layout
+// ((T,8,m),(8,k)):((1,T,LBO),(8T,SBO)), T = 8 halves, puts 64 columns of N in each 128-byte row
+// and K rows 128 bytes apart, so SBO (8 K rows) = 1024, LBO (the next 64 columns of N) = 8192
+// (a 64 x 64 block), and each k16 step starts 2048 bytes further.
 // ptx-targets: 100a
 #include <cuda_fp16.h>
 #include <stdint.h>
@@ -25,8 +30,8 @@ __device__ uint32_t swizzled(int row, int k) {
 }
 #endif
 
-extern "C" __global__ void tcgen05_gemm(const __half* __restrict__ a, const __half* __restrict__ bt, float* __restrict__ c, int n,
-                                        int k_total) {
+extern "C" __global__ void tcgen05_gemm(const __half* __restrict__ a, const __half* __restrict__ b, float* __restrict__ c, int n,
+                                        int k_total, int b_mn_major) {
 #if defined(__CUDA_ARCH_FEAT_SM100_ALL)
   __shared__ alignas(1024) __half sa[128 * 64];
   __shared__ alignas(1024) __half sb[128 * 64];
@@ -44,14 +49,19 @@ extern "C" __global__ void tcgen05_gemm(const __half* __restrict__ a, const __ha
   __syncthreads();
   asm volatile("tcgen05.fence::after_thread_sync;\n" ::: "memory");
   const uint32_t tmem = tmem_base;
-  // D format f32 (bit 4), A and B f16 (0), K-major, N / 8 at bit 17, M / 16 at bit 24.
-  const uint32_t idesc = (1u << 4) | ((128u >> 3) << 17) | ((128u >> 4) << 24);
+  // D format f32 (bit 4), A and B f16 (0), A K-major, B K-major or MN-major (bit 16), N / 8 at
+  // bit 17, M / 16 at bit 24.
+  const uint32_t idesc = (1u << 4) | (uint32_t(b_mn_major != 0) << 16) | ((128u >> 3) << 17) | ((128u >> 4) << 24);
   uint32_t phase = 0;
   for (int k0 = 0; k0 < k_total; k0 += 64) {
     for (int i = threadIdx.x; i < 128 * 64; i += blockDim.x) {
       const int row = i / 64, k = i % 64;
       *reinterpret_cast<__half*>(reinterpret_cast<char*>(sa) + swizzled(row, k)) = a[(m0 + row) * k_total + k0 + k];
-      *reinterpret_cast<__half*>(reinterpret_cast<char*>(sb) + swizzled(row, k)) = bt[(n0 + row) * k_total + k0 + k];
+      if (!b_mn_major) *reinterpret_cast<__half*>(reinterpret_cast<char*>(sb) + swizzled(row, k)) = b[(n0 + row) * k_total + k0 + k];
+    }
+    for (int i = threadIdx.x; b_mn_major && i < 128 * 64; i += blockDim.x) {
+      const int kk = i / 128, col = i % 128;  // consecutive threads read consecutive columns of row-major B
+      *reinterpret_cast<__half*>(reinterpret_cast<char*>(sb) + (col / 64) * 8192 + swizzled(kk, col % 64)) = b[(k0 + kk) * n + n0 + col];
     }
     asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");  // the stores are seen by the tensor cores' async proxy
     __syncthreads();
@@ -59,7 +69,8 @@ extern "C" __global__ void tcgen05_gemm(const __half* __restrict__ a, const __ha
       asm volatile("tcgen05.fence::after_thread_sync;\n" ::: "memory");
       for (int ks = 0; ks < 4; ++ks) {
         const uint64_t da = tc_descriptor(reinterpret_cast<char*>(sa) + ks * 32, 16, 1024);
-        const uint64_t db = tc_descriptor(reinterpret_cast<char*>(sb) + ks * 32, 16, 1024);
+        const uint64_t db = b_mn_major ? tc_descriptor(reinterpret_cast<char*>(sb) + ks * 2048, 8192, 1024)
+                                       : tc_descriptor(reinterpret_cast<char*>(sb) + ks * 32, 16, 1024);
         const uint32_t accumulate = (k0 > 0 || ks > 0) ? 1 : 0;
         asm volatile(
             "{\n.reg .pred p;\nsetp.ne.b32 p, %4, 0;\n"

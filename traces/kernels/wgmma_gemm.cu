@@ -11,7 +11,11 @@
 //              (bits 7-9), as the 128-byte swizzle mode reads it.
 // tma_wgmma_gemm stages the same tiles with TMA instead: 2D tensor maps with the 128-byte
 // swizzle put each 64 x 64 tile in shared memory exactly where the swizzle-128 descriptors read
-// it, completing on an mbarrier (Hopper GEMM mainloops' pattern, one stage).
+// it, completing on an mbarrier (Hopper GEMM mainloops' pattern, one stage). With b_mn_major, B
+// comes as it usually lies, row-major K x N (N contiguous): the TMA box is 64 columns of N (128
+// bytes) by 64 rows of K, which is wgmma's MN-major 128-byte-swizzled layout (PTX ISA canonical
+// layout ((T,8,m),(8,k)):((1,T,LBO),(8T,SBO)), T = 8 halves): K row kk at kk * 128 bytes, so
+// SBO (the next 8 K rows) = 1024 and each k16 step starts 2048 bytes further; imm-trans-b = 1.
 // ptx-targets: 90a
 #include <cuda.h>
 #include <cuda/ptx>
@@ -32,7 +36,9 @@ __device__ uint32_t tile_offset(int row, int k, int swizzle) {
   return linear ^ (((linear >> 7) & 7) << 4);
 }
 
-// Four m64n64k16 MMAs over one 64 x 64 x 64 step, A and B read through matrix descriptors.
+// Four m64n64k16 MMAs over one 64 x 64 x 64 step, A and B read through matrix descriptors (B
+// MN-major and 128-byte swizzled when BMnMajor).
+template <bool BMnMajor = false>
 __device__ void mma_tile(float (&d)[32], const __half* sa, const __half* sb, int swizzle) {
   asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
   for (int ks = 0; ks < 4; ++ks) {
@@ -40,18 +46,19 @@ __device__ void mma_tile(float (&d)[32], const __half* sa, const __half* sb, int
     const uint32_t step = swizzle == 0 ? ks * 2 * 1024 : ks * 32;
     const uint32_t lbo = swizzle == 0 ? 1024 : 16, sbo = swizzle == 0 ? 128 : 1024, mode = swizzle == 0 ? 0 : 1;
     const uint64_t da = descriptor(reinterpret_cast<const char*>(sa) + step, lbo, sbo, mode);
-    const uint64_t db = descriptor(reinterpret_cast<const char*>(sb) + step, lbo, sbo, mode);
+    const uint64_t db = BMnMajor ? descriptor(reinterpret_cast<const char*>(sb) + ks * 2048, 8192, 1024, 1)
+                                 : descriptor(reinterpret_cast<const char*>(sb) + step, lbo, sbo, mode);
     asm volatile(
         "{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
         "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 "
         "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
         "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, "
-        "%32, %33, p, 1, 1, 0, 0;\n}\n"
+        "%32, %33, p, 1, 1, 0, %34;\n}\n"
         : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]),
           "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]),
           "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]),
           "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
-        : "l"(da), "l"(db));
+        : "l"(da), "l"(db), "n"(BMnMajor ? 1 : 0));
   }
 }
 
@@ -92,8 +99,8 @@ extern "C" __global__ void wgmma_gemm(const __half* __restrict__ a, const __half
 #endif
 }
 
-extern "C" __global__ void tma_wgmma_gemm(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap bt_map,
-                                          float* __restrict__ c, int n, int k_total) {
+extern "C" __global__ void tma_wgmma_gemm(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
+                                          float* __restrict__ c, int n, int k_total, int b_mn_major) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   __shared__ alignas(1024) __half sa[64 * 64];
   __shared__ alignas(1024) __half sb[64 * 64];
@@ -111,13 +118,18 @@ extern "C" __global__ void tma_wgmma_gemm(const __grid_constant__ CUtensorMap a_
     if (threadIdx.x == 0) {
       cuda::ptx::mbarrier_arrive_expect_tx(cuda::ptx::sem_release, cuda::ptx::scope_cta, cuda::ptx::space_shared, &full,
                                            uint32_t(sizeof(sa) + sizeof(sb)));
-      const int ca[2] = {k0, m0}, cb[2] = {k0, n0};
+      // Coordinates innermost first: A's and B^T's rows run along K; row-major B's along N.
+      const int ca[2] = {k0, m0}, cb[2] = {b_mn_major ? n0 : k0, b_mn_major ? k0 : n0};
       cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_cluster, cuda::ptx::space_global, sa, &a_map, ca, &full);
-      cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_cluster, cuda::ptx::space_global, sb, &bt_map, cb, &full);
+      cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_cluster, cuda::ptx::space_global, sb, &b_map, cb, &full);
     }
     while (!cuda::ptx::mbarrier_try_wait_parity(&full, phase)) {
     }
-    mma_tile(d, sa, sb, 128);
+    if (b_mn_major) {
+      mma_tile<true>(d, sa, sb, 128);
+    } else {
+      mma_tile(d, sa, sb, 128);
+    }
     asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
     asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
     __syncthreads();  // both tiles are read before the next copies overwrite them

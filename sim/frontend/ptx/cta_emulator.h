@@ -252,10 +252,11 @@ class CtaEmulator : public CtaWork {
   void mma_m16n8k32(WarpState& w, const EmuInst& in);
   void wmma_mma(WarpState& w, const EmuInst& in);
   void wgmma(WarpState& w, const EmuInst& in, uint32_t exec);  // wgmma.cpp
-  // Rows [row0, row0 + rows) of a K-major operand of `k` elements of `type` in shared memory,
-  // through descriptor `d` (wgmma_layout.h), times `scale`, row after row.
-  std::vector<float> k_major_operand(const MatrixDescriptor& d, const std::string& type, uint32_t row0, uint32_t rows, uint32_t k,
-                                     double scale, const WarpState& w, uint32_t lane, const EmuInst& in);
+  // Rows [row0, row0 + rows) of an operand (M or N rows, `k` elements of `type` each) in shared
+  // memory through descriptor `d`, K-major or MN-major (wgmma_layout.h), times `scale`, as
+  // out[row * k + kk].
+  std::vector<float> smem_operand(const MatrixDescriptor& d, bool mn_major, const std::string& type, uint32_t row0, uint32_t rows,
+                                  uint32_t k, double scale, const WarpState& w, uint32_t lane, const EmuInst& in);
   // tensor_memory.cpp: Blackwell's tcgen05 instructions and the CTA's tensor memory (128 lanes x
   // 512 columns of 32 bits; an address is lane << 16 | column), allocated 32 columns at a time.
   void tcgen05_op(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);

@@ -28,12 +28,13 @@ std::string mma_form(const Instruction& in) {
 }
 
 // Dense m64nNkK with f32 accumulators from f16 or bf16 (k16), tf32 (k8) or e4m3/e5m2 (k32)
-// inputs, K-major operands, A from a descriptor or (16-bit types) registers (wgmma.cpp).
+// inputs, A from a descriptor or (16-bit types) registers; 16-bit operands K- or MN-major
+// (wgmma.cpp).
 std::string wgmma_form(const Instruction& in, const EmuInst& e) {
   if (e.mods.empty() || e.mods[0] != "mma_async") return "";
   auto refuse = [&](const std::string& why) {
     return "the emulator runs wgmma.mma_async.sync.aligned.m64nNkK.f32 with f16/bf16 (k16), tf32 (k8) or e4m3/e5m2 (k32) "
-           "inputs, K-major, dense; '" + in.opcode + "': " + why;
+           "inputs, dense; '" + in.opcode + "': " + why;
   };
   std::string shape, d, a, b;
   for (size_t i = 0; i + 3 < e.mods.size(); ++i)
@@ -57,7 +58,7 @@ std::string wgmma_form(const Instruction& in, const EmuInst& e) {
   }
   if (a_regs && (!half || ops[1].items.size() != 4)) return refuse("A in registers needs 16-bit inputs in 4 registers");
   for (size_t i = 6; i < ops.size(); ++i)
-    if (ops[i].kind != Operand::Kind::kImmediate || ops[i].value != 0) return refuse("transposed (MN-major) operands are not modelled");
+    if (ops[i].kind != Operand::Kind::kImmediate || (ops[i].value != 0 && ops[i].value != 1)) return refuse("imm-trans-a/b must be 0 or 1");
   return "";
 }
 

@@ -5,10 +5,11 @@
 //   dealloc taddr, ncols   frees them
 //   mma [d], a-desc, b-desc, idesc, enable-input-d
 //                          D (M x N, f32, in tensor memory: row i in lane d.lane + i, column j
-//                          in column d.column + j) = A B (+ D), A and B K-major in shared memory
+//                          in column d.column + j) = A B (+ D), A and B (K- or MN-major) in shared memory
 //                          through descriptors (wgmma_layout.h), shape and types from the
 //                          instruction descriptor: bits 4-5 D format (1: f32), 7-9 and 10-12 A
-//                          and B formats, 13-14 negate A/B, 15-16 MN-major A/B, 17-22 N / 8,
+//                          and B formats, 13-14 negate A/B, 15-16 MN-major ("transposed") A/B
+//                          (wgmma_layout.h), 17-22 N / 8,
 //                          24-28 M / 16. M = 128 only (its rows map one to one onto lanes).
 //   commit [mbar]          one arrival on the mbarrier once the thread's MMAs are done
 //   ld / st .32x32b.xN     warp q of a warpgroup reaches lanes 32q..32q+31: thread t moves N
@@ -143,14 +144,15 @@ void CtaEmulator::tcgen05_mma(WarpState& w, const EmuInst& in, uint32_t l, Recor
                         " are not modelled for this kind (FP6 and FP4 operands' byte layout is not yet known to warpsim)");
   }
   if (d_format != 1) fault(in, w, l, "instruction descriptor " + hex(idesc) + ": only f32 accumulators (D format 1) are modelled");
-  if ((idesc >> 15) & 3) fault(in, w, l, "instruction descriptor " + hex(idesc) + ": MN-major operands are not modelled");
   if (m != 128 || n == 0 || n > 256 || n % 16) fault(in, w, l, "M = " + std::to_string(m) + ", N = " + std::to_string(n) + "; the emulator runs M = 128 with N a multiple of 16 up to 256");
   bool ok_a = false, ok_b = false;
   const MatrixDescriptor da = decode_tcgen05_descriptor(desc_a, ok_a), db = decode_tcgen05_descriptor(desc_b, ok_b);
   if (!ok_a || !ok_b) fault(in, w, l, "a shared-memory descriptor with a base offset, the absolute LBO mode or 32-byte-atom swizzling is not modelled");
   const uint32_t k = 32 / matrix_element_bytes(ta);
   const double neg_a = (idesc >> 13) & 1 ? -1.0 : 1.0, neg_b = (idesc >> 14) & 1 ? -1.0 : 1.0;
-  const std::vector<float> a = k_major_operand(da, ta, 0, m, k, neg_a, w, l, in), b = k_major_operand(db, tb, 0, n, k, neg_b, w, l, in);
+  const bool a_mn_major = (idesc >> 15) & 1, b_mn_major = (idesc >> 16) & 1;  // "transpose A/B"
+  const std::vector<float> a = smem_operand(da, a_mn_major, ta, 0, m, k, neg_a, w, l, in);
+  const std::vector<float> b = smem_operand(db, b_mn_major, tb, 0, n, k, neg_b, w, l, in);
   const uint32_t lane0 = d_addr >> 16, column0 = d_addr & 0xffff;
   for (uint32_t r = 0; r < m; ++r) {
     for (uint32_t c = 0; c < n; ++c) {

@@ -1,6 +1,7 @@
 // Hopper's warpgroup MMA, functionally (PTX ISA, "Asynchronous Warpgroup Level Matrix
 // Multiply-Accumulate"): wgmma.mma_async.sync.aligned.m64nNkK with A and B in shared memory
-// through matrix descriptors (or A in registers), both K-major, D in registers.
+// through matrix descriptors (or A in registers), K-major or (16-bit types, imm-trans-a/b = 1)
+// MN-major, D in registers.
 //
 // The four warps of a warpgroup each execute the instruction; warp q (= warp index mod 4)
 // computes rows 16q..16q+15 of the 64-row product, so each warp's step is complete on its own.
@@ -15,6 +16,12 @@
 //   swizzle W:  rows of W bytes in 8-row atoms: a = start + (row / 8) SBO + (row % 8) W + b, then
 //               address bits 4.. (the 16-byte chunk) XOR bits 7.. (the row in the atom), over
 //               3, 2 or 1 bits for W = 128, 64, 32.
+// MN-major element (index i along M or N, kk along K; T = 16 bytes / element size):
+//   no swizzle: start + (i % T) size + (i / T) SBO + (kk % 8) 16 + (kk / 8) LBO
+//   swizzle W:  start + (i % T) size + ((i / T) % (W / 16)) 16 + (i / (T W / 16)) LBO + (kk % 8) W
+//               + (kk / 8) SBO, then the same XOR. (The PTX ISA's canonical layouts, "Shared
+//               Memory Matrix Layout": ((T,1,m),(8,k)):((1,T,SBO),(1T,LBO)) and, swizzled,
+//               ((T,W/16,m),(8,k)):((1,T,LBO),(W/16 T,SBO)).)
 // D fragment (the m64nNk16 layout for 32-bit accumulators): register i of lane l holds row
 // 16q + l / 4 + 8 ((i / 2) % 2), column 8 (i / 4) + 2 (l % 4) + i % 2.
 // Products are summed in k order with fmaf into a float, as for mma.sync (the hardware's
@@ -33,14 +40,15 @@
 
 namespace warpsim::ptx {
 
-std::vector<float> CtaEmulator::k_major_operand(const MatrixDescriptor& d, const std::string& type, uint32_t row0, uint32_t rows,
-                                                uint32_t k, double scale, const WarpState& w, uint32_t lane, const EmuInst& in) {
+std::vector<float> CtaEmulator::smem_operand(const MatrixDescriptor& d, bool mn_major, const std::string& type, uint32_t row0,
+                                             uint32_t rows, uint32_t k, double scale, const WarpState& w, uint32_t lane, const EmuInst& in) {
   const uint32_t bytes = matrix_element_bytes(type);
   std::vector<float> out(size_t{rows} * k);
   for (uint32_t r = 0; r < rows; ++r)
     for (uint32_t c = 0; c < k; ++c) {
+      const uint64_t at = mn_major ? mn_major_element_address(d, row0 + r, c, bytes) : matrix_element_address(d, row0 + r, c * bytes);
       uint64_t v = 0;
-      std::memcpy(&v, memory_at(MemSpace::kShared, matrix_element_address(d, row0 + r, c * bytes), bytes, w, lane, in), bytes);
+      std::memcpy(&v, memory_at(MemSpace::kShared, at, bytes, w, lane, in), bytes);
       out[size_t{r} * k + c] = static_cast<float>(scale * matrix_element_value(type, v));
     }
   return out;
@@ -53,8 +61,10 @@ void CtaEmulator::wgmma(WarpState& w, const EmuInst& in, uint32_t exec) {
   const std::string& tb = in.mma_b;
   const uint32_t lane0 = static_cast<uint32_t>(std::countr_zero(exec ? exec : 1u));
   // Operands: D, A (descriptor or registers), B descriptor, scale-d, imm-scale-a, imm-scale-b
-  // [, imm-trans-a], imm-trans-b (checked to be 0 when lowered).
+  // [, imm-trans-a, imm-trans-b] (16-bit types; 1 reads that operand MN-major).
   const bool a_in_registers = ops.at(1).kind == EmuOperand::Kind::kVector;
+  const bool a_mn_major = !a_in_registers && ops.size() > 6 && ops[6].bits == 1;
+  const bool b_mn_major = ops.size() > 6 && ops.back().bits == 1;
   const bool accumulate = (read(w, ops.at(3), lane0) & 1) != 0;
   const double scale_a = static_cast<int64_t>(ops.at(4).bits) < 0 ? -1.0 : 1.0;  // imm-scale-a/b: 1 or -1 (negate)
   const double scale_b = static_cast<int64_t>(ops.at(5).bits) < 0 ? -1.0 : 1.0;
@@ -76,9 +86,9 @@ void CtaEmulator::wgmma(WarpState& w, const EmuInst& in, uint32_t exec) {
           a[row * k + col] = static_cast<float>(scale_a * matrix_element_value(ta, w.regs.get(regs[j], l) >> (16 * h)));
         }
   } else {
-    a = k_major_operand(descriptor(ops.at(1)), ta, 16 * q, 16, k, scale_a, w, lane0, in);
+    a = smem_operand(descriptor(ops.at(1)), a_mn_major, ta, 16 * q, 16, k, scale_a, w, lane0, in);
   }
-  const std::vector<float> b = k_major_operand(descriptor(ops.at(2)), tb, 0, n, k, scale_b, w, lane0, in);
+  const std::vector<float> b = smem_operand(descriptor(ops.at(2)), b_mn_major, tb, 0, n, k, scale_b, w, lane0, in);
   const auto& fd = ops.at(0).regs;
   for (uint32_t l = 0; l < 32; ++l) {
     const uint32_t g = l / 4, t = l % 4;

@@ -38,4 +38,19 @@ inline uint64_t matrix_element_address(const MatrixDescriptor& d, uint32_t row, 
   return swizzled(a, d.swizzle_bytes);
 }
 
+// Shared-memory address of element (index `mn` along M or N, `k` along K) of an MN-major operand
+// of `elem_bytes`-byte elements: T = 16 / elem_bytes consecutive elements of M/N share a 16-byte
+// chunk; unswizzled, chunks step by SBO along M/N and core matrices of 8 K-rows by LBO along K;
+// swizzled, W / 16 chunks make one W-byte row, rows of consecutive K are W apart, groups of 8
+// K-rows SBO apart, and the next W bytes of M/N sit LBO further.
+inline uint64_t mn_major_element_address(const MatrixDescriptor& d, uint32_t mn, uint32_t k, uint32_t elem_bytes) {
+  const uint32_t per_chunk = 16 / elem_bytes;
+  const uint64_t in_chunk = uint64_t{mn % per_chunk} * elem_bytes;
+  if (d.swizzle_bytes == 0) return d.start + in_chunk + (mn / per_chunk) * d.sbo + (k % 8) * 16 + (k / 8) * d.lbo;
+  const uint32_t chunks = d.swizzle_bytes / 16;
+  const uint64_t a = d.start + in_chunk + ((mn / per_chunk) % chunks) * 16 + (mn / (per_chunk * chunks)) * d.lbo +
+                     uint64_t{k % 8} * d.swizzle_bytes + (k / 8) * d.sbo;
+  return swizzled(a, d.swizzle_bytes);
+}
+
 }  // namespace warpsim::ptx

@@ -158,17 +158,45 @@ TEST(WgmmaPtx, UnmodelledFormsAreRefusedAtTheirLine) {
                                                                               "  - {buffer: {name: b, elem: u16, count: 128}}\n"
                                                                               "  - {buffer: {name: out, elem: f32, count: 512}}\n"), "-q"});
   };
-  auto r = refused("wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f1, %f2, %f3, %f4}, %rd8, %rd8, %p1, 1, 1, 0, 1;");
+  auto r = refused("wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f1, %f2, %f3, %f4}, %rd8, %rd8, %p1, 1, 1, 0, 2;");
   EXPECT_EQ(r.exit_code, 3);
   EXPECT_NE(r.err.find("k.ptx:39:3: the emulator runs wgmma"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("transposed (MN-major) operands are not modelled"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("imm-trans-a/b must be 0 or 1"), std::string::npos) << r.err;
   r = refused("wgmma.mma_async.sync.aligned.m64n8k16.f16.f16.f16 {%r6, %r7}, %rd8, %rd8, %p1, 1, 1, 0, 0;");
   EXPECT_NE(r.err.find("only f32 accumulators are modelled"), std::string::npos) << r.err;
   r = refused("wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f1, %f2}, %rd8, %rd8, %p1, 1, 1, 0, 0;");
   EXPECT_NE(r.err.find("expected {4 accumulators}"), std::string::npos) << r.err;
 }
 
-// The shipped GEMM (three stagings, one of them TMA through 128-byte-swizzled tensor maps)
+// MN-major operands (imm-trans = 1, tcgen05's "transpose" bits) follow the PTX ISA's canonical
+// layouts; addresses worked by hand from ((T,1,m),(8,k)):((1,T,SBO),(1T,LBO)) and, for a W-byte
+// swizzle, ((T,W/16,m),(8,k)):((1,T,LBO),(W/16 T,SBO)), then the swizzle's XOR.
+TEST(WgmmaLayout, MnMajorElementAddresses) {
+  ptx::MatrixDescriptor d;
+  d.start = 0x1000;
+  d.lbo = 4096;
+  d.sbo = 256;
+  // f16, no swizzle: T = 8. Element 9 along N is element 1 of the second chunk (SBO further);
+  // K = 11 is row 3 of the second core matrix along K (LBO further).
+  EXPECT_EQ(ptx::mn_major_element_address(d, 9, 11, 2), 0x1000 + 2 + 256 + 3 * 16 + 4096);
+  // tf32: T = 4, so element 9 is element 1 of chunk 2.
+  EXPECT_EQ(ptx::mn_major_element_address(d, 9, 0, 4), 0x1000 + 4 + 2 * 256);
+  // f16, 128-byte swizzle (8 chunks a row): SBO = 1024 between 8-row groups of K, LBO between
+  // 64-element groups of N. (N 70, K 10): N group 1, chunk 0, element 6; K row 2 of group 1.
+  d.start = 0x2000;
+  d.swizzle_bytes = 128;
+  d.sbo = 1024;
+  d.lbo = 8192;
+  const uint64_t linear = 0x2000 + 6 * 2 + 8192 + 2 * 128 + 1024;  // chunk bits 4-6 = 0, row bits 7-9 = 2
+  EXPECT_EQ(ptx::mn_major_element_address(d, 70, 10, 2), linear ^ (2 << 4));
+  // 64-byte swizzle: 4 chunks a row, rows 64 bytes apart; the XOR takes 2 row bits (7-8).
+  d.swizzle_bytes = 64;
+  // (N 17, K 5): element 1 of chunk 2, K row 5: 0x2000 + 2 + 32 + 320 = 0x2162; bits 7-8 hold 2.
+  EXPECT_EQ(ptx::mn_major_element_address(d, 17, 5, 2), 0x2162u ^ 0x20u);
+}
+
+// The shipped GEMM (four launches: three stagings, one of them TMA through 128-byte-swizzled
+// tensor maps, and row-major B read MN-major)
 // replays from its trace with the same timing, wgmma records and all.
 TEST(WgmmaPtx, ShippedGemmReplaysFromItsTrace) {
   test::TempDir dir;
