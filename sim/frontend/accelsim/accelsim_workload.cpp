@@ -85,6 +85,14 @@ bool parse_hex(std::string_view s, uint64_t& v) {
   return true;
 }
 
+// What follows the first '=' of "key = value", without leading spaces ("" when there is none).
+std::string_view value_after_equals(std::string_view line) {
+  const size_t eq = line.find('=');
+  if (eq == std::string_view::npos) return {};
+  const size_t start = line.find_first_not_of(' ', eq + 1);
+  return start == std::string_view::npos ? std::string_view{} : line.substr(start);
+}
+
 bool parse_dec(std::string_view s, int64_t& v) {
   bool neg = !s.empty() && s[0] == '-';
   if (neg) s.remove_prefix(1);
@@ -268,9 +276,7 @@ class AccelSimKernel : public KernelSource {
       if (first == "warp") {
         check_count();
         int64_t w = -1;
-        size_t eq = line.find('=');
-        if (eq == std::string::npos || !parse_dec(std::string_view(line).substr(line.find_first_not_of(' ', eq + 1)), w) || w < 0 ||
-            w >= warps) {
+        if (!parse_dec(value_after_equals(line), w) || w < 0 || w >= warps) {
           fail(t.column[0], "expected 'warp = N' with N from 0 to " + std::to_string(warps - 1));
         }
         warp = w;
@@ -279,10 +285,8 @@ class AccelSimKernel : public KernelSource {
         continue;
       }
       if (first == "insts") {
-        size_t eq = line.find('=');
         if (warp < 0) fail(t.column[0], "'insts =' before 'warp ='");
-        if (eq == std::string::npos || !parse_dec(std::string_view(line).substr(line.find_first_not_of(' ', eq + 1)), expected) ||
-            expected < 0) {
+        if (!parse_dec(value_after_equals(line), expected) || expected < 0) {
           fail(t.column[0], "expected 'insts = N'");
         }
         insts_column = t.column[0];

@@ -170,6 +170,13 @@ std::string one_warp_traceg(const std::string& header_extra, const std::string& 
          insts + "#END_TB\n";
 }
 
+// `from` replaced by `to` in a one-instruction trace (found by fuzz_trace: nothing after '=').
+std::string edited(const std::string& from, const std::string& to) {
+  std::string t = one_warp_traceg("", "0000 ffffffff 0 EXIT 0 0 0\n");
+  t.replace(t.find(from), from.size(), to);
+  return t;
+}
+
 std::string outside_grid() {
   std::string t = one_warp_traceg("", "");
   t.replace(t.find("thread block = 0,0,0"), 20, "thread block = 4,0,0");
@@ -219,6 +226,8 @@ INSTANTIATE_TEST_SUITE_P(
                     ":5", "ends inside a thread block"},
         BadAccelSim{"block outside grid", outside_grid(), ":12:1",
                     "lies outside the grid"},
+        BadAccelSim{"no insts count", edited("insts = 1", "insts = "), ":14:1", "expected 'insts = N'"},
+        BadAccelSim{"no warp number", edited("warp = 0", "warp ="), ":13:1", "expected 'warp = N' with N from 0 to 0"},
         BadAccelSim{"line numbers expected", one_warp_traceg("-enable lineinfo = 1", "0000 ffffffff 0 EXIT 0 0 0\n"), ":15:17",
                     "expected the destination count"}),
     [](const testing::TestParamInfo<BadAccelSim>& i) {
