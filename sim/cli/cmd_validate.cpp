@@ -57,6 +57,54 @@ std::string find_launch(const std::string& name, const fs::path& measurements) {
   return "";
 }
 
+// One kernel of a measurements file, the fields validate reads.
+struct MeasuredKernel {
+  std::string name, family, skipped, check, launch_file;
+  double time_us = 0;
+  bool timed = false;
+};
+
+struct Measurements {
+  std::string gpu_name;
+  std::vector<MeasuredKernel> kernels;
+};
+
+// Reads what tools/validation/run_on_gpu.sh writes; a missing or mistyped field is an InputError
+// naming the file and the field, not an exception from the JSON library.
+Measurements read_measurements(const std::string& input) {
+  std::ifstream f(input);
+  if (!f) throw std::runtime_error(input + ": cannot open");
+  const SourceLocation where{input, 0, 0};
+  nlohmann::json m;
+  try {
+    m = nlohmann::json::parse(f);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw InputError(where, std::string("not valid JSON: ") + e.what());
+  }
+  if (!m.is_object() || !m.contains("gpu") || !m["gpu"].is_object() || !m.contains("kernels") || !m["kernels"].is_array())
+    throw InputError(where, "expected an object with 'gpu' (an object) and 'kernels' (an array), as tools/validation/run_on_gpu.sh writes");
+  Measurements out;
+  try {
+    out.gpu_name = m["gpu"].value("name", "");
+    for (const auto& k : m["kernels"]) {
+      if (!k.is_object()) throw InputError(where, "each entry of 'kernels' must be an object");
+      MeasuredKernel mk;
+      mk.name = k.value("name", "");
+      mk.family = k.value("family", "");
+      mk.skipped = k.contains("skipped") ? k["skipped"].get<std::string>() : "";
+      mk.check = k.value("check", "");
+      mk.launch_file = k.value("launch_file", "");
+      mk.timed = k.contains("time_us_median");
+      mk.time_us = mk.timed ? k["time_us_median"].get<double>() : 0.0;
+      if (k.contains("skipped") && mk.skipped.empty()) mk.skipped = "no reason given";
+      out.kernels.push_back(std::move(mk));
+    }
+  } catch (const nlohmann::json::type_error& e) {
+    throw InputError(where, std::string("a field has the wrong type (") + e.what() + "); expected what tools/validation/run_on_gpu.sh writes");
+  }
+  return out;
+}
+
 }  // namespace
 
 int validate_command(const std::vector<std::string>& args) {
@@ -76,17 +124,8 @@ int validate_command(const std::vector<std::string>& args) {
   if (!parse_arguments(args, opts, pos)) return kExitOk;
   if (input.empty()) throw UsageError{"missing the measurements file (tools/validation/run_on_gpu.sh writes one)"};
 
-  std::ifstream f(input);
-  if (!f) throw std::runtime_error(input + ": cannot open");
-  nlohmann::json m;
-  try {
-    m = nlohmann::json::parse(f);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw InputError(SourceLocation{input, 0, 0}, std::string("not valid JSON: ") + e.what());
-  }
-  if (!m.contains("gpu") || !m.contains("kernels") || !m["kernels"].is_array())
-    throw InputError(SourceLocation{input, 0, 0}, "expected an object with 'gpu' and 'kernels' (as tools/validation/run_on_gpu.sh writes)");
-  const std::string gpu_name = m["gpu"].value("name", "");
+  const Measurements m = read_measurements(input);
+  const std::string& gpu_name = m.gpu_name;
   std::vector<std::string> archs;
   if (arches.empty()) {
     const std::string a = arch_for(gpu_name);
@@ -98,32 +137,33 @@ int validate_command(const std::vector<std::string>& args) {
       if (!a.empty()) archs.push_back(a);
   }
   double baseline = 0;
-  for (const auto& k : m["kernels"])
-    if (k.value("name", "") == "empty_kernel" && k.contains("time_us_median")) baseline = k["time_us_median"].get<double>();
+  for (const auto& k : m.kernels)
+    if (k.name == "empty_kernel" && k.timed) baseline = k.time_us;
   if (no_baseline) baseline = 0;
 
   std::vector<ValidationPoint> points;
   std::vector<std::string> notes;
   for (const std::string& arch : archs) {
     LoadedConfig config = load_gpu_config(arch, {});
-    for (const auto& k : m["kernels"]) {
-      const std::string name = k.value("name", ""), family = k.value("family", "");
+    for (const auto& k : m.kernels) {
+      const std::string& name = k.name;
+      const std::string& family = k.family;
       if (family == "baseline" || (!only.empty() && name != only)) continue;
-      if (k.contains("skipped")) {
-        notes.push_back(name + ": not measured (" + k["skipped"].get<std::string>() + ")");
+      if (!k.skipped.empty()) {
+        notes.push_back(name + ": not measured (" + k.skipped + ")");
         continue;
       }
-      if (k.value("check", "") != "passed") {
-        notes.push_back(name + ": left out, its output was wrong on the GPU (" + k.value("check", "no check") + ")");
+      if (k.check != "passed") {
+        notes.push_back(name + ": left out, its output was wrong on the GPU (" + (k.check.empty() ? "no check" : k.check) + ")");
         continue;
       }
-      const double measured = k.value("time_us_median", 0.0) - baseline;
+      const double measured = k.time_us - baseline;
       if (measured <= 0) {
         notes.push_back(name + ": left out, no longer than an empty kernel on the GPU");
         continue;
       }
-      const std::string launch = find_launch(k.value("launch_file", ""), input);
-      if (launch.empty()) throw InputError(SourceLocation{input, 0, 0}, "kernel " + name + ": no launch file " + k.value("launch_file", ""));
+      const std::string launch = find_launch(k.launch_file, input);
+      if (launch.empty()) throw InputError(SourceLocation{input, 0, 0}, "kernel " + name + ": no launch file " + k.launch_file);
       try {
         WorkloadInput in = open_workload(launch, config.spec.compute_capability, LaunchOptions{"off", ""});
         Gpu gpu(config.spec);

@@ -84,6 +84,16 @@ TEST(ValidateCli, AccuracyGateAndOptions) {
   EXPECT_DOUBLE_EQ(v["kernels"][0]["measured_us"].get<double>(), 12.0);
   EXPECT_EQ(run_cli({"validate", dir.write("bad.json", "{\"gpu\": 1")}).exit_code, 3);
   EXPECT_EQ(run_cli({"validate", dir.write("odd.json", "{\"gpu\": {\"name\": \"Some GPU\"}, \"kernels\": []}")}).exit_code, 2);
+  // Well-formed JSON of the wrong shape is an input error naming the file, not an internal one.
+  for (const char* body : {"{\"gpu\": \"H200\", \"kernels\": []}", "{\"gpu\": {\"name\": \"H200\"}, \"kernels\": [3]}",
+                           "{\"gpu\": {\"name\": 7}, \"kernels\": []}",
+                           "{\"gpu\": {\"name\": \"H200\"}, \"kernels\": [{\"name\": \"x\", \"time_us_median\": \"fast\"}]}"}) {
+    const std::string path = dir.write("shape.json", body);
+    auto r = run_cli({"validate", path});
+    EXPECT_EQ(r.exit_code, 3) << body << "\n" << r.err;
+    EXPECT_NE(r.err.find(path), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("internal error"), std::string::npos) << r.err;
+  }
 }
 
 }  // namespace
