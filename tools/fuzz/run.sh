@@ -23,7 +23,10 @@ seed() {  # seed <target> <file> [prefix byte]
 }
 for f in traces/examples/*.trace* traces/tutorials/*.trace* traces/microbench/latency_*; do seed fuzz_trace "$f" '\x00'; done
 for f in traces/accelsim/kernel-*.traceg; do seed fuzz_trace "$f" '\x01'; done
-for f in configs/*.yaml; do seed fuzz_config "$f"; done
+for f in configs/*.yaml; do seed fuzz_config "$f" '\x00'; done
+mkdir -p $root/corpus/fuzz_config
+printf '\x01memory.l2.size_kib=61440\nmemory.l1.hit_latency=30\n' > $root/corpus/fuzz_config/sets1
+printf '\x01memory.hbm.refresh=all_bank\ntopology.sms=8\nmemory.l1.shared_carveouts_kib=[0, 8, 16]\n' > $root/corpus/fuzz_config/sets2
 for f in traces/kernels/ptx/*.sm_90.ptx traces/kernels/ptx/*.sm_100.ptx; do seed fuzz_ptx "$f"; done
 mkdir -p $root/corpus/fuzz_launch
 for f in traces/kernels/*.launch.yaml; do
