@@ -9,6 +9,9 @@
 // ((T,8,m),(8,k)):((1,T,LBO),(8T,SBO)), T = 8 halves, puts 64 columns of N in each 128-byte row
 // and K rows 128 bytes apart, so SBO (8 K rows) = 1024, LBO (the next 64 columns of N) = 8192
 // (a 64 x 64 block), and each k16 step starts 2048 bytes further.
+// With a_in_tmem, A skips shared memory: each thread writes its row of the A tile into tensor
+// memory with tcgen05.st (lane = row, two halves per 32-bit column, the lower k in the low half)
+// and the MMA reads A from there ([a-tmem], the form attention kernels use for P x V).
 // ptx-targets: 100a
 #include <cuda_fp16.h>
 #include <stdint.h>
@@ -31,7 +34,7 @@ __device__ uint32_t swizzled(int row, int k) {
 #endif
 
 extern "C" __global__ void tcgen05_gemm(const __half* __restrict__ a, const __half* __restrict__ b, float* __restrict__ c, int n,
-                                        int k_total, int b_mn_major) {
+                                        int k_total, int b_mn_major, int a_in_tmem) {
 #if defined(__CUDA_ARCH_FEAT_SM100_ALL)
   __shared__ alignas(1024) __half sa[128 * 64];
   __shared__ alignas(1024) __half sb[128 * 64];
@@ -41,7 +44,8 @@ extern "C" __global__ void tcgen05_gemm(const __half* __restrict__ a, const __ha
   const uint32_t bar_addr = static_cast<uint32_t>(__cvta_generic_to_shared(&bar));
   if (warp == 0) {
     const uint32_t dst = static_cast<uint32_t>(__cvta_generic_to_shared(&tmem_base));
-    asm volatile("tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%0], 128;\n" ::"r"(dst) : "memory");
+    // Columns 0-127 hold D (128 x 128 f32), columns 128-159 the A tile when it lives here.
+    asm volatile("tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%0], 256;\n" ::"r"(dst) : "memory");
     asm volatile("tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;\n" ::: "memory");
   }
   if (threadIdx.x == 0) asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;\n" ::"r"(bar_addr) : "memory");
@@ -56,14 +60,30 @@ extern "C" __global__ void tcgen05_gemm(const __half* __restrict__ a, const __ha
   for (int k0 = 0; k0 < k_total; k0 += 64) {
     for (int i = threadIdx.x; i < 128 * 64; i += blockDim.x) {
       const int row = i / 64, k = i % 64;
-      *reinterpret_cast<__half*>(reinterpret_cast<char*>(sa) + swizzled(row, k)) = a[(m0 + row) * k_total + k0 + k];
+      if (!a_in_tmem) *reinterpret_cast<__half*>(reinterpret_cast<char*>(sa) + swizzled(row, k)) = a[(m0 + row) * k_total + k0 + k];
       if (!b_mn_major) *reinterpret_cast<__half*>(reinterpret_cast<char*>(sb) + swizzled(row, k)) = b[(n0 + row) * k_total + k0 + k];
     }
     for (int i = threadIdx.x; b_mn_major && i < 128 * 64; i += blockDim.x) {
       const int kk = i / 128, col = i % 128;  // consecutive threads read consecutive columns of row-major B
       *reinterpret_cast<__half*>(reinterpret_cast<char*>(sb) + (col / 64) * 8192 + swizzled(kk, col % 64)) = b[(k0 + kk) * n + n0 + col];
     }
+    if (a_in_tmem) {
+      // Thread t of warp w: row 32 w + t of the A tile, 64 halves packed into 32 columns.
+      const __half* row_a = a + (m0 + 32 * warp + threadIdx.x % 32) * k_total + k0;
+      uint32_t p[32];
+      for (int j = 0; j < 32; ++j)
+        p[j] = uint32_t(__half_as_ushort(row_a[2 * j])) | (uint32_t(__half_as_ushort(row_a[2 * j + 1])) << 16);
+      asm volatile(
+          "tcgen05.st.sync.aligned.32x32b.x32.b32 [%0], {%1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, "
+          "%17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32};\n" ::"r"(tmem + (uint32_t(32 * warp) << 16) + 128),
+          "r"(p[0]), "r"(p[1]), "r"(p[2]), "r"(p[3]), "r"(p[4]), "r"(p[5]), "r"(p[6]), "r"(p[7]), "r"(p[8]), "r"(p[9]), "r"(p[10]),
+          "r"(p[11]), "r"(p[12]), "r"(p[13]), "r"(p[14]), "r"(p[15]), "r"(p[16]), "r"(p[17]), "r"(p[18]), "r"(p[19]), "r"(p[20]),
+          "r"(p[21]), "r"(p[22]), "r"(p[23]), "r"(p[24]), "r"(p[25]), "r"(p[26]), "r"(p[27]), "r"(p[28]), "r"(p[29]), "r"(p[30]), "r"(p[31])
+          : "memory");
+      asm volatile("tcgen05.wait::st.sync.aligned;\n" ::: "memory");
+    }
     asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");  // the stores are seen by the tensor cores' async proxy
+    asm volatile("tcgen05.fence::before_thread_sync;\n" ::: "memory");  // ... and the tensor-memory stores by the MMA
     __syncthreads();
     if (threadIdx.x == 0) {
       asm volatile("tcgen05.fence::after_thread_sync;\n" ::: "memory");
@@ -72,11 +92,19 @@ extern "C" __global__ void tcgen05_gemm(const __half* __restrict__ a, const __ha
         const uint64_t db = b_mn_major ? tc_descriptor(reinterpret_cast<char*>(sb) + ks * 2048, 8192, 1024)
                                        : tc_descriptor(reinterpret_cast<char*>(sb) + ks * 32, 16, 1024);
         const uint32_t accumulate = (k0 > 0 || ks > 0) ? 1 : 0;
-        asm volatile(
-            "{\n.reg .pred p;\nsetp.ne.b32 p, %4, 0;\n"
-            "tcgen05.mma.cta_group::1.kind::f16 [%0], %1, %2, %3, p;\n}\n" ::"r"(tmem),
-            "l"(da), "l"(db), "r"(idesc), "r"(accumulate)
-            : "memory");
+        if (a_in_tmem) {  // the k16 step: 16 halves, 8 columns further
+          asm volatile(
+              "{\n.reg .pred p;\nsetp.ne.b32 p, %4, 0;\n"
+              "tcgen05.mma.cta_group::1.kind::f16 [%0], [%1], %2, %3, p;\n}\n" ::"r"(tmem),
+              "r"(tmem + 128 + ks * 8), "l"(db), "r"(idesc), "r"(accumulate)
+              : "memory");
+        } else {
+          asm volatile(
+              "{\n.reg .pred p;\nsetp.ne.b32 p, %4, 0;\n"
+              "tcgen05.mma.cta_group::1.kind::f16 [%0], %1, %2, %3, p;\n}\n" ::"r"(tmem),
+              "l"(da), "l"(db), "r"(idesc), "r"(accumulate)
+              : "memory");
+        }
       }
       asm volatile("tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%0];\n" ::"r"(bar_addr) : "memory");
     }
@@ -105,6 +133,6 @@ extern "C" __global__ void tcgen05_gemm(const __half* __restrict__ a, const __ha
   }
   asm volatile("tcgen05.fence::before_thread_sync;\n" ::: "memory");
   __syncthreads();
-  if (warp == 0) asm volatile("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, 128;\n" ::"r"(tmem) : "memory");
+  if (warp == 0) asm volatile("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, 256;\n" ::"r"(tmem) : "memory");
 #endif
 }

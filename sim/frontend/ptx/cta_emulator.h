@@ -261,6 +261,9 @@ class CtaEmulator : public CtaWork {
   // 512 columns of 32 bits; an address is lane << 16 | column), allocated 32 columns at a time.
   void tcgen05_op(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);
   void tcgen05_mma(WarpState& w, const EmuInst& in, uint32_t lane, Record& out);
+  // Rows [0, rows) of an A operand held in tensor memory at `taddr`, times `scale`, as out[row * k + kk].
+  std::vector<float> tmem_operand(uint32_t taddr, const std::string& type, uint32_t rows, uint32_t k, double scale, const WarpState& w,
+                                  uint32_t lane, const EmuInst& in);
   uint32_t& tmem_at(uint32_t lane, uint32_t column, const WarpState& w, uint32_t thread, const EmuInst& in);
   std::vector<uint32_t> tmem_;
   uint16_t tmem_allocated_ = 0;  // one bit per 32 columns

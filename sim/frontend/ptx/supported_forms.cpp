@@ -71,8 +71,8 @@ std::string tcgen05_form(const Instruction& in, const EmuInst& e) {
   if (what == "mma") {
     if (!e.has("kind::f16") && !e.has("kind::tf32") && !e.has("kind::f8f6f4")) return refuse("kinds other than f16, tf32 and f8f6f4 are not modelled");
     if (e.has("ws") || e.has("sp") || e.has("block_scale")) return refuse("weight-stationary, sparse and block-scaled MMAs are not modelled");
-    if (in.operands.size() != 5 || in.operands[0].kind != Operand::Kind::kAddress || in.operands[1].kind == Operand::Kind::kAddress) {
-      return refuse("expected [d-tmem], a-desc, b-desc, idesc, enable-input-d (A from shared memory, no lane mask)");
+    if (in.operands.size() != 5 || in.operands[0].kind != Operand::Kind::kAddress || in.operands[2].kind == Operand::Kind::kAddress) {
+      return refuse("expected [d-tmem], a-desc or [a-tmem], b-desc, idesc, enable-input-d (no lane mask)");
     }
   } else if (what == "ld" || what == "st") {
     if (!e.has("32x32b")) return refuse("only the 32x32b shape is modelled");

@@ -3,10 +3,11 @@
 //   alloc [dst], ncols     a power of two from 32 to 512 columns, aligned to its size; the
 //                          address (lane 0, first column) is written to shared memory at dst
 //   dealloc taddr, ncols   frees them
-//   mma [d], a-desc, b-desc, idesc, enable-input-d
+//   mma [d], a-desc | [a-tmem], b-desc, idesc, enable-input-d
 //                          D (M x N, f32, in tensor memory: row i in lane d.lane + i, column j
 //                          in column d.column + j) = A B (+ D), A and B (K- or MN-major) in shared memory
-//                          through descriptors (wgmma_layout.h), shape and types from the
+//                          through descriptors (wgmma_layout.h), or A (K-major) in tensor memory
+//                          (tmem_operand below), shape and types from the
 //                          instruction descriptor: bits 4-5 D format (1: f32), 7-9 and 10-12 A
 //                          and B formats, 13-14 negate A/B, 15-16 MN-major ("transposed") A/B
 //                          (wgmma_layout.h), 17-22 N / 8,
@@ -124,10 +125,30 @@ void CtaEmulator::tcgen05_op(WarpState& w, const EmuInst& in, uint32_t exec, Rec
   }
 }
 
+// A in tensor memory: row r in lane a.lane + r, its K elements packed along the columns from
+// a.column, 32 / bits of them per 32-bit cell, the lowest-numbered in the low bits (assumed: the
+// PTX ISA shows this layout in a figure; a third-party probe of kind::tf32 found row m, element k
+// in lane m, column k, which this gives; the GPU suite's tcgen05_gemm checks 16-bit packing).
+std::vector<float> CtaEmulator::tmem_operand(uint32_t taddr, const std::string& type, uint32_t rows, uint32_t k, double scale,
+                                             const WarpState& w, uint32_t lane, const EmuInst& in) {
+  const uint32_t bits = matrix_element_bytes(type) * 8, per_cell = 32 / bits;
+  const uint32_t lane0 = taddr >> 16, column0 = taddr & 0xffff;
+  std::vector<float> out(size_t{rows} * k);
+  for (uint32_t r = 0; r < rows; ++r)
+    for (uint32_t c = 0; c < k; ++c) {
+      const uint32_t cell = tmem_at(lane0 + r, column0 + c / per_cell, w, lane, in);
+      const uint64_t v = bits == 32 ? cell : (cell >> (bits * (c % per_cell))) & ((1u << bits) - 1);
+      out[size_t{r} * k + c] = static_cast<float>(scale * matrix_element_value(type, v));
+    }
+  return out;
+}
+
 void CtaEmulator::tcgen05_mma(WarpState& w, const EmuInst& in, uint32_t l, Record& out) {
   const auto& ops = in.operands;
   const auto d_addr = static_cast<uint32_t>(address(w, ops.at(0), l));
-  const uint64_t desc_a = read(w, ops.at(1), l), desc_b = read(w, ops.at(2), l);
+  // A from shared memory (a descriptor) or, written [a-tmem], from tensor memory.
+  const bool a_in_tmem = ops.at(1).kind == EmuOperand::Kind::kAddr;
+  const uint64_t desc_a = a_in_tmem ? 0 : read(w, ops.at(1), l), desc_b = read(w, ops.at(2), l);
   const auto idesc = static_cast<uint32_t>(read(w, ops.at(3), l));
   const bool accumulate = (read(w, ops.at(4), l) & 1) != 0;
   const uint32_t d_format = (idesc >> 4) & 3, a_format = (idesc >> 7) & 7, b_format = (idesc >> 10) & 7;
@@ -145,13 +166,16 @@ void CtaEmulator::tcgen05_mma(WarpState& w, const EmuInst& in, uint32_t l, Recor
   }
   if (d_format != 1) fault(in, w, l, "instruction descriptor " + hex(idesc) + ": only f32 accumulators (D format 1) are modelled");
   if (m != 128 || n == 0 || n > 256 || n % 16) fault(in, w, l, "M = " + std::to_string(m) + ", N = " + std::to_string(n) + "; the emulator runs M = 128 with N a multiple of 16 up to 256");
-  bool ok_a = false, ok_b = false;
-  const MatrixDescriptor da = decode_tcgen05_descriptor(desc_a, ok_a), db = decode_tcgen05_descriptor(desc_b, ok_b);
+  bool ok_a = true, ok_b = false;
+  const MatrixDescriptor da = a_in_tmem ? MatrixDescriptor{} : decode_tcgen05_descriptor(desc_a, ok_a);
+  const MatrixDescriptor db = decode_tcgen05_descriptor(desc_b, ok_b);
   if (!ok_a || !ok_b) fault(in, w, l, "a shared-memory descriptor with a base offset, the absolute LBO mode or 32-byte-atom swizzling is not modelled");
   const uint32_t k = 32 / matrix_element_bytes(ta);
   const double neg_a = (idesc >> 13) & 1 ? -1.0 : 1.0, neg_b = (idesc >> 14) & 1 ? -1.0 : 1.0;
   const bool a_mn_major = (idesc >> 15) & 1, b_mn_major = (idesc >> 16) & 1;  // "transpose A/B"
-  const std::vector<float> a = smem_operand(da, a_mn_major, ta, 0, m, k, neg_a, w, l, in);
+  if (a_in_tmem && a_mn_major) fault(in, w, l, "instruction descriptor " + hex(idesc) + ": A from tensor memory is K-major only");
+  const std::vector<float> a = a_in_tmem ? tmem_operand(static_cast<uint32_t>(address(w, ops[1], l)), ta, m, k, neg_a, w, l, in)
+                                         : smem_operand(da, a_mn_major, ta, 0, m, k, neg_a, w, l, in);
   const std::vector<float> b = smem_operand(db, b_mn_major, tb, 0, n, k, neg_b, w, l, in);
   const uint32_t lane0 = d_addr >> 16, column0 = d_addr & 0xffff;
   for (uint32_t r = 0; r < m; ++r) {
