@@ -157,12 +157,12 @@ void CtaEmulator::tcgen05_mma(WarpState& w, const EmuInst& in, uint32_t l, Recor
   auto type_of = [&](uint32_t f) -> std::string {
     if (kind_f16) return f == 0 ? "f16" : f == 1 ? "bf16" : "";
     if (kind_tf32) return f == 2 ? "tf32" : "";
-    return f == 0 ? "e4m3" : f == 1 ? "e5m2" : "";  // kind::f8f6f4; FP6/FP4 (3, 4, 5) are refused below
+    return f == 0 ? "e4m3" : f == 1 ? "e5m2" : f == 3 ? "e2m3" : f == 4 ? "e3m2" : f == 5 ? "e2m1" : "";  // kind::f8f6f4
   };
   const std::string ta = type_of(a_format), tb = type_of(b_format);
   if (ta.empty() || tb.empty()) {
     fault(in, w, l, "instruction descriptor " + hex(idesc) + ": A/B formats " + std::to_string(a_format) + "/" + std::to_string(b_format) +
-                        " are not modelled for this kind (FP6 and FP4 operands' byte layout is not yet known to warpsim)");
+                        " are not formats of this kind");
   }
   if (d_format != 1) fault(in, w, l, "instruction descriptor " + hex(idesc) + ": only f32 accumulators (D format 1) are modelled");
   if (m != 128 || n == 0 || n > 256 || n % 16) fault(in, w, l, "M = " + std::to_string(m) + ", N = " + std::to_string(n) + "; the emulator runs M = 128 with N a multiple of 16 up to 256");
@@ -174,6 +174,10 @@ void CtaEmulator::tcgen05_mma(WarpState& w, const EmuInst& in, uint32_t l, Recor
   const double neg_a = (idesc >> 13) & 1 ? -1.0 : 1.0, neg_b = (idesc >> 14) & 1 ? -1.0 : 1.0;
   const bool a_mn_major = (idesc >> 15) & 1, b_mn_major = (idesc >> 16) & 1;  // "transpose A/B"
   if (a_in_tmem && a_mn_major) fault(in, w, l, "instruction descriptor " + hex(idesc) + ": A from tensor memory is K-major only");
+  if (a_in_tmem && matrix_element_bits(ta) < 8) fault(in, w, l, "FP4/FP6 A in tensor memory (8-bit containers) is not modelled");
+  if ((a_mn_major && ta == "tf32") || (b_mn_major && tb == "tf32")) {
+    fault(in, w, l, "MN-major tf32 operands need the 128-byte swizzle with 32-byte atoms, which is not modelled");
+  }
   const std::vector<float> a = a_in_tmem ? tmem_operand(static_cast<uint32_t>(address(w, ops[1], l)), ta, m, k, neg_a, w, l, in)
                                          : smem_operand(da, a_mn_major, ta, 0, m, k, neg_a, w, l, in);
   const std::vector<float> b = smem_operand(db, b_mn_major, tb, 0, n, k, neg_b, w, l, in);

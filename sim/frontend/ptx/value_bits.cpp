@@ -6,7 +6,24 @@
 
 namespace warpsim::ptx {
 
+namespace {
+
+// The OCP microscaling formats E2M1 (FP4), E3M2 and E2M3 (FP6): sign, exponent and mantissa,
+// subnormals at exponent 0, no infinities or NaNs (OCP MX specification v1.0).
+double minifloat_value(uint64_t bits, uint32_t exponent_bits, uint32_t mantissa_bits) {
+  const uint32_t width = 1 + exponent_bits + mantissa_bits, bias = (1u << (exponent_bits - 1)) - 1;
+  const uint32_t m = static_cast<uint32_t>(bits & ((1u << mantissa_bits) - 1));
+  const uint32_t e = static_cast<uint32_t>((bits >> mantissa_bits) & ((1u << exponent_bits) - 1));
+  const double sign = (bits >> (width - 1)) & 1 ? -1.0 : 1.0, scale = 1u << mantissa_bits;
+  return sign * (e == 0 ? std::ldexp(m / scale, 1 - static_cast<int>(bias)) : std::ldexp(1.0 + m / scale, static_cast<int>(e) - static_cast<int>(bias)));
+}
+
+}  // namespace
+
 double matrix_element_value(const std::string& type, uint64_t bits) {
+  if (type == "e2m1") return minifloat_value(bits, 2, 1);
+  if (type == "e3m2") return minifloat_value(bits, 3, 2);
+  if (type == "e2m3") return minifloat_value(bits, 2, 3);
   if (type == "f16") return half_to_float(static_cast<uint16_t>(bits));
   if (type == "bf16") return std::bit_cast<float>(static_cast<uint32_t>(bits & 0xffff) << 16);
   if (type == "tf32") return std::bit_cast<float>(static_cast<uint32_t>(bits) & 0xffffe000u);

@@ -68,8 +68,13 @@ inline void store_bits(uint8_t* p, uint64_t v, uint32_t size) {
 // its bits. TF32 ignores its 13 low mantissa bits (PTX ISA); e5m2 is the top byte of an FP16;
 // e4m3 has bias 7, no infinities, and S.1111.111 is NaN.
 double matrix_element_value(const std::string& type, uint64_t bits);
+// Bytes an element takes in shared memory's layouts: FP4 and FP6 (e2m1, e3m2, e2m3) count as one,
+// since tcgen05's kind::f8f6f4 keeps 16 of them in each 16-byte chunk (matrix_element_bits).
 inline uint32_t matrix_element_bytes(const std::string& type) {
   return type == "tf32" ? 4 : (type == "f16" || type == "bf16") ? 2 : 1;
+}
+inline uint32_t matrix_element_bits(const std::string& type) {
+  return type == "e2m1" ? 4 : (type == "e3m2" || type == "e2m3") ? 6 : 8 * matrix_element_bytes(type);
 }
 
 // setp/set comparison `cmp` (eq, lt, ltu, lo, ...) of a and b read as type t.

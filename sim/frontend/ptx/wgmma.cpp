@@ -42,8 +42,25 @@ namespace warpsim::ptx {
 
 std::vector<float> CtaEmulator::smem_operand(const MatrixDescriptor& d, bool mn_major, const std::string& type, uint32_t row0,
                                              uint32_t rows, uint32_t k, double scale, const WarpState& w, uint32_t lane, const EmuInst& in) {
-  const uint32_t bytes = matrix_element_bytes(type);
+  const uint32_t bytes = matrix_element_bytes(type), bits = matrix_element_bits(type);
   std::vector<float> out(size_t{rows} * k);
+  if (bits < 8) {
+    // FP4/FP6 (tcgen05 kind::f8f6f4, K-major only): each 16-byte chunk of a row holds 16 elements
+    // packed from its lowest bit, then padding (PTX ISA: the .b4x16_p64 / .b6x16_p32 layouts TMA
+    // writes). The chunk moves whole under the swizzles, so its address is the 8-bit element's.
+    if (mn_major) fault(in, w, lane, "FP4 and FP6 operands are K-major only");
+    for (uint32_t r = 0; r < rows; ++r)
+      for (uint32_t c = 0; c < k; c += 16) {
+        uint8_t chunk[16];
+        std::memcpy(chunk, memory_at(MemSpace::kShared, matrix_element_address(d, row0 + r, c), 16, w, lane, in), 16);
+        for (uint32_t j = 0; j < 16 && c + j < k; ++j) {
+          const uint32_t at = j * bits;
+          const uint32_t two = chunk[at / 8] | (at / 8 + 1 < 16 ? chunk[at / 8 + 1] << 8 : 0);
+          out[size_t{r} * k + c + j] = static_cast<float>(scale * matrix_element_value(type, (two >> (at % 8)) & ((1u << bits) - 1)));
+        }
+      }
+    return out;
+  }
   for (uint32_t r = 0; r < rows; ++r)
     for (uint32_t c = 0; c < k; ++c) {
       const uint64_t at = mn_major ? mn_major_element_address(d, row0 + r, c, bytes) : matrix_element_address(d, row0 + r, c * bytes);

@@ -4,8 +4,12 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
+#include <utility>
 
 #include "common/error.h"
+#include "frontend/ptx/launch.h"
+#include "gpu/simulation.h"
 #include "support/test_support.h"
 
 namespace warpsim {
@@ -82,11 +86,74 @@ TEST(Tcgen05Ptx, UnmodelledDescriptorsAreFaultsNamingTheField) {
   // FP4 (E2M1, format 5) under kind::f16 is no f16 format; M = 64 is not modelled.
   auto r = run_with((1u << 4) | (5u << 7) | (5u << 10) | ((128u >> 3) << 17) | ((128u >> 4) << 24));
   EXPECT_EQ(r.exit_code, 3);
-  EXPECT_NE(r.err.find("A/B formats 5/5 are not modelled for this kind"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("A/B formats 5/5 are not formats of this kind"), std::string::npos) << r.err;
   r = run_with((1u << 4) | ((128u >> 3) << 17) | ((64u >> 4) << 24));
   EXPECT_NE(r.err.find("M = 64, N = 128; the emulator runs M = 128"), std::string::npos) << r.err;
   r = run_with((0u << 4) | ((128u >> 3) << 17) | ((128u >> 4) << 24));
   EXPECT_NE(r.err.find("only f32 accumulators (D format 1) are modelled"), std::string::npos) << r.err;
+}
+
+// FP4 and FP6 through kind::f8f6f4: the shipped GEMM's PTX with its kind and instruction
+// descriptor changed, fed random bits. The kernel stages each row's bytes into 128-byte-swizzled
+// shared memory unchanged, so in every 16-byte chunk of a row the MMA must read 16 elements
+// packed from the chunk's lowest bit, the rest padding (the PTX ISA's .b4x16_p64 / .b6x16_p32).
+// The reference below decodes the same bytes straight from the global buffers.
+double minifloat(uint32_t v, int e_bits, int m_bits) {  // OCP MX: subnormals at exponent 0, no inf/NaN
+  const int bias = (1 << (e_bits - 1)) - 1, e = (v >> m_bits) & ((1 << e_bits) - 1), m = v & ((1 << m_bits) - 1);
+  const double mag = e == 0 ? std::ldexp(m, 1 - bias - m_bits) : std::ldexp((1 << m_bits) + m, e - bias - m_bits);
+  return (v >> (e_bits + m_bits)) & 1 ? -mag : mag;
+}
+
+TEST(Tcgen05Ptx, Fp4AndFp6OperandsUnpackFromTheirChunks) {
+  struct Format {
+    uint32_t code, bits;
+    int e_bits, m_bits;
+  };
+  const Format e2m1{5, 4, 2, 1}, e3m2{4, 6, 3, 2}, e2m3{3, 6, 2, 3};
+  EXPECT_EQ(minifloat(0x7, 2, 1), 6.0);    // E2M1's largest
+  EXPECT_EQ(minifloat(0x1f, 3, 2), 28.0);  // E3M2's largest
+  EXPECT_EQ(minifloat(0x1f, 2, 3), 7.5);   // E2M3's largest
+  std::string ptx = test::read_file(test::source_path("traces/kernels/ptx/tcgen05_gemm.sm_100a.ptx"));
+  const std::string idesc = std::to_string((1u << 4) | ((128u >> 3) << 17) | ((128u >> 4) << 24));
+  ASSERT_NE(ptx.find(idesc), std::string::npos);
+  for (size_t at = ptx.find("kind::f16"); at != std::string::npos; at = ptx.find("kind::f16", at)) ptx.replace(at, 9, "kind::f8f6f4");
+  for (const auto& [fa, fb] : {std::pair{e2m1, e2m1}, std::pair{e3m2, e2m3}, std::pair{e2m1, e3m2}}) {
+    test::TempDir dir;
+    std::string k = ptx;
+    const uint32_t d = (1u << 4) | (fa.code << 7) | (fb.code << 10) | ((128u >> 3) << 17) | ((128u >> 4) << 24);
+    for (size_t at = k.find(idesc); at != std::string::npos; at = k.find(idesc, at + 1)) k.replace(at, idesc.size(), std::to_string(d));
+    dir.write("k.ptx", k);
+    const std::string launch = dir.write(
+        "k.launch.yaml",
+        "ptx: k.ptx\nkernel: tcgen05_gemm\ngrid: [2, 2, 1]\nblock: [128, 1, 1]\nargs:\n"
+        "  - {buffer: {name: a, elem: u16, count: 32768, init: {random: {seed: 5, min: 0, max: 65535}}}}\n"
+        "  - {buffer: {name: bt, elem: u16, count: 32768, init: {random: {seed: 6, min: 0, max: 65535}}}}\n"
+        "  - {buffer: {name: c, elem: f32, count: 65536}}\n"
+        "  - {scalar: s32, value: 256}\n  - {scalar: s32, value: 128}\n  - {scalar: s32, value: 0}\n  - {scalar: s32, value: 0}\n");
+    ptx::PtxWorkload w(launch, 100);
+    LoadedConfig config = load_gpu_config("b200");
+    Gpu gpu(config.spec);
+    simulate(gpu, w);
+    auto bytes = [&](const char* name) { return w.memory().find(name)->bytes; };
+    const std::vector<uint8_t> a = bytes("a"), bt = bytes("bt"), c = bytes("c");
+    // Element e of a row: chunk e / 16 of the row's 256 bytes, bits (e % 16) * bits of it.
+    auto element = [](const std::vector<uint8_t>& m, uint32_t row, uint32_t e, const Format& f) {
+      const uint8_t* chunk = m.data() + row * 256 + (e / 16) * 16;
+      const uint32_t at = (e % 16) * f.bits, two = chunk[at / 8] | (chunk[at / 8 + 1] << 8);
+      return minifloat((two >> (at % 8)) & ((1u << f.bits) - 1), f.e_bits, f.m_bits);
+    };
+    int wrong = 0;
+    for (uint32_t i = 0; i < 256; ++i)
+      for (uint32_t j = 0; j < 256; ++j) {
+        double sum = 0;
+        for (uint32_t e = 0; e < 256; ++e) sum += element(a, i, e, fa) * element(bt, j, e, fb);
+        float got;
+        std::memcpy(&got, c.data() + 4 * (i * 256 + j), 4);
+        // Float sums in k order against one double sum: equal but for the last bits.
+        if (std::fabs(got - sum) > 1e-6 * std::fabs(sum) + 1e-9 && ++wrong < 4) ADD_FAILURE() << "C[" << i << "][" << j << "] = " << got << ", expected " << sum;
+      }
+    EXPECT_EQ(wrong, 0) << "A format " << fa.code << ", B format " << fb.code;
+  }
 }
 
 }  // namespace
