@@ -142,11 +142,14 @@ TEST(Tcgen05Ptx, Fp4AndFp6OperandsUnpackFromTheirChunks) {
       const uint32_t at = (e % 16) * f.bits, two = chunk[at / 8] | (chunk[at / 8 + 1] << 8);
       return minifloat((two >> (at % 8)) & ((1u << f.bits) - 1), f.e_bits, f.m_bits);
     };
+    std::vector<double> av(256 * 256), bv(256 * 256);  // decoded once: [row][k]
+    for (uint32_t r = 0; r < 256; ++r)
+      for (uint32_t e = 0; e < 256; ++e) av[r * 256 + e] = element(a, r, e, fa), bv[r * 256 + e] = element(bt, r, e, fb);
     int wrong = 0;
     for (uint32_t i = 0; i < 256; ++i)
       for (uint32_t j = 0; j < 256; ++j) {
         double sum = 0;
-        for (uint32_t e = 0; e < 256; ++e) sum += element(a, i, e, fa) * element(bt, j, e, fb);
+        for (uint32_t e = 0; e < 256; ++e) sum += av[i * 256 + e] * bv[j * 256 + e];
         float got;
         std::memcpy(&got, c.data() + 4 * (i * 256 + j), 4);
         // Float sums in k order against one double sum: equal but for the last bits.
