@@ -78,7 +78,8 @@ int compare_command(const std::vector<std::string>& args) {
     } catch (const InputError& e) {
       // Input this GPU cannot run is a row of the comparison, not the end of it; a file that
       // cannot be read at all fails the same way on every GPU, so it still ends the command.
-      if (!std::filesystem::exists(input)) throw;
+      std::error_code ec;
+      if (!std::filesystem::exists(input, ec)) throw;
       row.error = e.what();
     }
     rows.push_back(std::move(row));

@@ -50,10 +50,11 @@ std::string arch_for(const std::string& gpu_name) {
 // Launch files are named relative to the repository root; look from here, then upwards from the
 // measurements file (which usually lives in tools/validation/measurements/).
 std::string find_launch(const std::string& name, const fs::path& measurements) {
-  if (fs::exists(name)) return name;
-  fs::path dir = fs::absolute(measurements).parent_path();
+  std::error_code ec;  // non-throwing: the name comes from the measurements file
+  if (fs::exists(name, ec)) return name;
+  fs::path dir = fs::absolute(measurements, ec).parent_path();
   for (int up = 0; up < 6 && !dir.empty(); ++up, dir = dir.parent_path())
-    if (fs::exists(dir / name)) return (dir / name).string();
+    if (fs::exists(dir / name, ec)) return (dir / name).string();
   return "";
 }
 

@@ -356,7 +356,8 @@ PtxWorkload::PtxWorkload(const std::string& launch_file, uint32_t cc) {
   if (ptx.size() > 3 && ptx.compare(ptx.size() - 3, 3, ".cu") == 0) spec_.ptx_path = compile_cuda(spec_.ptx_path, cc, r.location("ptx"));
   independent_ = r.choice("reconvergence", {"stack", "independent"}, "stack") == "independent";
   max_warp_instructions_ = static_cast<uint64_t>(r.integer_or("max_warp_instructions", 100'000'000, 1, INT64_MAX));
-  if (!fs::exists(spec_.ptx_path)) config_error(r.location("ptx"), "no PTX file " + spec_.ptx_path);
+  std::error_code ec;  // the non-throwing form: a path the OS refuses (too long, say) is just not there
+  if (!fs::exists(spec_.ptx_path, ec)) config_error(r.location("ptx"), "no PTX file " + spec_.ptx_path);
   module_ = parse_ptx_file(spec_.ptx_path);
   // PTX for an architecture-specific target (sm_90a: wgmma, setmaxnreg) loads only on that
   // exact compute capability, as the driver requires; later GPUs lack those instructions.

@@ -40,5 +40,17 @@ TEST(MalformedPtx, MemoryOperandsMustBeAddresses) {
   EXPECT_NE(ptx_error("atom.global.add.u32 %r1, %rd1, %r2;").find("operand 2 must be an address"), std::string::npos);
 }
 
+TEST(MalformedLaunch, APtxPathTheSystemRefusesIsAnInputError) {
+  // Found by fuzz_launch: a name too long for the file system made std::filesystem::exists throw.
+  TempDir dir;
+  const std::string launch = dir.write("k.launch.yaml", "ptx: " + std::string(5000, 'p') + ".ptx\nkernel: k\ngrid: [1]\nblock: [32]\nargs: []\n");
+  try {
+    ptx::PtxWorkload w(launch, 90);
+    ADD_FAILURE() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("k.launch.yaml:1:6: no PTX file"), std::string::npos) << std::string(e.what()).substr(0, 200);
+  }
+}
+
 }  // namespace
 }  // namespace warpsim
