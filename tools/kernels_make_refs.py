@@ -298,6 +298,29 @@ write("tcgen05_gemm_c.bin", "f", matmul(a, bt, 256, 256, 128, lambda i, k: i * 1
 b = random_init(73, -1, 1, 32768, f16)
 write("tcgen05_gemm_mn_major_c.bin", "f", matmul(a, b, 256, 256, 128, lambda i, k: i * 128 + k, lambda k, j: k * 256 + j))
 
+
+# ... and random bytes read as FP4 (E2M1: sign, 2 exponent bits with bias 1, 1 mantissa bit;
+# OCP MX). Each row's 256 bytes are 16 chunks of 16 bytes: 16 elements in the low 8 bytes of
+# each (element e at bits 4 (e % 16) of them), 8 bytes of padding.
+def e2m1(v):
+    e, m = (v >> 1) & 3, v & 1
+    mag = m * 0.5 if e == 0 else (1 + m / 2) * 2.0 ** (e - 1)
+    return -mag if v & 8 else mag
+
+
+def fp4_rows(words):
+    data = struct.pack(f"<{len(words)}H", *words)
+    rows = []
+    for r in range(256):
+        row = data[r * 256:(r + 1) * 256]
+        rows.append([e2m1((row[c * 16 + e // 2] >> (4 * (e % 2))) & 15) for c in range(16) for e in range(16)])
+    return rows
+
+
+a4 = fp4_rows(random_init(74, 0, 65535, 32768, lambda x: int(math.floor(x + 0.5))))
+bt4 = fp4_rows(random_init(75, 0, 65535, 32768, lambda x: int(math.floor(x + 0.5))))
+write("tcgen05_gemm_fp4_c.bin", "f", [exact_f32(sum(x * y for x, y in zip(a4[i], bt4[j]))) for i in range(256) for j in range(256)])
+
 # bulk_store: out[i] = 0.5 i, written tile by tile from shared memory by cp.async.bulk.
 write("bulk_store_out.bin", "f", [exact_f32(0.5 * i) for i in range(2048)])
 

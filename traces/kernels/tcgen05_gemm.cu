@@ -12,6 +12,11 @@
 // With a_in_tmem, A skips shared memory: each thread writes its row of the A tile into tensor
 // memory with tcgen05.st (lane = row, two halves per 32-bit column, the lower k in the low half)
 // and the MMA reads A from there ([a-tmem], the form attention kernels use for P x V).
+// With fp4, the same bytes are read as FP4 (E2M1) through kind::f8f6f4: the kernel moves bytes
+// unchanged, so A and B^T arrive already in the shared-memory packing that kind requires (in each
+// 16-byte chunk, 16 elements in the low 8 bytes, then 8 bytes of padding: PTX ISA, "Packing
+// formats of elements in Tensor and Shared memory"), and each k32 step reads 32 bytes, as f16's
+// k16 does.
 // ptx-targets: 100a
 #include <cuda_fp16.h>
 #include <stdint.h>
@@ -34,7 +39,7 @@ __device__ uint32_t swizzled(int row, int k) {
 #endif
 
 extern "C" __global__ void tcgen05_gemm(const __half* __restrict__ a, const __half* __restrict__ b, float* __restrict__ c, int n,
-                                        int k_total, int b_mn_major, int a_in_tmem) {
+                                        int k_total, int b_mn_major, int a_in_tmem, int fp4) {
 #if defined(__CUDA_ARCH_FEAT_SM100_ALL)
   __shared__ alignas(1024) __half sa[128 * 64];
   __shared__ alignas(1024) __half sb[128 * 64];
@@ -55,7 +60,9 @@ extern "C" __global__ void tcgen05_gemm(const __half* __restrict__ a, const __ha
   const uint32_t tmem = tmem_base;
   // D format f32 (bit 4), A and B f16 (0), A K-major, B K-major or MN-major (bit 16), N / 8 at
   // bit 17, M / 16 at bit 24.
-  const uint32_t idesc = (1u << 4) | (uint32_t(b_mn_major != 0) << 16) | ((128u >> 3) << 17) | ((128u >> 4) << 24);
+  // With fp4: A and B format 5 (E2M1) of kind::f8f6f4.
+  const uint32_t idesc = (1u << 4) | (fp4 ? (5u << 7) | (5u << 10) : 0u) | (uint32_t(b_mn_major != 0) << 16) | ((128u >> 3) << 17) |
+                         ((128u >> 4) << 24);
   uint32_t phase = 0;
   for (int k0 = 0; k0 < k_total; k0 += 64) {
     for (int i = threadIdx.x; i < 128 * 64; i += blockDim.x) {
@@ -92,7 +99,13 @@ extern "C" __global__ void tcgen05_gemm(const __half* __restrict__ a, const __ha
         const uint64_t db = b_mn_major ? tc_descriptor(reinterpret_cast<char*>(sb) + ks * 2048, 8192, 1024)
                                        : tc_descriptor(reinterpret_cast<char*>(sb) + ks * 32, 16, 1024);
         const uint32_t accumulate = (k0 > 0 || ks > 0) ? 1 : 0;
-        if (a_in_tmem) {  // the k16 step: 16 halves, 8 columns further
+        if (fp4) {
+          asm volatile(
+              "{\n.reg .pred p;\nsetp.ne.b32 p, %4, 0;\n"
+              "tcgen05.mma.cta_group::1.kind::f8f6f4 [%0], %1, %2, %3, p;\n}\n" ::"r"(tmem),
+              "l"(da), "l"(db), "r"(idesc), "r"(accumulate)
+              : "memory");
+        } else if (a_in_tmem) {  // the k16 step: 16 halves, 8 columns further
           asm volatile(
               "{\n.reg .pred p;\nsetp.ne.b32 p, %4, 0;\n"
               "tcgen05.mma.cta_group::1.kind::f16 [%0], [%1], %2, %3, p;\n}\n" ::"r"(tmem),

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <regex>
 #include <utility>
 
 #include "common/error.h"
@@ -68,19 +69,22 @@ TEST(Tcgen05Ptx, ShippedGemmReplaysFromItsTrace) {
   EXPECT_EQ(r.direct, r.replay);
 }
 
+// The shipped GEMM's PTX with its MMAs that read A and B from shared memory as kind::f16 given
+// `kind` and the instruction descriptor `idesc` as an immediate (the kernel computes its own).
+std::string with_descriptor(const std::string& ptx, const std::string& kind, uint32_t idesc) {
+  static const std::regex mma(R"((tcgen05\.mma\.cta_group::1\.kind::)f16( \[%r\d+\], %rd\d+, %rd\d+,) %r\d+(, p;))");
+  EXPECT_TRUE(std::regex_search(ptx, mma)) << "the kernel's shared-memory MMA is not where the test looks for it";
+  return std::regex_replace(ptx, mma, "$1" + kind + "$2 " + std::to_string(idesc) + "$3");  // "$2 ": not "$21..."
+}
+
 TEST(Tcgen05Ptx, UnmodelledDescriptorsAreFaultsNamingTheField) {
   test::TempDir dir;
   std::string ptx = test::read_file(test::source_path("traces/kernels/ptx/tcgen05_gemm.sm_100a.ptx"));
   std::string launch = test::read_file(test::source_path("traces/kernels/tcgen05_gemm.launch.yaml"));
   launch = launch.substr(0, launch.find("dump:"));
   launch.replace(launch.find("ptx/tcgen05_gemm.sm_100a.ptx"), 28, "k.ptx");
-  // The kernel builds its instruction descriptor as one constant; swap it for others.
-  const std::string idesc = std::to_string((1u << 4) | ((128u >> 3) << 17) | ((128u >> 4) << 24));
-  ASSERT_NE(ptx.find(idesc), std::string::npos) << "the kernel's instruction descriptor is a literal " << idesc;
   auto run_with = [&](uint32_t descriptor) {
-    std::string bad = ptx;
-    for (size_t at = bad.find(idesc); at != std::string::npos; at = bad.find(idesc, at + 1)) bad.replace(at, idesc.size(), std::to_string(descriptor));
-    dir.write("k.ptx", bad);
+    dir.write("k.ptx", with_descriptor(ptx, "f16", descriptor));
     return test::run_cli({"run", "--arch", "b200", dir.write("k.launch.yaml", launch), "-q"});
   };
   // FP4 (E2M1, format 5) under kind::f16 is no f16 format; M = 64 is not modelled.
@@ -113,23 +117,19 @@ TEST(Tcgen05Ptx, Fp4AndFp6OperandsUnpackFromTheirChunks) {
   EXPECT_EQ(minifloat(0x7, 2, 1), 6.0);    // E2M1's largest
   EXPECT_EQ(minifloat(0x1f, 3, 2), 28.0);  // E3M2's largest
   EXPECT_EQ(minifloat(0x1f, 2, 3), 7.5);   // E2M3's largest
-  std::string ptx = test::read_file(test::source_path("traces/kernels/ptx/tcgen05_gemm.sm_100a.ptx"));
-  const std::string idesc = std::to_string((1u << 4) | ((128u >> 3) << 17) | ((128u >> 4) << 24));
-  ASSERT_NE(ptx.find(idesc), std::string::npos);
-  for (size_t at = ptx.find("kind::f16"); at != std::string::npos; at = ptx.find("kind::f16", at)) ptx.replace(at, 9, "kind::f8f6f4");
+  const std::string ptx = test::read_file(test::source_path("traces/kernels/ptx/tcgen05_gemm.sm_100a.ptx"));
   for (const auto& [fa, fb] : {std::pair{e2m1, e2m1}, std::pair{e3m2, e2m3}, std::pair{e2m1, e3m2}}) {
     test::TempDir dir;
-    std::string k = ptx;
     const uint32_t d = (1u << 4) | (fa.code << 7) | (fb.code << 10) | ((128u >> 3) << 17) | ((128u >> 4) << 24);
-    for (size_t at = k.find(idesc); at != std::string::npos; at = k.find(idesc, at + 1)) k.replace(at, idesc.size(), std::to_string(d));
-    dir.write("k.ptx", k);
+    dir.write("k.ptx", with_descriptor(ptx, "f8f6f4", d));
     const std::string launch = dir.write(
         "k.launch.yaml",
         "ptx: k.ptx\nkernel: tcgen05_gemm\ngrid: [2, 2, 1]\nblock: [128, 1, 1]\nargs:\n"
         "  - {buffer: {name: a, elem: u16, count: 32768, init: {random: {seed: 5, min: 0, max: 65535}}}}\n"
         "  - {buffer: {name: bt, elem: u16, count: 32768, init: {random: {seed: 6, min: 0, max: 65535}}}}\n"
         "  - {buffer: {name: c, elem: f32, count: 65536}}\n"
-        "  - {scalar: s32, value: 256}\n  - {scalar: s32, value: 128}\n  - {scalar: s32, value: 0}\n  - {scalar: s32, value: 0}\n");
+        "  - {scalar: s32, value: 256}\n  - {scalar: s32, value: 128}\n  - {scalar: s32, value: 0}\n  - {scalar: s32, value: 0}\n"
+        "  - {scalar: s32, value: 0}\n");
     ptx::PtxWorkload w(launch, 100);
     LoadedConfig config = load_gpu_config("b200");
     Gpu gpu(config.spec);
