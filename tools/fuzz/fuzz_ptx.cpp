@@ -19,7 +19,7 @@ std::string launch_for(const warpsim::ptx::Function& f, const std::string& ptx_p
     const bool wide = p.type == ".u64" || p.type == ".s64" || p.type == ".b64";
     if (wide && p.dims.empty()) {
       o << "  - {buffer: {name: b" << buffer++ << ", elem: u32, count: 1024}}\n";
-    } else if (p.dims.empty() && (p.type == ".f32")) {
+    } else if (p.dims.empty() && p.type == ".f32") {
       o << "  - {scalar: f32, value: 1.5}\n";
     } else if (p.dims.empty() && (p.type == ".u32" || p.type == ".s32" || p.type == ".b32")) {
       o << "  - {scalar: u32, value: 64}\n";

@@ -812,17 +812,21 @@ TEST(PtxEmulator, AMismatchedReferenceFailsTheCheckWithExitCode5) {
   EXPECT_NE(test::read_file(dir.path("o.json")).find("\"passed\": false"), std::string::npos);
 }
 
-}  // namespace
-}  // namespace warpsim
 
-namespace warpsim {
-namespace {
+// Runs the kernel `ptx` (written as k.ptx) through `warpsim run` with `launch` (a launch file
+// naming k.ptx and dumping `buffer`) and returns that buffer's bytes.
+std::string run_and_dump(const std::string& arch, const std::string& ptx, const std::string& launch, const std::string& buffer) {
+  test::TempDir dir;
+  dir.write("k.ptx", ptx);
+  auto r = test::run_cli({"run", "--arch", arch, dir.write("k.launch.yaml", launch), "--dump-dir", dir.path(""), "-q"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  return r.exit_code == 0 ? test::read_file(dir.path(buffer + ".bin")) : "";
+}
 
 // %clock64 in the emulator counts the warp's executed instructions: a loop waiting for it to
 // advance by 100 ends, after 100 to 103 of them (the loop body is four instructions).
 TEST(PtxEmulator, ClockAdvancesWithTheWarpsInstructions) {
-  test::TempDir dir;
-  dir.write("k.ptx", R"(.version 8.0
+  const std::string out = run_and_dump("a100", R"(.version 8.0
 .target sm_80
 .address_size 64
 .visible .entry spin(.param .u64 out)
@@ -839,12 +843,10 @@ LOOP:
   st.global.u64 [%rd4], %rd3;
   ret;
 }
-)");
-  const std::string launch = dir.write("k.launch.yaml", "ptx: k.ptx\nkernel: spin\ngrid: [1]\nblock: [32]\nargs:\n"
-                                                        "  - {buffer: {name: out, elem: u64, count: 1}}\ndump: [out]\n");
-  auto r = test::run_cli({"run", "--arch", "a100", launch, "--dump-dir", dir.path(""), "-q"});
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  const std::string out = test::read_file(dir.path("out.bin"));
+)",
+                                       "ptx: k.ptx\nkernel: spin\ngrid: [1]\nblock: [32]\nargs:\n"
+                                       "  - {buffer: {name: out, elem: u64, count: 1}}\ndump: [out]\n",
+                                       "out");
   ASSERT_EQ(out.size(), 8u);
   uint64_t elapsed;
   std::memcpy(&elapsed, out.data(), 8);
@@ -852,18 +854,12 @@ LOOP:
   EXPECT_LT(elapsed, 104u);
 }
 
-}  // namespace
-}  // namespace warpsim
-
-namespace warpsim {
-namespace {
 
 // 16-bit float atomics (atom.add.noftz.bf16, .f16x2) change only their own 16 or 32 bits and add
 // as floats: bf16 1.0 + 1.0 = 2.0 (0x4000), and f16 0x3f80 (1.875) + 1.0 = 2.875 (0x41c0) in each
 // half. (They were added as integers, over 32 bits.)
 TEST(PtxEmulator, SixteenBitFloatAtomicsAddAsFloatsInTheirOwnBits) {
-  test::TempDir dir;
-  dir.write("k.ptx", R"(.version 8.0
+  const std::string out = run_and_dump("h100", R"(.version 8.0
 .target sm_90
 .address_size 64
 .visible .entry k(.param .u64 p)
@@ -878,12 +874,10 @@ TEST(PtxEmulator, SixteenBitFloatAtomicsAddAsFloatsInTheirOwnBits) {
   atom.global.add.noftz.f16x2 %r2, [%rd1+4], %r1;
   ret;
 }
-)");
-  const std::string launch = dir.write("k.launch.yaml", "ptx: k.ptx\nkernel: k\ngrid: [1]\nblock: [1]\nargs:\n"
-                                                        "  - {buffer: {name: p, elem: u16, count: 4, init: {sequence: {start: 16256, step: 0}}}}\ndump: [p]\n");
-  auto r = test::run_cli({"run", "--arch", "h100", launch, "--dump-dir", dir.path(""), "-q"});
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  const std::string out = test::read_file(dir.path("p.bin"));
+)",
+                                       "ptx: k.ptx\nkernel: k\ngrid: [1]\nblock: [1]\nargs:\n"
+                                       "  - {buffer: {name: p, elem: u16, count: 4, init: {sequence: {start: 16256, step: 0}}}}\ndump: [p]\n",
+                                       "p");
   ASSERT_EQ(out.size(), 8u);
   uint16_t v[4];
   std::memcpy(v, out.data(), 8);
