@@ -333,3 +333,6 @@ write("tma_tiles_out.bin", "f", [float(2 * i + 1) for i in range(10000)])
 # cluster writes the same out[r * 32 + c] (64 floats); exact (quarter-integers, sums below 2^24).
 col = [sum((row * 32 + c) * 0.25 for row in range(256)) for c in range(32)]
 write("tma_multicast_out.bin", "f", [exact_f32(col[c] * (r + 1)) for r in range(2) for c in range(32)])
+
+# device_printf: thread i sums in[i] + k for k < 8, in[i] = i / 2: 8 in[i] + 28, exact in float.
+write("device_printf_sums.bin", "f", [exact_f32(8 * 0.5 * i + 28) for i in range(128)])

@@ -41,7 +41,9 @@ Output: a summary on stdout (cycles, time, IPC, occupancy, SIMT efficiency, stal
 cache hit rates, DRAM traffic, and what bounds the kernel). --view warps adds each chosen
 warp's lanes over time and the cost of each divergent branch. --timeline (Perfetto), --roofline
 (SVG) and --report (self-contained HTML) are described in docs/views.md. Output files are
-written only after the whole simulation succeeded, and atomically.
+written only after the whole simulation succeeded, and atomically. With a launch file, what the
+kernels print with printf comes before the summary; a failed assert or a trap stops the run
+(exit code 3).
 
 Options)";
 
@@ -100,7 +102,13 @@ int run_command(const std::vector<std::string>& args) {
   views.attach(gpu);
   Progress progress;
   gpu.set_progress([&](const KernelInfo& k, uint64_t d, uint64_t t) { progress.update(k, d, t); });
-  SimulationResult result = simulate(gpu, in.workload());
+  SimulationResult result;
+  try {
+    result = simulate(gpu, in.workload());
+  } catch (...) {  // a kernel fault or failed assert: what the kernels printed before it still shows
+    if (launch) std::cout << launch->device_output() << std::flush;
+    throw;
+  }
   nlohmann::ordered_json unknown = nlohmann::ordered_json::object();
   if (accelsim) {
     // Each unknown SASS opcode is reported once, with its count; it was timed as an ALU op.
@@ -127,6 +135,7 @@ int run_command(const std::vector<std::string>& args) {
       auto f = nlohmann::ordered_json::array();
       for (const auto& x : launch->findings().list) f.push_back({{"kind", x.kind}, {"message", x.message}});
       j["findings"] = f;
+      j["device_printf"] = launch->device_output();
     }
     if (accelsim) {
       j["frontend"] = {{"format", "accel-sim"},
@@ -141,6 +150,9 @@ int run_command(const std::vector<std::string>& args) {
     if (!launch) throw UsageError{"--dump-dir needs a launch file"};
     launch->dump(dump_dir);
   }
+  // What the kernels printed comes first, as a CUDA program's device printf output appears at
+  // the synchronisation after the kernel (stderr when stdout carries the JSON).
+  if (launch && !launch->device_output().empty()) (json_path == "-" ? std::cerr : std::cout) << launch->device_output() << std::flush;
   const std::string view_text = views.finish(config.spec, kernels, total, input);
   ptx::CheckResult check;
   if (launch && !launch->spec().expect.empty()) check = launch->check();

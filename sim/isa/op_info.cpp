@@ -100,7 +100,8 @@ bool decode_arith(std::string_view base, const std::vector<std::string_view>& pa
       "add", "sub", "mul", "fma", "mad", "min", "max", "abs", "neg", "setp", "set", "selp",
       "copysign", "testp", "cvt", "mov", "and", "or", "xor", "not", "cnot", "shl", "shr",
       "popc", "clz", "brev", "bfe", "bfi", "bfind", "prmt", "mul24", "mad24", "sad", "rem",
-      "lop3", "shf", "dp4a", "dp2a", "fns", "cvta", "isspacep", "szext", "mov", "slct", "mapa", "getctarank"};
+      "lop3", "shf", "dp4a", "dp2a", "fns", "cvta", "isspacep", "szext", "mov", "slct", "mapa", "getctarank",
+      "addc", "subc", "madc"};
   bool special = is_one_of(base, kSpecial);
   if (!special && !is_one_of(base, kFlt)) return false;
   out.writes_destination = true;
@@ -153,7 +154,7 @@ bool decode_arith(std::string_view base, const std::vector<std::string_view>& pa
   }
   (void)parts;
   out.op_class = OpClass::kInt;
-  bool multiply = base == "mul" || base == "mad" || base == "mul24" || base == "mad24" ||
+  bool multiply = base == "mul" || base == "mad" || base == "madc" || base == "mul24" || base == "mad24" ||
                   base == "dp4a" || base == "dp2a" || base == "sad";
   out.pipe = multiply ? Pipe::kFma : Pipe::kAlu;
   return true;

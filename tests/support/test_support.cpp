@@ -9,6 +9,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <gtest/gtest.h>
+
 #include "frontend/accelsim/accelsim_workload.h"
 #include "frontend/trace/trace_reader.h"
 
@@ -104,6 +106,14 @@ Replay run_and_replay(const std::string& arch, const std::string& launch, const 
   r.direct = summary(run_cli({"run", "--arch", arch, launch, "--json", dir.path("direct.json")}), "direct.json");
   r.replay = summary(run_cli({"run", "--arch", arch, dir.path("replay.trace"), "--json", dir.path("replay.json")}), "replay.json");
   return r;
+}
+
+std::string run_and_dump(const std::string& arch, const std::string& ptx, const std::string& launch, const std::string& buffer) {
+  TempDir dir;
+  dir.write("k.ptx", ptx);
+  auto r = run_cli({"run", "--arch", arch, dir.write("k.launch.yaml", launch), "--dump-dir", dir.path(""), "-q"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  return r.exit_code == 0 ? read_file(dir.path(buffer + ".bin")) : "";
 }
 
 std::string kernel_header(const std::string& name, unsigned grid, unsigned block, unsigned shared, unsigned regs) {

@@ -56,6 +56,11 @@ struct Replay {
 };
 Replay run_and_replay(const std::string& arch, const std::string& launch, const TempDir& dir);
 
+// Runs the kernel `ptx` (written as k.ptx) through `warpsim run` with `launch` (a launch file
+// naming k.ptx and dumping `buffer`) and returns that buffer's bytes (empty, with a test
+// failure, when the run fails).
+std::string run_and_dump(const std::string& arch, const std::string& ptx, const std::string& launch, const std::string& buffer);
+
 // Builds trace text: ".version 1", a kernel header, and CTAs added by the caller.
 std::string kernel_header(const std::string& name, unsigned grid, unsigned block, unsigned shared = 0, unsigned regs = 32);
 

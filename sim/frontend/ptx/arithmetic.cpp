@@ -15,7 +15,7 @@ namespace warpsim::ptx {
 // rounds once either way (double rounding through double is innocuous for these, 53 >= 2*24+2).
 bool CtaEmulator::arithmetic_fast32(WarpState& w, const EmuInst& in, uint32_t exec) {
   const Type t = in.type;
-  if (t.bits != 32 || t.packed != 1 || in.wide || in.hi) return false;
+  if (t.bits != 32 || t.packed != 1 || in.wide || in.hi || in.carry_in || in.carry_out) return false;
   const bool is_float = t.kind == 'f';
   if (!is_float && t.kind != 's' && t.kind != 'u' && t.kind != 'b') return false;
   const EmuOp code = in.code;
@@ -99,6 +99,7 @@ void CtaEmulator::arithmetic(WarpState& w, const EmuInst& in, uint32_t exec) {
           case EmuOp::kEx2: x = std::exp2(f(1)); break;
           case EmuOp::kRcp: x = 1.0f / f(1); break;
           case EmuOp::kSqrt: x = std::sqrt(f(1)); break;
+          case EmuOp::kTanh: x = std::tanh(f(1)); break;
           default: fault(in, w, l, "the emulator has no half-precision form of this instruction");
         }
         r |= from_float(x, 16, brain) << (16 * e);
@@ -127,6 +128,8 @@ void CtaEmulator::arithmetic(WarpState& w, const EmuInst& in, uint32_t exec) {
         case EmuOp::kLg2: x = std::log2(f(1)); break;
         case EmuOp::kSin: x = std::sin(f(1)); break;
         case EmuOp::kCos: x = std::cos(f(1)); break;
+        case EmuOp::kTanh: x = std::tanh(f(1)); break;
+        case EmuOp::kCopysign: x = std::copysign(f(2), f(1)); break;  // copysign d, a, b: b's magnitude, a's sign
         default: fault(in, w, l, "the emulator has no float form of this instruction");
       }
       if (type.bits == 32) x = static_cast<float>(x);  // round each operation to single precision
@@ -136,6 +139,11 @@ void CtaEmulator::arithmetic(WarpState& w, const EmuInst& in, uint32_t exec) {
       const bool sg = type.kind == 's';
       auto u = [&](size_t i) { return mask_bits(arg(i), bits); };
       auto si = [&](size_t i) { return as_signed(arg(i), bits); };
+      if (in.carry_in || in.carry_out) {
+        r = with_carry(w, in, l, u(1), u(2), code == EmuOp::kMad ? u(3) : 0);
+        write(w, d, l, r);
+        return;
+      }
       switch (code) {
         case EmuOp::kAdd: r = u(1) + u(2); break;
         case EmuOp::kSub: r = u(1) - u(2); break;
@@ -188,12 +196,70 @@ void CtaEmulator::arithmetic(WarpState& w, const EmuInst& in, uint32_t exec) {
           r = o;
           break;
         }
+        case EmuOp::kSad:  // sad d, a, b, c: c + |a - b|
+          r = u(3) + (sg ? static_cast<uint64_t>(si(1) > si(2) ? si(1) - si(2) : si(2) - si(1)) : (u(1) > u(2) ? u(1) - u(2) : u(2) - u(1)));
+          break;
+        case EmuOp::kDp4a:
+        case EmuOp::kDp2a: {
+          // dp4a.atype.btype d, a, b, c: c plus the dot product of a's and b's four bytes; dp2a.{lo,hi}:
+          // of a's two 16-bit halves and b's low or high two bytes. Signedness from each type.
+          const bool sa = in.source_type.kind == 's', sb = type.kind == 's';
+          auto part = [](uint64_t x, uint32_t i, uint32_t width, bool s) {
+            const uint64_t v = (x >> (i * width)) & ((uint64_t{1} << width) - 1);
+            return s ? as_signed(v, width) : static_cast<int64_t>(v);
+          };
+          int64_t sum = as_signed(arg(3), 32);
+          const uint32_t first = in.has("hi") ? 2 : 0;
+          for (uint32_t i = 0; i < (code == EmuOp::kDp4a ? 4u : 2u); ++i) {
+            sum += code == EmuOp::kDp4a ? part(u(1), i, 8, sa) * part(u(2), i, 8, sb) : part(u(1), i, 16, sa) * part(u(2), first + i, 8, sb);
+          }
+          r = static_cast<uint64_t>(sum);
+          break;
+        }
+        case EmuOp::kShf: {  // shf.{l,r}.{wrap,clamp}.b32 d, a, b, c: a funnel shift of b:a (b the high word)
+          const uint64_t both = u(2) << 32 | u(1), n = in.has("wrap") ? arg(3) & 31 : std::min<uint64_t>(mask_bits(arg(3), 32), 32);
+          r = in.has("l") ? (both << n) >> 32 : both >> n;
+          break;
+        }
+        case EmuOp::kBfind: {  // the most significant non-sign bit's position (.shiftamt: 31 or 63 minus it); none: 0xffffffff
+          uint64_t v = u(1);
+          if (sg && si(1) < 0) v = mask_bits(~v, bits);
+          const int top = v == 0 ? -1 : 63 - std::countl_zero(v);
+          r = top < 0 ? 0xffffffffull : in.has("shiftamt") ? bits - 1 - static_cast<uint32_t>(top) : static_cast<uint64_t>(top);
+          break;
+        }
         default: fault(in, w, l, "the emulator has no integer form of this instruction");
       }
       if (type.kind == 'p') r &= 1;
     }
     write(w, d, l, r);
   });
+}
+
+// add.cc, addc, sub.cc, subc, mad.cc and madc: extended-precision arithmetic through the
+// condition code's carry flag (a borrow for subtraction), one flag per lane.
+uint64_t CtaEmulator::with_carry(WarpState& w, const EmuInst& in, uint32_t lane, uint64_t a, uint64_t b, uint64_t c) {
+  const uint32_t bits = in.type.bits;
+  const uint64_t mask = bits >= 64 ? ~0ull : (1ull << bits) - 1;
+  const __uint128_t carry = in.carry_in ? (w.carry >> lane) & 1 : 0;
+  __uint128_t full = 0;
+  bool out = false;
+  if (in.code == EmuOp::kSub) {
+    full = static_cast<__uint128_t>(a) - b - carry;
+    out = static_cast<__uint128_t>(a) < b + carry;
+  } else {
+    uint64_t addend = b;
+    if (in.code == EmuOp::kMad) {  // mad.lo/.hi: the low or high half of the product, plus c
+      const bool sg = in.type.kind == 's';
+      const __uint128_t p = sg ? static_cast<__uint128_t>(static_cast<__int128_t>(as_signed(a, bits)) * as_signed(b, bits)) : static_cast<__uint128_t>(a) * b;
+      addend = static_cast<uint64_t>((in.hi ? p >> bits : p)) & mask;
+      a = c;
+    }
+    full = static_cast<__uint128_t>(a) + addend + carry;
+    out = (full >> bits) & 1;
+  }
+  if (in.carry_out) w.carry = out ? w.carry | 1u << lane : w.carry & ~(1u << lane);
+  return static_cast<uint64_t>(full) & mask;
 }
 
 }  // namespace warpsim::ptx

@@ -48,11 +48,24 @@ MemSpace CtaEmulator::resolve_space(const WarpState& w, const EmuInst& in, uint3
                                     Record& out) {
   MemSpace space = in.space;
   if (in.generic) {
-    uint32_t shared_lanes = 0;
+    uint32_t shared_lanes = 0, local_lanes = 0;
     for_lanes(exec, [&](uint32_t l) {
       const uint64_t a = lane_address[l];
       if (a >= kGenericSharedBase && a - kGenericSharedBase < kGenericSharedSize) shared_lanes |= 1u << l;
+      if (a >= kGenericLocalBase && a - kGenericLocalBase < kGenericLocalSize) local_lanes |= 1u << l;
     });
+    if (local_lanes) {
+      if (in.code != EmuOp::kLd && in.code != EmuOp::kSt) {
+        fault(in, w, static_cast<uint32_t>(std::countr_zero(local_lanes)), "an atomic on a thread's local memory, which the PTX ISA does not define");
+      }
+      if (local_lanes != exec) {
+        fault(in, w, static_cast<uint32_t>(std::countr_zero(exec & ~local_lanes)),
+              "a generic access whose lanes mix local and other addresses (warpsim times one state space per instruction)");
+      }
+      for_lanes(exec, [&](uint32_t l) { lane_address[l] -= kGenericLocalBase; });
+      out.inst.op = &(*in.space_ops)[2];
+      return MemSpace::kLocal;
+    }
     if (shared_lanes == 0) return MemSpace::kGlobal;
     if (shared_lanes != exec) {
       fault(in, w, static_cast<uint32_t>(std::countr_zero(exec & ~shared_lanes)),

@@ -305,13 +305,14 @@ void CtaEmulator::execute_op(WarpState& w, const EmuInst& in, uint32_t exec, Rec
       cluster_op(w, in, exec);
       return;
     case EmuOp::kCvta:
-      // Shared memory's generic addresses sit in a window of their own (kGenericSharedBase);
-      // global (and local, not yet told apart) generic addresses are the addresses themselves.
-      if (in.has("shared") || in.has("shared::cta") || in.has("shared::cluster")) {
+      // Shared and local memory's generic addresses sit in windows of their own
+      // (kGenericSharedBase, kGenericLocalBase); global generic addresses are the addresses themselves.
+      if (in.has("shared") || in.has("shared::cta") || in.has("shared::cluster") || in.has("local")) {
         const bool to = in.has("to");
+        const uint64_t base = in.has("local") ? kGenericLocalBase : kGenericSharedBase;
         lanes([&](uint32_t l) {
           const uint64_t v = read(w, ops.at(1), l);
-          write(w, dst_reg(), l, to ? v - kGenericSharedBase : v + kGenericSharedBase);
+          write(w, dst_reg(), l, to ? v - base : v + base);
         });
         return;
       }
@@ -514,6 +515,15 @@ void CtaEmulator::execute_op(WarpState& w, const EmuInst& in, uint32_t exec, Rec
       return;
     case EmuOp::kTcgen05:
       tcgen05_op(w, in, exec, out);
+      return;
+    case EmuOp::kMatch:
+      warp_op(w, in, exec);
+      return;
+    case EmuOp::kIsspacep:
+    case EmuOp::kTrap:
+    case EmuOp::kPrintf:
+    case EmuOp::kAssertFail:
+      runtime_op(w, in, exec);
       return;
     default:
       break;

@@ -41,6 +41,23 @@ struct Findings {
   }
 };
 
+// What kernels print with printf. CUDA keeps it in a FIFO of cudaLimitPrintfFifoSize bytes
+// (1 MiB by default) and drops what does not fit; this keeps as much text and then says so.
+struct DeviceOutput {
+  static constexpr size_t kLimit = size_t{1} << 20;
+  std::string text;
+  bool truncated = false;
+  void append(const std::string& s) {
+    if (truncated) return;
+    if (text.size() + s.size() > kLimit) {
+      truncated = true;
+      text += "[warpsim: device printf output beyond 1 MiB dropped, as CUDA's default printf FIFO would]\n";
+      return;
+    }
+    text += s;
+  }
+};
+
 struct LaunchContext {
   const Program* program = nullptr;
   DeviceMemory* memory = nullptr;
@@ -49,6 +66,8 @@ struct LaunchContext {
   Dim3 cluster;                 // thread-block cluster shape; (1,1,1) without clusters
   bool explicit_cluster = false;  // %is_explicit_cluster: launched with a cluster shape
   uint32_t dynamic_shared_bytes = 0;
+  uint32_t shared_allocation_unit = 128;  // %total_smem_size is a multiple of it
+  DeviceOutput* device_output = nullptr;  // where printf writes; null: nowhere
   std::string file;             // PTX file, for messages
   Findings* findings = nullptr; // where the checkers report; null disables them
   // Volta-style independent thread scheduling: each lane has its own PC; the warp runs one group
@@ -121,6 +140,7 @@ class CtaEmulator : public CtaWork {
     uint32_t following = 0;          // after a hand-over: the lanes of the group that runs until its next branch
     bool waited_on_memory = false;   // an atomic or a volatile/relaxed/acquire load since the last branch
     uint64_t executed = 0;
+    uint32_t carry = 0;              // per lane: the condition code's carry flag (add.cc, addc, ...)
     // cp.async groups, as the timing model sees them: each cp.async writes a pseudo register
     // (Program::async_copy_reg_base + k, k rotating), commit_group closes the open group, and
     // wait_group reads the registers of the groups it waits for.
@@ -167,6 +187,10 @@ class CtaEmulator : public CtaWork {
   static void complete_phase_if_done(Mbarrier& b);
   void mbarrier_op(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);
   void warp_op(WarpState& w, const EmuInst& in, uint32_t exec);  // warp_ops.cpp
+  // isspacep, trap, and the CUDA runtime's vprintf and __assertfail (runtime_ops.cpp).
+  void runtime_op(WarpState& w, const EmuInst& in, uint32_t exec);
+  // A byte at a generic address (global, or this lane's shared or local memory), for printf.
+  uint8_t generic_byte(uint64_t address, const WarpState& w, uint32_t lane, const EmuInst& in);
   void bulk_copy(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);
   void bulk_tensor_copy(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);
   void bulk_store(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);
@@ -210,7 +234,8 @@ class CtaEmulator : public CtaWork {
   uint64_t read_other(const WarpState& w, const EmuOperand& o, uint32_t lane) const;
   // The address an [reg + offset] (or [symbol + offset]) operand names for `lane`.
   uint64_t address(const WarpState& w, const EmuOperand& o, uint32_t lane) const {
-    return (o.reg >= 0 ? w.regs.get(o.reg, lane) : 0) + o.bits;
+    const uint64_t a = (o.reg >= 0 ? w.regs.get(o.reg, lane) : 0) + o.bits;
+    return o.address32 ? static_cast<uint32_t>(a) : a;
   }
   void write(WarpState& w, int32_t reg, uint32_t lane, uint64_t bits);
   uint8_t* memory_at(MemSpace space, uint64_t address, uint32_t size, const WarpState& w, uint32_t lane, const EmuInst& in);
@@ -249,6 +274,7 @@ class CtaEmulator : public CtaWork {
   std::string thread_name(const WarpState& w, uint32_t lane) const;
   void matrix_op(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);  // matrix_ops.cpp
   void arithmetic(WarpState& w, const EmuInst& in, uint32_t exec);                // arithmetic.cpp
+  static uint64_t with_carry(WarpState& w, const EmuInst& in, uint32_t lane, uint64_t a, uint64_t b, uint64_t c);
   void mma_m16n8k32(WarpState& w, const EmuInst& in);
   void wmma_mma(WarpState& w, const EmuInst& in);
   void wgmma(WarpState& w, const EmuInst& in, uint32_t exec);  // wgmma.cpp

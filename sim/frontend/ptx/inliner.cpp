@@ -73,6 +73,11 @@ class Inliner {
     }
   }
 
+  bool runtime_builtin(const std::string& name) const {
+    const Function* f = m_.find(name);
+    return (name == "vprintf" || name == "__assertfail") && (!f || f->is_declaration);
+  }
+
   void inline_call(const Instruction& call, int depth) {
     auto fail = [&](const std::string& m) { throw InputError(SourceLocation{m_.file, call.line, call.column}, m); };
     // call (ret...), name, (args...)  |  call name, (args)  |  call (ret), name  |  call name
@@ -87,6 +92,24 @@ class Inliner {
       }
     }
     if (!callee_name) fail("expected the name of the called function");
+    if (runtime_builtin(callee_name->name)) {
+      // The CUDA runtime's device-side vprintf and __assertfail have no PTX body: the emulator
+      // runs them itself. The call keeps its opcode and the callee's name, and its return and
+      // argument lists become the call-site .param variables' addresses, in order.
+      Instruction builtin = call;
+      builtin.operands = {*callee_name};
+      for (const Operand* list : {rets, args}) {
+        if (!list) continue;
+        for (const Operand& item : list->items) {
+          Operand slot = item;
+          slot.kind = Operand::Kind::kAddress;
+          slot.value = 0;
+          builtin.operands.push_back(slot);
+        }
+      }
+      body_.push_back(std::move(builtin));
+      return;
+    }
     const Function* callee = m_.find(callee_name->name);
     if (!callee || callee->is_declaration) fail("call to '" + callee_name->name + "', which has no body in this module (the emulator cannot run it)");
     if (depth >= 8) fail("calls nested deeper than 8 (recursion is not supported by the emulator)");

@@ -7,7 +7,8 @@ namespace warpsim::ptx {
 // Inlines every call to a .func with a body, so the emulator sees one flat instruction list.
 // Callee registers, labels and call-site parameters get a per-call prefix; the callee's
 // parameters and return values become the call site's .param variables; `ret` becomes a branch
-// to the end of the inlined body.
+// to the end of the inlined body. Calls to the CUDA runtime's vprintf and __assertfail stay calls
+// (the emulator runs them), with the call-site .param variables as address operands.
 // Throws InputError for calls to bodiless functions, argument count mismatches and recursion.
 Function inline_calls(const Module& module, const Function& entry);
 

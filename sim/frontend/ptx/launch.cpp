@@ -269,6 +269,8 @@ void PtxWorkload::add_launch(MapReader& r, const fs::path& dir) {
   l->context.grid = l->grid;
   l->context.block = l->block;
   l->context.dynamic_shared_bytes = l->dynamic_shared_bytes;
+  l->context.shared_allocation_unit = shared_allocation_unit_;
+  l->context.device_output = &device_output_;
   l->context.file = spec_.ptx_path;
   l->context.findings = &findings_;
   l->context.independent_thread_scheduling = independent_;
@@ -335,6 +337,7 @@ void PtxWorkload::add_tensor_map(MapReader& arg, const Variable& param, uint8_t*
 
 PtxWorkload::PtxWorkload(const std::string& launch_file, uint32_t cc) {
   spec_.file = launch_file;
+  shared_allocation_unit_ = cc < 80 ? 256 : 128;  // the PTX ISA's %total_smem_size: 256 B on sm_7x, 128 B on sm_8x
   ConfigNode root = load_yaml_file(launch_file);
   MapReader r(root, "");
   fs::path dir = fs::path(launch_file).parent_path();

@@ -61,6 +61,8 @@ class PtxWorkload : public Workload {
   const std::string& register_name(RegId id) const;
   // What the kernel checkers found while the kernel ran.
   const Findings& findings() const { return findings_; }
+  // What the kernels printed with printf, in the order the emulator ran the calls.
+  const std::string& device_output() const { return device_output_.text; }
   void set_checks(bool enabled) { findings_.enabled = enabled; }
   // Overrides the launch file's reconvergence: model.
   void set_independent_thread_scheduling(bool on);
@@ -99,6 +101,8 @@ class PtxWorkload : public Workload {
   };
   std::vector<ConstantInit> constants_;  // `constants:`, applied to every launch's constant bank
   Findings findings_;
+  DeviceOutput device_output_;
+  uint32_t shared_allocation_unit_ = 128;
 };
 
 }  // namespace warpsim::ptx

@@ -25,6 +25,10 @@ Special special_register(const std::string& name, uint8_t& dim) {
   if (base == "%lanemask_lt") return Special::kLanemaskLt;
   if (base == "%lanemask_le") return Special::kLanemaskLe;
   if (base == "%lanemask_eq") return Special::kLanemaskEq;
+  if (base == "%lanemask_gt") return Special::kLanemaskGt;
+  if (base == "%lanemask_ge") return Special::kLanemaskGe;
+  if (base == "%dynamic_smem_size") return Special::kDynamicSmemSize;
+  if (base == "%total_smem_size") return Special::kTotalSmemSize;
   if (base == "%cluster_ctarank") return Special::kClusterCtarank;
   if (base == "%cluster_nctarank") return Special::kClusterNctarank;
   if (base == "%cluster_ctaid") return Special::kClusterCtaid;
@@ -66,6 +70,13 @@ uint64_t CtaEmulator::read_other(const WarpState& w, const EmuOperand& o, uint32
         case Special::kLanemaskLt: return (1ull << lane) - 1;
         case Special::kLanemaskLe: return (2ull << lane) - 1;
         case Special::kLanemaskEq: return 1ull << lane;
+        case Special::kLanemaskGt: return 0xffffffffull & ~((2ull << lane) - 1);
+        case Special::kLanemaskGe: return 0xffffffffull & ~((1ull << lane) - 1);
+        case Special::kDynamicSmemSize: return launch_.dynamic_shared_bytes;
+        case Special::kTotalSmemSize: {  // static plus dynamic, in whole allocation units
+          const uint64_t unit = launch_.shared_allocation_unit;
+          return (launch_.program->static_shared_bytes + launch_.dynamic_shared_bytes + unit - 1) / unit * unit;
+        }
         case Special::kClusterCtarank: return rank_;
         case Special::kClusterNctarank: return launch_.cluster.count();
         case Special::kClusterCtaid: return ctaid[o.dim] % cl[o.dim];

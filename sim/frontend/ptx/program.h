@@ -18,7 +18,8 @@ namespace warpsim::ptx {
 
 enum class Special : uint8_t {
   kNone, kTid, kNtid, kCtaid, kNctaid, kLaneid, kWarpid, kNwarpid, kSmid, kClock, kLanemaskLt, kLanemaskLe, kLanemaskEq,
-  kClusterCtarank, kClusterNctarank, kClusterCtaid, kClusterNctaid, kClusterid, kNclusterid, kIsExplicitCluster
+  kClusterCtarank, kClusterNctarank, kClusterCtaid, kClusterNctaid, kClusterid, kNclusterid, kIsExplicitCluster,
+  kLanemaskGt, kLanemaskGe, kDynamicSmemSize, kTotalSmemSize
 };
 
 // The special register a PTX name such as "%ctaid.y" or "%cluster_ctarank" names (kNone if it
@@ -31,6 +32,7 @@ struct EmuOperand {
   int32_t reg = -1;            // kReg; kAddr base register (-1: absolute)
   uint64_t bits = 0;           // kImm value (float bits for float immediates); kAddr: symbol address + offset
   bool is_float = false, is_double = false, negated = false;
+  bool address32 = false;       // kAddr on a 32-bit register: the sum wraps at 2^32, as the hardware's does
   Special special = Special::kNone;
   uint8_t dim = 0;             // .x .y .z
   MemSpace symbol_space = MemSpace::kNone;  // kAddr on a named variable: its space
@@ -44,7 +46,8 @@ enum class EmuOp : uint8_t {
   kMov, kCvta, kAdd, kSub, kMul, kMad, kFma, kDiv, kRem, kMin, kMax, kAbs, kNeg, kAnd, kOr, kXor, kNot, kShl, kShr,
   kSetp, kSelp, kCvt, kLd, kSt, kAtom, kRed, kBar, kMembar, kBra, kRet, kShfl, kVote, kActivemask, kElect, kCreatepolicy, kStmatrix,
   kSqrt, kRsqrt, kRcp, kEx2, kLg2, kSin, kCos, kPopc, kClz, kBrev, kBfe, kBfi, kPrmt, kSet, kRedux, kLdmatrix, kCpAsync, kCpAsyncCommit, kCpAsyncWait, kMbarrier, kBulkCopy, kNop, kWmmaLoad, kWmmaStore, kWmmaMma, kMma,
-  kMapa, kGetctarank, kClusterArrive, kClusterWait, kWgmma, kTcgen05
+  kMapa, kGetctarank, kClusterArrive, kClusterWait, kWgmma, kTcgen05,
+  kCopysign, kShf, kBfind, kTanh, kMatch, kIsspacep, kTrap, kPrintf, kAssertFail, kDp4a, kDp2a, kSad
 };
 
 // What a tcgen05 instruction does (EmuOp::kTcgen05).
@@ -55,6 +58,10 @@ enum class Tcgen05Op : uint8_t { kNone, kAlloc, kDealloc, kMma, kCommit, kLd, kS
 // access can tell the two apart by address, as the hardware's generic address space does.
 inline constexpr uint64_t kGenericSharedBase = uint64_t{1} << 46;
 inline constexpr uint64_t kGenericSharedSize = uint64_t{1} << 32;
+// Generic addresses of a thread's local memory (cvta.local), below the shared window and as far
+// above the global buffers, so a generic access to a local array finds the thread's own.
+inline constexpr uint64_t kGenericLocalBase = uint64_t{1} << 45;
+inline constexpr uint64_t kGenericLocalSize = uint64_t{1} << 32;
 
 struct ValueType {
   char kind = 'b';  // 'f' float, 'h' bfloat16, 's' signed, 'u' unsigned, 'b' bits, 'p' predicate
@@ -73,6 +80,7 @@ struct EmuInst {
   bool wide = false, hi = false, round_zero = false, round_down = false, round_up = false, round_int_nearest = false,
        round_int_zero = false;
   bool bf16 = false;
+  bool carry_in = false, carry_out = false;  // addc/subc/madc read CC.CF; .cc writes it
   bool tf32 = false;                // mma.sync with .tf32 inputs (one element per register); cvt.rna.tf32.f32
   ValueType type, source_type;      // the (last) operand type; cvt's source type
   uint32_t line = 0, source_line = 0;
@@ -99,9 +107,9 @@ struct EmuInst {
   // ld/st/atom/red without a state space (generic) or on .shared::cluster: the space is known
   // only from the addresses at run time, and the record then points at one of these.
   bool generic = false;
-  // The same instruction on .shared ([0]) and on .shared::cluster ([1]); kept out of line, as
-  // most instructions have none and the program's instructions are read every step.
-  std::shared_ptr<const std::array<OpInfo, 2>> space_ops;
+  // The same instruction on .shared ([0]), on .shared::cluster ([1]) and on .local ([2]); kept
+  // out of line, as most instructions have none and the program's instructions are read every step.
+  std::shared_ptr<const std::array<OpInfo, 3>> space_ops;
 
   // The text, for lowering and messages.
   std::string opcode;

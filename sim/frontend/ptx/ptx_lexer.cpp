@@ -64,8 +64,13 @@ std::vector<Token> tokenize_ptx(const std::string& s, const std::string& file) {
       t.text = s.substr(start, i - start);
     } else if (word_start(c)) {
       ++i;
+      // A directive or type is one dotted word, so `.reg.b16` (as cuda_fp16.hpp's inline
+      // assembly spells it) is two tokens; an opcode keeps its modifiers (`ld.global.f32`).
+      const bool directive = c == '.';
       while (i < s.size()) {
-        if (word_char(s[i])) {
+        if (directive && s[i] == '.') {
+          break;
+        } else if (word_char(s[i])) {
           ++i;
         } else if (s[i] == ':' && i + 1 < s.size() && s[i + 1] == ':') {
           i += 2;  // state spaces such as .shared::cta

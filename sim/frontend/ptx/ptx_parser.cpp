@@ -27,10 +27,13 @@ uint64_t Variable::size_bytes() const {
   return n;
 }
 
+// A function may be declared before its definition (nvcc forward-declares the libdevice
+// helpers it calls, such as __internal_trig_reduction_slowpathd): the definition wins.
 const Function* Module::find(const std::string& name) const {
+  const Function* found = nullptr;
   for (const auto& f : functions)
-    if (f.name == name) return &f;
-  return nullptr;
+    if (f.name == name && (!found || found->is_declaration)) found = &f;
+  return found;
 }
 
 namespace {
@@ -366,6 +369,10 @@ class Parser {
       in.guard = register_name(take().text);
     }
     const Token& op = peek();
+    if (op.is(".callprototype")) {  // what an indirect call through a function pointer names
+      throw InputError(SourceLocation{file_, op.line, op.column},
+                       "indirect calls (function pointers, virtual functions) are not supported by the emulator");
+    }
     if (op.kind != Token::Kind::kWord || op.text[0] == '.' || op.text[0] == '%') fail(op, "an instruction");
     in.opcode = take().text;
     if (peek().is("}")) fail(peek(), "';'");

@@ -94,7 +94,8 @@ std::string missing_operands(const Instruction& in, const EmuInst& e) {
       {"atom", 3}, {"red", 2}, {"shfl", 4}, {"vote", 2}, {"activemask", 1}, {"sqrt", 2}, {"rsqrt", 2}, {"rcp", 2},
       {"ex2", 2}, {"lg2", 2}, {"sin", 2}, {"cos", 2}, {"popc", 2}, {"clz", 2}, {"brev", 2}, {"bfe", 4}, {"bfi", 5},
       {"prmt", 4}, {"redux", 3}, {"mapa", 3}, {"getctarank", 2}, {"elect", 2}, {"createpolicy", 2}, {"ldmatrix", 2},
-      {"stmatrix", 2}, {"bra", 1}, {"nanosleep", 1}, {"mma", 4}, {"setmaxnreg", 1}, {"wmma", 2}};
+      {"stmatrix", 2}, {"bra", 1}, {"nanosleep", 1}, {"mma", 4}, {"setmaxnreg", 1}, {"wmma", 2}, {"copysign", 3}, {"shf", 4},
+      {"bfind", 2}, {"tanh", 2}, {"match", 3}, {"isspacep", 2}, {"addc", 3}, {"subc", 3}, {"madc", 4}, {"dp4a", 4}, {"dp2a", 4}, {"sad", 4}};
   static const std::map<std::string, size_t> kAddressAt = {{"ld", 1}, {"st", 0}, {"atom", 1}, {"red", 0}, {"ldmatrix", 1}, {"stmatrix", 0}};
   const auto fewest = kFewest.find(e.base);
   const size_t n = in.operands.size();

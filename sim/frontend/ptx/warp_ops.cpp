@@ -1,5 +1,5 @@
-// Warp-wide collective instructions (PTX ISA: shfl.sync, vote.sync, activemask, elect.sync,
-// redux.sync), which read or combine values across the warp's lanes, and createpolicy.
+// Warp-wide collective instructions (PTX ISA: shfl.sync, vote.sync, match.sync, activemask,
+// elect.sync, redux.sync), which read or combine values across the warp's lanes, and createpolicy.
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -54,6 +54,24 @@ void CtaEmulator::warp_op(WarpState& w, const EmuInst& in, uint32_t exec) {
         if (in.has("any")) r = ballot != 0;
         if (in.has("uni")) r = ballot == 0 || ballot == exec;
         write(w, dst_reg(), l, r);
+      });
+      return;
+    }
+    case EmuOp::kMatch: {
+      // match.any.sync.bN d, a, membermask: the lanes holding this lane's value; match.all.sync.bN
+      // d[|p], a, membermask: every lane's mask when all hold one value (p true), else 0 (p false).
+      int32_t d = ops[0].kind == EmuOperand::Kind::kVector ? ops[0].regs.at(0) : ops[0].reg;
+      int32_t p = ops[0].kind == EmuOperand::Kind::kVector && ops[0].regs.size() > 1 ? ops[0].regs[1] : -1;
+      std::array<uint64_t, 32> value{};
+      lanes([&](uint32_t l) { value[l] = mask_bits(read(w, ops[1], l), type.bits); });
+      const bool all = in.has("all");
+      bool same = true;
+      lanes([&](uint32_t l) { same = same && value[l] == value[std::countr_zero(exec)]; });
+      lanes([&](uint32_t l) {
+        uint32_t mask = 0;
+        for_lanes(exec, [&](uint32_t k) { mask |= value[k] == value[l] ? 1u << k : 0; });
+        write(w, d, l, all ? (same ? exec : 0) : mask);
+        write(w, p, l, same);
       });
       return;
     }

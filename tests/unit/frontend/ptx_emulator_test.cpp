@@ -558,13 +558,13 @@ TEST(PtxEmulator, OutOfBoundsAccessNamesThreadAndBuffer) {
 TEST(PtxEmulator, UnsupportedInstructionSaysSo) {
   TempDir dir;
   std::string launch = dir.write("w.launch.yaml", "ptx: w.ptx\nkernel: k\ngrid: [1]\nblock: [32]\nargs: []\n");
-  dir.write("w.ptx", ".version 9.0\n.target sm_90a\n.address_size 64\n.visible .entry k()\n{\n  .reg .b32 %r<2>;\n"
-                     "  griddepcontrol.wait;\n  ret;\n}\n");
+  dir.write("w.ptx", ".version 9.0\n.target sm_90a\n.address_size 64\n.visible .entry k()\n{\n  .reg .b64 %rd<2>;\n"
+                     "  alloca.u64 %rd1, 16;\n  ret;\n}\n");
   try {
     ptx::PtxWorkload w(launch, 90);
     ADD_FAILURE();
   } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("w.ptx:7:3: the emulator cannot run 'griddepcontrol.wait' yet"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("w.ptx:7:3: the emulator cannot run 'alloca.u64' yet"), std::string::npos) << e.what();
   }
 }
 
@@ -813,15 +813,7 @@ TEST(PtxEmulator, AMismatchedReferenceFailsTheCheckWithExitCode5) {
 }
 
 
-// Runs the kernel `ptx` (written as k.ptx) through `warpsim run` with `launch` (a launch file
-// naming k.ptx and dumping `buffer`) and returns that buffer's bytes.
-std::string run_and_dump(const std::string& arch, const std::string& ptx, const std::string& launch, const std::string& buffer) {
-  test::TempDir dir;
-  dir.write("k.ptx", ptx);
-  auto r = test::run_cli({"run", "--arch", arch, dir.write("k.launch.yaml", launch), "--dump-dir", dir.path(""), "-q"});
-  EXPECT_EQ(r.exit_code, 0) << r.err;
-  return r.exit_code == 0 ? test::read_file(dir.path(buffer + ".bin")) : "";
-}
+using test::run_and_dump;
 
 // %clock64 in the emulator counts the warp's executed instructions: a loop waiting for it to
 // advance by 100 ends, after 100 to 103 of them (the loop body is four instructions).

@@ -1,0 +1,189 @@
+// Decoding an instruction's mnemonic, once at lowering, into what the emulator executes: the
+// operation, its types and modifiers, the state space, and the registers the timing model's
+// scoreboard tracks.
+#include "frontend/ptx/inst_decode.h"
+
+#include <cctype>
+#include <map>
+#include <memory>
+
+#include "common/error.h"
+
+namespace warpsim::ptx {
+namespace {
+
+ValueType value_type(const std::string& t) {
+  if (t == "pred") return ValueType{'p', 1, 1};
+  if (t == "bf16") return ValueType{'h', 16, 1};
+  if (t == "bf16x2") return ValueType{'h', 16, 2};
+  if (t == "f16x2") return ValueType{'f', 16, 2};
+  size_t x = t.find('x');
+  return ValueType{t[0], static_cast<uint32_t>(std::stoul(t.substr(1, x == std::string::npos ? std::string::npos : x - 1))), 1};
+}
+
+bool accesses_memory(const EmuInst& e) {
+  return e.base == "ld" || e.base == "st" || e.base == "atom" || e.base == "red";
+}
+// The mnemonic with its state space replaced by (or, when generic, given) `space`.
+std::string with_space(const EmuInst& e, const std::string& space) {
+  std::string out = e.base + "." + space;
+  for (const auto& m : e.mods)
+    if (!m.starts_with("shared")) out += "." + m;
+  return out;
+}
+
+}  // namespace
+
+void decode_operation(EmuInst& e) {
+  static const std::map<std::string, EmuOp> kCodes = {
+      {"mov", EmuOp::kMov}, {"cvta", EmuOp::kCvta}, {"add", EmuOp::kAdd}, {"sub", EmuOp::kSub}, {"mul", EmuOp::kMul},
+      {"mul24", EmuOp::kMul}, {"mad", EmuOp::kMad}, {"mad24", EmuOp::kMad}, {"fma", EmuOp::kFma}, {"div", EmuOp::kDiv},
+      {"rem", EmuOp::kRem}, {"min", EmuOp::kMin}, {"max", EmuOp::kMax}, {"abs", EmuOp::kAbs}, {"neg", EmuOp::kNeg},
+      {"and", EmuOp::kAnd}, {"or", EmuOp::kOr}, {"xor", EmuOp::kXor}, {"not", EmuOp::kNot}, {"shl", EmuOp::kShl},
+      {"shr", EmuOp::kShr}, {"setp", EmuOp::kSetp}, {"selp", EmuOp::kSelp}, {"cvt", EmuOp::kCvt}, {"ld", EmuOp::kLd},
+      {"st", EmuOp::kSt}, {"atom", EmuOp::kAtom}, {"red", EmuOp::kRed}, {"bar", EmuOp::kBar}, {"barrier", EmuOp::kBar},
+      {"membar", EmuOp::kMembar}, {"fence", EmuOp::kMembar}, {"bra", EmuOp::kBra}, {"ret", EmuOp::kRet},
+      {"exit", EmuOp::kRet}, {"shfl", EmuOp::kShfl}, {"vote", EmuOp::kVote}, {"activemask", EmuOp::kActivemask},
+      {"sqrt", EmuOp::kSqrt}, {"rsqrt", EmuOp::kRsqrt}, {"rcp", EmuOp::kRcp}, {"ex2", EmuOp::kEx2}, {"lg2", EmuOp::kLg2},
+      {"sin", EmuOp::kSin}, {"cos", EmuOp::kCos}, {"popc", EmuOp::kPopc}, {"clz", EmuOp::kClz}, {"brev", EmuOp::kBrev},
+      {"bfe", EmuOp::kBfe}, {"bfi", EmuOp::kBfi}, {"prmt", EmuOp::kPrmt}, {"set", EmuOp::kSet}, {"redux", EmuOp::kRedux},
+      {"mapa", EmuOp::kMapa}, {"getctarank", EmuOp::kGetctarank}, {"elect", EmuOp::kElect}, {"createpolicy", EmuOp::kCreatepolicy},
+      {"setmaxnreg", EmuOp::kNop}, {"copysign", EmuOp::kCopysign}, {"shf", EmuOp::kShf}, {"bfind", EmuOp::kBfind},
+      {"tanh", EmuOp::kTanh}, {"match", EmuOp::kMatch}, {"isspacep", EmuOp::kIsspacep}, {"trap", EmuOp::kTrap},
+      // A dependent launch's wait returns once the grids before it have finished, which they
+      // have here: launches run one after another.
+      {"griddepcontrol", EmuOp::kNop}, {"addc", EmuOp::kAdd}, {"subc", EmuOp::kSub}, {"madc", EmuOp::kMad},
+      {"dp4a", EmuOp::kDp4a}, {"dp2a", EmuOp::kDp2a}, {"sad", EmuOp::kSad}};
+  if (e.base == "barrier" && !e.mods.empty() && e.mods[0] == "cluster") {
+    e.code = e.op.op_class == OpClass::kClusterArrive ? EmuOp::kClusterArrive : EmuOp::kClusterWait;
+  } else if ((e.base == "bar" || e.base == "barrier") && !e.mods.empty() && e.mods[0] == "warp") {
+    e.code = EmuOp::kNop;  // bar.warp.sync: lanes of one warp already move together here
+  } else if (e.base == "ldmatrix" || e.base == "stmatrix") {
+    e.code = e.base == "ldmatrix" ? EmuOp::kLdmatrix : EmuOp::kStmatrix;
+    e.matrices = e.has("x4") ? 4 : e.has("x2") ? 2 : 1;
+    e.transpose = e.has("trans");
+  } else if (e.base == "mbarrier") {
+    e.code = EmuOp::kMbarrier;
+  } else if (e.base == "nanosleep") {
+    e.code = EmuOp::kNop;  // functionally nothing; the sleep's length travels in the record
+  } else if (e.base == "cp" && e.mods.at(0) == "reduce") {
+    e.code = EmuOp::kBulkCopy;  // a TMA reduction (tensor_copy.cpp)
+  } else if (e.base == "cp" && e.mods.size() > 1 && e.mods[1] == "bulk") {
+    // commit_group / wait_group of TMA stores: the copies are done when issued (bulk_copy);
+    // prefetches to L2 do nothing functionally.
+    const bool group = e.mods.size() > 2 && (e.mods[2] == "commit_group" || e.mods[2] == "wait_group" || e.mods[2] == "prefetch");
+    e.code = group ? EmuOp::kNop : EmuOp::kBulkCopy;
+  } else if (e.base == "cp") {
+    const std::string what = e.mods.size() > 1 ? e.mods[1] : "";
+    e.code = what == "commit_group" ? EmuOp::kCpAsyncCommit : what == "wait_group" || what == "wait_all" ? EmuOp::kCpAsyncWait : EmuOp::kCpAsync;
+    if (what == "wait_group" && !e.operands.empty()) e.wait_groups = static_cast<int32_t>(e.operands[0].bits);
+  } else if (e.base == "tcgen05") {
+    e.code = EmuOp::kTcgen05;
+    const std::string& what = e.mods.at(0);
+    e.tcgen05 = what == "alloc" ? Tcgen05Op::kAlloc : what == "dealloc" ? Tcgen05Op::kDealloc : what == "mma" ? Tcgen05Op::kMma
+              : what == "commit" ? Tcgen05Op::kCommit : what == "ld" ? Tcgen05Op::kLd : what == "st" ? Tcgen05Op::kSt : Tcgen05Op::kNone;
+    if (e.tcgen05 == Tcgen05Op::kNone) e.code = EmuOp::kNop;  // fence, wait, relinquish_alloc_permit: ordering only
+    for (const auto& m : e.mods)
+      if (m.size() > 1 && m[0] == 'x' && std::isdigit(static_cast<unsigned char>(m[1]))) e.tmem_columns = static_cast<uint32_t>(std::stoul(m.substr(1)));
+  } else if (e.base == "wgmma") {
+    e.code = e.mods.at(0) == "mma_async" ? EmuOp::kWgmma : EmuOp::kNop;  // fence/commit_group/wait_group: see wgmma.cpp
+    for (size_t i = 0; i + 3 < e.mods.size(); ++i) {
+      if (e.mods[i].rfind("m64n", 0) != 0) continue;
+      const std::string& shape = e.mods[i];
+      const size_t kpos = shape.find('k');
+      e.wgmma_n = static_cast<uint32_t>(std::stoul(shape.substr(4, kpos - 4)));
+      e.mma_k = static_cast<uint32_t>(std::stoul(shape.substr(kpos + 1)));
+      e.mma_a = e.mods[i + 2];
+      e.mma_b = e.mods[i + 3];
+    }
+  } else if (e.base == "mma") {
+    e.code = EmuOp::kMma;
+    e.mma_k = e.has("m16n8k32") ? 32 : e.has("m16n8k16") ? 16 : 8;
+    if (e.mma_k == 32 && e.mods.size() >= 4) {  // ...dtype.atype.btype.ctype
+      e.mma_a = e.mods[e.mods.size() - 3];
+      e.mma_b = e.mods[e.mods.size() - 2];
+    }
+    e.bf16 = e.has("bf16");
+    e.tf32 = e.has("tf32");
+  } else if (e.base == "call") {
+    // vprintf or __assertfail (the inliner leaves no other calls): the lowering set the code
+  } else if (e.base == "wmma") {
+    const std::string& what = e.mods.at(0);
+    e.code = what == "load" ? EmuOp::kWmmaLoad : what == "store" ? EmuOp::kWmmaStore : EmuOp::kWmmaMma;
+  } else {
+    e.code = kCodes.at(e.base);
+  }
+  if (!e.types.empty()) e.type = value_type(e.types.back());
+  e.carry_in = e.base == "addc" || e.base == "subc" || e.base == "madc";
+  e.carry_out = e.has("cc");
+  if ((e.code == EmuOp::kDp4a || e.code == EmuOp::kDp2a) && e.types.size() == 2) e.source_type = value_type(e.types[0]);  // a's type
+  if (e.code == EmuOp::kCvt && e.has("tf32")) e.tf32 = true;  // cvt.rna.tf32.f32 (checked when lowered)
+  if ((e.code == EmuOp::kCvt || e.code == EmuOp::kSet) && e.types.size() >= 2) {
+    e.type = value_type(e.types[0]);
+    e.source_type = value_type(e.types[1]);
+  }
+  if ((e.code == EmuOp::kSetp || e.code == EmuOp::kSet) && !e.mods.empty()) e.cmp = e.mods[0];
+  for (const auto& m : e.mods) {
+    if (m == "and" || m == "or" || m == "xor") e.boolop = m;
+    if (m == "add" || m == "min" || m == "max" || m == "exch" || m == "cas" || m == "and" || m == "or" || m == "xor" ||
+        m == "inc" || m == "dec")
+      e.atom_op = m;
+    if (m == "up" || m == "down" || m == "bfly" || m == "idx") e.shfl_mode = m;
+    if (m == "v2") e.vector = 2;
+    if (m == "v4") e.vector = 4;
+    if (m == "v8") e.vector = 8;
+    if (m == "global") e.space = MemSpace::kGlobal;
+    if (m == "shared" || m == "shared::cta") e.space = MemSpace::kShared;
+    if (m == "shared::cluster") e.space = accesses_memory(e) ? MemSpace::kSharedCluster : MemSpace::kShared;
+    if (m == "local") e.space = MemSpace::kLocal;
+    if (m == "param") e.space = MemSpace::kParam;
+    if (m == "const") e.space = MemSpace::kConst;
+    if (m == "wide") e.wide = true;
+    if (m == "hi") e.hi = true;
+    if (m == "rz") e.round_zero = true;
+    if (m == "rm") e.round_down = true;
+    if (m == "rp") e.round_up = true;
+    if (m == "rni") e.round_int_nearest = true;
+    if (m == "rzi") e.round_int_zero = true, e.round_zero = true;
+    if (m == "rmi") e.round_down = true;
+    if (m == "rpi") e.round_up = true;
+  }
+  if (accesses_memory(e)) {
+    bool spaced = false;
+    for (const auto& m : e.mods) spaced = spaced || m == "global" || m.starts_with("shared") || m == "local" || m == "param" || m == "const";
+    const EmuOperand* addr = nullptr;
+    for (const auto& o : e.operands)
+      if (o.kind == EmuOperand::Kind::kAddr) addr = &o;
+    e.generic = !spaced && addr && addr->symbol_space == MemSpace::kNone;
+    if (e.generic || e.space == MemSpace::kSharedCluster) {
+      std::string error;
+      auto ops = std::make_shared<std::array<OpInfo, 3>>();
+      if (!decode_mnemonic(with_space(e, "shared"), (*ops)[0], error) || !decode_mnemonic(with_space(e, "shared::cluster"), (*ops)[1], error) ||
+          (e.generic && (e.base == "ld" || e.base == "st") && !decode_mnemonic(with_space(e, "local"), (*ops)[2], error)))
+        throw InputError(SourceLocation{}, "internal: " + error);
+      e.space_ops = std::move(ops);
+    }
+  }
+  if (e.shfl_mode.empty()) e.shfl_mode = "idx";
+  if (e.base == "wmma" && e.code != EmuOp::kWmmaMma) {
+    e.matrix = e.mods.at(1)[0];
+    e.column_major = e.has("col");
+  }
+  // Scoreboard registers: the first operand is written by instructions that write one (unless
+  // it is an address); everything else, and the guard, is read.
+  for (size_t i = 0; i < e.operands.size(); ++i) {
+    const EmuOperand& o = e.operands[i];
+    std::vector<int32_t> rs;
+    if (o.kind == EmuOperand::Kind::kReg || (o.kind == EmuOperand::Kind::kAddr && o.reg >= 0)) rs.push_back(o.reg);
+    if (o.kind == EmuOperand::Kind::kVector) rs = o.regs;
+    if (o.kind == EmuOperand::Kind::kAddr) rs.insert(rs.end(), o.regs.begin(), o.regs.end());  // coordinates
+    bool is_dst = i == 0 && e.op.writes_destination && o.kind != EmuOperand::Kind::kAddr;
+    for (int32_t r : rs)
+      if (r >= 0) (is_dst ? e.dsts : e.srcs).push_back(static_cast<RegId>(r));
+  }
+  if (e.guard >= 0) e.srcs.push_back(static_cast<RegId>(e.guard));
+  e.timing_regs = e.dsts;
+  e.timing_regs.insert(e.timing_regs.end(), e.srcs.begin(), e.srcs.end());
+}
+
+}  // namespace warpsim::ptx

@@ -1,0 +1,97 @@
+// What the emulator runs in place of the CUDA runtime and a GPU's fault handling: isspacep,
+// trap, and the device-side vprintf and __assertfail that printf() and assert() call.
+#include <bit>
+
+#include "common/error.h"
+#include "frontend/ptx/cta_emulator.h"
+#include "frontend/ptx/device_printf.h"
+#include "frontend/ptx/value_bits.h"
+
+namespace warpsim::ptx {
+namespace {
+
+bool in_window(uint64_t a, uint64_t base, uint64_t size) { return a >= base && a - base < size; }
+
+}  // namespace
+
+uint8_t CtaEmulator::generic_byte(uint64_t a, const WarpState& w, uint32_t lane, const EmuInst& in) {
+  if (in_window(a, kGenericLocalBase, kGenericLocalSize)) return *memory_at(MemSpace::kLocal, a - kGenericLocalBase, 1, w, lane, in);
+  if (in_window(a, kGenericSharedBase, kGenericSharedSize)) {
+    return *memory_at(MemSpace::kSharedCluster, a - kGenericSharedBase, 1, w, lane, in);
+  }
+  return *memory_at(MemSpace::kGlobal, a, 1, w, lane, in);
+}
+
+void CtaEmulator::runtime_op(WarpState& w, const EmuInst& in, uint32_t exec) {
+  const auto& ops = in.operands;
+  // A call-site .param variable (in the thread's local memory) holding a 64-bit value.
+  auto param = [&](const EmuOperand& o, uint32_t l) {
+    uint64_t v = 0;
+    std::memcpy(&v, memory_at(MemSpace::kLocal, address(w, o, l), 8, w, l, in), 8);
+    return v;
+  };
+  auto string_at = [&](uint64_t a, uint32_t l) {
+    std::string s;
+    if (a == 0) return std::string("(null)");
+    for (uint8_t c; s.size() < 65536 && (c = generic_byte(a + s.size(), w, l, in)) != 0;) s += static_cast<char>(c);
+    return s;
+  };
+  switch (in.code) {
+    case EmuOp::kIsspacep: {  // isspacep.space p, a: whether generic address a lies in that space
+      const bool local = in.has("local"), shared = in.has("shared") || in.has("shared::cta") || in.has("shared::cluster");
+      const bool own_cta = in.has("shared::cta");
+      for_lanes(exec, [&](uint32_t l) {
+        const uint64_t a = read(w, ops.at(1), l);
+        const bool is_local = in_window(a, kGenericLocalBase, kGenericLocalSize);
+        const bool is_shared = in_window(a, kGenericSharedBase, kGenericSharedSize);
+        const uint64_t rank = (a - kGenericSharedBase) >> kClusterRankShift;
+        bool r = !is_local && !is_shared && in.has("global");  // .const and .param have no generic addresses here
+        if (local) r = is_local;
+        if (shared) r = is_shared && (!own_cta || rank == 0 || rank == rank_ + 1);
+        write(w, ops[0].reg, l, r);
+      });
+      return;
+    }
+    case EmuOp::kTrap:
+      if (exec) fault(in, w, static_cast<uint32_t>(std::countr_zero(exec)), "the kernel executed trap (on a GPU the launch fails)");
+      return;
+    case EmuOp::kAssertFail:
+      // __assertfail(message, file, line, function, char size): the first failing lane stops the run,
+      // as the failed assert stops the kernel (cudaErrorAssert).
+      if (exec) {
+        const auto l = static_cast<uint32_t>(std::countr_zero(exec));
+        const size_t n = ops.size();
+        if (n < 5) fault(in, w, l, "__assertfail takes 5 parameters");
+        uint32_t line = 0;
+        std::memcpy(&line, memory_at(MemSpace::kLocal, address(w, ops[n - 3], l), 4, w, l, in), 4);
+        fault(in, w, l, string_at(param(ops[n - 4], l), l) + ":" + std::to_string(line) + ": " + string_at(param(ops[n - 2], l), l) +
+                            ": Assertion `" + string_at(param(ops[n - 5], l), l) + "` failed");
+      }
+      return;
+    case EmuOp::kPrintf: {
+      // vprintf(format, arguments) with an optional int result: one call per active lane, in
+      // lane order; the text goes to the launch's device output.
+      const size_t n = ops.size();
+      if (n < 3) fault(in, w, exec ? static_cast<uint32_t>(std::countr_zero(exec)) : 0, "vprintf takes 2 parameters");
+      for_lanes(exec, [&](uint32_t l) {
+        const uint64_t buffer = param(ops[n - 1], l);
+        PrintfArguments args;
+        args.read = [&](uint64_t offset, uint32_t bytes) {
+          uint64_t v = 0;
+          for (uint32_t k = 0; k < bytes; ++k) v |= uint64_t{generic_byte(buffer + offset + k, w, l, in)} << (8 * k);
+          return v;
+        };
+        args.string = [&](uint64_t a) { return string_at(a, l); };
+        uint32_t count = 0;
+        const std::string text = format_device_printf(string_at(param(ops[n - 2], l), l), args, count);
+        if (launch_.device_output) launch_.device_output->append(text);
+        if (n > 3) std::memcpy(memory_at(MemSpace::kLocal, address(w, ops[n - 3], l), 4, w, l, in), &count, 4);
+      });
+      return;
+    }
+    default:
+      return;
+  }
+}
+
+}  // namespace warpsim::ptx

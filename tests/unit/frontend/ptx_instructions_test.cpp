@@ -1,0 +1,377 @@
+// Instructions nvcc emits for ordinary CUDA code (funnel shifts, bfind, carry chains, dot
+// products, match.sync, isspacep, generic local pointers, special registers), each run through
+// the emulator on hand-written PTX and compared with values worked out by hand from the PTX ISA's
+// definitions.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "support/test_support.h"
+
+namespace warpsim {
+namespace {
+
+const char* kHeader = ".version 8.0\n.target sm_90\n.address_size 64\n";
+
+// Runs `body` (PTX after the header: one entry `k` with a .u64 parameter `out`) on h100 with
+// `threads` threads, `out` holding `count` 32-bit words, and returns them.
+std::vector<uint32_t> run_words(const std::string& body, uint32_t count, uint32_t threads = 1, uint32_t dynamic_shared = 0) {
+  const std::string launch = "ptx: k.ptx\nkernel: k\ngrid: [1]\nblock: [" + std::to_string(threads) +
+                             "]\ndynamic_shared_bytes: " + std::to_string(dynamic_shared) +
+                             "\nargs:\n  - {buffer: {name: out, elem: u32, count: " + std::to_string(count) + "}}\ndump: [out]\n";
+  const std::string bytes = test::run_and_dump("h100", kHeader + body, launch, "out");
+  std::vector<uint32_t> words(bytes.size() / 4);
+  if (!bytes.empty()) std::memcpy(words.data(), bytes.data(), bytes.size());
+  return words;
+}
+
+// shf.l: the high word of {b:a} << n; shf.r: the low word of {b:a} >> n; .wrap takes n mod 32,
+// .clamp at most 32.
+TEST(PtxInstructions, FunnelShifts) {
+  const auto out = run_words(R"(.visible .entry k(.param .u64 out)
+{
+  .reg .b32 %r<12>;
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [out];
+  mov.b32 %r1, 0x89ABCDEF;
+  mov.b32 %r2, 0x01234567;
+  shf.l.wrap.b32 %r3, %r1, %r2, 8;
+  shf.l.wrap.b32 %r4, %r1, %r2, 40;
+  shf.l.clamp.b32 %r5, %r1, %r2, 40;
+  shf.r.wrap.b32 %r6, %r1, %r2, 36;
+  shf.r.clamp.b32 %r7, %r1, %r2, 40;
+  st.global.v4.u32 [%rd1], {%r3, %r4, %r5, %r6};
+  st.global.u32 [%rd1+16], %r7;
+  ret;
+}
+)", 5);
+  ASSERT_EQ(out.size(), 5u);
+  EXPECT_EQ(out[0], 0x23456789u);  // 0x0123456789ABCDEF << 8, high word
+  EXPECT_EQ(out[1], 0x23456789u);  // 40 wraps to 8
+  EXPECT_EQ(out[2], 0x89ABCDEFu);  // clamped to 32: a itself
+  EXPECT_EQ(out[3], 0x789ABCDEu);  // 36 wraps to 4: 0x0123456789ABCDEF >> 4, low word
+  EXPECT_EQ(out[4], 0x01234567u);  // clamped to 32: b itself
+}
+
+// bfind: the position of the most significant non-sign bit, 0xffffffff when there is none;
+// .shiftamt gives 31 minus it.
+TEST(PtxInstructions, FindsTheMostSignificantNonSignBit) {
+  const auto out = run_words(R"(.visible .entry k(.param .u64 out)
+{
+  .reg .b32 %r<12>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  bfind.u32 %r1, 0x00F00000;
+  bfind.shiftamt.u32 %r2, 0x00F00000;
+  bfind.u32 %r3, 0;
+  bfind.s32 %r4, -1;
+  bfind.s32 %r5, -65536;
+  mov.b64 %rd2, 0x0000010000000000;
+  bfind.u64 %r6, %rd2;
+  st.global.v4.u32 [%rd1], {%r1, %r2, %r3, %r4};
+  st.global.v2.u32 [%rd1+16], {%r5, %r6};
+  ret;
+}
+)", 6);
+  ASSERT_EQ(out.size(), 6u);
+  EXPECT_EQ(out[0], 23u);
+  EXPECT_EQ(out[1], 8u);
+  EXPECT_EQ(out[2], 0xffffffffu);
+  EXPECT_EQ(out[3], 0xffffffffu);  // -1: every bit is a sign bit
+  EXPECT_EQ(out[4], 15u);          // 0xFFFF0000: the highest 0 is bit 15
+  EXPECT_EQ(out[5], 40u);
+}
+
+// A 64-bit add and subtract and the high half of a 64x32-bit product, built from 32-bit
+// pieces through the carry flag, as nvcc's multi-word arithmetic does.
+TEST(PtxInstructions, CarryChainsDoMultiWordArithmetic) {
+  const auto out = run_words(R"(.visible .entry k(.param .u64 out)
+{
+  .reg .b32 %r<16>;
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [out];
+  add.cc.u32 %r1, 0xFFFFFFFF, 1;
+  addc.u32 %r2, 1, 0;
+  sub.cc.u32 %r3, 0, 1;
+  subc.u32 %r4, 1, 0;
+  add.cc.u32 %r5, 1, 1;
+  addc.cc.u32 %r6, 0xFFFFFFFF, 0;
+  addc.u32 %r7, 0, 0;
+  mad.lo.cc.u32 %r8, 0xFFFFFFFF, 3, 3;
+  madc.hi.u32 %r9, 0xFFFFFFFF, 3, 7;
+  st.global.v4.u32 [%rd1], {%r1, %r2, %r3, %r4};
+  st.global.v4.u32 [%rd1+16], {%r5, %r6, %r7, %r8};
+  st.global.u32 [%rd1+32], %r9;
+  ret;
+}
+)", 9);
+  ASSERT_EQ(out.size(), 9u);
+  EXPECT_EQ(out[0], 0u);  // 0x1_FFFFFFFF + 1 = 0x2_00000000
+  EXPECT_EQ(out[1], 2u);
+  EXPECT_EQ(out[2], 0xFFFFFFFFu);  // 0x1_00000000 - 1 = 0x0_FFFFFFFF: a borrow
+  EXPECT_EQ(out[3], 0u);
+  EXPECT_EQ(out[4], 2u);  // no carry out of 1 + 1 ...
+  EXPECT_EQ(out[5], 0xFFFFFFFFu);  // ... so nothing carries in here, nor out
+  EXPECT_EQ(out[6], 0u);
+  EXPECT_EQ(out[7], 0u);   // (0xFFFFFFFF * 3).lo = 0xFFFFFFFD, + 3 = 2^32: 0 and a carry
+  EXPECT_EQ(out[8], 10u);  // (0xFFFFFFFF * 3).hi = 2, + 7, + the carry
+}
+
+// dp4a/dp2a: c plus a dot product of bytes (and halves), signed or not per operand; sad: c + |a - b|.
+TEST(PtxInstructions, DotProductsAndAbsoluteDifferences) {
+  const auto out = run_words(R"(.visible .entry k(.param .u64 out)
+{
+  .reg .b32 %r<16>;
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [out];
+  mov.b32 %r1, 0xFC03FE01;
+  mov.b32 %r2, 0x08F90605;
+  dp4a.s32.s32 %r3, %r1, %r2, 10;
+  dp4a.u32.u32 %r4, %r1, %r2, 10;
+  dp4a.s32.u32 %r5, %r1, %r2, 0;
+  mov.b32 %r6, 0xFFFE0003;
+  dp2a.lo.s32.s32 %r7, %r6, %r2, 1;
+  dp2a.hi.s32.s32 %r8, %r6, %r2, 1;
+  sad.s32 %r9, -3, 4, 100;
+  sad.u32 %r10, 3, 10, 1;
+  st.global.v4.u32 [%rd1], {%r3, %r4, %r5, %r7};
+  st.global.v4.u32 [%rd1+16], {%r8, %r9, %r10, %r10};
+  ret;
+}
+)", 8);
+  ASSERT_EQ(out.size(), 8u);
+  // a's bytes (low first) 1, 0xFE, 3, 0xFC; b's 5, 6, 0xF9, 8.
+  EXPECT_EQ(static_cast<int32_t>(out[0]), 1 * 5 + -2 * 6 + 3 * -7 + -4 * 8 + 10);
+  EXPECT_EQ(out[1], 1u * 5 + 254u * 6 + 3u * 249 + 252u * 8 + 10);
+  EXPECT_EQ(static_cast<int32_t>(out[2]), 1 * 5 + -2 * 6 + 3 * 249 + -4 * 8);
+  // a's halves 3, -2; b's low bytes 5, 6 and high bytes -7, 8.
+  EXPECT_EQ(static_cast<int32_t>(out[3]), 3 * 5 + -2 * 6 + 1);
+  EXPECT_EQ(static_cast<int32_t>(out[4]), 3 * -7 + -2 * 8 + 1);
+  EXPECT_EQ(out[5], 107u);
+  EXPECT_EQ(out[6], 8u);
+}
+
+// copysign d, a, b: b's magnitude with a's sign; tanh (approximate on a GPU, exact here).
+TEST(PtxInstructions, CopysignAndTanh) {
+  const auto out = run_words(R"(.visible .entry k(.param .u64 out)
+{
+  .reg .f32 %f<8>;
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [out];
+  copysign.f32 %f1, 0fBF800000, 0f40200000;
+  copysign.f32 %f2, 0f3F800000, 0fC0200000;
+  tanh.approx.f32 %f3, 0f3F000000;
+  mov.b32 %r1, 0x38003800;
+  tanh.approx.f16x2 %r2, %r1;
+  st.global.v4.f32 [%rd1], {%f1, %f2, %f3, %f3};
+  st.global.u32 [%rd1+16], %r2;
+  ret;
+}
+)", 5);
+  ASSERT_EQ(out.size(), 5u);
+  EXPECT_EQ(std::bit_cast<float>(out[0]), -2.5f);
+  EXPECT_EQ(std::bit_cast<float>(out[1]), 2.5f);
+  EXPECT_NEAR(std::bit_cast<float>(out[2]), 0.46211716f, 1e-6f);
+  EXPECT_EQ(out[4], 0x37653765u);  // tanh(0.5) = 0.462117 rounds to f16 0x3765 (0.462158), in both halves
+}
+
+// match.any.sync: the lanes holding the same value; match.all.sync: every lane's mask and a true
+// predicate when all agree, else 0 and false.
+TEST(PtxInstructions, MatchFindsLanesWithEqualValues) {
+  const auto out = run_words(R"(.visible .entry k(.param .u64 out)
+{
+  .reg .pred %p<4>;
+  .reg .b32 %r<16>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %laneid;
+  and.b32 %r2, %r1, 3;
+  match.any.sync.b32 %r3, %r2, 0xffffffff;
+  match.all.sync.b32 %r4|%p1, %r2, 0xffffffff;
+  match.all.sync.b32 %r5|%p2, 7, 0xffffffff;
+  selp.u32 %r6, 1, 0, %p1;
+  selp.u32 %r7, 1, 0, %p2;
+  mul.wide.u32 %rd2, %r1, 20;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r3;
+  st.global.u32 [%rd3+4], %r4;
+  st.global.u32 [%rd3+8], %r5;
+  st.global.u32 [%rd3+12], %r6;
+  st.global.u32 [%rd3+16], %r7;
+  ret;
+}
+)", 32 * 5, 32);
+  ASSERT_EQ(out.size(), 160u);
+  for (uint32_t l = 0; l < 32; ++l) {
+    EXPECT_EQ(out[l * 5], 0x11111111u << (l % 4)) << "lane " << l;
+    EXPECT_EQ(out[l * 5 + 1], 0u);
+    EXPECT_EQ(out[l * 5 + 2], 0xffffffffu);
+    EXPECT_EQ(out[l * 5 + 3], 0u);
+    EXPECT_EQ(out[l * 5 + 4], 1u);
+  }
+}
+
+// Generic pointers to a thread's local array (cvta.local) reach that thread's own local memory,
+// and isspacep tells global, shared and local generic addresses apart.
+TEST(PtxInstructions, GenericLocalPointersAndIsspacep) {
+  const auto out = run_words(R"(.visible .entry k(.param .u64 out)
+{
+  .local .align 4 .b8 depot[16];
+  .shared .align 4 .b8 tile[64];
+  .reg .pred %p<10>;
+  .reg .b32 %r<16>;
+  .reg .b64 %rd<12>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  mov.u64 %rd2, depot;
+  cvta.local.u64 %rd3, %rd2;
+  add.u32 %r2, %r1, 100;
+  st.u32 [%rd3+4], %r2;
+  ld.local.u32 %r3, [depot+4];
+  st.local.u32 [depot+8], %r1;
+  ld.u32 %r4, [%rd3+8];
+  mov.u64 %rd4, tile;
+  cvta.shared.u64 %rd5, %rd4;
+  isspacep.local %p1, %rd3;
+  isspacep.global %p2, %rd3;
+  isspacep.shared %p3, %rd5;
+  isspacep.local %p4, %rd5;
+  isspacep.global %p5, %rd1;
+  isspacep.shared %p6, %rd1;
+  selp.u32 %r5, 1, 0, %p1;
+  selp.u32 %r6, 2, 0, %p2;
+  selp.u32 %r7, 4, 0, %p3;
+  selp.u32 %r8, 8, 0, %p4;
+  selp.u32 %r9, 16, 0, %p5;
+  selp.u32 %r10, 32, 0, %p6;
+  or.b32 %r11, %r5, %r6;
+  or.b32 %r11, %r11, %r7;
+  or.b32 %r11, %r11, %r8;
+  or.b32 %r11, %r11, %r9;
+  or.b32 %r11, %r11, %r10;
+  mul.wide.u32 %rd6, %r1, 12;
+  add.s64 %rd7, %rd1, %rd6;
+  st.global.u32 [%rd7], %r3;
+  st.global.u32 [%rd7+4], %r4;
+  st.global.u32 [%rd7+8], %r11;
+  ret;
+}
+)", 2 * 3, 2);
+  ASSERT_EQ(out.size(), 6u);
+  for (uint32_t t = 0; t < 2; ++t) {
+    EXPECT_EQ(out[t * 3], 100 + t) << "a generic store reached the thread's local memory";
+    EXPECT_EQ(out[t * 3 + 1], t) << "a generic load read the thread's local memory";
+    EXPECT_EQ(out[t * 3 + 2], 1u | 4u | 16u);
+  }
+}
+
+// %lanemask_gt/_ge, %dynamic_smem_size, and %total_smem_size (static plus dynamic, in 128-byte units).
+TEST(PtxInstructions, SharedMemorySizesAndLaneMasks) {
+  const auto out = run_words(R"(.visible .entry k(.param .u64 out)
+{
+  .shared .align 4 .b8 tile[100];
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %laneid;
+  mov.u32 %r2, %lanemask_gt;
+  mov.u32 %r3, %lanemask_ge;
+  mov.u32 %r4, %dynamic_smem_size;
+  mov.u32 %r5, %total_smem_size;
+  mul.wide.u32 %rd2, %r1, 16;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.v4.u32 [%rd3], {%r2, %r3, %r4, %r5};
+  ret;
+}
+)", 32 * 4, 32, 200);
+  ASSERT_EQ(out.size(), 128u);
+  for (uint32_t l = 0; l < 32; ++l) {
+    EXPECT_EQ(out[l * 4], l == 31 ? 0u : ~0u << (l + 1)) << "lane " << l;
+    EXPECT_EQ(out[l * 4 + 1], ~0u << l);
+    EXPECT_EQ(out[l * 4 + 2], 200u);
+    EXPECT_EQ(out[l * 4 + 3], 384u);  // 100 static (padded to 112) + 200 dynamic = 312, three 128-byte units
+  }
+}
+
+// A shared address in a 32-bit register wraps at 2^32 when an offset is added, as nvcc relies on
+// when it subtracts before adding a larger displacement (sm_100 code for s[255 - tid]).
+TEST(PtxInstructions, ThirtyTwoBitAddressesWrap) {
+  const auto out = run_words(R"(.visible .entry k(.param .u64 out)
+{
+  .shared .align 4 .b8 s[64];
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, s;
+  st.shared.u32 [%r1+8], 77;
+  sub.s32 %r2, %r1, 4;
+  ld.shared.u32 %r3, [%r2+12];
+  st.global.u32 [%rd1], %r3;
+  ret;
+}
+)", 1);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0], 77u);
+}
+
+// What nvcc's headers and libdevice put in PTX: `.reg.b16` with no space (cuda_fp16.hpp's inline
+// assembly), a function declared before its definition, and griddepcontrol (a no-op here, since
+// launches run one after another).
+TEST(PtxInstructions, HeaderIdiomsParse) {
+  const auto out = run_words(R"(.func (.param .b32 r) twice(.param .b32 x);
+.visible .entry k(.param .u64 out)
+{
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<2>;
+  griddepcontrol.wait;
+  ld.param.u64 %rd1, [out];
+  {.reg.b16 lo, hi;
+   mov.b32 {lo, hi}, 0x00050003;
+   cvt.u32.u16 %r1, hi;
+  }
+  {
+  .param .b32 a;
+  st.param.b32 [a], %r1;
+  .param .b32 b;
+  call.uni (b), twice, (a);
+  ld.param.b32 %r2, [b];
+  }
+  st.global.u32 [%rd1], %r2;
+  griddepcontrol.launch_dependents;
+  ret;
+}
+.func (.param .b32 r) twice(.param .b32 x)
+{
+  .reg .b32 %v<3>;
+  ld.param.b32 %v1, [x];
+  add.u32 %v2, %v1, %v1;
+  st.param.b32 [r], %v2;
+  ret;
+}
+)", 1);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0], 10u);
+}
+
+TEST(PtxInstructions, IndirectCallsAreRefusedAtTheirPrototype) {
+  test::TempDir dir;
+  dir.write("k.ptx", std::string(kHeader) + R"(.visible .entry k(.param .u64 f)
+{
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [f];
+  proto : .callprototype ()_ ();
+  call %rd1, proto;
+  ret;
+}
+)");
+  auto r = test::run_cli({"run", "--arch", "h100", dir.write("k.launch.yaml", "ptx: k.ptx\nkernel: k\ngrid: [1]\nblock: [1]\nargs:\n  - {scalar: u64, value: 0}\n")});
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_NE(r.err.find("k.ptx:8:11: indirect calls (function pointers, virtual functions) are not supported"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace warpsim
