@@ -336,3 +336,17 @@ write("tma_multicast_out.bin", "f", [exact_f32(col[c] * (r + 1)) for r in range(
 
 # device_printf: thread i sums in[i] + k for k < 8, in[i] = i / 2: 8 in[i] + 28, exact in float.
 write("device_printf_sums.bin", "f", [exact_f32(8 * 0.5 * i + 28) for i in range(128)])
+
+# cub_block: each of 4 blocks sorts its 512 keys ascending, takes an exclusive prefix sum of the
+# sorted keys' low bytes, and the largest key.
+keys = random_init(91, 0, 4294967295, 2048, lambda x: int(math.floor(x + 0.5)))
+blocks = [sorted(keys[b * 512:(b + 1) * 512]) for b in range(4)]
+write("cub_block_sorted.bin", "I", [k for blk in blocks for k in blk])
+prefix = []
+for blk in blocks:
+    running = 0
+    for k in blk:
+        prefix.append(running)
+        running += k & 0xFF
+write("cub_block_prefix.bin", "I", prefix)
+write("cub_block_largest.bin", "I", [blk[-1] for blk in blocks])

@@ -101,7 +101,7 @@ bool decode_arith(std::string_view base, const std::vector<std::string_view>& pa
       "copysign", "testp", "cvt", "mov", "and", "or", "xor", "not", "cnot", "shl", "shr",
       "popc", "clz", "brev", "bfe", "bfi", "bfind", "prmt", "mul24", "mad24", "sad", "rem",
       "lop3", "shf", "dp4a", "dp2a", "fns", "cvta", "isspacep", "szext", "mov", "slct", "mapa", "getctarank",
-      "addc", "subc", "madc"};
+      "addc", "subc", "madc", "bmsk"};
   bool special = is_one_of(base, kSpecial);
   if (!special && !is_one_of(base, kFlt)) return false;
   out.writes_destination = true;
@@ -442,7 +442,8 @@ bool decode_mnemonic(std::string_view mnemonic, OpInfo& out, std::string& error)
   }
   // setmaxnreg moves registers between warpgroups of a CTA (Hopper's warp specialisation); the
   // model keeps the register file the launch allocated (docs/memory-model.md).
-  if (base == "nop" || base == "nanosleep" || base == "pmevent" || base == "griddepcontrol" || base == "setmaxnreg") {
+  if (base == "nop" || base == "nanosleep" || base == "pmevent" || base == "griddepcontrol" || base == "setmaxnreg" ||
+      base == "discard" || base == "applypriority" || base == "prefetchu") {
     out.op_class = OpClass::kNop;
     out.sleep = base == "nanosleep";
     return true;

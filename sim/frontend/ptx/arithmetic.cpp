@@ -15,7 +15,7 @@ namespace warpsim::ptx {
 // rounds once either way (double rounding through double is innocuous for these, 53 >= 2*24+2).
 bool CtaEmulator::arithmetic_fast32(WarpState& w, const EmuInst& in, uint32_t exec) {
   const Type t = in.type;
-  if (t.bits != 32 || t.packed != 1 || in.wide || in.hi || in.carry_in || in.carry_out) return false;
+  if (t.bits != 32 || t.packed != 1 || in.wide || in.hi || in.carry_in || in.carry_out || in.saturate) return false;
   const bool is_float = t.kind == 'f';
   if (!is_float && t.kind != 's' && t.kind != 'u' && t.kind != 'b') return false;
   const EmuOp code = in.code;
@@ -92,8 +92,8 @@ void CtaEmulator::arithmetic(WarpState& w, const EmuInst& in, uint32_t exec) {
           case EmuOp::kSub: x = f(1) - f(2); break;
           case EmuOp::kMul: x = f(1) * f(2); break;
           case EmuOp::kFma: case EmuOp::kMad: x = std::fmaf(f(1), f(2), f(3)); break;
-          case EmuOp::kMin: x = std::fmin(f(1), f(2)); break;
-          case EmuOp::kMax: x = std::fmax(f(1), f(2)); break;
+          case EmuOp::kMin:
+          case EmuOp::kMax: x = static_cast<float>(min_max(in, f(1), f(2), ops.size() > 3 ? f(3) : NAN, ops.size() > 3)); break;
           case EmuOp::kAbs: x = std::fabs(f(1)); break;
           case EmuOp::kNeg: x = -f(1); break;
           case EmuOp::kEx2: x = std::exp2(f(1)); break;
@@ -102,7 +102,8 @@ void CtaEmulator::arithmetic(WarpState& w, const EmuInst& in, uint32_t exec) {
           case EmuOp::kTanh: x = std::tanh(f(1)); break;
           default: fault(in, w, l, "the emulator has no half-precision form of this instruction");
         }
-        r |= from_float(x, 16, brain) << (16 * e);
+        x = static_cast<float>(modified(in, x));
+        r |= (std::isnan(x) ? 0x7fffull : from_float(x, 16, brain)) << (16 * e);  // NaN results are canonical
       }
     } else if (type.kind == 'f') {
       auto f = [&](size_t i) { return as_float(arg(i), type.bits); };
@@ -117,8 +118,8 @@ void CtaEmulator::arithmetic(WarpState& w, const EmuInst& in, uint32_t exec) {
           x = type.bits == 64 ? std::fma(f(1), f(2), f(3))
                               : static_cast<double>(std::fmaf(static_cast<float>(f(1)), static_cast<float>(f(2)), static_cast<float>(f(3))));
           break;
-        case EmuOp::kMin: x = std::fmin(f(1), f(2)); break;
-        case EmuOp::kMax: x = std::fmax(f(1), f(2)); break;
+        case EmuOp::kMin:
+        case EmuOp::kMax: x = min_max(in, f(1), f(2), ops.size() > 3 ? f(3) : NAN, ops.size() > 3); break;
         case EmuOp::kAbs: x = std::fabs(f(1)); break;
         case EmuOp::kNeg: x = -f(1); break;
         case EmuOp::kSqrt: x = std::sqrt(f(1)); break;
@@ -133,12 +134,18 @@ void CtaEmulator::arithmetic(WarpState& w, const EmuInst& in, uint32_t exec) {
         default: fault(in, w, l, "the emulator has no float form of this instruction");
       }
       if (type.bits == 32) x = static_cast<float>(x);  // round each operation to single precision
-      r = from_float(x, type.bits);
+      r = from_float(modified(in, x), type.bits);
     } else {
       const uint32_t bits = type.bits;
       const bool sg = type.kind == 's';
       auto u = [&](size_t i) { return mask_bits(arg(i), bits); };
       auto si = [&](size_t i) { return as_signed(arg(i), bits); };
+      if (in.saturate && sg && bits == 32 && (code == EmuOp::kAdd || code == EmuOp::kSub || code == EmuOp::kMad)) {
+        // add.sat.s32, sub.sat.s32, mad.hi.sat.s32: computed exactly, then clamped to 32 bits
+        const int64_t exact = code == EmuOp::kAdd ? si(1) + si(2) : code == EmuOp::kSub ? si(1) - si(2) : ((si(1) * si(2)) >> 32) + si(3);
+        write(w, d, l, static_cast<uint64_t>(std::clamp<int64_t>(exact, INT32_MIN, INT32_MAX)));
+        return;
+      }
       if (in.carry_in || in.carry_out) {
         r = with_carry(w, in, l, u(1), u(2), code == EmuOp::kMad ? u(3) : 0);
         write(w, d, l, r);
@@ -216,6 +223,46 @@ void CtaEmulator::arithmetic(WarpState& w, const EmuInst& in, uint32_t exec) {
           r = static_cast<uint64_t>(sum);
           break;
         }
+        case EmuOp::kFns: {  // fns.b32 d, mask, base, offset: the PTX ISA's semantics, step by step
+          const uint64_t mask = u(1), base = arg(2) & 31;
+          const int64_t offset = as_signed(arg(3), 32);
+          r = 0xffffffffull;
+          if (offset == 0) {
+            if (mask >> base & 1) r = base;
+          } else {
+            int64_t count = (offset < 0 ? -offset : offset) - 1;
+            for (int64_t pos = static_cast<int64_t>(base); pos >= 0 && pos < 32; pos += offset > 0 ? 1 : -1) {
+              if (!(mask >> pos & 1)) continue;
+              if (count-- == 0) {
+                r = static_cast<uint64_t>(pos);
+                break;
+              }
+            }
+          }
+          break;
+        }
+        case EmuOp::kBmsk: {  // bmsk.{clamp,wrap}.b32 d, a, b: b bits set from bit a (PTX ISA semantics)
+          const uint64_t a = mask_bits(arg(1), 32), b = mask_bits(arg(2), 32), a1 = a & 31, b1 = b & 31;
+          const bool clamp = in.has("clamp");
+          const uint64_t mask0 = clamp && a >= 32 ? 0 : 0xffffffffull << a1;
+          const uint64_t mask1 = a1 + b1 >= 32 || (clamp && (a >= 32 || b >= 32)) ? 0 : b1 == 0 ? ~0ull : 0xffffffffull << (a1 + b1);
+          r = mask0 & ~mask1 & 0xffffffffull;
+          break;
+        }
+        case EmuOp::kSzext: {  // szext.{clamp,wrap}.{s32,u32} d, a, b: a's low b bits, sign- or zero-extended
+          const uint64_t a = u(1), b = mask_bits(arg(2), 32), b1 = b & 31;
+          const bool too_large = b >= 32 && in.has("clamp");
+          const uint64_t mask = too_large ? 0 : (0xffffffffull << b1) & 0xffffffffull;
+          const bool sign = b1 != 0 && !too_large && sg && (a >> ((b1 - 1) & 31) & 1);
+          r = (a & ~mask & 0xffffffffull) | (sign ? mask : 0);
+          break;
+        }
+        case EmuOp::kLop3: {  // lop3.b32 d, a, b, c, immLut: bit i of d is bit (a_i b_i c_i) of immLut
+          const uint64_t a = u(1), b = u(2), c = u(3), lut = arg(4) & 0xff;
+          r = 0;
+          for (uint32_t i = 0; i < 32; ++i) r |= ((lut >> ((a >> i & 1) << 2 | (b >> i & 1) << 1 | (c >> i & 1))) & 1) << i;
+          break;
+        }
         case EmuOp::kShf: {  // shf.{l,r}.{wrap,clamp}.b32 d, a, b, c: a funnel shift of b:a (b the high word)
           const uint64_t both = u(2) << 32 | u(1), n = in.has("wrap") ? arg(3) & 31 : std::min<uint64_t>(mask_bits(arg(3), 32), 32);
           r = in.has("l") ? (both << n) >> 32 : both >> n;
@@ -230,10 +277,80 @@ void CtaEmulator::arithmetic(WarpState& w, const EmuInst& in, uint32_t exec) {
         }
         default: fault(in, w, l, "the emulator has no integer form of this instruction");
       }
+      if (in.relu && sg && as_signed(r, bits) < 0) r = 0;  // max.relu.s32, min.relu.s32
       if (type.kind == 'p') r &= 1;
     }
     write(w, d, l, r);
   });
+}
+
+// prmt.b32{.mode} d, a, b, c: byte i of d is one of the eight bytes of {b, a}, chosen by c's
+// nibble i (its top bit replicating the byte's sign) or, with a mode, by the PTX ISA's table for
+// c's two low bits.
+void CtaEmulator::permute_bytes(WarpState& w, const EmuInst& in, uint32_t exec) {
+  // Source byte of d.b0..d.b3 for selectors 0-3, per mode: f4e, b4e, rc8, ecl, ecr, rc16.
+  static constexpr uint8_t kModes[6][4][4] = {
+      {{0, 1, 2, 3}, {1, 2, 3, 4}, {2, 3, 4, 5}, {3, 4, 5, 6}}, {{0, 7, 6, 5}, {1, 0, 7, 6}, {2, 1, 0, 7}, {3, 2, 1, 0}},
+      {{0, 0, 0, 0}, {1, 1, 1, 1}, {2, 2, 2, 2}, {3, 3, 3, 3}}, {{0, 1, 2, 3}, {1, 1, 2, 3}, {2, 2, 2, 3}, {3, 3, 3, 3}},
+      {{0, 0, 0, 0}, {0, 1, 1, 1}, {0, 1, 2, 2}, {0, 1, 2, 3}}, {{0, 1, 0, 1}, {2, 3, 2, 3}, {0, 1, 0, 1}, {2, 3, 2, 3}}};
+  static const char* kNames[6] = {"f4e", "b4e", "rc8", "ecl", "ecr", "rc16"};
+  int mode = -1;
+  for (int m = 0; m < 6; ++m)
+    if (in.has(kNames[m])) mode = m;
+  const auto& ops = in.operands;
+  for_lanes(exec, [&](uint32_t l) {
+    const uint64_t bytes = mask_bits(read(w, ops.at(1), l), 32) | (mask_bits(read(w, ops.at(2), l), 32) << 32);
+    const uint64_t sel = read(w, ops.at(3), l);
+    uint64_t r = 0;
+    for (uint32_t i = 0; i < 4; ++i) {
+      uint64_t byte;
+      if (mode < 0) {
+        const uint32_t s = (sel >> (4 * i)) & 0xf;
+        byte = (bytes >> (8 * (s & 7))) & 0xff;
+        if (s & 8) byte = (byte & 0x80) ? 0xff : 0;  // sign replication
+      } else {
+        byte = (bytes >> (8 * kModes[mode][sel & 3][i])) & 0xff;
+      }
+      r |= byte << (8 * i);
+    }
+    write(w, ops[0].kind == EmuOperand::Kind::kReg ? ops[0].reg : -1, l, r);
+  });
+}
+
+// min/max of two (or, on sm_100, three) floats with the .NaN and .xorsign.abs variants: plain
+// min/max return the other operand when one is NaN, .NaN returns NaN.
+double CtaEmulator::min_max(const EmuInst& in, double a, double b, double c, bool three) {
+  const bool is_max = in.code == EmuOp::kMax;
+  auto pick = [&](double x, double y) { return is_max ? std::fmax(x, y) : std::fmin(x, y); };
+  if (in.nan_min_max && (std::isnan(a) || std::isnan(b) || (three && std::isnan(c)))) return NAN;
+  if (in.xorsign_abs) {
+    const bool negative = std::signbit(a) != std::signbit(b);
+    const double m = pick(std::fabs(a), std::fabs(b));
+    return negative ? -m : m;
+  }
+  return three ? pick(pick(a, b), c) : pick(a, b);
+}
+
+// .relu clamps a negative result to 0 and .sat a float result to [0, 1] (NaN to 0); a NaN stays
+// NaN under .relu.
+double CtaEmulator::modified(const EmuInst& in, double x) {
+  if (in.relu && x < 0) x = 0;
+  if (in.saturate) x = std::isnan(x) ? 0 : std::clamp(x, 0.0, 1.0);
+  return x;
+}
+
+uint64_t CtaEmulator::saturated(double x, const ValueType& t) {
+  const uint32_t bits = std::min<uint32_t>(t.bits, 64);
+  if (t.kind == 's') {
+    const double low = -std::ldexp(1.0, static_cast<int>(bits) - 1), high = std::ldexp(1.0, static_cast<int>(bits) - 1);
+    if (x <= low) return mask_bits(uint64_t{1} << (bits - 1), bits);  // the most negative value
+    if (x >= high) return mask_bits((uint64_t{1} << (bits - 1)) - 1, bits);
+    return mask_bits(static_cast<uint64_t>(static_cast<int64_t>(x)), bits);
+  }
+  const double high = std::ldexp(1.0, static_cast<int>(bits));
+  if (x <= 0) return 0;
+  if (x >= high) return bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
+  return static_cast<uint64_t>(x);
 }
 
 // add.cc, addc, sub.cc, subc, mad.cc and madc: extended-precision arithmetic through the

@@ -365,40 +365,9 @@ void CtaEmulator::execute_op(WarpState& w, const EmuInst& in, uint32_t exec, Rec
     case EmuOp::kSelp:
       lanes([&](uint32_t l) { write(w, dst_reg(), l, (read(w, ops[3], l) & 1) ? read(w, ops[1], l) : read(w, ops[2], l)); });
       return;
-    case EmuOp::kCvt: {
-      if (in.tf32) {  // cvt.rna.tf32.f32: keep 10 mantissa bits, rounding half away from zero
-        lanes([&](uint32_t l) {
-          auto x = static_cast<uint32_t>(read(w, ops.at(1), l));
-          if ((x & 0x7f800000u) != 0x7f800000u) x = (x + 0x1000u) & 0xffffe000u;  // Inf and NaN pass through
-          write(w, dst_reg(), l, x);
-        });
-        return;
-      }
-      const Type d = in.type, src = in.source_type;
-      lanes([&](uint32_t l) {
-        uint64_t v = read(w, ops[1], l);
-        uint64_t r;
-        const bool src_float = src.kind == 'f' || src.kind == 'h', dst_float = d.kind == 'f' || d.kind == 'h';
-        if (src_float && dst_float) {
-          double x = as_float(v, src.bits, src.kind == 'h');
-          if (in.round_int_nearest) x = std::nearbyint(x);
-          if (in.round_int_zero) x = std::trunc(x);
-          r = from_float(x, d.bits, d.kind == 'h');
-        } else if (src_float) {
-          double x = as_float(v, src.bits, src.kind == 'h');
-          x = in.round_zero ? std::trunc(x) : in.round_down ? std::floor(x) : in.round_up ? std::ceil(x) : std::nearbyint(x);
-          if (std::isnan(x)) x = 0;
-          r = d.kind == 's' ? static_cast<uint64_t>(static_cast<int64_t>(x)) : static_cast<uint64_t>(x < 0 ? 0 : x);
-        } else if (dst_float) {
-          double x = src.kind == 's' ? static_cast<double>(as_signed(v, src.bits)) : static_cast<double>(mask_bits(v, src.bits));
-          r = from_float(x, d.bits, d.kind == 'h');
-        } else {
-          r = src.kind == 's' ? static_cast<uint64_t>(as_signed(v, src.bits)) : mask_bits(v, src.bits);
-        }
-        write(w, dst_reg(), l, r);
-      });
+    case EmuOp::kCvt:
+      convert(w, in, exec);
       return;
-    }
     case EmuOp::kLd:
     case EmuOp::kSt:
       load_store(w, in, exec, out);
@@ -453,22 +422,9 @@ void CtaEmulator::execute_op(WarpState& w, const EmuInst& in, uint32_t exec, Rec
       });
       return;
     }
-    case EmuOp::kPrmt: {  // prmt.b32 d, a, b, c: byte i of d is byte (c >> 4i) & 7 of {b, a}
-      if (in.mods.size() > 1) fault(in, w, std::countr_zero(exec), "prmt modes (.f4e, .b4e, .rc8, ...) are not supported by the emulator");
-      lanes([&](uint32_t l) {
-        const uint64_t bytes = mask_bits(read(w, ops.at(1), l), 32) | (mask_bits(read(w, ops.at(2), l), 32) << 32);
-        const uint64_t sel = read(w, ops.at(3), l);
-        uint64_t r = 0;
-        for (uint32_t i = 0; i < 4; ++i) {
-          uint32_t s = (sel >> (4 * i)) & 0xf;
-          uint64_t byte = (bytes >> (8 * (s & 7))) & 0xff;
-          if (s & 8) byte = (byte & 0x80) ? 0xff : 0;  // sign replication
-          r |= byte << (8 * i);
-        }
-        write(w, dst_reg(), l, r);
-      });
+    case EmuOp::kPrmt:
+      permute_bytes(w, in, exec);
       return;
-    }
     case EmuOp::kNop:
       // nanosleep t: functionally nothing; the timing model suspends the warp for t ns (at most
       // 1 ms, the PTX ISA's bound), the first active lane's t for the warp.

@@ -275,6 +275,13 @@ class CtaEmulator : public CtaWork {
   void matrix_op(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);  // matrix_ops.cpp
   void arithmetic(WarpState& w, const EmuInst& in, uint32_t exec);                // arithmetic.cpp
   static uint64_t with_carry(WarpState& w, const EmuInst& in, uint32_t lane, uint64_t a, uint64_t b, uint64_t c);
+  static double min_max(const EmuInst& in, double a, double b, double c, bool three);
+  void permute_bytes(WarpState& w, const EmuInst& in, uint32_t exec);
+  void convert(WarpState& w, const EmuInst& in, uint32_t exec);         // conversions.cpp
+  void convert_packed(WarpState& w, const EmuInst& in, uint32_t exec);
+  static double modified(const EmuInst& in, double x);
+  // An integer value (held exactly in a double, or a rounded float) clamped to type t's range.
+  static uint64_t saturated(double x, const ValueType& t);
   void mma_m16n8k32(WarpState& w, const EmuInst& in);
   void wmma_mma(WarpState& w, const EmuInst& in);
   void wgmma(WarpState& w, const EmuInst& in, uint32_t exec);  // wgmma.cpp

@@ -53,7 +53,9 @@ void decode_operation(EmuInst& e) {
       // A dependent launch's wait returns once the grids before it have finished, which they
       // have here: launches run one after another.
       {"griddepcontrol", EmuOp::kNop}, {"addc", EmuOp::kAdd}, {"subc", EmuOp::kSub}, {"madc", EmuOp::kMad},
-      {"dp4a", EmuOp::kDp4a}, {"dp2a", EmuOp::kDp2a}, {"sad", EmuOp::kSad}};
+      {"dp4a", EmuOp::kDp4a}, {"dp2a", EmuOp::kDp2a}, {"sad", EmuOp::kSad}, {"fns", EmuOp::kFns},
+      {"bmsk", EmuOp::kBmsk}, {"szext", EmuOp::kSzext}, {"lop3", EmuOp::kLop3}, {"prefetch", EmuOp::kNop}, {"prefetchu", EmuOp::kNop},
+      {"discard", EmuOp::kNop}, {"applypriority", EmuOp::kNop}};  // the last four: cache management, no effect on values
   if (e.base == "barrier" && !e.mods.empty() && e.mods[0] == "cluster") {
     e.code = e.op.op_class == OpClass::kClusterArrive ? EmuOp::kClusterArrive : EmuOp::kClusterWait;
   } else if ((e.base == "bar" || e.base == "barrier") && !e.mods.empty() && e.mods[0] == "warp") {
@@ -116,6 +118,24 @@ void decode_operation(EmuInst& e) {
   if (!e.types.empty()) e.type = value_type(e.types.back());
   e.carry_in = e.base == "addc" || e.base == "subc" || e.base == "madc";
   e.carry_out = e.has("cc");
+  e.saturate = e.has("sat");
+  e.satfinite = e.has("satfinite");
+  for (const auto& m : e.mods) {
+    if (m == "rn" || m == "rni") e.rounding = Rounding::kNearestEven;
+    if (m == "rna") e.rounding = Rounding::kNearestAway;
+    if (m == "rz" || m == "rzi") e.rounding = Rounding::kZero;
+    if (m == "rm" || m == "rmi") e.rounding = Rounding::kDown;
+    if (m == "rp" || m == "rpi") e.rounding = Rounding::kUp;
+    if (m == "rni" || m == "rzi" || m == "rmi" || m == "rpi") e.integer_rounding = true;
+  }
+  if (e.code == EmuOp::kCvt && e.types.size() == 2 && (e.types[0].find('x') != std::string::npos || e.types[1].find('x') != std::string::npos)) {
+    e.cvt_packed = true;
+    e.cvt_to = e.types[0];
+    e.cvt_from = e.types[1];
+  }
+  e.relu = e.has("relu");
+  e.nan_min_max = e.has("NaN");
+  e.xorsign_abs = e.has("xorsign");
   if ((e.code == EmuOp::kDp4a || e.code == EmuOp::kDp2a) && e.types.size() == 2) e.source_type = value_type(e.types[0]);  // a's type
   if (e.code == EmuOp::kCvt && e.has("tf32")) e.tf32 = true;  // cvt.rna.tf32.f32 (checked when lowered)
   if ((e.code == EmuOp::kCvt || e.code == EmuOp::kSet) && e.types.size() >= 2) {

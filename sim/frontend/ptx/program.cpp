@@ -24,7 +24,8 @@ bool EmuInst::has(const char* m) const {
 namespace {
 
 const std::set<std::string> kTypeNames = {"b8",  "b16",  "b32",   "b64",    "u8",  "u16", "u32", "u64", "s8",
-                                          "s16", "s32",  "s64",   "f16",    "f16x2", "bf16", "f32", "f64", "pred"};
+                                          "s16", "s32",  "s64",   "f16",    "f16x2", "bf16", "f32", "f64", "pred",
+                                          "bf16x2", "s16x2", "u16x2", "e4m3x2", "e5m2x2", "e2m3x2", "e3m2x2", "e2m1x2"};
 
 // Instructions the emulator runs today (issue 3 extends this list).
 const std::set<std::string> kSupported = {"mov",  "add",  "sub",  "mul",   "mad",  "fma",  "div",  "rem",  "min",  "max",
@@ -34,7 +35,8 @@ const std::set<std::string> kSupported = {"mov",  "add",  "sub",  "mul",   "mad"
                                           "rcp",  "ex2",  "lg2",  "sin",   "cos",  "popc", "clz",  "brev", "mul24", "mad24", "wmma", "mma", "bfe", "bfi", "ldmatrix", "cp", "prmt", "set", "redux", "mbarrier", "nanosleep",
                                           "mapa", "getctarank", "wgmma", "tcgen05", "elect", "createpolicy", "setmaxnreg", "stmatrix",
                                           "copysign", "shf", "bfind", "tanh", "match", "isspacep", "trap", "griddepcontrol", "call",
-                                          "addc", "subc", "madc", "dp4a", "dp2a", "sad"};
+                                          "addc", "subc", "madc", "dp4a", "dp2a", "sad",
+                                          "fns", "bmsk", "szext", "lop3", "prefetch", "prefetchu", "discard", "applypriority"};
 
 uint32_t type_bits(const std::string& t) {
   if (t == ".pred") return 1;
@@ -152,6 +154,10 @@ class Lowering {
           return e;
         }
         auto it = regs_.find(o.name);
+        if (it == regs_.end() && o.name.starts_with("%envreg")) {
+          fail(o.line, o.column, o.name + " is set by the driver for a cooperative launch (cooperative groups' this_grid().sync() reads it), "
+                                 "which warpsim does not model");
+        }
         if (it == regs_.end()) fail(o.line, o.column, "register " + o.name + " is not declared (expected a .reg declaration)");
         e.kind = EmuOperand::Kind::kReg;
         e.reg = it->second;

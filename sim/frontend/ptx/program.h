@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "frontend/ptx/float_formats.h"
 #include "frontend/ptx/ptx_module.h"
 #include "frontend/ptx/wmma_fragment.h"
 #include "frontend/warp_inst.h"
@@ -47,7 +48,7 @@ enum class EmuOp : uint8_t {
   kSetp, kSelp, kCvt, kLd, kSt, kAtom, kRed, kBar, kMembar, kBra, kRet, kShfl, kVote, kActivemask, kElect, kCreatepolicy, kStmatrix,
   kSqrt, kRsqrt, kRcp, kEx2, kLg2, kSin, kCos, kPopc, kClz, kBrev, kBfe, kBfi, kPrmt, kSet, kRedux, kLdmatrix, kCpAsync, kCpAsyncCommit, kCpAsyncWait, kMbarrier, kBulkCopy, kNop, kWmmaLoad, kWmmaStore, kWmmaMma, kMma,
   kMapa, kGetctarank, kClusterArrive, kClusterWait, kWgmma, kTcgen05,
-  kCopysign, kShf, kBfind, kTanh, kMatch, kIsspacep, kTrap, kPrintf, kAssertFail, kDp4a, kDp2a, kSad
+  kCopysign, kShf, kBfind, kTanh, kMatch, kIsspacep, kTrap, kPrintf, kAssertFail, kDp4a, kDp2a, kSad, kFns, kBmsk, kSzext, kLop3
 };
 
 // What a tcgen05 instruction does (EmuOp::kTcgen05).
@@ -81,6 +82,15 @@ struct EmuInst {
        round_int_zero = false;
   bool bf16 = false;
   bool carry_in = false, carry_out = false;  // addc/subc/madc read CC.CF; .cc writes it
+  // Result modifiers: .sat (floats to [0, 1], s32 and conversions to the type's range), .relu
+  // (negatives to 0), .NaN (min/max propagate NaN), .xorsign.abs (min/max of magnitudes, sign
+  // the xor of the inputs').
+  bool saturate = false, relu = false, nan_min_max = false, xorsign_abs = false;
+  bool satfinite = false;           // cvt: overflow to the largest finite value
+  bool integer_rounding = false;    // cvt .rni/.rzi/.rmi/.rpi: round to an integral value
+  Rounding rounding = Rounding::kNearestEven;  // cvt's rounding mode, integral or not
+  bool cvt_packed = false;          // cvt to or from two (or four) values in one register
+  std::string cvt_to, cvt_from;     // cvt_packed: the destination and source type names
   bool tf32 = false;                // mma.sync with .tf32 inputs (one element per register); cvt.rna.tf32.f32
   ValueType type, source_type;      // the (last) operand type; cvt's source type
   uint32_t line = 0, source_line = 0;

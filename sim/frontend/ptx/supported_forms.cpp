@@ -83,6 +83,26 @@ std::string tcgen05_form(const Instruction& in, const EmuInst& e) {
   return "";
 }
 
+// cvt between two of the scalar types, or the packed forms of the PTX ISA: two f32 into
+// f16x2/bf16x2 or two FP8/FP6/FP4 values, f16x2/bf16x2 into two FP8/FP6/FP4 values, and two of
+// those back into f16x2/bf16x2 (conversions.cpp). Stochastic rounding, four-value, UE8M0 and
+// scaled forms are refused.
+std::string cvt_form(const Instruction& in, const EmuInst& e) {
+  auto refuse = [&](const std::string& why) { return "the emulator cannot run '" + in.opcode + "': " + why; };
+  if (e.has("rs")) return refuse("stochastic rounding (.rs) is not modelled");
+  if (e.types.size() != 2) return refuse("expected a destination and a source type among those the emulator converts");
+  const std::string &to = e.types[0], &from = e.types[1];
+  auto half2 = [](const std::string& t) { return t == "f16x2" || t == "bf16x2"; };
+  auto small2 = [](const std::string& t) { return t == "e4m3x2" || t == "e5m2x2" || t == "e2m3x2" || t == "e3m2x2" || t == "e2m1x2"; };
+  const size_t n = in.operands.size();
+  if (to == "s16x2" || to == "u16x2" || from == "s16x2" || from == "u16x2") return refuse("packed 16-bit integers are not converted");
+  if ((half2(to) || small2(to)) && from == "f32") return n == 3 ? "" : refuse("two f32 sources are packed: cvt d, a, b");
+  if (small2(to) && half2(from)) return n == 2 ? "" : refuse("expected d, a");
+  if (half2(to) && small2(from)) return n == 2 ? "" : refuse("expected d, a");
+  if (half2(to) || half2(from) || small2(to) || small2(from)) return refuse("this pair of packed types is not a cvt form the emulator runs");
+  return "";
+}
+
 // The fewest operands each instruction's forms take (PTX ISA), and which operand is the
 // address of those that access memory; checked first, so the emulator never meets an
 // instruction short of the operands it reads.
@@ -95,7 +115,8 @@ std::string missing_operands(const Instruction& in, const EmuInst& e) {
       {"ex2", 2}, {"lg2", 2}, {"sin", 2}, {"cos", 2}, {"popc", 2}, {"clz", 2}, {"brev", 2}, {"bfe", 4}, {"bfi", 5},
       {"prmt", 4}, {"redux", 3}, {"mapa", 3}, {"getctarank", 2}, {"elect", 2}, {"createpolicy", 2}, {"ldmatrix", 2},
       {"stmatrix", 2}, {"bra", 1}, {"nanosleep", 1}, {"mma", 4}, {"setmaxnreg", 1}, {"wmma", 2}, {"copysign", 3}, {"shf", 4},
-      {"bfind", 2}, {"tanh", 2}, {"match", 3}, {"isspacep", 2}, {"addc", 3}, {"subc", 3}, {"madc", 4}, {"dp4a", 4}, {"dp2a", 4}, {"sad", 4}};
+      {"bfind", 2}, {"tanh", 2}, {"match", 3}, {"isspacep", 2}, {"addc", 3}, {"subc", 3}, {"madc", 4}, {"dp4a", 4}, {"dp2a", 4}, {"sad", 4}, {"fns", 4},
+      {"bmsk", 3}, {"szext", 3}, {"lop3", 5}};
   static const std::map<std::string, size_t> kAddressAt = {{"ld", 1}, {"st", 0}, {"atom", 1}, {"red", 0}, {"ldmatrix", 1}, {"stmatrix", 0}};
   const auto fewest = kFewest.find(e.base);
   const size_t n = in.operands.size();
@@ -132,6 +153,20 @@ std::string unsupported_form(const Instruction& in, const EmuInst& e) {
   }
   if (base == "cvt" && e.has("tf32") && !(e.has("rna") && e.types.size() == 1 && e.types[0] == "f32")) {
     return "the emulator converts to tf32 with cvt.rna.tf32.f32 only; not '" + in.opcode + "'";
+  }
+  if (base == "cvt" && !e.has("tf32")) {
+    if (std::string why = cvt_form(in, e); !why.empty()) return why;
+  }
+  const std::string type = e.types.empty() ? "" : e.types.back();
+  if (type == "s16x2" || type == "u16x2") {
+    return "'" + in.opcode + "': packed 16-bit integer arithmetic (.s16x2, .u16x2) is not supported by the emulator yet";
+  }
+  if (base == "lop3" && in.operands.size() != 5) {
+    return "the emulator runs lop3.b32 d, a, b, c, immLut; not the form with a predicate output ('" + in.opcode + "')";
+  }
+  if ((base == "min" || base == "max") && in.operands.size() > 3 && type != "f32" && type != "f16" && type != "f16x2" && type != "bf16" &&
+      type != "bf16x2") {
+    return "'" + in.opcode + "': three-source min and max exist for floating-point types only";
   }
   if (base == "mma") return mma_form(in);
   if (base == "wgmma") return wgmma_form(in, e);

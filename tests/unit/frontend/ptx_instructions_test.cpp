@@ -357,6 +357,71 @@ TEST(PtxInstructions, HeaderIdiomsParse) {
   EXPECT_EQ(out[0], 10u);
 }
 
+// fns, bmsk, szext and lop3 (CUB's radix sort uses bmsk) against the PTX ISA's own examples
+// and hand-worked cases; prmt's modes against its selector table.
+TEST(PtxInstructions, BitFieldInstructions) {
+  const auto out = run_words(R"(.visible .entry k(.param .u64 out)
+{
+  .reg .b32 %r<24>;
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [out];
+  fns.b32 %r1, 0xaaaaaaaa, 3, 1;
+  fns.b32 %r2, 0xaaaaaaaa, 3, -1;
+  fns.b32 %r3, 0xaaaaaaaa, 2, 1;
+  fns.b32 %r4, 0xaaaaaaaa, 2, -1;
+  fns.b32 %r5, 0x00000001, 4, -2;
+  bmsk.wrap.b32 %r6, 1, 2;
+  bmsk.clamp.b32 %r7, 13, 9;
+  bmsk.clamp.b32 %r8, 4, 40;
+  bmsk.clamp.b32 %r9, 40, 3;
+  szext.wrap.u32 %r10, 0xffffffff, 0;
+  szext.clamp.s32 %r11, 0x180, 8;
+  szext.clamp.s32 %r12, 0x12345678, 40;
+  szext.wrap.s32 %r13, 0x80, 40;
+  lop3.b32 %r14, 0x0000FF00, 0x00F0F0F0, 0x0CCCCCCC, 0x96;
+  lop3.b32 %r15, 0x0000FF00, 0x00F0F0F0, 0x0CCCCCCC, 0xE8;
+  mov.b32 %r16, 0x33221100;
+  mov.b32 %r17, 0x77665544;
+  prmt.b32.f4e %r18, %r16, %r17, 1;
+  prmt.b32.b4e %r19, %r16, %r17, 0;
+  prmt.b32.rc16 %r20, %r16, %r17, 1;
+  prmt.b32.ecl %r21, %r16, %r17, 2;
+  prmt.b32.ecr %r22, %r16, %r17, 1;
+  prmt.b32.rc8 %r23, %r16, %r17, 7;
+  st.global.v4.u32 [%rd1], {%r1, %r2, %r3, %r4};
+  st.global.v4.u32 [%rd1+16], {%r5, %r6, %r7, %r8};
+  st.global.v4.u32 [%rd1+32], {%r9, %r10, %r11, %r12};
+  st.global.v4.u32 [%rd1+48], {%r13, %r14, %r15, %r18};
+  st.global.v4.u32 [%rd1+64], {%r19, %r20, %r21, %r22};
+  st.global.u32 [%rd1+80], %r23;
+  ret;
+}
+)", 21);
+  ASSERT_EQ(out.size(), 21u);
+  EXPECT_EQ(out[0], 3u);  // the PTX ISA's four fns examples
+  EXPECT_EQ(out[1], 3u);
+  EXPECT_EQ(out[2], 3u);
+  EXPECT_EQ(out[3], 1u);
+  EXPECT_EQ(out[4], 0xffffffffu);  // one set bit below bit 4, not two
+  EXPECT_EQ(out[5], 0x6u);         // the PTX ISA's bmsk example
+  EXPECT_EQ(out[6], 0x003FE000u);  // nine bits from bit 13
+  EXPECT_EQ(out[7], 0xFFFFFFF0u);  // width clamped to 32: every bit from bit 4
+  EXPECT_EQ(out[8], 0u);           // start beyond bit 31
+  EXPECT_EQ(out[9], 0u);           // the PTX ISA's szext example
+  EXPECT_EQ(out[10], 0xFFFFFF80u); // 0x80 sign-extended from 8 bits
+  EXPECT_EQ(out[11], 0x12345678u); // N >= 32 clamped: a itself
+  EXPECT_EQ(out[12], 0xFFFFFF80u); // 40 wraps to 8
+  EXPECT_EQ(out[13], 0x0000FF00u ^ 0x00F0F0F0u ^ 0x0CCCCCCCu);  // 0x96: a ^ b ^ c
+  EXPECT_EQ(out[14], (0x0000FF00u & 0x00F0F0F0u) | (0x0000FF00u & 0x0CCCCCCCu) | (0x00F0F0F0u & 0x0CCCCCCCu));  // 0xE8: majority
+  // {b, a} bytes 7..0 = 77 66 55 44 33 22 11 00.
+  EXPECT_EQ(out[15], 0x44332211u);  // f4e, selector 1: bytes 4 3 2 1
+  EXPECT_EQ(out[16], 0x55667700u);  // b4e, selector 0: bytes 5 6 7 0
+  EXPECT_EQ(out[17], 0x33223322u);  // rc16, selector 1: 3 2 3 2
+  EXPECT_EQ(out[18], 0x33222222u);  // ecl, selector 2: 3 2 2 2
+  EXPECT_EQ(out[19], 0x11111100u);  // ecr, selector 1: 1 1 1 0
+  EXPECT_EQ(out[20], 0x33333333u);  // rc8: only the selector's two low bits count (7 -> 3)
+}
+
 TEST(PtxInstructions, IndirectCallsAreRefusedAtTheirPrototype) {
   test::TempDir dir;
   dir.write("k.ptx", std::string(kHeader) + R"(.visible .entry k(.param .u64 f)

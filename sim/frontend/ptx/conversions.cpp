@@ -1,0 +1,120 @@
+// cvt: between integer and floating-point types with the PTX ISA's rounding modes, saturation and
+// NaN rules, and the packed forms that feed and drain FP8, FP6 and FP4 tensor-core operands.
+#include <cmath>
+
+#include "frontend/ptx/cta_emulator.h"
+#include "frontend/ptx/float_formats.h"
+#include "frontend/ptx/value_bits.h"
+
+namespace warpsim::ptx {
+namespace {
+
+const FloatFormat& format_of(const Type& t) {
+  return *find_float_format(t.kind == 'h' ? "bf16" : t.bits == 16 ? "f16" : "f32");
+}
+
+double round_integral(double x, Rounding r) {
+  switch (r) {
+    case Rounding::kZero: return std::trunc(x);
+    case Rounding::kDown: return std::floor(x);
+    case Rounding::kUp: return std::ceil(x);
+    case Rounding::kNearestAway: return std::round(x);
+    case Rounding::kNearestEven: break;
+  }
+  return std::nearbyint(x);  // the default floating-point environment rounds to nearest even
+}
+
+// A packed type's element format and the bits each element takes in the register.
+struct Slot {
+  const FloatFormat* format;
+  uint32_t bits;
+};
+Slot slot_of(const std::string& packed) {
+  const std::string element = packed.substr(0, packed.size() - 2);  // "e4m3x2" -> "e4m3"
+  const FloatFormat* f = find_float_format(element);
+  return {f, element == "e2m1" ? 4u : (element == "f16" || element == "bf16") ? 16u : 8u};
+}
+
+}  // namespace
+
+void CtaEmulator::convert(WarpState& w, const EmuInst& in, uint32_t exec) {
+  const auto& ops = in.operands;
+  const int32_t dst = ops.at(0).kind == EmuOperand::Kind::kReg ? ops[0].reg : -1;
+  if (in.tf32) {  // cvt.rna.tf32.f32: keep 10 mantissa bits, rounding half away from zero
+    for_lanes(exec, [&](uint32_t l) {
+      auto x = static_cast<uint32_t>(read(w, ops.at(1), l));
+      if ((x & 0x7f800000u) != 0x7f800000u) x = (x + 0x1000u) & 0xffffe000u;  // Inf and NaN pass through
+      write(w, dst, l, x);
+    });
+    return;
+  }
+  if (in.cvt_packed) {
+    convert_packed(w, in, exec);
+    return;
+  }
+  const Type d = in.type, src = in.source_type;
+  const bool src_float = src.kind == 'f' || src.kind == 'h', dst_float = d.kind == 'f' || d.kind == 'h';
+  for_lanes(exec, [&](uint32_t l) {
+    const uint64_t v = read(w, ops.at(1), l);
+    uint64_t r;
+    if (src_float && dst_float) {
+      double x = as_float(v, src.bits, src.kind == 'h');
+      if (in.integer_rounding) x = round_integral(x, in.rounding);
+      x = modified(in, x);
+      // Widening is exact; narrowing rounds with the instruction's mode.
+      if (d.bits == 64 || (d.bits >= src.bits && d.kind == src.kind && !in.satfinite)) {
+        r = from_float(x, d.bits, d.kind == 'h');
+      } else {
+        r = encode_float(x, format_of(d), in.rounding, in.satfinite);
+        if (in.relu && !std::isnan(x) && std::signbit(decode_float(r, format_of(d)))) r = 0;
+      }
+    } else if (src_float) {
+      // Float to integer clamps to the destination's range; NaN gives 0, or the top bit for an
+      // f64 source and a 64-bit destination (PTX ISA, cvt).
+      const double x = as_float(v, src.bits, src.kind == 'h');
+      if (std::isnan(x)) {
+        r = src.bits == 64 && d.bits == 64 ? uint64_t{1} << 63 : 0;
+      } else {
+        r = saturated(round_integral(x, in.rounding), d);
+      }
+    } else if (dst_float) {
+      const double x = modified(in, src.kind == 's' ? static_cast<double>(as_signed(v, src.bits)) : static_cast<double>(mask_bits(v, src.bits)));
+      r = d.bits == 64 ? from_float(x, 64) : encode_float(x, format_of(d), in.rounding, false);
+    } else {
+      const double exact = src.kind == 's' ? static_cast<double>(as_signed(v, src.bits)) : static_cast<double>(mask_bits(v, src.bits));
+      r = src.kind == 's' ? static_cast<uint64_t>(as_signed(v, src.bits)) : mask_bits(v, src.bits);
+      if (in.saturate) r = saturated(exact, d);  // cvt.sat between integers clamps to the destination's range
+    }
+    write(w, dst, l, r);
+  });
+}
+
+// The packed forms (supported_forms.cpp checks which): two f32 into one register, the first
+// source in the high half; f16x2/bf16x2 into two narrow values; two narrow values into
+// f16x2/bf16x2. Each element is rounded on its own, .relu taking negatives to +0.
+void CtaEmulator::convert_packed(WarpState& w, const EmuInst& in, uint32_t exec) {
+  const auto& ops = in.operands;
+  const int32_t dst = ops.at(0).kind == EmuOperand::Kind::kReg ? ops[0].reg : -1;
+  const Slot to = slot_of(in.cvt_to);
+  const bool from_f32 = in.cvt_from == "f32";
+  const Slot from = from_f32 ? Slot{find_float_format("f32"), 32} : slot_of(in.cvt_from);
+  auto encode = [&](double x) {
+    if (in.relu && !std::isnan(x) && x < 0) x = 0;
+    return encode_float(x, *to.format, in.rounding, in.satfinite);
+  };
+  const uint64_t from_mask = (uint64_t{1} << from.bits) - 1;
+  for_lanes(exec, [&](uint32_t l) {
+    double hi, lo;
+    if (from_f32) {
+      hi = as_float(read(w, ops.at(1), l), 32);
+      lo = as_float(read(w, ops.at(2), l), 32);
+    } else {
+      const uint64_t a = read(w, ops.at(1), l);
+      hi = decode_float((a >> from.bits) & from_mask, *from.format);
+      lo = decode_float(a & from_mask, *from.format);
+    }
+    write(w, dst, l, encode(hi) << to.bits | encode(lo));
+  });
+}
+
+}  // namespace warpsim::ptx

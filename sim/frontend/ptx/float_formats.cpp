@@ -1,0 +1,97 @@
+#include "frontend/ptx/float_formats.h"
+
+#include <cmath>
+#include <limits>
+
+namespace warpsim::ptx {
+
+const FloatFormat* find_float_format(std::string_view name) {
+  // Field widths and biases: IEEE 754 (f32, f16), bfloat16 (the top half of f32), and the OCP
+  // Microscaling Formats specification v1.0 (E5M2 with IEEE infinities and NaNs; E4M3 without
+  // infinities; FP6 E3M2/E2M3 and FP4 E2M1 with neither).
+  static const FloatFormat kF32{8, 23, 127, true, true, false}, kF16{5, 10, 15, true, true, false},
+      kBf16{8, 7, 127, true, true, false}, kE5m2{5, 2, 15, true, true, false}, kE4m3{4, 3, 7, false, true, true},
+      kE3m2{3, 2, 3, false, false, false}, kE2m3{2, 3, 1, false, false, false}, kE2m1{2, 1, 1, false, false, false};
+  if (name == "f32") return &kF32;
+  if (name == "f16") return &kF16;
+  if (name == "bf16") return &kBf16;
+  if (name == "e5m2") return &kE5m2;
+  if (name == "e4m3") return &kE4m3;
+  if (name == "e3m2") return &kE3m2;
+  if (name == "e2m3") return &kE2m3;
+  if (name == "e2m1") return &kE2m1;
+  return nullptr;
+}
+
+namespace {
+int max_exponent(const FloatFormat& f) { return static_cast<int>((1u << f.exponent_bits) - (f.infinities ? 2 : 1)) - f.bias; }
+uint64_t all_ones(uint32_t bits) { return (uint64_t{1} << bits) - 1; }
+}  // namespace
+
+double max_finite(const FloatFormat& f) {
+  const int top_mantissa_step = f.only_all_ones_nan ? 1 : 0;  // E4M3's largest mantissa is 110
+  return std::ldexp(2.0 - std::ldexp(1.0, top_mantissa_step - static_cast<int>(f.mantissa_bits)), max_exponent(f));
+}
+
+uint64_t encode_float(double x, const FloatFormat& f, Rounding r, bool satfinite) {
+  const uint32_t e_bits = f.exponent_bits, m_bits = f.mantissa_bits;
+  const uint64_t sign_bit = uint64_t{1} << (e_bits + m_bits);
+  const uint64_t nan = all_ones(e_bits + m_bits);  // canonical: positive, every exponent and mantissa bit set
+  const uint64_t infinity = all_ones(e_bits) << m_bits;
+  const double largest = max_finite(f);
+  auto magnitude = [&](double a) -> uint64_t {  // a finite, representable non-negative value
+    if (a == 0) return 0;
+    const int emin = 1 - f.bias;
+    const int e = std::max(std::ilogb(a), emin);
+    const auto n = static_cast<uint64_t>(std::ldexp(a, static_cast<int>(m_bits) - e));
+    if (n < (uint64_t{1} << m_bits)) return n;  // subnormal
+    return (static_cast<uint64_t>(e + f.bias) << m_bits) | (n - (uint64_t{1} << m_bits));
+  };
+  if (std::isnan(x)) return f.nans ? nan : magnitude(largest);
+  const bool negative = std::signbit(x);
+  const uint64_t sign = negative ? sign_bit : 0;
+  const double a = std::fabs(x);
+  // Rounding away from zero overflows to infinity; toward zero to the largest finite value.
+  const bool away = r == Rounding::kNearestEven || r == Rounding::kNearestAway || (r == Rounding::kUp && !negative) ||
+                    (r == Rounding::kDown && negative);
+  auto overflow = [&]() -> uint64_t {
+    if (satfinite || !away) return sign | magnitude(largest);
+    if (f.infinities) return sign | infinity;
+    return f.nans ? nan : sign | magnitude(largest);
+  };
+  if (std::isinf(a)) return overflow();
+  const int emin = 1 - f.bias;
+  const int e = a == 0 ? emin : std::max(std::ilogb(a), emin);
+  const double m = std::ldexp(a, static_cast<int>(m_bits) - e);  // exact: a power-of-two scaling
+  const double low = std::floor(m), fraction = m - low;
+  double n = low;
+  switch (r) {
+    case Rounding::kNearestEven: n = fraction > 0.5 || (fraction == 0.5 && std::fmod(low, 2.0) != 0) ? low + 1 : low; break;
+    case Rounding::kNearestAway: n = fraction >= 0.5 ? low + 1 : low; break;
+    case Rounding::kZero: break;
+    case Rounding::kDown: n = negative && fraction > 0 ? low + 1 : low; break;
+    case Rounding::kUp: n = !negative && fraction > 0 ? low + 1 : low; break;
+  }
+  const double value = std::ldexp(n, e - static_cast<int>(m_bits));
+  if (value > largest) return overflow();
+  return sign | magnitude(value);
+}
+
+double decode_float(uint64_t bits, const FloatFormat& f) {
+  const uint32_t e_bits = f.exponent_bits, m_bits = f.mantissa_bits;
+  const bool negative = (bits >> (e_bits + m_bits)) & 1;
+  const uint64_t exponent = (bits >> m_bits) & all_ones(e_bits), mantissa = bits & all_ones(m_bits);
+  double v;
+  if (f.infinities && exponent == all_ones(e_bits)) {
+    v = mantissa == 0 ? std::numeric_limits<double>::infinity() : std::numeric_limits<double>::quiet_NaN();
+  } else if (f.only_all_ones_nan && exponent == all_ones(e_bits) && mantissa == all_ones(m_bits)) {
+    v = std::numeric_limits<double>::quiet_NaN();
+  } else if (exponent == 0) {
+    v = std::ldexp(static_cast<double>(mantissa), 1 - f.bias - static_cast<int>(m_bits));
+  } else {
+    v = std::ldexp(static_cast<double>(mantissa | (uint64_t{1} << m_bits)), static_cast<int>(exponent) - f.bias - static_cast<int>(m_bits));
+  }
+  return negative ? -v : v;
+}
+
+}  // namespace warpsim::ptx

@@ -1,0 +1,215 @@
+// cvt and the result modifiers (.sat, .relu, .NaN, .xorsign.abs, .satfinite): the float formats'
+// encodings checked against values worked out by hand from IEEE 754 and the OCP Microscaling
+// Formats specification, then the emulator on hand-written PTX.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include "frontend/ptx/float_formats.h"
+#include "support/test_support.h"
+
+namespace warpsim {
+namespace {
+
+using ptx::Rounding;
+
+uint64_t encode(const char* format, double x, Rounding r = Rounding::kNearestEven, bool satfinite = false) {
+  return ptx::encode_float(x, *ptx::find_float_format(format), r, satfinite);
+}
+
+TEST(FloatFormats, LargestValuesAndSpecialEncodings) {
+  EXPECT_EQ(ptx::max_finite(*ptx::find_float_format("e4m3")), 448.0);
+  EXPECT_EQ(ptx::max_finite(*ptx::find_float_format("e5m2")), 57344.0);
+  EXPECT_EQ(ptx::max_finite(*ptx::find_float_format("e2m1")), 6.0);
+  EXPECT_EQ(ptx::max_finite(*ptx::find_float_format("e2m3")), 7.5);
+  EXPECT_EQ(ptx::max_finite(*ptx::find_float_format("e3m2")), 28.0);
+  EXPECT_EQ(ptx::max_finite(*ptx::find_float_format("f16")), 65504.0);
+  EXPECT_EQ(encode("e4m3", 448), 0x7Eu);
+  EXPECT_EQ(encode("e4m3", NAN), 0x7Fu);         // S.1111.111, E4M3's only NaN
+  EXPECT_EQ(encode("e4m3", 1000), 0x7Fu);        // overflow without .satfinite: NaN (no infinity)
+  EXPECT_EQ(encode("e4m3", -1000, Rounding::kNearestEven, true), 0xFEu);
+  EXPECT_EQ(encode("e5m2", 1e6), 0x7Cu);         // infinity
+  EXPECT_EQ(encode("e5m2", 1e6, Rounding::kNearestEven, true), 0x7Bu);
+  EXPECT_EQ(encode("e2m1", NAN, Rounding::kNearestEven, true), 0x7u);  // no NaN: +MAX_NORM
+  EXPECT_EQ(encode("f16", 70000), 0x7C00u);
+  EXPECT_EQ(encode("f16", 70000, Rounding::kZero), 0x7BFFu);  // toward zero never overflows to infinity
+  EXPECT_EQ(encode("f16", 70000, Rounding::kNearestEven, true), 0x7BFFu);
+  EXPECT_EQ(encode("f16", -70000, Rounding::kUp), 0xFBFFu);
+  EXPECT_EQ(encode("f16", NAN), 0x7FFFu);
+}
+
+TEST(FloatFormats, RoundingModesOnTheFormatsGrids) {
+  // FP4 E2M1 holds 0, 0.5, 1, 1.5, 2, 3, 4, 6.
+  const double values[] = {0.5, 1, 1.5, 2, 3, 4, 6};
+  for (uint64_t k = 0; k < 7; ++k) {
+    EXPECT_EQ(encode("e2m1", values[k]), k + 1) << values[k];
+    EXPECT_EQ(ptx::decode_float(k + 1, *ptx::find_float_format("e2m1")), values[k]);
+    EXPECT_EQ(encode("e2m1", -values[k]), k + 9);
+  }
+  EXPECT_EQ(encode("e2m1", 5), 0x6u);   // a tie between 4 and 6: the even mantissa, 4
+  EXPECT_EQ(encode("e2m1", 0.25), 0x0u);  // a tie between 0 and 0.5
+  EXPECT_EQ(encode("e2m1", 2.6), 0x5u);
+  EXPECT_EQ(encode("e2m1", 2.6, Rounding::kZero), 0x4u);
+  EXPECT_EQ(encode("e2m1", -2.6, Rounding::kDown), 0xDu);  // -3
+  EXPECT_EQ(encode("e2m1", -2.6, Rounding::kUp), 0xCu);    // -2
+  EXPECT_EQ(encode("f16", 1 + std::ldexp(1, -11)), 0x3C00u);      // tie: even
+  EXPECT_EQ(encode("f16", 1 + 3 * std::ldexp(1, -11)), 0x3C02u);  // tie: even, upward
+  EXPECT_EQ(encode("f16", 1.9999, Rounding::kZero), 0x3FFFu);
+  EXPECT_EQ(encode("f16", std::ldexp(1, -24)), 0x0001u);  // the smallest subnormal
+  EXPECT_EQ(encode("bf16", 1 + std::ldexp(1, -8)), 0x3F80u);
+  EXPECT_EQ(encode("bf16", 1 + 3 * std::ldexp(1, -8)), 0x3F82u);
+  EXPECT_EQ(encode("e5m2", 1.25), 0x3Du);
+  EXPECT_EQ(encode("e4m3", 0.001953125), 0x01u);  // 2^-9: E4M3's smallest subnormal
+}
+
+const char* kHeader = ".version 8.6\n.target sm_100a\n.address_size 64\n";
+
+std::vector<uint32_t> run_words(const std::string& body, uint32_t count) {
+  const std::string launch = "ptx: k.ptx\nkernel: k\ngrid: [1]\nblock: [1]\nargs:\n  - {buffer: {name: out, elem: u32, count: " +
+                             std::to_string(count) + "}}\ndump: [out]\n";
+  const std::string bytes = test::run_and_dump("b200", kHeader + body, launch, "out");
+  std::vector<uint32_t> words(bytes.size() / 4);
+  if (!bytes.empty()) std::memcpy(words.data(), bytes.data(), bytes.size());
+  return words;
+}
+
+// The packed conversions FP8/FP4 kernels use: the first source goes to the high half.
+TEST(PtxConversions, PackedFp8AndFp4ConversionsPutTheFirstSourceHigh) {
+  const auto out = run_words(R"(.visible .entry k(.param .u64 out)
+{
+  .reg .b16 %h<8>;
+  .reg .b32 %r<16>;
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [out];
+  cvt.rn.satfinite.e4m3x2.f32 %h1, 0f43E00000, 0fC0200000;
+  cvt.rn.satfinite.e5m2x2.f32 %h2, 0f3FA00000, 0f47C35000;
+  cvt.rn.f16x2.e4m3x2 %r1, %h1;
+  cvt.rn.bf16x2.f32 %r2, 0f3F800000, 0fC0000000;
+  cvt.rn.f16x2.f32 %r3, 0f3F800000, 0fC0000000;
+  cvt.rn.satfinite.e2m1x2.f32 %h3, 0f40C00000, 0f3F000000;
+  cvt.rn.f16x2.e2m1x2 %r4, %h3;
+  mov.b32 %r5, 0x3C00C000;
+  cvt.rn.satfinite.relu.e4m3x2.f16x2 %h4, %r5;
+  cvt.u32.u16 %r6, %h1;
+  cvt.u32.u16 %r7, %h2;
+  cvt.u32.u16 %r8, %h3;
+  cvt.u32.u16 %r9, %h4;
+  st.global.v4.u32 [%rd1], {%r6, %r7, %r1, %r2};
+  st.global.v4.u32 [%rd1+16], {%r3, %r8, %r4, %r9};
+  ret;
+}
+)", 8);
+  ASSERT_EQ(out.size(), 8u);
+  EXPECT_EQ(out[0], 0x7EC2u);      // 448 = 0 1111 110 high; -2.5 = -1.25 x 2^1 = 1 1000 010 low
+  EXPECT_EQ(out[1], 0x3D7Bu);      // 1.25 = 0 01111 01 high; 100000 saturates to 57344 = 0 11110 11 low
+  EXPECT_EQ(out[2], 0x5F00C100u);  // back to f16: 448 = 0x5F00, -2.5 = 0xC100
+  EXPECT_EQ(out[3], 0x3F80C000u);  // bf16 1.0 high, -2.0 low
+  EXPECT_EQ(out[4], 0x3C00C000u);  // f16 1.0 high, -2.0 low
+  EXPECT_EQ(out[5], 0x71u);        // 6.0 = 0x7 high nibble, 0.5 = 0x1 low
+  EXPECT_EQ(out[6], 0x46003800u);  // f16 6.0, 0.5
+  EXPECT_EQ(out[7], 0x3800u);      // .relu: 1.0 (e4m3 0x38) high, -2.0 to +0 low
+}
+
+// Scalar conversions: float to integer clamps and takes NaN to 0; .sat clamps integers and
+// floats; integral rounding (.rmi = floor) stays in the float format; narrowing rounds with the
+// instruction's mode.
+TEST(PtxConversions, ScalarConversionsSaturateAndRound) {
+  const auto out = run_words(R"(.visible .entry k(.param .u64 out)
+{
+  .reg .b16 %h<4>;
+  .reg .f32 %f<8>;
+  .reg .b32 %r<16>;
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [out];
+  cvt.rzi.s32.f32 %r1, 0f4F32D05E;
+  cvt.rzi.s32.f32 %r2, 0fF149F2CA;
+  cvt.rni.s32.f32 %r3, 0f7FC00000;
+  cvt.rni.u8.f32 %r4, 0f43960000;
+  cvt.sat.u8.s32 %r5, -5;
+  cvt.sat.s8.s32 %r6, 300;
+  cvt.rmi.f32.f32 %f1, 0f402CCCCD;
+  cvt.rpi.f32.f32 %f2, 0fC02CCCCD;
+  cvt.sat.f32.f32 %f3, 0f3FC00000;
+  cvt.rz.f16.f32 %h1, 0f3FFFF972;
+  cvt.rn.relu.f16.f32 %h2, 0fC0000000;
+  cvt.rn.satfinite.f16.f32 %h3, 0f47C35000;
+  mov.b32 %r7, %f1;
+  mov.b32 %r8, %f2;
+  mov.b32 %r9, %f3;
+  cvt.u32.u16 %r10, %h1;
+  cvt.u32.u16 %r11, %h2;
+  cvt.u32.u16 %r12, %h3;
+  st.global.v4.u32 [%rd1], {%r1, %r2, %r3, %r4};
+  st.global.v4.u32 [%rd1+16], {%r5, %r6, %r7, %r8};
+  st.global.v4.u32 [%rd1+32], {%r9, %r10, %r11, %r12};
+  ret;
+}
+)", 12);
+  ASSERT_EQ(out.size(), 12u);
+  EXPECT_EQ(out[0], 0x7FFFFFFFu);  // 3e9 clamps to INT32_MAX
+  EXPECT_EQ(out[1], 0x80000000u);  // -1e30 clamps to INT32_MIN
+  EXPECT_EQ(out[2], 0u);           // NaN
+  EXPECT_EQ(out[3], 255u);         // 300 clamps to u8
+  EXPECT_EQ(out[4], 0u);
+  EXPECT_EQ(out[5], 127u);
+  EXPECT_EQ(std::bit_cast<float>(out[6]), 2.0f);   // floor(2.7)
+  EXPECT_EQ(std::bit_cast<float>(out[7]), -2.0f);  // ceil(-2.7)
+  EXPECT_EQ(std::bit_cast<float>(out[8]), 1.0f);   // 1.5 clamped to [0, 1]
+  EXPECT_EQ(out[9], 0x3FFFu);   // 1.99980 toward zero: 1.99902, not 2.0
+  EXPECT_EQ(out[10], 0u);       // .relu: -2 to +0
+  EXPECT_EQ(out[11], 0x7BFFu);  // 100000 saturates to 65504
+}
+
+// .sat, .relu, .NaN and .xorsign.abs on arithmetic, and three-source max (sm_100).
+TEST(PtxConversions, ArithmeticResultModifiers) {
+  const auto out = run_words(R"(.visible .entry k(.param .u64 out)
+{
+  .reg .f32 %f<8>;
+  .reg .b32 %r<16>;
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [out];
+  add.sat.f32 %f1, 0f3FC00000, 0f3E4CCCCD;
+  mul.sat.f32 %f2, 0fC0000000, 0f3F800000;
+  fma.rn.sat.f32 %f3, 0f7FC00000, 0f3F800000, 0f3F800000;
+  max.f32 %f4, 0f3F800000, 0f40400000, 0f40000000;
+  add.sat.s32 %r1, 0x7FFFFFF0, 0x100;
+  sub.sat.s32 %r2, 0x80000010, 0x100;
+  max.relu.s32 %r3, -5, -3;
+  mov.b32 %r4, 0x3C00C200;
+  mov.b32 %r5, 0x7E00BC00;
+  max.NaN.f16x2 %r6, %r4, %r5;
+  max.f16x2 %r7, %r4, %r5;
+  min.xorsign.abs.f16x2 %r8, %r4, %r5;
+  fma.rn.relu.f16x2 %r9, %r4, %r4, 0xBC00BC00;
+  mov.b32 %r10, %f1;
+  mov.b32 %r11, %f2;
+  mov.b32 %r12, %f3;
+  mov.b32 %r13, %f4;
+  st.global.v4.u32 [%rd1], {%r10, %r11, %r12, %r13};
+  st.global.v4.u32 [%rd1+16], {%r1, %r2, %r3, %r6};
+  st.global.v4.u32 [%rd1+32], {%r7, %r8, %r9, %r9};
+  ret;
+}
+)", 12);
+  ASSERT_EQ(out.size(), 12u);
+  EXPECT_EQ(std::bit_cast<float>(out[0]), 1.0f);  // 1.7 clamped
+  EXPECT_EQ(std::bit_cast<float>(out[1]), 0.0f);  // -2 clamped
+  EXPECT_EQ(out[2], 0u);                          // NaN to +0
+  EXPECT_EQ(std::bit_cast<float>(out[3]), 3.0f);
+  EXPECT_EQ(out[4], 0x7FFFFFFFu);
+  EXPECT_EQ(out[5], 0x80000000u);
+  EXPECT_EQ(out[6], 0u);
+  // f16x2 (high, low): a = (1.0, -3.0), b = (NaN, -1.0).
+  EXPECT_EQ(out[7] >> 16, 0x7FFFu);      // .NaN: NaN in, NaN out
+  EXPECT_EQ(out[7] & 0xFFFF, 0xBC00u);   // max(-3, -1) = -1
+  EXPECT_EQ(out[8] >> 16, 0x3C00u);      // plain max ignores the NaN: 1.0
+  EXPECT_EQ(out[9] & 0xFFFF, 0x3C00u);   // min(|-3|, |-1|) = 1, signs -,- xor to +
+  EXPECT_EQ(out[10], 0x00004800u);       // relu(1*1 - 1) = 0 high; relu(9 - 1) = 8 (0x4800) low
+}
+
+}  // namespace
+}  // namespace warpsim
