@@ -350,3 +350,24 @@ for blk in blocks:
         running += k & 0xFF
 write("cub_block_prefix.bin", "I", prefix)
 write("cub_block_largest.bin", "I", [blk[-1] for blk in blocks])
+
+# libdevice_math: 24 functions of x (and y = 3x + 0.5) per input, one row per function, in float
+# (inputs rounded to float, results compared with a few-ulp tolerance) and double.
+def math_rows(xs):
+    rows = []
+    functions = [
+        lambda x, y: math.sin(x), lambda x, y: math.cos(x), lambda x, y: math.tan(x), lambda x, y: math.exp(x),
+        lambda x, y: 2.0 ** x, lambda x, y: math.log(y), lambda x, y: math.log2(y), lambda x, y: math.log10(y),
+        lambda x, y: math.log1p(x), lambda x, y: math.expm1(x), lambda x, y: y ** x, lambda x, y: math.sqrt(y),
+        lambda x, y: 1 / math.sqrt(y), lambda x, y: y ** (1 / 3), lambda x, y: math.tanh(x), lambda x, y: math.erf(x),
+        lambda x, y: math.erfc(x), lambda x, y: math.atan2(x, y), lambda x, y: math.asin(x), lambda x, y: math.acos(x),
+        lambda x, y: math.atan(y), lambda x, y: math.sinh(x), lambda x, y: math.lgamma(y), lambda x, y: math.hypot(x, y)]
+    for fn in functions:
+        rows += [fn(x, y) for x, y in xs]
+    return rows
+
+
+x32 = [f32(v) for v in random_init(23, 0.05, 0.95, 256, lambda v: v)]
+write("libdevice_math_y32.bin", "f", math_rows([(x, f32(x * 3 + 0.5)) for x in x32]))
+x64 = random_init(23, 0.05, 0.95, 256, lambda v: v)
+write("libdevice_math_y64.bin", "d", math_rows([(x, x * 3 + 0.5) for x in x64]))
