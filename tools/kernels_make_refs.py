@@ -371,3 +371,71 @@ x32 = [f32(v) for v in random_init(23, 0.05, 0.95, 256, lambda v: v)]
 write("libdevice_math_y32.bin", "f", math_rows([(x, f32(x * 3 + 0.5)) for x in x32]))
 x64 = random_init(23, 0.05, 0.95, 256, lambda v: v)
 write("libdevice_math_y64.bin", "d", math_rows([(x, x * 3 + 0.5) for x in x64]))
+
+
+# simd_intrinsics: CUDA's per-byte and per-halfword intrinsics on words t and t + 1, one row of
+# 256 results per intrinsic, in the kernel's order; each from its documented element-wise meaning.
+def simd_rows(words):
+    def parts(x, w):
+        return [(x >> (i * w)) & ((1 << w) - 1) for i in range(32 // w)]
+
+    def signed(v, w):
+        return v - (1 << w) if v >> (w - 1) else v
+
+    def pack(vals, w):
+        return sum((v & ((1 << w) - 1)) << (i * w) for i, v in enumerate(vals))
+
+    def sat_s(v, w):
+        return max(-(1 << (w - 1)), min((1 << (w - 1)) - 1, v))
+
+    def sat_u(v, w):
+        return max(0, min((1 << w) - 1, v))
+
+    def unary(w, f):
+        return lambda x, y: pack([f(signed(p, w)) for p in parts(x, w)], w)
+
+    def binary(w, f, is_signed):
+        conv = (lambda v: signed(v, w)) if is_signed else (lambda v: v)
+        return lambda x, y: pack([f(conv(p), conv(q)) for p, q in zip(parts(x, w), parts(y, w))], w)
+
+    def sad(w, is_signed):
+        conv = (lambda v: signed(v, w)) if is_signed else (lambda v: v)
+        return lambda x, y: sum(abs(conv(p) - conv(q)) for p, q in zip(parts(x, w), parts(y, w)))
+
+    def avg_signed(p, q):  # rounded: (p + q + 1) >> 1, or (p + q) >> 1 below zero
+        s = p + q
+        return (s + 1) >> 1 if s >= 0 else s >> 1
+
+    fns = []
+    for w in (16, 8):
+        fns.append(unary(w, abs))
+    for w in (16, 8):
+        fns.append(unary(w, lambda v, w=w: sat_s(abs(v), w)))
+    for w in (16, 8):
+        fns.append(unary(w, lambda v: -v))
+    for w in (16, 8):
+        fns.append(unary(w, lambda v, w=w: sat_s(-v, w)))
+    fns += [binary(16, lambda p, q: abs(p - q), True), binary(8, lambda p, q: abs(p - q), True),
+            binary(16, lambda p, q: abs(p - q), False), binary(8, lambda p, q: abs(p - q), False),
+            binary(16, lambda p, q: p + q, False), binary(8, lambda p, q: p + q, False),
+            binary(16, lambda p, q: sat_s(p + q, 16), True), binary(8, lambda p, q: sat_s(p + q, 8), True),
+            binary(16, lambda p, q: sat_u(p + q, 16), False), binary(8, lambda p, q: sat_u(p + q, 8), False),
+            binary(16, avg_signed, True), binary(8, avg_signed, True),
+            binary(16, lambda p, q: (p + q + 1) >> 1, False), binary(8, lambda p, q: (p + q + 1) >> 1, False),
+            binary(16, lambda p, q: -1 if p == q else 0, False), binary(8, lambda p, q: -1 if p == q else 0, False),
+            binary(16, lambda p, q: -1 if p >= q else 0, True), binary(8, lambda p, q: -1 if p >= q else 0, False),
+            binary(16, lambda p, q: -1 if p > q else 0, True), binary(8, lambda p, q: -1 if p < q else 0, False),
+            binary(16, lambda p, q: (p + q) >> 1, False), binary(8, lambda p, q: (p + q) >> 1, False),
+            binary(16, max, True), binary(8, max, True), binary(16, max, False), binary(8, max, False),
+            binary(16, min, True), binary(8, min, True), binary(16, min, False), binary(8, min, False),
+            sad(16, True), sad(8, True), sad(16, False), sad(8, False),
+            binary(16, lambda p, q: 1 if p == q else 0, False), binary(8, lambda p, q: 1 if p == q else 0, False),
+            binary(16, lambda p, q: 1 if p > q else 0, True), binary(8, lambda p, q: 1 if p < q else 0, False),
+            binary(16, lambda p, q: p - q, False), binary(8, lambda p, q: p - q, False),
+            binary(16, lambda p, q: sat_s(p - q, 16), True), binary(8, lambda p, q: sat_s(p - q, 8), True),
+            binary(16, lambda p, q: sat_u(p - q, 16), False), binary(8, lambda p, q: sat_u(p - q, 8), False)]
+    assert len(fns) == 52
+    return [f(words[t], words[t + 1]) & 0xFFFFFFFF for f in fns for t in range(256)]
+
+
+write("simd_intrinsics_out.bin", "I", simd_rows(random_init(3, 0, 4294967295, 257, lambda x: int(math.floor(x + 0.5)))))

@@ -101,7 +101,8 @@ bool decode_arith(std::string_view base, const std::vector<std::string_view>& pa
       "copysign", "testp", "cvt", "mov", "and", "or", "xor", "not", "cnot", "shl", "shr",
       "popc", "clz", "brev", "bfe", "bfi", "bfind", "prmt", "mul24", "mad24", "sad", "rem",
       "lop3", "shf", "dp4a", "dp2a", "fns", "cvta", "isspacep", "szext", "mov", "slct", "mapa", "getctarank",
-      "addc", "subc", "madc", "bmsk"};
+      "addc", "subc", "madc", "bmsk", "vadd2", "vsub2", "vavrg2", "vabsdiff2", "vmin2", "vmax2",
+      "vadd4", "vsub4", "vavrg4", "vabsdiff4", "vmin4", "vmax4"};
   bool special = is_one_of(base, kSpecial);
   if (!special && !is_one_of(base, kFlt)) return false;
   out.writes_destination = true;

@@ -135,6 +135,24 @@ void CtaEmulator::arithmetic(WarpState& w, const EmuInst& in, uint32_t exec) {
       }
       if (type.bits == 32) x = static_cast<float>(x);  // round each operation to single precision
       r = from_float(modified(in, x), type.bits);
+    } else if (type.packed == 2) {
+      // .s16x2/.u16x2: add, sub, min and max (.relu on signed) on each half alone
+      for (uint32_t e = 0; e < 2; ++e) {
+        auto half = [&](size_t i) {
+          const uint64_t v = (arg(i) >> (16 * e)) & 0xffff;
+          return type.kind == 's' ? as_signed(v, 16) : static_cast<int64_t>(v);
+        };
+        int64_t v = 0;
+        switch (code) {
+          case EmuOp::kAdd: v = half(1) + half(2); break;
+          case EmuOp::kSub: v = half(1) - half(2); break;
+          case EmuOp::kMin: v = std::min(half(1), half(2)); break;
+          case EmuOp::kMax: v = std::max(half(1), half(2)); break;
+          default: fault(in, w, l, "the emulator has no packed 16-bit integer form of this instruction");
+        }
+        if (in.relu && v < 0) v = 0;
+        r |= (static_cast<uint64_t>(v) & 0xffff) << (16 * e);
+      }
     } else {
       const uint32_t bits = type.bits;
       const bool sg = type.kind == 's';
@@ -314,6 +332,47 @@ void CtaEmulator::permute_bytes(WarpState& w, const EmuInst& in, uint32_t exec) 
       r |= byte << (8 * i);
     }
     write(w, ops[0].kind == EmuOperand::Kind::kReg ? ops[0].reg : -1, l, r);
+  });
+}
+
+// vop2/vop4 d, a, b, c (the SIMD video instructions, default selections and mask): the operation
+// on each 16-bit half or byte of a and b (signed or not by .atype/.btype), optionally clamped
+// (.sat) to the element range of .dtype. The default mask selects every element, so d is the
+// elements themselves (c fills unselected ones); .add instead adds them all to c (PTX ISA).
+void CtaEmulator::simd_video(WarpState& w, const EmuInst& in, uint32_t exec) {
+  const auto& ops = in.operands;
+  const uint32_t width = in.base.back() == '2' ? 16 : 8, count = 32 / width;
+  const std::string op = in.base.substr(0, in.base.size() - 1);
+  const bool d_signed = !in.types.empty() && in.types[0] == "s32", a_signed = in.types.size() > 1 && in.types[1] == "s32",
+             b_signed = in.types.size() > 2 && in.types[2] == "s32", accumulate = in.has("add");
+  for_lanes(exec, [&](uint32_t l) {
+    const uint64_t a = read(w, ops.at(1), l), b = read(w, ops.at(2), l), c = read(w, ops.at(3), l);
+    uint64_t d = accumulate ? c : 0;
+    for (uint32_t i = 0; i < count; ++i) {
+      auto element = [&](uint64_t x, bool s) {
+        const uint64_t v = (x >> (i * width)) & ((uint64_t{1} << width) - 1);
+        return s ? as_signed(v, width) : static_cast<int64_t>(v);
+      };
+      const int64_t va = element(a, a_signed), vb = element(b, b_signed);
+      int64_t t = 0;
+      if (op == "vadd") t = va + vb;
+      if (op == "vsub") t = va - vb;
+      if (op == "vavrg") t = va + vb >= 0 ? (va + vb + 1) >> 1 : (va + vb) >> 1;
+      if (op == "vabsdiff") t = va > vb ? va - vb : vb - va;
+      if (op == "vmin") t = std::min(va, vb);
+      if (op == "vmax") t = std::max(va, vb);
+      if (in.saturate) {
+        const int64_t low = d_signed ? -(int64_t{1} << (width - 1)) : 0;
+        const int64_t high = d_signed ? (int64_t{1} << (width - 1)) - 1 : (int64_t{1} << width) - 1;
+        t = std::clamp(t, low, high);
+      }
+      if (accumulate) {
+        d += static_cast<uint64_t>(t);
+      } else {
+        d |= (static_cast<uint64_t>(t) & ((uint64_t{1} << width) - 1)) << (i * width);
+      }
+    }
+    write(w, ops[0].kind == EmuOperand::Kind::kReg ? ops[0].reg : -1, l, d);
   });
 }
 

@@ -377,9 +377,9 @@ void CtaEmulator::execute_op(WarpState& w, const EmuInst& in, uint32_t exec, Rec
       const bool returns = in.code == EmuOp::kAtom;
       const EmuOperand& addr = ops.at(returns ? 1 : 0);
       const std::string& op = in.atom_op;
-      // 32 and 64 bits, or the 16-bit float adds (f16, bf16; packed x2 in 32 bits).
+      // 32 and 64 bits, or 16: the float adds (f16, bf16; packed x2 in 32 bits) and cas.b16.
       const bool half = type.bits == 16 && (type.kind == 'f' || type.kind == 'h');
-      const uint32_t size = half ? 2 * type.packed : std::max<uint32_t>(4, type.bits / 8);
+      const uint32_t size = type.bits == 16 ? 2 * type.packed : std::max<uint32_t>(4, type.bits / 8);
       std::array<uint64_t, 32> lane_address;
       lanes([&](uint32_t l) { lane_address[l] = address(w, addr, l); });
       const MemSpace space = in.generic || in.space == MemSpace::kSharedCluster ? resolve_space(w, in, exec, lane_address, out) : in.space;
@@ -424,6 +424,9 @@ void CtaEmulator::execute_op(WarpState& w, const EmuInst& in, uint32_t exec, Rec
     }
     case EmuOp::kPrmt:
       permute_bytes(w, in, exec);
+      return;
+    case EmuOp::kSimdVideo:
+      simd_video(w, in, exec);
       return;
     case EmuOp::kNop:
       // nanosleep t: functionally nothing; the timing model suspends the warp for t ns (at most

@@ -277,6 +277,7 @@ class CtaEmulator : public CtaWork {
   static uint64_t with_carry(WarpState& w, const EmuInst& in, uint32_t lane, uint64_t a, uint64_t b, uint64_t c);
   static double min_max(const EmuInst& in, double a, double b, double c, bool three);
   void permute_bytes(WarpState& w, const EmuInst& in, uint32_t exec);
+  void simd_video(WarpState& w, const EmuInst& in, uint32_t exec);
   void convert(WarpState& w, const EmuInst& in, uint32_t exec);         // conversions.cpp
   void convert_packed(WarpState& w, const EmuInst& in, uint32_t exec);
   static double modified(const EmuInst& in, double x);

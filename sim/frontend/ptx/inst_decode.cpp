@@ -5,6 +5,7 @@
 
 #include <cctype>
 #include <map>
+#include <set>
 #include <memory>
 
 #include "common/error.h"
@@ -17,6 +18,7 @@ ValueType value_type(const std::string& t) {
   if (t == "bf16") return ValueType{'h', 16, 1};
   if (t == "bf16x2") return ValueType{'h', 16, 2};
   if (t == "f16x2") return ValueType{'f', 16, 2};
+  if (t == "s16x2" || t == "u16x2") return ValueType{t[0], 16, 2};
   size_t x = t.find('x');
   return ValueType{t[0], static_cast<uint32_t>(std::stoul(t.substr(1, x == std::string::npos ? std::string::npos : x - 1))), 1};
 }
@@ -33,6 +35,12 @@ std::string with_space(const EmuInst& e, const std::string& space) {
 }
 
 }  // namespace
+
+bool is_simd_video(const std::string& base) {
+  static const std::set<std::string> kVideo = {"vadd2", "vsub2", "vavrg2", "vabsdiff2", "vmin2", "vmax2",
+                                                "vadd4", "vsub4", "vavrg4", "vabsdiff4", "vmin4", "vmax4"};
+  return kVideo.count(base) > 0;
+}
 
 void decode_operation(EmuInst& e) {
   static const std::map<std::string, EmuOp> kCodes = {
@@ -107,6 +115,8 @@ void decode_operation(EmuInst& e) {
     }
     e.bf16 = e.has("bf16");
     e.tf32 = e.has("tf32");
+  } else if (is_simd_video(e.base)) {
+    e.code = EmuOp::kSimdVideo;
   } else if (e.base == "call") {
     // vprintf or __assertfail (the inliner leaves no other calls): the lowering set the code
   } else if (e.base == "wmma") {

@@ -291,7 +291,7 @@ class Lowering {
       if (dot == std::string::npos) break;
       start = dot + 1;
     }
-    if (!kSupported.count(e.base)) {
+    if (!kSupported.count(e.base) && !is_simd_video(e.base)) {
       fail(in.line, in.column, "the emulator cannot run '" + in.opcode + "' yet (the timing model can replay it from a trace)");
     }
     std::string error;

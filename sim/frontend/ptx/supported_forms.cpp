@@ -1,5 +1,6 @@
 #include "frontend/ptx/supported_forms.h"
 
+#include "frontend/ptx/inst_decode.h"
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -158,8 +159,14 @@ std::string unsupported_form(const Instruction& in, const EmuInst& e) {
     if (std::string why = cvt_form(in, e); !why.empty()) return why;
   }
   const std::string type = e.types.empty() ? "" : e.types.back();
-  if (type == "s16x2" || type == "u16x2") {
-    return "'" + in.opcode + "': packed 16-bit integer arithmetic (.s16x2, .u16x2) is not supported by the emulator yet";
+  if ((type == "s16x2" || type == "u16x2") && base != "add" && base != "sub" && base != "min" && base != "max" && base != "mov" &&
+      base != "ld" && base != "st") {
+    return "'" + in.opcode + "': the emulator runs packed 16-bit integers (.s16x2, .u16x2) in add, sub, min and max only";
+  }
+  if (is_simd_video(base)) {
+    for (const auto& o : in.operands)
+      if (o.kind != Operand::Kind::kRegister && o.kind != Operand::Kind::kImmediate) return "'" + in.opcode + "': expected registers or immediates";
+    if (in.operands.size() != 4) return "the emulator runs " + base + " d, a, b, c with the default byte selections and mask; not '" + in.opcode + "'";
   }
   if (base == "lop3" && in.operands.size() != 5) {
     return "the emulator runs lop3.b32 d, a, b, c, immLut; not the form with a predicate output ('" + in.opcode + "')";

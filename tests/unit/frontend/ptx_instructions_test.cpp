@@ -422,6 +422,63 @@ TEST(PtxInstructions, BitFieldInstructions) {
   EXPECT_EQ(out[20], 0x33333333u);  // rc8: only the selector's two low bits count (7 -> 3)
 }
 
+// atom.cas.b16 (atomicCAS on unsigned short) swaps 16 bits at a 2-byte-aligned address, leaving
+// its neighbour alone. (It was taken for a 4-byte access and faulted as misaligned.)
+TEST(PtxInstructions, SixteenBitCompareAndSwap) {
+  const auto out = run_words(R"(.visible .entry k(.param .u64 out)
+{
+  .reg .b16 %h<4>;
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [out];
+  mov.b16 %h1, 0;
+  mov.b16 %h2, 0x1234;
+  atom.global.cas.b16 %h3, [%rd1+2], %h1, %h2;
+  atom.global.cas.b16 %h3, [%rd1+4], %h2, %h2;
+  ret;
+}
+)", 2);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0], 0x12340000u);  // the high half of word 0 matched 0 and was swapped
+  EXPECT_EQ(out[1], 0u);           // word 1's low half held 0, not 0x1234: unchanged
+}
+
+// The SIMD video instructions nvcc emits for __vabsdiffu4, __vsadu4 and friends, and the rest of
+// the family, in the default form (every byte or half selected).
+TEST(PtxInstructions, SimdVideoInstructions) {
+  const auto out = run_words(R"(.visible .entry k(.param .u64 out)
+{
+  .reg .b32 %r<12>;
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [out];
+  vabsdiff4.u32.u32.u32 %r1, 0x10FF0580, 0x2000FF10, 0;
+  vabsdiff4.u32.u32.u32.add %r2, 0x10FF0580, 0x2000FF10, 1;
+  vabsdiff4.s32.s32.s32 %r3, 0x10FF0580, 0x2000FF10, 0;
+  vadd4.s32.s32.s32.sat %r4, 0x0080017F, 0x00FF0101, 0;
+  vavrg2.u32.u32.u32 %r5, 0xFFFF0003, 0x00010004, 0;
+  vabsdiff2.u32.u32.u32.add %r6, 0x00010010, 0x00040001, 5;
+  max.s16x2 %r7, 0xFFFF0005, 0x0001FFF0;
+  add.u16x2 %r8, 0xFFFF0005, 0x00020001;
+  max.relu.s16x2 %r9, 0xFFFF8000, 0xFFFE8001;
+  st.global.v4.u32 [%rd1], {%r1, %r2, %r3, %r4};
+  st.global.v4.u32 [%rd1+16], {%r5, %r6, %r7, %r8};
+  st.global.u32 [%rd1+32], %r9;
+  ret;
+}
+)", 9);
+  ASSERT_EQ(out.size(), 9u);
+  EXPECT_EQ(out[0], 0x10FFFA70u);  // bytes |0x80-0x10|, |0x05-0xFF|, |0xFF-0x00|, |0x10-0x20|
+  EXPECT_EQ(out[1], 1u + 0x70 + 0xFA + 0xFF + 0x10);
+  EXPECT_EQ(out[2], 0x10010690u);  // signed bytes: |-128-16| = 144, |5-(-1)| = 6, |-1-0| = 1, 16
+  EXPECT_EQ(out[3], 0x0080027Fu);  // 127+1 clamps to 127, 1+1, -128-1 clamps to -128, 0
+  EXPECT_EQ(out[4], 0x80000004u);  // (3+4+1)/2 = 4; (65535+1+1)/2 = 32768
+  EXPECT_EQ(out[5], 5u + 15 + 3);
+  // Packed 16-bit integers (__vmaxs2 and friends compile to these): each half on its own.
+  EXPECT_EQ(out[6], 0x00010005u);  // max(-1, 1) = 1 high; max(5, -16) = 5 low
+  EXPECT_EQ(out[7], 0x00010006u);  // 0xFFFF + 2 wraps to 1 in its half, no carry into the other
+  EXPECT_EQ(out[8], 0u);           // max(-1, -2) and max(-32768, -32767) are negative: .relu gives 0
+}
+
 TEST(PtxInstructions, IndirectCallsAreRefusedAtTheirPrototype) {
   test::TempDir dir;
   dir.write("k.ptx", std::string(kHeader) + R"(.visible .entry k(.param .u64 f)
