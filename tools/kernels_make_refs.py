@@ -122,6 +122,9 @@ for lane in range(32):
         c.append(sum(A[row][k] * B[k][col] for k in range(16)))
 write("mma_sync_c.bin", "f", c)
 write("mma_sync_total.bin", "d", [sum(c)])
+# mma_f16: the same MMA with f16 accumulators starting at C = 1.0: C/D element i of a lane is
+# half i % 2 of register i // 2, so the lane's four results land in the same order, in f16.
+write("mma_f16_c.bin", "e", [x + 1 for x in c])
 
 # softmax: 64 rows of 256, each normalised, in double.
 x = random_init(11, -4, 4, 16384, f32)

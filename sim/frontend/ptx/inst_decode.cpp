@@ -115,6 +115,7 @@ void decode_operation(EmuInst& e) {
     }
     e.bf16 = e.has("bf16");
     e.tf32 = e.has("tf32");
+    if (e.mma_k != 32 && e.types.size() == 4) e.mma_d16 = e.types[0] == "f16", e.mma_c16 = e.types[3] == "f16";
   } else if (is_simd_video(e.base)) {
     e.code = EmuOp::kSimdVideo;
   } else if (e.base == "call") {

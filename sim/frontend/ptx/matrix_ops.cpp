@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <utility>
 #include <vector>
 
 #include "common/half.h"
@@ -109,7 +110,9 @@ void CtaEmulator::matrix_op(WarpState& w, const EmuInst& in, uint32_t exec, Reco
       //   A element i of a lane: row = group + 8 * ((i / 2) % 2), col = 2t + i % 2 + 8 * (i / 4)
       //   B element i:           row = 2t + i % 2 + 8 * (i / 2),  col = group
       //   C/D element i:         row = group + 8 * (i / 2),       col = 2t + i % 2
-      // Two 16-bit elements share a register, the lower-numbered in the low half.
+      // Two 16-bit elements share a register, the lower-numbered in the low half; so do f16
+      // accumulators (C/D element i in register i / 2). An f16 accumulation is computed in float
+      // and rounded once to f16 (assumed: the PTX ISA does not say how the hardware accumulates).
       const uint32_t K = in.mma_k;
       float a[16][16] = {}, b[16][8] = {}, c[16][8] = {};
       auto to_float = [&](uint16_t h) { return in.bf16 ? std::bit_cast<float>(uint32_t{h} << 16) : half_to_float(h); };
@@ -137,16 +140,25 @@ void CtaEmulator::matrix_op(WarpState& w, const EmuInst& in, uint32_t exec, Reco
           uint16_t h = static_cast<uint16_t>(reg(fb.at(i / 2), l) >> (16 * (i % 2)));
           b[2 * t + i % 2 + 8 * (i / 2)][g] = to_float(h);
         }
-        for (uint32_t i = 0; i < 4; ++i) c[g + 8 * (i / 2)][2 * t + i % 2] = std::bit_cast<float>(static_cast<uint32_t>(reg(fc.at(i), l)));
+        for (uint32_t i = 0; i < 4; ++i) {
+          c[g + 8 * (i / 2)][2 * t + i % 2] = in.mma_c16 ? half_to_float(static_cast<uint16_t>(reg(fc.at(i / 2), l) >> (16 * (i % 2))))
+                                                         : std::bit_cast<float>(static_cast<uint32_t>(reg(fc.at(i), l)));
+        }
       }
       const auto& fd = ops.at(0).regs;
       for (uint32_t l = 0; l < 32; ++l) {
         const uint32_t g = l / 4, t = l % 4;
+        uint32_t packed = 0;
         for (uint32_t i = 0; i < 4; ++i) {
           uint32_t row = g + 8 * (i / 2), col = 2 * t + i % 2;
           float acc = c[row][col];
           for (uint32_t k = 0; k < K; ++k) acc = std::fmaf(a[row][k], b[k][col], acc);
-          write(w, fd.at(i), l, std::bit_cast<uint32_t>(acc));
+          if (in.mma_d16) {
+            packed |= uint32_t{float_to_half(acc)} << (16 * (i % 2));
+            if (i % 2) write(w, fd.at(i / 2), l, std::exchange(packed, 0u));
+          } else {
+            write(w, fd.at(i), l, std::bit_cast<uint32_t>(acc));
+          }
         }
       }
       return;

@@ -89,6 +89,7 @@ struct EmuInst {
   bool satfinite = false;           // cvt: overflow to the largest finite value
   bool integer_rounding = false;    // cvt .rni/.rzi/.rmi/.rpi: round to an integral value
   Rounding rounding = Rounding::kNearestEven;  // cvt's rounding mode, integral or not
+  bool mma_d16 = false, mma_c16 = false;  // mma.sync with f16 D or C (two elements per register)
   bool cvt_packed = false;          // cvt to or from two (or four) values in one register
   std::string cvt_to, cvt_from;     // cvt_packed: the destination and source type names
   bool tf32 = false;                // mma.sync with .tf32 inputs (one element per register); cvt.rna.tf32.f32

@@ -12,7 +12,9 @@ namespace {
 // with the fragment layouts of the PTX ISA.
 std::string mma_form(const Instruction& in) {
   bool shape = in.opcode.find(".m16n8k16.") != std::string::npos || in.opcode.find(".m16n8k8.") != std::string::npos;
-  bool types = in.opcode.find(".row.col.f32.f16.f16.f32") != std::string::npos ||
+  // f16 inputs accumulate in f32 or f16 (D and C each); bf16 and tf32 in f32 only.
+  bool types = in.opcode.find(".row.col.f32.f16.f16.f32") != std::string::npos || in.opcode.ends_with(".row.col.f16.f16.f16.f16") ||
+               in.opcode.ends_with(".row.col.f32.f16.f16.f16") || in.opcode.ends_with(".row.col.f16.f16.f16.f32") ||
                in.opcode.find(".row.col.f32.bf16.bf16.f32") != std::string::npos ||
                in.opcode.find(".m16n8k8.row.col.f32.tf32.tf32.f32") != std::string::npos;
   if (in.opcode.find(".m16n8k32.row.col.") != std::string::npos) {  // 8-bit inputs
@@ -24,7 +26,7 @@ std::string mma_form(const Instruction& in) {
     if (in.opcode.find(".satfinite") != std::string::npos) types = false;  // not modelled: wrapping vs clamping
   }
   if (shape && types) return "";
-  return "the emulator runs mma.sync row.col m16n8k8/m16n8k16 with f16 or bf16 inputs, m16n8k8 with tf32, and m16n8k32 with s8/u8 "
+  return "the emulator runs mma.sync row.col m16n8k8/m16n8k16 with f16 (f16 or f32 accumulators) or bf16 inputs, m16n8k8 with tf32, and m16n8k32 with s8/u8 "
          "(s32 accumulators, no .satfinite) or e4m3/e5m2 inputs; not '" + in.opcode + "'";
 }
 
