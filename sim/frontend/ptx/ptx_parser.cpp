@@ -412,7 +412,7 @@ class Parser {
     }
     --pos_;
     uint64_t v = number("a number");
-    o.value = negative ? -static_cast<int64_t>(v) : static_cast<int64_t>(v);
+    o.value = static_cast<int64_t>(negative ? 0 - v : v);  // modulo 2^64: -9223372036854775808 is a valid literal
     return o;
   }
 

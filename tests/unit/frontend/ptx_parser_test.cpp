@@ -162,6 +162,18 @@ TEST(PtxParser, FunctionsCallsAndReturnValues) {
   EXPECT_TRUE(call);
 }
 
+// The extreme integer literals nvcc writes (libdevice compares with INT64_MIN) parse without
+// overflow: -9223372036854775808 is 0x8000000000000000.
+TEST(PtxParser, ExtremeIntegerLiterals) {
+  Module m = ptx::parse_ptx(".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n  .reg .pred %p<2>;\n"
+                            "  .reg .b64 %rd<2>;\n  setp.eq.s64 %p1, %rd1, -9223372036854775808;\n"
+                            "  or.b64 %rd1, %rd1, 18446744073709551615;\n  ret;\n}\n",
+                            "k.ptx");
+  const auto& body = m.functions.at(0).body;
+  EXPECT_EQ(static_cast<uint64_t>(body.at(0).operands.at(2).value), 0x8000000000000000ull);
+  EXPECT_EQ(static_cast<uint64_t>(body.at(1).operands.at(2).value), 0xFFFFFFFFFFFFFFFFull);
+}
+
 TEST(PtxParser, TensorCoreInstructions) {
   EXPECT_TRUE(has_opcode(load("wmma_gemm", "75").functions.at(0), "wmma.mma.sync.aligned"));
   EXPECT_TRUE(has_opcode(load("mma_sync", "80").functions.at(0), "mma.sync.aligned.m16n8k16"));
