@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -114,6 +115,16 @@ std::string run_and_dump(const std::string& arch, const std::string& ptx, const 
   auto r = run_cli({"run", "--arch", arch, dir.write("k.launch.yaml", launch), "--dump-dir", dir.path(""), "-q"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   return r.exit_code == 0 ? read_file(dir.path(buffer + ".bin")) : "";
+}
+
+std::vector<uint32_t> run_words(const std::string& arch, const std::string& ptx, uint32_t count, uint32_t threads, uint32_t dynamic_shared) {
+  const std::string launch = "ptx: k.ptx\nkernel: k\ngrid: [1]\nblock: [" + std::to_string(threads) + "]\ndynamic_shared_bytes: " +
+                             std::to_string(dynamic_shared) + "\nargs:\n  - {buffer: {name: out, elem: u32, count: " + std::to_string(count) +
+                             "}}\ndump: [out]\n";
+  const std::string bytes = run_and_dump(arch, ptx, launch, "out");
+  std::vector<uint32_t> words(bytes.size() / 4);
+  if (!bytes.empty()) std::memcpy(words.data(), bytes.data(), bytes.size());
+  return words;
 }
 
 std::string kernel_header(const std::string& name, unsigned grid, unsigned block, unsigned shared, unsigned regs) {

@@ -61,6 +61,12 @@ Replay run_and_replay(const std::string& arch, const std::string& launch, const 
 // failure, when the run fails).
 std::string run_and_dump(const std::string& arch, const std::string& ptx, const std::string& launch, const std::string& buffer);
 
+// Runs `ptx`, whose entry `k` takes one .u64 parameter `out`, with one CTA of `threads` threads
+// (and `dynamic_shared` bytes of dynamic shared memory); `out` holds `count` 32-bit words,
+// returned after the run (empty, with a test failure, when the run fails).
+std::vector<uint32_t> run_words(const std::string& arch, const std::string& ptx, uint32_t count, uint32_t threads = 1,
+                                uint32_t dynamic_shared = 0);
+
 // Builds trace text: ".version 1", a kernel header, and CTAs added by the caller.
 std::string kernel_header(const std::string& name, unsigned grid, unsigned block, unsigned shared = 0, unsigned regs = 32);
 

@@ -68,14 +68,9 @@ TEST(FloatFormats, RoundingModesOnTheFormatsGrids) {
 
 const char* kHeader = ".version 8.6\n.target sm_100a\n.address_size 64\n";
 
-std::vector<uint32_t> run_words(const std::string& body, uint32_t count) {
-  const std::string launch = "ptx: k.ptx\nkernel: k\ngrid: [1]\nblock: [1]\nargs:\n  - {buffer: {name: out, elem: u32, count: " +
-                             std::to_string(count) + "}}\ndump: [out]\n";
-  const std::string bytes = test::run_and_dump("b200", kHeader + body, launch, "out");
-  std::vector<uint32_t> words(bytes.size() / 4);
-  if (!bytes.empty()) std::memcpy(words.data(), bytes.data(), bytes.size());
-  return words;
-}
+// Runs `body` (PTX after the header: one entry `k` with a .u64 parameter `out`) on b200, whose
+// sm_100a takes every conversion PTX defines.
+std::vector<uint32_t> run_words(const std::string& body, uint32_t count) { return test::run_words("b200", kHeader + body, count); }
 
 // The packed conversions FP8/FP4 kernels use: the first source goes to the high half.
 TEST(PtxConversions, PackedFp8AndFp4ConversionsPutTheFirstSourceHigh) {

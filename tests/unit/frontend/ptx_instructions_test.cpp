@@ -16,16 +16,9 @@ namespace {
 
 const char* kHeader = ".version 8.0\n.target sm_90\n.address_size 64\n";
 
-// Runs `body` (PTX after the header: one entry `k` with a .u64 parameter `out`) on h100 with
-// `threads` threads, `out` holding `count` 32-bit words, and returns them.
+// Runs `body` (PTX after the header: one entry `k` with a .u64 parameter `out`) on h100.
 std::vector<uint32_t> run_words(const std::string& body, uint32_t count, uint32_t threads = 1, uint32_t dynamic_shared = 0) {
-  const std::string launch = "ptx: k.ptx\nkernel: k\ngrid: [1]\nblock: [" + std::to_string(threads) +
-                             "]\ndynamic_shared_bytes: " + std::to_string(dynamic_shared) +
-                             "\nargs:\n  - {buffer: {name: out, elem: u32, count: " + std::to_string(count) + "}}\ndump: [out]\n";
-  const std::string bytes = test::run_and_dump("h100", kHeader + body, launch, "out");
-  std::vector<uint32_t> words(bytes.size() / 4);
-  if (!bytes.empty()) std::memcpy(words.data(), bytes.data(), bytes.size());
-  return words;
+  return test::run_words("h100", kHeader + body, count, threads, dynamic_shared);
 }
 
 // shf.l: the high word of {b:a} << n; shf.r: the low word of {b:a} >> n; .wrap takes n mod 32,
