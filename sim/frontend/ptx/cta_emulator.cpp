@@ -479,6 +479,9 @@ void CtaEmulator::execute_op(WarpState& w, const EmuInst& in, uint32_t exec, Rec
       warp_op(w, in, exec);
       return;
     case EmuOp::kIsspacep:
+    case EmuOp::kAlloca:
+    case EmuOp::kStackSave:
+    case EmuOp::kStackRestore:
     case EmuOp::kTrap:
     case EmuOp::kPrintf:
     case EmuOp::kAssertFail:

@@ -141,6 +141,7 @@ class CtaEmulator : public CtaWork {
     bool waited_on_memory = false;   // an atomic or a volatile/relaxed/acquire load since the last branch
     uint64_t executed = 0;
     uint32_t carry = 0;              // per lane: the condition code's carry flag (add.cc, addc, ...)
+    std::array<uint32_t, 32> stack_top{};  // per lane: alloca's stack pointer in local memory (0: not yet used)
     // cp.async groups, as the timing model sees them: each cp.async writes a pseudo register
     // (Program::async_copy_reg_base + k, k rotating), commit_group closes the open group, and
     // wait_group reads the registers of the groups it waits for.
@@ -187,7 +188,7 @@ class CtaEmulator : public CtaWork {
   static void complete_phase_if_done(Mbarrier& b);
   void mbarrier_op(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);
   void warp_op(WarpState& w, const EmuInst& in, uint32_t exec);  // warp_ops.cpp
-  // isspacep, trap, and the CUDA runtime's vprintf and __assertfail (runtime_ops.cpp).
+  // isspacep, alloca and the stack, trap, and the CUDA runtime's vprintf and __assertfail (runtime_ops.cpp).
   void runtime_op(WarpState& w, const EmuInst& in, uint32_t exec);
   // A byte at a generic address (global, or this lane's shared or local memory), for printf.
   uint8_t generic_byte(uint64_t address, const WarpState& w, uint32_t lane, const EmuInst& in);

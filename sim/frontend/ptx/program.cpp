@@ -36,7 +36,8 @@ const std::set<std::string> kSupported = {"mov",  "add",  "sub",  "mul",   "mad"
                                           "mapa", "getctarank", "wgmma", "tcgen05", "elect", "createpolicy", "setmaxnreg", "stmatrix",
                                           "copysign", "shf", "bfind", "tanh", "match", "isspacep", "trap", "griddepcontrol", "call",
                                           "addc", "subc", "madc", "dp4a", "dp2a", "sad",
-                                          "fns", "bmsk", "szext", "lop3", "prefetch", "prefetchu", "discard", "applypriority"};
+                                          "fns", "bmsk", "szext", "lop3", "prefetch", "prefetchu", "discard", "applypriority",
+                                          "alloca", "stacksave", "stackrestore"};
 
 uint32_t type_bits(const std::string& t) {
   if (t == ".pred") return 1;
@@ -118,6 +119,7 @@ class Lowering {
       local_[v.name] = local;
       local += std::max<uint64_t>(v.size_bytes(), 1);
     }
+    p_.static_local_bytes = local;
     offset = (offset + 15) / 16 * 16;
     p_.static_shared_bytes = offset;
     p_.dynamic_shared_offset = offset;

@@ -48,7 +48,7 @@ enum class EmuOp : uint8_t {
   kSetp, kSelp, kCvt, kLd, kSt, kAtom, kRed, kBar, kMembar, kBra, kRet, kShfl, kVote, kActivemask, kElect, kCreatepolicy, kStmatrix,
   kSqrt, kRsqrt, kRcp, kEx2, kLg2, kSin, kCos, kPopc, kClz, kBrev, kBfe, kBfi, kPrmt, kSet, kRedux, kLdmatrix, kCpAsync, kCpAsyncCommit, kCpAsyncWait, kMbarrier, kBulkCopy, kNop, kWmmaLoad, kWmmaStore, kWmmaMma, kMma,
   kMapa, kGetctarank, kClusterArrive, kClusterWait, kWgmma, kTcgen05,
-  kCopysign, kShf, kBfind, kTanh, kMatch, kIsspacep, kTrap, kPrintf, kAssertFail, kDp4a, kDp2a, kSad, kFns, kBmsk, kSzext, kLop3, kSimdVideo
+  kCopysign, kShf, kBfind, kTanh, kMatch, kIsspacep, kTrap, kPrintf, kAssertFail, kDp4a, kDp2a, kSad, kFns, kBmsk, kSzext, kLop3, kSimdVideo, kAlloca, kStackSave, kStackRestore
 };
 
 // What a tcgen05 instruction does (EmuOp::kTcgen05).
@@ -147,6 +147,7 @@ struct Program {
   std::vector<Variable> param_vars;
   uint64_t param_bytes = 0;
   uint64_t static_shared_bytes = 0;     // module and function .shared, except extern ones
+  uint64_t static_local_bytes = 0;      // .local arrays and call-site .param variables, per thread; alloca's stack starts above
   uint64_t dynamic_shared_offset = 0;   // where extern .shared starts
   std::vector<uint8_t> constant_bank;   // module .const variables, initialised
   std::map<std::string, std::pair<uint64_t, uint64_t>> constant_symbols;  // name -> offset, bytes

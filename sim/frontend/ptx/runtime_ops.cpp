@@ -1,5 +1,6 @@
-// What the emulator runs in place of the CUDA runtime and a GPU's fault handling: isspacep,
-// trap, and the device-side vprintf and __assertfail that printf() and assert() call.
+// What the emulator runs in place of the CUDA runtime and a GPU's fault handling: isspacep, the
+// stack (alloca, stacksave, stackrestore), trap, and the device-side vprintf and __assertfail
+// that printf() and assert() call.
 #include <bit>
 
 #include "common/error.h"
@@ -52,6 +53,28 @@ void CtaEmulator::runtime_op(WarpState& w, const EmuInst& in, uint32_t exec) {
       });
       return;
     }
+    case EmuOp::kAlloca:
+    case EmuOp::kStackSave:
+    case EmuOp::kStackRestore:
+      // A thread's stack grows up in its local memory from above its static locals: alloca
+      // returns a local address (PTX ISA: for ld.local/st.local), stacksave reads the pointer and
+      // stackrestore sets it, which frees what was allocated since.
+      for_lanes(exec, [&](uint32_t l) {
+        uint32_t& top = w.stack_top[l];
+        if (top == 0) top = static_cast<uint32_t>((launch_.program->static_local_bytes + 15) / 16 * 16);
+        if (in.code == EmuOp::kStackRestore) {
+          top = static_cast<uint32_t>(read(w, ops.at(0), l));
+        } else if (in.code == EmuOp::kStackSave) {
+          write(w, ops.at(0).reg, l, top);
+        } else {
+          const uint64_t align = ops.size() > 2 ? std::max<uint64_t>(1, read(w, ops[2], l)) : 8;
+          const uint64_t at = (top + align - 1) / align * align, end = at + read(w, ops.at(1), l);
+          if (end > (1u << 20)) fault(in, w, l, "alloca beyond the 1 MiB of local memory per thread");
+          top = static_cast<uint32_t>(end);
+          write(w, ops.at(0).reg, l, at);
+        }
+      });
+      return;
     case EmuOp::kTrap:
       if (exec) fault(in, w, static_cast<uint32_t>(std::countr_zero(exec)), "the kernel executed trap (on a GPU the launch fails)");
       return;

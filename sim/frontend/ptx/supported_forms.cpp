@@ -119,7 +119,7 @@ std::string missing_operands(const Instruction& in, const EmuInst& e) {
       {"prmt", 4}, {"redux", 3}, {"mapa", 3}, {"getctarank", 2}, {"elect", 2}, {"createpolicy", 2}, {"ldmatrix", 2},
       {"stmatrix", 2}, {"bra", 1}, {"nanosleep", 1}, {"mma", 4}, {"setmaxnreg", 1}, {"wmma", 2}, {"copysign", 3}, {"shf", 4},
       {"bfind", 2}, {"tanh", 2}, {"match", 3}, {"isspacep", 2}, {"addc", 3}, {"subc", 3}, {"madc", 4}, {"dp4a", 4}, {"dp2a", 4}, {"sad", 4}, {"fns", 4},
-      {"bmsk", 3}, {"szext", 3}, {"lop3", 5}};
+      {"bmsk", 3}, {"szext", 3}, {"lop3", 5}, {"alloca", 2}, {"stacksave", 1}, {"stackrestore", 1}};
   static const std::map<std::string, size_t> kAddressAt = {{"ld", 1}, {"st", 0}, {"atom", 1}, {"red", 0}, {"ldmatrix", 1}, {"stmatrix", 0}};
   const auto fewest = kFewest.find(e.base);
   const size_t n = in.operands.size();

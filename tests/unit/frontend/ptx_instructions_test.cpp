@@ -472,6 +472,45 @@ TEST(PtxInstructions, SimdVideoInstructions) {
   EXPECT_EQ(out[8], 0u);           // max(-1, -2) and max(-32768, -32767) are negative: .relu gives 0
 }
 
+// alloca (variable-length arrays) takes aligned space above the thread's static locals;
+// stacksave/stackrestore free it again, so the next alloca returns the same address.
+TEST(PtxInstructions, AllocaAndTheStack) {
+  const auto out = run_words(R"(.visible .entry k(.param .u64 out)
+{
+  .local .align 4 .b8 fixed[20];
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<12>;
+  ld.param.u64 %rd1, [out];
+  st.local.u32 [fixed+16], 7;
+  stacksave.u64 %rd2;
+  alloca.u64 %rd3, 12, 16;
+  alloca.u64 %rd4, 4, 4;
+  st.local.u32 [%rd3+8], 42;
+  cvta.local.u64 %rd5, %rd4;
+  st.u32 [%rd5], 43;
+  stackrestore.u64 %rd2;
+  alloca.u64 %rd6, 8, 16;
+  ld.local.u32 %r1, [%rd6+8];
+  ld.local.u32 %r2, [%rd4];
+  ld.local.u32 %r3, [fixed+16];
+  cvt.u32.u64 %r4, %rd3;
+  cvt.u32.u64 %r5, %rd4;
+  cvt.u32.u64 %r6, %rd6;
+  st.global.v4.u32 [%rd1], {%r1, %r2, %r3, %r4};
+  st.global.v2.u32 [%rd1+16], {%r5, %r6};
+  ret;
+}
+)", 6);
+  ASSERT_EQ(out.size(), 6u);
+  EXPECT_EQ(out[0], 42u);  // the same memory, reached through the second allocation of the same place
+  EXPECT_EQ(out[1], 43u);  // a generic store through cvta.local reached it
+  EXPECT_EQ(out[2], 7u);   // the static locals below the stack are untouched
+  EXPECT_EQ(out[3] % 16, 0u);
+  EXPECT_GE(out[3], 20u);       // above the 20 bytes of static locals
+  EXPECT_EQ(out[4], out[3] + 12);  // packed after the first, 4-byte aligned
+  EXPECT_EQ(out[5], out[3]);       // stackrestore freed both
+}
+
 TEST(PtxInstructions, IndirectCallsAreRefusedAtTheirPrototype) {
   test::TempDir dir;
   dir.write("k.ptx", std::string(kHeader) + R"(.visible .entry k(.param .u64 f)
