@@ -288,6 +288,7 @@ void CtaEmulator::execute_op(WarpState& w, const EmuInst& in, uint32_t exec, Rec
                                   " live threads of warp " + std::to_string(w.index) + " in CTA " + id_.str());
       }
       ++w.barriers;
+      ++w.sync_epoch;
       top.pc = pc + 1;
       return;
     }

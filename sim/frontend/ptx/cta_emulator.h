@@ -130,6 +130,11 @@ class CtaEmulator : public CtaWork {
     RegisterFile regs;
     std::vector<StackEntry> stack;
     uint32_t barriers = 0;       // bar.sync instructions executed
+    // The shared-memory checker's epoch: bar.sync instructions plus CTA-wide mbarrier phases this
+    // warp has waited for (every warp arrived in them, as in cuda::barrier's arrive_and_wait), and
+    // for each such mbarrier the phases already counted.
+    uint32_t sync_epoch = 0;
+    std::map<uint64_t, uint32_t> mbarrier_phases_synced;
     uint32_t cluster_arrivals = 0;  // barrier.cluster.arrive instructions executed
     bool done = false;
     std::deque<Record> queue;    // executed ahead (to reach a barrier), not yet handed out
@@ -182,10 +187,12 @@ class CtaEmulator : public CtaWork {
     uint32_t expected = 0, pending = 0;
     int64_t tx = 0;      // transaction bytes expected and not yet copied
     uint32_t phase = 0;  // phases completed
+    uint32_t arrived_warps = 0;  // this CTA's warps that arrived in the current phase (a bit each)
+    int64_t last_cta_wide = -1;  // the latest completed phase every warp of the CTA arrived in
   };
   Mbarrier& mbarrier_at(uint64_t address, const WarpState& w, uint32_t lane, const EmuInst& in);
   uint8_t* bytes_at(MemSpace space, uint64_t address, uint32_t size, const WarpState& w, uint32_t lane, const EmuInst& in);
-  static void complete_phase_if_done(Mbarrier& b);
+  void complete_phase_if_done(Mbarrier& b) const;
   void mbarrier_op(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);
   void warp_op(WarpState& w, const EmuInst& in, uint32_t exec);  // warp_ops.cpp
   // isspacep, alloca and the stack, trap, and the CUDA runtime's vprintf and __assertfail (runtime_ops.cpp).

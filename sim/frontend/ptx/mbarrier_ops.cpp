@@ -116,8 +116,11 @@ CtaEmulator::Mbarrier& CtaEmulator::mbarrier_at(uint64_t address, const WarpStat
   return it->second;
 }
 
-void CtaEmulator::complete_phase_if_done(Mbarrier& b) {
+void CtaEmulator::complete_phase_if_done(Mbarrier& b) const {
   if (b.pending != 0 || b.tx != 0) return;
+  const uint32_t all = warps_.size() >= 32 ? ~0u : (1u << warps_.size()) - 1;
+  if (b.arrived_warps == all) b.last_cta_wide = b.phase;
+  b.arrived_warps = 0;
   ++b.phase;
   b.pending = b.expected;
 }
@@ -179,6 +182,7 @@ void CtaEmulator::mbarrier_op(WarpState& w, const EmuInst& in, uint32_t exec, Re
       }
       write(w, ops.at(0).kind == EmuOperand::Kind::kReg ? ops[0].reg : -1, l, b.phase);  // the state token: the phase arrived on
       b.pending -= count;
+      if (!remote) b.arrived_warps |= 1u << w.index;
       use.arrivals += count;
       complete_phase_if_done(b);
       return;
@@ -190,6 +194,10 @@ void CtaEmulator::mbarrier_op(WarpState& w, const EmuInst& in, uint32_t exec, Re
     const bool done = parity ? (b.phase & 1) != (operand & 1) : operand < b.phase;
     write(w, ops.at(0).kind == EmuOperand::Kind::kReg ? ops[0].reg : -1, l, done ? 1 : 0);
     if (done) waited = std::max<int64_t>(waited, parity ? int64_t{b.phase} - 1 : static_cast<int64_t>(operand));
+    if (done && waited == b.last_cta_wide) {  // a CTA-wide phase: a barrier for the shared-memory checker
+      uint32_t& synced = w.mbarrier_phases_synced[a];
+      if (synced < static_cast<uint32_t>(waited) + 1) synced = static_cast<uint32_t>(waited) + 1, ++w.sync_epoch;
+    }
   });
   if (kind == MbarrierOp::kWait) use.phase = static_cast<int32_t>(waited);
 }

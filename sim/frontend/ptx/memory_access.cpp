@@ -23,7 +23,7 @@ std::string CtaEmulator::thread_name(const WarpState& w, uint32_t lane) const {
 void CtaEmulator::check_shared(const WarpState& w, uint32_t lane, uint64_t address, uint32_t size, bool write, bool atomic,
                                const EmuInst& in) {
   if (shared_words_.empty()) return;
-  const uint32_t epoch = w.barriers;
+  const uint32_t epoch = w.sync_epoch;
   const uint32_t me = WordAccess::pack(w.index * 32 + lane, static_cast<uint32_t>(&in - launch_.program->insts.data()));
   for (uint64_t word = address / 4; word <= (address + size - 1) / 4 && word < shared_words_.size(); ++word) {
     WordAccess& a = shared_words_[word];

@@ -145,7 +145,8 @@ void CtaEmulator::land_copy(WarpState& w, const EmuInst& in, uint32_t l, std::sp
       for (uint32_t b = 0; b < size; b += 16) std::memcpy(cluster_shared_at(cta | swizzled(d + b, swizzle), 16, w, l, in), bytes.data() + b, 16);
     }
     // Written by the copy engine, not by a thread: the checker of the CTA written marks the words
-    // written but cannot tell which barrier orders them (mbarrier waits are not barrier epochs).
+    // written but cannot tell which barrier orders them (an mbarrier wait orders accesses only
+    // when every warp of the CTA arrived in the phase, which a copy's completion is not).
     if (CtaEmulator* owner = rank == rank_ ? this : cluster_->ctas[rank]) owner->check_shared(w, l, d, size, true, true, in);
     Mbarrier& bar = mbarrier_at(cta | m, w, l, in);
     bar.tx -= size;

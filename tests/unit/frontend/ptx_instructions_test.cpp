@@ -511,6 +511,65 @@ TEST(PtxInstructions, AllocaAndTheStack) {
   EXPECT_EQ(out[5], out[3]);       // stackrestore freed both
 }
 
+// The race checker orders accesses by mbarrier phases every warp of the CTA arrived in (as
+// cuda::barrier's arrive_and_wait does), not only by bar.sync; a warp that did not arrive is not
+// ordered, and its writes still race with the other warp's reads.
+TEST(PtxInstructions, CtaWideMbarrierPhasesOrderSharedAccesses) {
+  auto kernel = [](uint32_t count, bool second_warp_arrives) {
+    return std::string(kHeader) + R"(.visible .entry k(.param .u64 out)
+{
+  .shared .align 8 .b64 bar;
+  .shared .align 4 .b8 s[256];
+  .reg .pred %p<4>;
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<8>;
+  mov.u32 %r1, %tid.x;
+  setp.ne.u32 %p1, %r1, 0;
+  @%p1 bra SKIP;
+  mbarrier.init.shared.b64 [bar], )" + std::to_string(count) + R"(;
+SKIP:
+  bar.sync 0;
+  shl.b32 %r2, %r1, 2;
+  mov.u32 %r3, s;
+  add.u32 %r4, %r3, %r2;
+  st.shared.u32 [%r4], %r1;
+  setp.ge.u32 %p3, %r1, )" + (second_warp_arrives ? "64" : "32") + R"(;
+  @%p3 bra WAIT;
+  mbarrier.arrive.shared.b64 %rd1, [bar];
+WAIT:
+  mbarrier.try_wait.parity.shared.b64 %p2, [bar], 0;
+  @!%p2 bra WAIT;
+  xor.b32 %r5, %r1, 32;
+  shl.b32 %r6, %r5, 2;
+  add.u32 %r7, %r3, %r6;
+  ld.shared.u32 %r5, [%r7];
+  ld.param.u64 %rd2, [out];
+  mul.wide.u32 %rd3, %r1, 4;
+  add.s64 %rd4, %rd2, %rd3;
+  st.global.u32 [%rd4], %r5;
+  ret;
+}
+)";
+  };
+  test::TempDir dir;
+  const std::string launch = dir.write("k.launch.yaml", "ptx: k.ptx\nkernel: k\ngrid: [1]\nblock: [64]\nargs:\n"
+                                                        "  - {buffer: {name: out, elem: u32, count: 64}}\ndump: [out]\n");
+  dir.write("k.ptx", kernel(64, true));
+  auto r = test::run_cli({"run", "--arch", "h100", launch, "--checks", "error", "--dump-dir", dir.path(""), "-q"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  const std::string bytes = test::read_file(dir.path("out.bin"));
+  ASSERT_EQ(bytes.size(), 256u);
+  for (uint32_t t = 0; t < 64; ++t) {
+    uint32_t v;
+    std::memcpy(&v, bytes.data() + 4 * t, 4);
+    EXPECT_EQ(v, t ^ 32u);
+  }
+  dir.write("k.ptx", kernel(32, false));  // only warp 0 arrives: warp 1's write is not ordered before warp 0's read
+  r = test::run_cli({"run", "--arch", "h100", launch, "--checks", "error", "-q"});
+  EXPECT_EQ(r.exit_code, 6) << r.err;
+  EXPECT_NE(r.err.find("race"), std::string::npos) << r.err;
+}
+
 TEST(PtxInstructions, IndirectCallsAreRefusedAtTheirPrototype) {
   test::TempDir dir;
   dir.write("k.ptx", std::string(kHeader) + R"(.visible .entry k(.param .u64 f)
