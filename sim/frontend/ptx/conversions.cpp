@@ -62,7 +62,7 @@ void CtaEmulator::convert(WarpState& w, const EmuInst& in, uint32_t exec) {
       if (in.integer_rounding) x = round_integral(x, in.rounding);
       x = modified(in, x);
       // Widening is exact; narrowing rounds with the instruction's mode.
-      if (d.bits == 64 || (d.bits >= src.bits && d.kind == src.kind && !in.satfinite)) {
+      if (d.bits == 64 || (!in.satfinite && (d.bits > src.bits || (d.bits == src.bits && d.kind == src.kind)))) {
         r = from_float(x, d.bits, d.kind == 'h');
       } else {
         r = encode_float(x, format_of(d), in.rounding, in.satfinite);
