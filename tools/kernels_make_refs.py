@@ -442,3 +442,41 @@ def simd_rows(words):
 
 
 write("simd_intrinsics_out.bin", "I", simd_rows(random_init(3, 0, 4294967295, 257, lambda x: int(math.floor(x + 0.5)))))
+
+
+# fp8_convert: each input's E4M3, E5M2 and E2M1 code and its value. The code is found by brute
+# force over every code of the input's sign in the format (OCP MX v1.0 encodings): the nearest
+# finite value, ties to the even code, beyond the largest finite value its signed maximum
+# (.satfinite).
+def minifloat_value(code, e_bits, m_bits, bias, ieee):
+    sign = -1.0 if code >> (e_bits + m_bits) & 1 else 1.0
+    e, m = (code >> m_bits) & ((1 << e_bits) - 1), code & ((1 << m_bits) - 1)
+    if ieee and e == (1 << e_bits) - 1:
+        return None  # infinity or NaN
+    if not ieee and e_bits == 4 and e == 15 and m == 7:
+        return None  # E4M3's NaN
+    return sign * (m * 2.0 ** (1 - bias - m_bits) if e == 0 else (1 + m / 2 ** m_bits) * 2.0 ** (e - bias))
+
+
+def nearest_code(x, e_bits, m_bits, bias, ieee):
+    best = None
+    sign = (1 << (e_bits + m_bits)) if math.copysign(1, x) < 0 else 0  # rounding keeps the sign: -0.1 becomes -0
+    for code in range(sign, sign + (1 << (e_bits + m_bits))):
+        v = minifloat_value(code, e_bits, m_bits, bias, ieee)
+        if v is None:
+            continue
+        d = abs(v - x)
+        if best is None or d < best[0] or (d == best[0] and code % 2 == 0 and best[1] % 2 == 1):
+            best = (d, code, v)
+    return best[1], best[2]
+
+
+xs = [f32(v) for v in random_init(88, -600, 600, 1024, lambda v: v)]
+codes, back = [], []
+for x in xs:
+    for fmt in ((4, 3, 7, False), (5, 2, 15, True), (2, 1, 1, False)):
+        code, value = nearest_code(x, *fmt)
+        codes.append(code)
+        back.append(value)
+write("fp8_convert_codes.bin", "B", codes)
+write("fp8_convert_back.bin", "f", back)
