@@ -20,7 +20,8 @@ Usage: warpsim trace --arch <name|file.yaml> <kernel.launch.yaml> -o <out.trace 
 
 The GPU config only picks which PTX the launch file names ({sm}); the trace itself holds what
 each warp executed, with active masks and per-lane addresses. Replaying it with `warpsim run`
-gives the same statistics as running the launch file.
+gives the same statistics as running the launch file. What the kernels print with printf goes
+to stdout (in emulation order, CTA by CTA, which need not be the order `warpsim run` shows).
 
 Options)";
 }  // namespace
@@ -46,6 +47,7 @@ int trace_command(const std::vector<std::string>& args) {
     return name.starts_with("%") ? name : "%" + name;
   };
   writer.workload(workload, name_of);
+  std::cout << workload.device_output() << std::flush;  // what the kernels printed, as warpsim run shows it
   write_output_maybe_gzip(output, text.str());
   return kExitOk;
 }

@@ -84,6 +84,13 @@ TEST(DevicePrintf, AKernelsPrintfOutputComesBeforeTheReport) {
     }
     EXPECT_LT(r.out.find("block 0 warp  0"), r.out.find("warpsim on")) << r.out;
   }
+  // warpsim trace emulates the same calls (CTA by CTA, so in its own order) and prints them too.
+  auto t = test::run_cli({"trace", "--arch", "h100", file, "-o", dir.path("p.trace")});
+  ASSERT_EQ(t.exit_code, 0) << t.err;
+  for (const char* line : {"block 0 warp  0: sum   28.000", "block 0 warp  1: sum  156.000", "block 1 warp  0: sum  284.000",
+                           "block 1 warp  1: sum  412.000"}) {
+    EXPECT_NE(t.out.find(line), std::string::npos) << t.out;
+  }
   auto j = test::run_cli({"run", "--arch", "a100", file, "--json", "-"});
   ASSERT_EQ(j.exit_code, 0) << j.err;
   EXPECT_NE(j.out.find("\"device_printf\": \"block 0 warp  0: sum   28.000|ok  |w|0xff|-5|1.2e+03\\n"), std::string::npos) << j.out;
