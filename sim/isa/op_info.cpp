@@ -102,7 +102,7 @@ bool decode_arith(std::string_view base, const std::vector<std::string_view>& pa
       "popc", "clz", "brev", "bfe", "bfi", "bfind", "prmt", "mul24", "mad24", "sad", "rem",
       "lop3", "shf", "dp4a", "dp2a", "fns", "cvta", "isspacep", "szext", "mov", "slct", "mapa", "getctarank",
       "addc", "subc", "madc", "bmsk", "vadd2", "vsub2", "vavrg2", "vabsdiff2", "vmin2", "vmax2",
-      "vadd4", "vsub4", "vavrg4", "vabsdiff4", "vmin4", "vmax4", "alloca", "stacksave", "stackrestore"};
+      "vadd4", "vsub4", "vavrg4", "vabsdiff4", "vmin4", "vmax4", "vset2", "vset4", "alloca", "stacksave", "stackrestore"};
   bool special = is_one_of(base, kSpecial);
   if (!special && !is_one_of(base, kFlt)) return false;
   out.writes_destination = base != "stackrestore";  // which reads its one operand

@@ -343,8 +343,14 @@ void CtaEmulator::simd_video(WarpState& w, const EmuInst& in, uint32_t exec) {
   const auto& ops = in.operands;
   const uint32_t width = in.base.back() == '2' ? 16 : 8, count = 32 / width;
   const std::string op = in.base.substr(0, in.base.size() - 1);
-  const bool d_signed = !in.types.empty() && in.types[0] == "s32", a_signed = in.types.size() > 1 && in.types[1] == "s32",
-             b_signed = in.types.size() > 2 && in.types[2] == "s32", accumulate = in.has("add");
+  // vset has no destination type: vset4.atype.btype.cmp; the others vop4.dtype.atype.btype.
+  const bool set = op == "vset";
+  const size_t first = set ? 0 : 1;
+  const bool d_signed = !set && !in.types.empty() && in.types[0] == "s32", a_signed = in.types.size() > first && in.types[first] == "s32",
+             b_signed = in.types.size() > first + 1 && in.types[first + 1] == "s32", accumulate = in.has("add");
+  std::string cmp;
+  for (const char* c : {"eq", "ne", "lt", "le", "gt", "ge"})
+    if (in.has(c)) cmp = c;
   for_lanes(exec, [&](uint32_t l) {
     const uint64_t a = read(w, ops.at(1), l), b = read(w, ops.at(2), l), c = read(w, ops.at(3), l);
     uint64_t d = accumulate ? c : 0;
@@ -361,6 +367,9 @@ void CtaEmulator::simd_video(WarpState& w, const EmuInst& in, uint32_t exec) {
       if (op == "vabsdiff") t = va > vb ? va - vb : vb - va;
       if (op == "vmin") t = std::min(va, vb);
       if (op == "vmax") t = std::max(va, vb);
+      if (set) {
+        t = cmp == "eq" ? va == vb : cmp == "ne" ? va != vb : cmp == "lt" ? va < vb : cmp == "le" ? va <= vb : cmp == "gt" ? va > vb : va >= vb;
+      }
       if (in.saturate) {
         const int64_t low = d_signed ? -(int64_t{1} << (width - 1)) : 0;
         const int64_t high = d_signed ? (int64_t{1} << (width - 1)) - 1 : (int64_t{1} << width) - 1;

@@ -37,8 +37,8 @@ std::string with_space(const EmuInst& e, const std::string& space) {
 }  // namespace
 
 bool is_simd_video(const std::string& base) {
-  static const std::set<std::string> kVideo = {"vadd2", "vsub2", "vavrg2", "vabsdiff2", "vmin2", "vmax2",
-                                                "vadd4", "vsub4", "vavrg4", "vabsdiff4", "vmin4", "vmax4"};
+  static const std::set<std::string> kVideo = {"vadd2", "vsub2", "vavrg2", "vabsdiff2", "vmin2", "vmax2", "vset2",
+                                                "vadd4", "vsub4", "vavrg4", "vabsdiff4", "vmin4", "vmax4", "vset4"};
   return kVideo.count(base) > 0;
 }
 

@@ -8,7 +8,7 @@ namespace warpsim::ptx {
 // mnemonic and operands the lowering has already resolved. Sets nothing the lowering checks.
 void decode_operation(EmuInst& e);
 
-// vadd2, vsub2, vavrg2, vabsdiff2, vmin2, vmax2 and the 4-way forms: the SIMD video instructions.
+// vadd2, vsub2, vavrg2, vabsdiff2, vmin2, vmax2, vset2 and the 4-way forms: the SIMD video instructions.
 bool is_simd_video(const std::string& base);
 
 }  // namespace warpsim::ptx

@@ -559,12 +559,12 @@ TEST(PtxEmulator, UnsupportedInstructionSaysSo) {
   TempDir dir;
   std::string launch = dir.write("w.launch.yaml", "ptx: w.ptx\nkernel: k\ngrid: [1]\nblock: [32]\nargs: []\n");
   dir.write("w.ptx", ".version 9.0\n.target sm_90a\n.address_size 64\n.visible .entry k()\n{\n  .reg .b32 %r<2>;\n"
-                     "  vset4.u32.u32.ne %r1, %r1, %r1, %r1;\n  ret;\n}\n");
+                     "  brkpt;\n  ret;\n}\n");
   try {
     ptx::PtxWorkload w(launch, 90);
     ADD_FAILURE();
   } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("w.ptx:7:3: the emulator cannot run 'vset4.u32.u32.ne' yet"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("w.ptx:7:3: the emulator cannot run 'brkpt' yet"), std::string::npos) << e.what();
   }
 }
 

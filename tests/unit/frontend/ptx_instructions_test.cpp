@@ -97,11 +97,12 @@ TEST(PtxInstructions, CarryChainsDoMultiWordArithmetic) {
   madc.hi.u32 %r9, 0xFFFFFFFF, 3, 7;
   st.global.v4.u32 [%rd1], {%r1, %r2, %r3, %r4};
   st.global.v4.u32 [%rd1+16], {%r5, %r6, %r7, %r8};
-  st.global.u32 [%rd1+32], %r9;
+  st.global.v2.u32 [%rd1+32], {%r9, %r10};
+  st.global.u32 [%rd1+40], %r11;
   ret;
 }
-)", 9);
-  ASSERT_EQ(out.size(), 9u);
+)", 11);
+  ASSERT_EQ(out.size(), 11u);
   EXPECT_EQ(out[0], 0u);  // 0x1_FFFFFFFF + 1 = 0x2_00000000
   EXPECT_EQ(out[1], 2u);
   EXPECT_EQ(out[2], 0xFFFFFFFFu);  // 0x1_00000000 - 1 = 0x0_FFFFFFFF: a borrow
@@ -453,13 +454,16 @@ TEST(PtxInstructions, SimdVideoInstructions) {
   max.s16x2 %r7, 0xFFFF0005, 0x0001FFF0;
   add.u16x2 %r8, 0xFFFF0005, 0x00020001;
   max.relu.s16x2 %r9, 0xFFFF8000, 0xFFFE8001;
+  vset4.s32.s32.lt %r10, 0x7F80FF01, 0x80810001, 0;
+  vset2.u32.u32.ge.add %r11, 0xFFFF0001, 0x00010002, 10;
   st.global.v4.u32 [%rd1], {%r1, %r2, %r3, %r4};
   st.global.v4.u32 [%rd1+16], {%r5, %r6, %r7, %r8};
-  st.global.u32 [%rd1+32], %r9;
+  st.global.v2.u32 [%rd1+32], {%r9, %r10};
+  st.global.u32 [%rd1+40], %r11;
   ret;
 }
-)", 9);
-  ASSERT_EQ(out.size(), 9u);
+)", 11);
+  ASSERT_EQ(out.size(), 11u);
   EXPECT_EQ(out[0], 0x10FFFA70u);  // bytes |0x80-0x10|, |0x05-0xFF|, |0xFF-0x00|, |0x10-0x20|
   EXPECT_EQ(out[1], 1u + 0x70 + 0xFA + 0xFF + 0x10);
   EXPECT_EQ(out[2], 0x10010690u);  // signed bytes: |-128-16| = 144, |5-(-1)| = 6, |-1-0| = 1, 16
@@ -470,6 +474,9 @@ TEST(PtxInstructions, SimdVideoInstructions) {
   EXPECT_EQ(out[6], 0x00010005u);  // max(-1, 1) = 1 high; max(5, -16) = 5 low
   EXPECT_EQ(out[7], 0x00010006u);  // 0xFFFF + 2 wraps to 1 in its half, no carry into the other
   EXPECT_EQ(out[8], 0u);           // max(-1, -2) and max(-32768, -32767) are negative: .relu gives 0
+  // vset4 signed bytes, low first: 1 < 1 no, -1 < 0 yes, -128 < -127 yes, 127 < -128 no.
+  EXPECT_EQ(out[9], 0x00010100u);
+  EXPECT_EQ(out[10], 10u + 0 + 1);  // vset2 .add: 1 >= 2 no, 0xFFFF >= 1 yes, added to 10
 }
 
 // alloca (variable-length arrays) takes aligned space above the thread's static locals;
