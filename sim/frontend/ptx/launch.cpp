@@ -337,7 +337,7 @@ void PtxWorkload::add_tensor_map(MapReader& arg, const Variable& param, uint8_t*
 
 PtxWorkload::PtxWorkload(const std::string& launch_file, uint32_t cc) {
   spec_.file = launch_file;
-  shared_allocation_unit_ = cc < 80 ? 256 : 128;  // the PTX ISA's %total_smem_size: 256 B on sm_7x, 128 B on sm_8x
+  shared_allocation_unit_ = cc < 80 ? 256 : 128;  // the PTX ISA's %total_smem_size table: 256 B to sm_7x, 128 B from sm_8x
   ConfigNode root = load_yaml_file(launch_file);
   MapReader r(root, "");
   fs::path dir = fs::path(launch_file).parent_path();
