@@ -234,7 +234,7 @@ void CtaEmulator::arithmetic(WarpState& w, const EmuInst& in, uint32_t exec) {
             return s ? as_signed(v, width) : static_cast<int64_t>(v);
           };
           int64_t sum = as_signed(arg(3), 32);
-          const uint32_t first = in.has("hi") ? 2 : 0;
+          const uint32_t first = in.qualifier ? 2 : 0;  // dp2a.hi
           for (uint32_t i = 0; i < (code == EmuOp::kDp4a ? 4u : 2u); ++i) {
             sum += code == EmuOp::kDp4a ? part(u(1), i, 8, sa) * part(u(2), i, 8, sb) : part(u(1), i, 16, sa) * part(u(2), first + i, 8, sb);
           }
@@ -261,7 +261,7 @@ void CtaEmulator::arithmetic(WarpState& w, const EmuInst& in, uint32_t exec) {
         }
         case EmuOp::kBmsk: {  // bmsk.{clamp,wrap}.b32 d, a, b: b bits set from bit a (PTX ISA semantics)
           const uint64_t a = mask_bits(arg(1), 32), b = mask_bits(arg(2), 32), a1 = a & 31, b1 = b & 31;
-          const bool clamp = in.has("clamp");
+          const bool clamp = in.qualifier;
           const uint64_t mask0 = clamp && a >= 32 ? 0 : 0xffffffffull << a1;
           const uint64_t mask1 = a1 + b1 >= 32 || (clamp && (a >= 32 || b >= 32)) ? 0 : b1 == 0 ? ~0ull : 0xffffffffull << (a1 + b1);
           r = mask0 & ~mask1 & 0xffffffffull;
@@ -269,7 +269,7 @@ void CtaEmulator::arithmetic(WarpState& w, const EmuInst& in, uint32_t exec) {
         }
         case EmuOp::kSzext: {  // szext.{clamp,wrap}.{s32,u32} d, a, b: a's low b bits, sign- or zero-extended
           const uint64_t a = u(1), b = mask_bits(arg(2), 32), b1 = b & 31;
-          const bool too_large = b >= 32 && in.has("clamp");
+          const bool too_large = b >= 32 && in.qualifier;  // .clamp
           const uint64_t mask = too_large ? 0 : (0xffffffffull << b1) & 0xffffffffull;
           const bool sign = b1 != 0 && !too_large && sg && (a >> ((b1 - 1) & 31) & 1);
           r = (a & ~mask & 0xffffffffull) | (sign ? mask : 0);
@@ -282,15 +282,15 @@ void CtaEmulator::arithmetic(WarpState& w, const EmuInst& in, uint32_t exec) {
           break;
         }
         case EmuOp::kShf: {  // shf.{l,r}.{wrap,clamp}.b32 d, a, b, c: a funnel shift of b:a (b the high word)
-          const uint64_t both = u(2) << 32 | u(1), n = in.has("wrap") ? arg(3) & 31 : std::min<uint64_t>(mask_bits(arg(3), 32), 32);
-          r = in.has("l") ? (both << n) >> 32 : both >> n;
+          const uint64_t both = u(2) << 32 | u(1), n = in.qualifier & 2 ? arg(3) & 31 : std::min<uint64_t>(mask_bits(arg(3), 32), 32);
+          r = in.qualifier & 1 ? (both << n) >> 32 : both >> n;
           break;
         }
         case EmuOp::kBfind: {  // the most significant non-sign bit's position (.shiftamt: 31 or 63 minus it); none: 0xffffffff
           uint64_t v = u(1);
           if (sg && si(1) < 0) v = mask_bits(~v, bits);
           const int top = v == 0 ? -1 : 63 - std::countl_zero(v);
-          r = top < 0 ? 0xffffffffull : in.has("shiftamt") ? bits - 1 - static_cast<uint32_t>(top) : static_cast<uint64_t>(top);
+          r = top < 0 ? 0xffffffffull : in.qualifier ? bits - 1 - static_cast<uint32_t>(top) : static_cast<uint64_t>(top);
           break;
         }
         default: fault(in, w, l, "the emulator has no integer form of this instruction");
@@ -311,10 +311,7 @@ void CtaEmulator::permute_bytes(WarpState& w, const EmuInst& in, uint32_t exec) 
       {{0, 1, 2, 3}, {1, 2, 3, 4}, {2, 3, 4, 5}, {3, 4, 5, 6}}, {{0, 7, 6, 5}, {1, 0, 7, 6}, {2, 1, 0, 7}, {3, 2, 1, 0}},
       {{0, 0, 0, 0}, {1, 1, 1, 1}, {2, 2, 2, 2}, {3, 3, 3, 3}}, {{0, 1, 2, 3}, {1, 1, 2, 3}, {2, 2, 2, 3}, {3, 3, 3, 3}},
       {{0, 0, 0, 0}, {0, 1, 1, 1}, {0, 1, 2, 2}, {0, 1, 2, 3}}, {{0, 1, 0, 1}, {2, 3, 2, 3}, {0, 1, 0, 1}, {2, 3, 2, 3}}};
-  static const char* kNames[6] = {"f4e", "b4e", "rc8", "ecl", "ecr", "rc16"};
-  int mode = -1;
-  for (int m = 0; m < 6; ++m)
-    if (in.has(kNames[m])) mode = m;
+  const int mode = static_cast<int>(in.qualifier) - 1;  // -1: the default form
   const auto& ops = in.operands;
   for_lanes(exec, [&](uint32_t l) {
     const uint64_t bytes = mask_bits(read(w, ops.at(1), l), 32) | (mask_bits(read(w, ops.at(2), l), 32) << 32);
@@ -341,16 +338,16 @@ void CtaEmulator::permute_bytes(WarpState& w, const EmuInst& in, uint32_t exec) 
 // elements themselves (c fills unselected ones); .add instead adds them all to c (PTX ISA).
 void CtaEmulator::simd_video(WarpState& w, const EmuInst& in, uint32_t exec) {
   const auto& ops = in.operands;
+  enum Op { kAdd, kSub, kAvrg, kAbsdiff, kMin, kMax, kSet };
+  enum Cmp { kEq, kNe, kLt, kLe, kGt, kGe };
   const uint32_t width = in.base.back() == '2' ? 16 : 8, count = 32 / width;
-  const std::string op = in.base.substr(0, in.base.size() - 1);
+  const auto op = static_cast<Op>(in.qualifier & 7);
+  const auto cmp = static_cast<Cmp>(in.qualifier >> 3 & 7);
   // vset has no destination type: vset4.atype.btype.cmp; the others vop4.dtype.atype.btype.
-  const bool set = op == "vset";
+  const bool set = op == kSet;
   const size_t first = set ? 0 : 1;
   const bool d_signed = !set && !in.types.empty() && in.types[0] == "s32", a_signed = in.types.size() > first && in.types[first] == "s32",
-             b_signed = in.types.size() > first + 1 && in.types[first + 1] == "s32", accumulate = in.has("add");
-  std::string cmp;
-  for (const char* c : {"eq", "ne", "lt", "le", "gt", "ge"})
-    if (in.has(c)) cmp = c;
+             b_signed = in.types.size() > first + 1 && in.types[first + 1] == "s32", accumulate = in.qualifier & 64;
   for_lanes(exec, [&](uint32_t l) {
     const uint64_t a = read(w, ops.at(1), l), b = read(w, ops.at(2), l), c = read(w, ops.at(3), l);
     uint64_t d = accumulate ? c : 0;
@@ -361,14 +358,16 @@ void CtaEmulator::simd_video(WarpState& w, const EmuInst& in, uint32_t exec) {
       };
       const int64_t va = element(a, a_signed), vb = element(b, b_signed);
       int64_t t = 0;
-      if (op == "vadd") t = va + vb;
-      if (op == "vsub") t = va - vb;
-      if (op == "vavrg") t = va + vb >= 0 ? (va + vb + 1) >> 1 : (va + vb) >> 1;
-      if (op == "vabsdiff") t = va > vb ? va - vb : vb - va;
-      if (op == "vmin") t = std::min(va, vb);
-      if (op == "vmax") t = std::max(va, vb);
-      if (set) {
-        t = cmp == "eq" ? va == vb : cmp == "ne" ? va != vb : cmp == "lt" ? va < vb : cmp == "le" ? va <= vb : cmp == "gt" ? va > vb : va >= vb;
+      switch (op) {
+        case kAdd: t = va + vb; break;
+        case kSub: t = va - vb; break;
+        case kAvrg: t = va + vb >= 0 ? (va + vb + 1) >> 1 : (va + vb) >> 1; break;
+        case kAbsdiff: t = va > vb ? va - vb : vb - va; break;
+        case kMin: t = std::min(va, vb); break;
+        case kMax: t = std::max(va, vb); break;
+        case kSet:
+          t = cmp == kEq ? va == vb : cmp == kNe ? va != vb : cmp == kLt ? va < vb : cmp == kLe ? va <= vb : cmp == kGt ? va > vb : va >= vb;
+          break;
       }
       if (in.saturate) {
         const int64_t low = d_signed ? -(int64_t{1} << (width - 1)) : 0;

@@ -24,17 +24,6 @@ double round_integral(double x, Rounding r) {
   return std::nearbyint(x);  // the default floating-point environment rounds to nearest even
 }
 
-// A packed type's element format and the bits each element takes in the register.
-struct Slot {
-  const FloatFormat* format;
-  uint32_t bits;
-};
-Slot slot_of(const std::string& packed) {
-  const std::string element = packed.substr(0, packed.size() - 2);  // "e4m3x2" -> "e4m3"
-  const FloatFormat* f = find_float_format(element);
-  return {f, element == "e2m1" ? 4u : (element == "f16" || element == "bf16") ? 16u : 8u};
-}
-
 }  // namespace
 
 void CtaEmulator::convert(WarpState& w, const EmuInst& in, uint32_t exec) {
@@ -54,6 +43,7 @@ void CtaEmulator::convert(WarpState& w, const EmuInst& in, uint32_t exec) {
   }
   const Type d = in.type, src = in.source_type;
   const bool src_float = src.kind == 'f' || src.kind == 'h', dst_float = d.kind == 'f' || d.kind == 'h';
+  const FloatFormat& to = format_of(d);  // once per instruction, not per lane
   for_lanes(exec, [&](uint32_t l) {
     const uint64_t v = read(w, ops.at(1), l);
     uint64_t r;
@@ -65,8 +55,8 @@ void CtaEmulator::convert(WarpState& w, const EmuInst& in, uint32_t exec) {
       if (d.bits == 64 || (!in.satfinite && (d.bits > src.bits || (d.bits == src.bits && d.kind == src.kind)))) {
         r = from_float(x, d.bits, d.kind == 'h');
       } else {
-        r = encode_float(x, format_of(d), in.rounding, in.satfinite);
-        if (in.relu && !std::isnan(x) && std::signbit(decode_float(r, format_of(d)))) r = 0;
+        r = encode_float(x, to, in.rounding, in.satfinite);
+        if (in.relu && !std::isnan(x) && std::signbit(decode_float(r, to))) r = 0;
       }
     } else if (src_float) {
       // Float to integer clamps to the destination's range; NaN gives 0, or the top bit for an
@@ -79,7 +69,7 @@ void CtaEmulator::convert(WarpState& w, const EmuInst& in, uint32_t exec) {
       }
     } else if (dst_float) {
       const double x = modified(in, src.kind == 's' ? static_cast<double>(as_signed(v, src.bits)) : static_cast<double>(mask_bits(v, src.bits)));
-      r = d.bits == 64 ? from_float(x, 64) : encode_float(x, format_of(d), in.rounding, false);
+      r = d.bits == 64 ? from_float(x, 64) : encode_float(x, to, in.rounding, false);
     } else {
       const double exact = src.kind == 's' ? static_cast<double>(as_signed(v, src.bits)) : static_cast<double>(mask_bits(v, src.bits));
       r = src.kind == 's' ? static_cast<uint64_t>(as_signed(v, src.bits)) : mask_bits(v, src.bits);
@@ -95,14 +85,13 @@ void CtaEmulator::convert(WarpState& w, const EmuInst& in, uint32_t exec) {
 void CtaEmulator::convert_packed(WarpState& w, const EmuInst& in, uint32_t exec) {
   const auto& ops = in.operands;
   const int32_t dst = ops.at(0).kind == EmuOperand::Kind::kReg ? ops[0].reg : -1;
-  const Slot to = slot_of(in.cvt_to);
-  const bool from_f32 = in.cvt_from == "f32";
-  const Slot from = from_f32 ? Slot{find_float_format("f32"), 32} : slot_of(in.cvt_from);
+  const bool from_f32 = in.cvt_from_bits == 32;
   auto encode = [&](double x) {
     if (in.relu && !std::isnan(x) && x < 0) x = 0;
-    return encode_float(x, *to.format, in.rounding, in.satfinite);
+    return encode_float(x, *in.cvt_to_format, in.rounding, in.satfinite);
   };
-  const uint64_t from_mask = (uint64_t{1} << from.bits) - 1;
+  const uint32_t from_bits = in.cvt_from_bits;
+  const uint64_t from_mask = (uint64_t{1} << from_bits) - 1;
   for_lanes(exec, [&](uint32_t l) {
     double hi, lo;
     if (from_f32) {
@@ -110,10 +99,10 @@ void CtaEmulator::convert_packed(WarpState& w, const EmuInst& in, uint32_t exec)
       lo = as_float(read(w, ops.at(2), l), 32);
     } else {
       const uint64_t a = read(w, ops.at(1), l);
-      hi = decode_float((a >> from.bits) & from_mask, *from.format);
-      lo = decode_float(a & from_mask, *from.format);
+      hi = decode_float((a >> from_bits) & from_mask, *in.cvt_from_format);
+      lo = decode_float(a & from_mask, *in.cvt_from_format);
     }
-    write(w, dst, l, encode(hi) << to.bits | encode(lo));
+    write(w, dst, l, encode(hi) << in.cvt_to_bits | encode(lo));
   });
 }
 

@@ -34,6 +34,43 @@ std::string with_space(const EmuInst& e, const std::string& space) {
   return out;
 }
 
+
+uint8_t index_of(const std::vector<std::string>& mods, std::initializer_list<const char*> names) {
+  uint8_t i = 1;
+  for (const char* n : names) {
+    for (const auto& m : mods)
+      if (m == n) return i;
+    ++i;
+  }
+  return 0;
+}
+
+uint8_t qualifier_of(const EmuInst& e) {
+  switch (e.code) {
+    case EmuOp::kShf: return static_cast<uint8_t>((e.has("l") ? 1 : 0) | (e.has("wrap") ? 2 : 0));
+    case EmuOp::kBmsk:
+    case EmuOp::kSzext: return e.has("clamp") ? 1 : 0;
+    case EmuOp::kBfind: return e.has("shiftamt") ? 1 : 0;
+    case EmuOp::kDp2a: return e.has("hi") ? 1 : 0;
+    case EmuOp::kPrmt: return index_of(e.mods, {"f4e", "b4e", "rc8", "ecl", "ecr", "rc16"});
+    case EmuOp::kIsspacep: {
+      const uint8_t s = index_of(e.mods, {"global", "local", "shared", "shared::cluster", "shared::cta"});
+      return s == 4 ? 3 : s == 5 ? 4 : s;
+    }
+    case EmuOp::kSimdVideo: {
+      const std::string op = e.base.substr(0, e.base.size() - 1);
+      uint8_t q = 0;
+      for (const char* v : {"vadd", "vsub", "vavrg", "vabsdiff", "vmin", "vmax", "vset"}) {
+        if (op == v) break;
+        ++q;
+      }
+      const uint8_t cmp = index_of(e.mods, {"eq", "ne", "lt", "le", "gt", "ge"});
+      return static_cast<uint8_t>(q | (cmp ? cmp - 1 : 0) << 3 | (e.has("add") ? 64 : 0));
+    }
+    default: return 0;
+  }
+}
+
 }  // namespace
 
 bool is_simd_video(const std::string& base) {
@@ -141,10 +178,17 @@ void decode_operation(EmuInst& e) {
     if (m == "rni" || m == "rzi" || m == "rmi" || m == "rpi") e.integer_rounding = true;
   }
   if (e.code == EmuOp::kCvt && e.types.size() == 2 && (e.types[0].find('x') != std::string::npos || e.types[1].find('x') != std::string::npos)) {
+    // "e4m3x2" -> e4m3 in 8 bits; FP4 packs two to a byte, f16/bf16 two to 32 bits.
+    auto element = [](const std::string& t, const FloatFormat*& format, uint8_t& bits) {
+      const std::string name = t == "f32" ? t : t.substr(0, t.size() - 2);
+      format = find_float_format(name);
+      bits = name == "f32" ? 32 : name == "e2m1" ? 4 : (name == "f16" || name == "bf16") ? 16 : 8;
+    };
     e.cvt_packed = true;
-    e.cvt_to = e.types[0];
-    e.cvt_from = e.types[1];
+    element(e.types[0], e.cvt_to_format, e.cvt_to_bits);
+    element(e.types[1], e.cvt_from_format, e.cvt_from_bits);
   }
+  e.qualifier = qualifier_of(e);
   e.relu = e.has("relu");
   e.nan_min_max = e.has("NaN");
   e.xorsign_abs = e.has("xorsign");
@@ -172,13 +216,6 @@ void decode_operation(EmuInst& e) {
     if (m == "const") e.space = MemSpace::kConst;
     if (m == "wide") e.wide = true;
     if (m == "hi") e.hi = true;
-    if (m == "rz") e.round_zero = true;
-    if (m == "rm") e.round_down = true;
-    if (m == "rp") e.round_up = true;
-    if (m == "rni") e.round_int_nearest = true;
-    if (m == "rzi") e.round_int_zero = true, e.round_zero = true;
-    if (m == "rmi") e.round_down = true;
-    if (m == "rpi") e.round_up = true;
   }
   if (accesses_memory(e)) {
     bool spaced = false;

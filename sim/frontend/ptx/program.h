@@ -78,8 +78,7 @@ struct EmuInst {
   bool guard_negated = false;
   MemSpace space = MemSpace::kGlobal;
   uint8_t vector = 1;
-  bool wide = false, hi = false, round_zero = false, round_down = false, round_up = false, round_int_nearest = false,
-       round_int_zero = false;
+  bool wide = false, hi = false;
   bool bf16 = false;
   bool carry_in = false, carry_out = false;  // addc/subc/madc read CC.CF; .cc writes it
   // Result modifiers: .sat (floats to [0, 1], s32 and conversions to the type's range), .relu
@@ -90,8 +89,17 @@ struct EmuInst {
   bool integer_rounding = false;    // cvt .rni/.rzi/.rmi/.rpi: round to an integral value
   Rounding rounding = Rounding::kNearestEven;  // cvt's rounding mode, integral or not
   bool mma_d16 = false, mma_c16 = false;  // mma.sync with f16 D or C (two elements per register)
-  bool cvt_packed = false;          // cvt to or from two (or four) values in one register
-  std::string cvt_to, cvt_from;     // cvt_packed: the destination and source type names
+  // cvt to or from two values in one register: the element formats and the bits each takes
+  // (an f32 source: f32 and 32).
+  bool cvt_packed = false;
+  const FloatFormat *cvt_to_format = nullptr, *cvt_from_format = nullptr;
+  uint8_t cvt_to_bits = 0, cvt_from_bits = 0;
+  // A qualifier the executing code reads, decoded here so execution compares no strings: shf .l
+  // (bit 0) and .wrap (bit 1); bmsk/szext .clamp, bfind .shiftamt, dp2a .hi (bit 0); prmt's mode
+  // (1-6: f4e b4e rc8 ecl ecr rc16); a SIMD video instruction's operation (bits 0-2, 0-6: vadd
+  // vsub vavrg vabsdiff vmin vmax vset), vset's comparison (bits 3-5: eq ne lt le gt ge) and
+  // .add (bit 6); isspacep's space (1 global, 2 local, 3 shared or shared::cluster, 4 shared::cta).
+  uint8_t qualifier = 0;
   bool tf32 = false;                // mma.sync with .tf32 inputs (one element per register); cvt.rna.tf32.f32
   ValueType type, source_type;      // the (last) operand type; cvt's source type
   uint32_t line = 0, source_line = 0;

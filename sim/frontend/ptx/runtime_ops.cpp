@@ -39,14 +39,13 @@ void CtaEmulator::runtime_op(WarpState& w, const EmuInst& in, uint32_t exec) {
   };
   switch (in.code) {
     case EmuOp::kIsspacep: {  // isspacep.space p, a: whether generic address a lies in that space
-      const bool local = in.has("local"), shared = in.has("shared") || in.has("shared::cta") || in.has("shared::cluster");
-      const bool own_cta = in.has("shared::cta");
+      const bool local = in.qualifier == 2, shared = in.qualifier >= 3, own_cta = in.qualifier == 4;
       for_lanes(exec, [&](uint32_t l) {
         const uint64_t a = read(w, ops.at(1), l);
         const bool is_local = in_window(a, kGenericLocalBase, kGenericLocalSize);
         const bool is_shared = in_window(a, kGenericSharedBase, kGenericSharedSize);
         const uint64_t rank = (a - kGenericSharedBase) >> kClusterRankShift;
-        bool r = !is_local && !is_shared && in.has("global");  // .const and .param have no generic addresses here
+        bool r = !is_local && !is_shared && in.qualifier == 1;  // .const and .param have no generic addresses here
         if (local) r = is_local;
         if (shared) r = is_shared && (!own_cta || rank == 0 || rank == rank_ + 1);
         write(w, ops[0].reg, l, r);
