@@ -480,3 +480,18 @@ for x in xs:
         back.append(value)
 write("fp8_convert_codes.bin", "B", codes)
 write("fp8_convert_back.bin", "f", back)
+
+# named_pipeline: 4 CTAs x 8 tiles of 256 floats in[i] = i; out[t] = sum of 2 in[i] over tile t.
+write("named_pipeline_out.bin", "f", [exact_f32(sum(2 * i for i in range(t * 256, t * 256 + 256))) for t in range(32)])
+
+# sync_reduce: per CTA of 160 threads: count of x > 50, all x >= 0, any x == 77, and the count of
+# odd x among the first 64 threads.
+xs = random_init(11, -1, 100, 960, lambda x: int(math.floor(x + 0.5)))
+rows = []
+for b in range(6):
+    v = xs[b * 160:(b + 1) * 160]
+    rows += [sum(x > 50 for x in v), int(all(x >= 0 for x in v)), int(any(x == 77 for x in v)), sum(x & 1 for x in v[:64])]
+write("sync_reduce_out.bin", "i", rows)
+
+# mbarrier_pipeline: in[i] = -36 + i / 64; out = in^2 + 1 (exact in float: i^2 / 4096 below 2^24 / 4096).
+write("mbarrier_pipeline_out.bin", "f", [exact_f32(f32(-36 + i / 64) ** 2 + 1) for i in range(4608)])

@@ -1,5 +1,6 @@
 #include "isa/op_info.h"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <vector>
@@ -371,6 +372,7 @@ bool decode_mnemonic(std::string_view mnemonic, OpInfo& out, std::string& error)
   }
   if (base == "bar" || base == "barrier") {
     out.op_class = OpClass::kBarrier;
+    out.barrier_arrive = std::find(parts.begin(), parts.end(), "arrive") != parts.end();
     return true;
   }
   if (base == "mbarrier") {

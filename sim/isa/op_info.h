@@ -83,6 +83,7 @@ struct OpInfo {
   bool whole_sm = false;
   bool after_tensor = false;
   bool sleep = false;       // nanosleep: the warp sleeps WarpInst::sleep_ns
+  bool barrier_arrive = false;  // bar.arrive: arrives at a CTA barrier without waiting for it
   bool bulk_reduce = false; // cp.reduce.async.bulk: a bulk store L2 combines (MbarrierUse::elem_bytes per operation)
   bool bulk_store = false;  // cp.async.bulk.global.shared::cta.bulk_group: WarpInst::mbar.tx_bytes per issuing lane
   bool from_sass = false;    // decoded from an Accel-Sim SASS opcode (shape already checked by the hardware)  // PTX mma.sync.m8n8k4 (f16) is four MMAs per warp (PTX ISA, mma)

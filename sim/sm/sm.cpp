@@ -54,7 +54,7 @@ void Sm::launch_cta(std::unique_ptr<CtaWork> work, Cycle now) {
   if (cta.warps.size() < n) throw SimulationError(name() + ": no free warp slots (occupancy bookkeeping is broken)");
   cta.work = std::move(work);
   cta.live = cta.resident = n;
-  cta.arrived = 0;
+  cta.barriers = {};
   cta.mbarriers.clear();
   cta.cluster = kernel_->cluster_of(cta.work->id());
   cta.rank = kernel_->rank_in_cluster(cta.work->id());
@@ -304,11 +304,19 @@ void Sm::issue(SubPartition& sp, uint32_t slot, Cycle now) {
       break;
     }
     case OpClass::kBarrier: {
+      // One of the CTA's 16 barriers: its phase expects the warps the first arrival names
+      // (0: every warp not exited). bar.arrive arrives without waiting.
       ++stats_.barriers;
       CtaSlot& cta = ctas_[w.cta_slot];
-      w.at_barrier = true;
-      ++cta.arrived;
-      check_barrier(cta);
+      const uint32_t id = in.barrier_id & 15u;
+      CtaSlot::Barrier& b = cta.barriers[id];
+      if (b.arrived == 0) b.expected = in.barrier_warps;
+      ++b.arrived;
+      if (!in.op->barrier_arrive) {
+        w.at_barrier = true;
+        w.barrier_id = static_cast<uint8_t>(id);
+      }
+      check_barrier(cta, id);
       break;
     }
     case OpClass::kMembar:
@@ -437,7 +445,8 @@ void Sm::exit_warp(Warp& w, uint32_t slot, Cycle now) {
   w.at_barrier = false;
   CtaSlot& cta = ctas_[w.cta_slot];
   --cta.live;
-  check_barrier(cta);
+  for (uint32_t id = 0; id < cta.barriers.size(); ++id)
+    if (cta.barriers[id].expected == 0) check_barrier(cta, id);
   if (spec_.clusters.supported()) clusters_.exit(cta.cluster, w.cluster_arrivals, std::max(now, w.cluster_writes_done));
   maybe_retire(w, slot, now);
 }
@@ -461,13 +470,16 @@ void Sm::maybe_retire(Warp& w, uint32_t slot, Cycle now) {
   on_cta_done_(id_, now);
 }
 
-void Sm::check_barrier(CtaSlot& cta) {
-  if (cta.arrived == 0 || cta.arrived < cta.live) return;
+void Sm::check_barrier(CtaSlot& cta, uint32_t id) {
+  CtaSlot::Barrier& b = cta.barriers[id];
+  if (b.arrived == 0 || b.arrived < (b.expected ? b.expected : cta.live)) return;
   for (uint32_t slot : cta.warps) {
-    warps_[slot].at_barrier = false;
+    Warp& w = warps_[slot];
+    if (!w.at_barrier || w.barrier_id != id) continue;
+    w.at_barrier = false;
     mark_dirty(slot);
   }
-  cta.arrived = 0;
+  b = CtaSlot::Barrier{};
   woke_work_ = true;
 }
 

@@ -74,7 +74,12 @@ class Sm : public Component, public MemResponder, private LoadStoreClient {
     std::unique_ptr<CtaWork> work;
     std::vector<uint32_t> warps;
     uint32_t live = 0;     // warps that have not exited
-    uint32_t arrived = 0;  // live warps waiting at the barrier
+    // The CTA's 16 barriers (PTX bar/barrier): warps arrived in the phase under way, and the
+    // warps it expects (0: every warp that has not exited).
+    struct Barrier {
+      uint32_t arrived = 0, expected = 0;
+    };
+    std::array<Barrier, 16> barriers{};
     uint32_t resident = 0; // warps not yet retired (exited warps may still drain)
     MbarrierTable mbarriers;
     uint64_t cluster = 0;  // KernelInfo::cluster_of its id (a CTA of a kernel without clusters is one of its own)
@@ -107,7 +112,7 @@ class Sm : public Component, public MemResponder, private LoadStoreClient {
   void advance(Warp& w, uint32_t slot, Cycle now);
   void exit_warp(Warp& w, uint32_t slot, Cycle now);
   void maybe_retire(Warp& w, uint32_t slot, Cycle now);
-  void check_barrier(CtaSlot& cta);
+  void check_barrier(CtaSlot& cta, uint32_t id);  // releases its waiting warps if the phase is complete
   void mark_dirty(uint32_t slot);
   void load_done(uint32_t warp, std::span<const RegId> dsts, Cycle ready) override;
   void store_acked(uint32_t warp) override;

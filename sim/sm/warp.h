@@ -12,6 +12,7 @@ struct Warp {
   bool resident = false;
   bool exited = false;      // executed exit or ran out of instructions; may still be draining
   bool at_barrier = false;
+  uint8_t barrier_id = 0;   // the CTA barrier it waits at, when at_barrier
   bool at_membar = false;
   // Held until held_until, in state held_for: barrier.cluster.wait (kNever until its phase
   // completes) or nanosleep.

@@ -2,6 +2,7 @@
 // .shared::cluster state space and the special registers %cluster_*). The CTAs of a cluster are
 // emulated side by side and share a ClusterState; an address in another CTA's shared memory uses
 // the .shared::cluster encoding of op_info.h (rank + 1 in bits 24 and up).
+#include <algorithm>
 #include <bit>
 #include <string>
 
@@ -118,11 +119,26 @@ void CtaEmulator::cluster_op(WarpState& w, const EmuInst& in, uint32_t exec) {
       return;
     }
     case EmuOp::kClusterArrive:
-      if (exec) ++w.cluster_arrivals;
+      if (!exec) return;
+      ++w.cluster_arrivals;
+      if (clocks_.enabled()) {
+        // Phases by parity: a warp arrives in phase k + 2 only after every warp has waited for
+        // phase k, so two are under way at most.
+        const uint32_t slot = w.cluster_arrivals & 1;
+        if (cluster_phase_[slot] != w.cluster_arrivals) {
+          cluster_phase_[slot] = w.cluster_arrivals;
+          std::fill(cluster_clock_[slot].begin(), cluster_clock_[slot].end(), 0);
+        }
+        clocks_.release(w.index, cluster_clock_[slot]);
+      }
       return;
     case EmuOp::kClusterWait:
       // Everything the cluster's threads did before their arrive is visible after the wait.
-      if (exec) cluster_catch_up(w.cluster_arrivals, in);
+      if (!exec) return;
+      cluster_catch_up(w.cluster_arrivals, in);
+      if (clocks_.enabled() && w.cluster_arrivals && cluster_phase_[w.cluster_arrivals & 1] == w.cluster_arrivals) {
+        clocks_.acquire(w.index, cluster_clock_[w.cluster_arrivals & 1]);
+      }
       return;
     default:
       return;
@@ -130,9 +146,9 @@ void CtaEmulator::cluster_op(WarpState& w, const EmuInst& in, uint32_t exec) {
 }
 
 // Runs every warp of every CTA in the cluster (this one included) until it has made `arrivals`
-// arrives or finished, queueing what it executed, as catch_up does for bar.sync. A warp is run
-// the way its own stream would run it: past a bar.sync only once its CTA's other warps reached
-// it. A warp that is mid-batch further up the call stack is left alone.
+// arrives or finished, queueing what it executed. A warp waiting at a barrier of its CTA or on an
+// incomplete mbarrier phase is passed over until another warp completes it, so passes repeat
+// until none makes progress. A warp that is mid-batch further up the call stack is left alone.
 void CtaEmulator::cluster_catch_up(uint32_t arrivals, const EmuInst& in) {
   if (arrivals == 0) return;
   std::vector<CtaEmulator*> ctas = cluster_ ? cluster_->ctas : std::vector<CtaEmulator*>{this};
@@ -140,15 +156,18 @@ void CtaEmulator::cluster_catch_up(uint32_t arrivals, const EmuInst& in) {
     --cluster_->catching_up;
     throw SimulationError(launch_.file + ":" + std::to_string(in.line) + ": barrier.cluster waits nest too deeply to emulate");
   }
-  for (CtaEmulator* cta : ctas) {
-    if (!cta) continue;  // retired: all its warps finished
-    for (WarpState& other : cta->warps_) {
-      if (static_cast<int64_t>(other.index) == cta->filling_warp_ && cta != this) continue;
-      while (!other.done && other.cluster_arrivals < arrivals && static_cast<int64_t>(other.index) != cta->filling_warp_) {
-        cta->catch_up(other.barriers);
-        Record r;
-        if (!cta->step(other, r)) break;
-        other.queue.push_back(std::move(r));
+  for (bool progressed = true; progressed;) {
+    progressed = false;
+    for (CtaEmulator* cta : ctas) {
+      if (!cta) continue;  // retired: all its warps finished
+      for (WarpState& other : cta->warps_) {
+        while (!other.done && other.cluster_arrivals < arrivals && static_cast<int64_t>(other.index) != cta->filling_warp_ &&
+               other.barrier_wait < 0 && !cta->blocked_on_wait(other)) {
+          Record r;
+          if (!cta->step(other, r)) break;
+          other.queue.push_back(std::move(r));
+          progressed = true;
+        }
       }
     }
   }

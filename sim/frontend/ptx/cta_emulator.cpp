@@ -29,7 +29,10 @@ CtaEmulator::CtaEmulator(const LaunchContext& launch, Dim3 cta_id, std::shared_p
     streams_.push_back(std::make_unique<Stream>(*this, w));
   }
   shared_.assign(launch.program->static_shared_bytes + launch.dynamic_shared_bytes, 0);
-  if (launch.findings && launch.findings->enabled) shared_words_.resize((shared_.size() + 3) / 4);
+  if (launch.findings && launch.findings->enabled) {
+    shared_words_.resize((shared_.size() + 3) / 4);
+    clocks_.reset(nwarps);
+  }
   local_.resize(threads);
   if (cluster_) cluster_->ctas.at(rank_) = this;
 }
@@ -53,8 +56,8 @@ const WarpInst* CtaEmulator::Stream::next() {
     filled_ = taken_ = 0;
     cta_.filling_warp_ = warp_;
     while (filled_ < kBatch) {
-      // Past a barrier, the other warps must have reached it before this warp goes on.
-      cta_.catch_up(w.barriers);
+      // Waiting at a barrier, the warp goes on once the other warps have completed its phase.
+      if (w.barrier_wait >= 0) cta_.wait_at_barrier(w);
       if (!cta_.step(w, batch_[filled_])) break;
       ++filled_;
     }
@@ -65,17 +68,6 @@ const WarpInst* CtaEmulator::Stream::next() {
   r->inst.addr.list = r->addresses.empty() ? nullptr : r->addresses.data();
   if (!r->async_regs.empty()) r->inst.regs = r->async_regs.data();  // the record may have moved since
   return &r->inst;
-}
-
-void CtaEmulator::catch_up(uint32_t barrier_count) {
-  if (barrier_count == 0) return;
-  for (WarpState& other : warps_) {
-    while (!other.done && other.barriers < barrier_count) {
-      Record r;
-      if (!step(other, r)) break;
-      other.queue.push_back(std::move(r));
-    }
-  }
 }
 
 void CtaEmulator::finish_lanes(WarpState& w, uint32_t lanes) {
@@ -120,6 +112,7 @@ bool CtaEmulator::step_independent(WarpState& w, Record& out) {
     if ((w.live >> l & 1) && w.pcs[l] >= end) w.live &= ~(1u << l);
   if (w.live == 0) {
     w.done = true;
+    warp_finished();
     return false;
   }
   // Groups of lanes by PC: the lowest PC first (so that divergent paths meet again where they
@@ -221,6 +214,7 @@ bool CtaEmulator::step(WarpState& w, Record& out) {
   if (w.stack.empty() || w.stack.back().pc >= insts.size()) {
     w.done = true;
     w.stack.clear();
+    warp_finished();
     return false;
   }
   StackEntry& top = w.stack.back();
@@ -278,18 +272,17 @@ void CtaEmulator::execute_op(WarpState& w, const EmuInst& in, uint32_t exec, Rec
       return;
     case EmuOp::kBar: {
       // Every live thread of the warp must take part: a bar.sync under divergence (or a guard)
-      // that leaves some out is a bug.
+      // that leaves some out is a bug. One the whole warp skips is simply not executed.
       uint32_t live = 0;
       for (const auto& e : w.stack) live |= e.mask;
-      if (exec != live && launch_.findings && launch_.findings->enabled) {
+      if (exec != 0 && exec != live && launch_.findings && launch_.findings->enabled) {
         launch_.findings->add("divergent-barrier", in.line,
-                              launch_.file + ":" + std::to_string(in.line) + ": bar.sync reached by " +
+                              launch_.file + ":" + std::to_string(in.line) + ": " + in.opcode + " reached by " +
                                   std::to_string(std::popcount(exec)) + " of the " + std::to_string(std::popcount(live)) +
                                   " live threads of warp " + std::to_string(w.index) + " in CTA " + id_.str());
       }
-      ++w.barriers;
-      ++w.sync_epoch;
       top.pc = pc + 1;
+      barrier_op(w, in, exec, out);
       return;
     }
     default:

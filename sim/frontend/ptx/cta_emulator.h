@@ -3,13 +3,14 @@
 // reconvergence stack per warp (divergent branches reconverge at their immediate
 // post-dominator). Each executed instruction becomes a WarpInst for the timing model.
 //
-// Barriers: a warp that has passed its n-th bar.sync may not execute further until every other
-// live warp of the CTA has executed its n-th bar.sync too. When the timing model asks a warp for
-// an instruction past a barrier, the emulator first runs the lagging warps up to the barrier and
-// queues what they executed, so all stores before a barrier are visible after it.
+// Barriers: a warp waiting at one of the CTA's barriers (bar.sync, bar.red) is not run until the
+// barrier's phase completes. When the timing model asks such a warp for an instruction, the
+// emulator first runs the other warps until the phase completes and queues what they executed,
+// so all stores before a barrier are visible after it (cta_barriers.cpp).
 #include <array>
 #include <bit>
 #include <deque>
+#include <functional>
 #include <map>
 #include <string>
 #include <memory>
@@ -21,6 +22,7 @@
 #include "frontend/ptx/device_memory.h"
 #include "frontend/ptx/program.h"
 #include "frontend/ptx/register_file.h"
+#include "frontend/ptx/sync_clocks.h"
 #include "frontend/ptx/tensor_map.h"
 #include "frontend/ptx/wgmma_layout.h"
 
@@ -129,12 +131,13 @@ class CtaEmulator : public CtaWork {
     uint32_t index = 0;
     RegisterFile regs;
     std::vector<StackEntry> stack;
-    uint32_t barriers = 0;       // bar.sync instructions executed
-    // The shared-memory checker's epoch: bar.sync instructions plus CTA-wide mbarrier phases this
-    // warp has waited for (every warp arrived in them, as in cuda::barrier's arrive_and_wait), and
-    // for each such mbarrier the phases already counted.
-    uint32_t sync_epoch = 0;
-    std::map<uint64_t, uint32_t> mbarrier_phases_synced;
+    // bar.sync or bar.red waiting for its barrier's phase to complete: the barrier (-1: none),
+    // the instruction, and for bar.red its form, destination and the lanes that get the result.
+    int32_t barrier_wait = -1;
+    uint32_t barrier_pc = 0;
+    uint8_t barrier_form = 0;
+    int32_t barrier_dst = -1;
+    uint32_t barrier_lanes = 0;
     uint32_t cluster_arrivals = 0;  // barrier.cluster.arrive instructions executed
     bool done = false;
     std::deque<Record> queue;    // executed ahead (to reach a barrier), not yet handed out
@@ -176,7 +179,21 @@ class CtaEmulator : public CtaWork {
   void begin_record(const EmuInst& in, uint32_t exec, Record& out) const;
   static void compress_addresses(Record& out);  // the active mask must be set
   uint32_t guard_lanes(const WarpState& w, const EmuInst& in, uint32_t mask) const;
-  void catch_up(uint32_t barrier_count);  // runs every warp up to that many barriers
+  // cta_barriers.cpp: the CTA's sixteen barriers (PTX ISA "bar, barrier").
+  struct CtaBarrier {
+    uint32_t arrived = 0;          // warps arrived in the phase under way (0: none under way)
+    uint32_t expected = 0;         // warps the phase expects; 0: every warp that has not exited
+    uint32_t popc = 0;             // bar.red: lanes whose predicate was true so far,
+    bool all = true, any = false;  // and whether all / any were
+    PhaseClock clock;              // the race checker's: what the arriving warps had seen
+  };
+  std::array<CtaBarrier, 16> barriers_;
+  void barrier_op(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);
+  void complete_barrier_if_done(uint32_t id);
+  void warp_finished();  // a warp exited: phases expecting every live warp may now be complete
+  // Runs the other warps until `w`'s barrier phase completes; a clear error if it never can.
+  void wait_at_barrier(WarpState& w);
+  SyncClocks clocks_;  // happens-before for the shared-memory checker (enabled with it)
   void execute(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);
   void execute_op(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);
   void load_store(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);  // memory_access.cpp
@@ -187,8 +204,10 @@ class CtaEmulator : public CtaWork {
     uint32_t expected = 0, pending = 0;
     int64_t tx = 0;      // transaction bytes expected and not yet copied
     uint32_t phase = 0;  // phases completed
-    uint32_t arrived_warps = 0;  // this CTA's warps that arrived in the current phase (a bit each)
-    int64_t last_cta_wide = -1;  // the latest completed phase every warp of the CTA arrived in
+    // The race checker's: what this CTA's warps arriving in the phase under way had seen, and
+    // the same for the last two completed phases (by parity: a wait names one of those).
+    PhaseClock clock;
+    std::array<PhaseClock, 2> completed;
   };
   Mbarrier& mbarrier_at(uint64_t address, const WarpState& w, uint32_t lane, const EmuInst& in);
   uint8_t* bytes_at(MemSpace space, uint64_t address, uint32_t size, const WarpState& w, uint32_t lane, const EmuInst& in);
@@ -220,11 +239,15 @@ class CtaEmulator : public CtaWork {
   uint8_t* cluster_shared_at(uint64_t address, uint32_t size, const WarpState& w, uint32_t lane, const EmuInst& in);
   std::shared_ptr<ClusterState> cluster_;
   uint32_t rank_ = 0;  // in the cluster
+  // The race checker's view of barrier.cluster in this CTA: by parity of the phase, what its
+  // warps arriving had seen, and which phase (a warp's arrive count) the slot holds.
+  std::array<PhaseClock, 2> cluster_clock_;
+  std::array<uint32_t, 2> cluster_phase_{};
   std::map<uint64_t, Mbarrier> mbarriers_;
   // A failing mbarrier wait first runs the CTA's other warps ahead (into their queues, as for a
   // barrier) until the phase completes, so that the wait's outcome does not depend on the order
   // warps happen to be emulated in (warpsim run and warpsim trace then agree).
-  template <class Done> void run_others_until(const WarpState& waiting, Done&& done);
+  void run_others_until(const WarpState& waiting, const std::function<bool()>& done, uint64_t max_steps = uint64_t{1} << 22);
   bool wait_satisfied(const WarpState& w, const EmuInst& in, uint32_t exec) const;
   bool blocked_on_wait(const WarpState& w) const;
   bool yielding_ = false;
@@ -254,8 +277,8 @@ class CtaEmulator : public CtaWork {
   std::vector<WarpState> warps_;
   std::vector<std::unique_ptr<Stream>> streams_;
   std::vector<uint8_t> shared_;
-  // Shared-memory checker state per 4-byte word: who last wrote and read it, in which barrier
-  // epoch (the accessing warp's bar.sync count), and whether it was ever written.
+  // Shared-memory checker state per 4-byte word: who last wrote and read it, at which of the
+  // accessing warp's clocks (SyncClocks; 0: never), and whether it was ever written.
   struct WordAccess {
     // 16 bytes: the checker touches one per shared word accessed, and in a big grid these are
     // cache misses, so size is speed (24 bytes cost the SGEMM benchmark about 5%).
@@ -263,7 +286,7 @@ class CtaEmulator : public CtaWork {
     // warp is thread / 32) and the instruction's index + 1 (bits 10-30; 0 when past 2^21 - 2);
     // bit 31 of `write` says the word was ever written.
     static constexpr uint32_t kThreadMask = 0x3ff, kWrittenBit = 0x80000000u;
-    uint32_t write_epoch = UINT32_MAX, read_epoch = UINT32_MAX;
+    uint32_t write_clock = 0, read_clock = 0;
     uint32_t write = 0, read = 0;
     static uint32_t pack(uint32_t thread, uint32_t instruction) {
       return thread | (instruction < 0x1ffffe ? (instruction + 1) << 10 : 0u);

@@ -52,6 +52,11 @@ uint8_t qualifier_of(const EmuInst& e) {
     case EmuOp::kSzext: return e.has("clamp") ? 1 : 0;
     case EmuOp::kBfind: return e.has("shiftamt") ? 1 : 0;
     case EmuOp::kDp2a: return e.has("hi") ? 1 : 0;
+    case EmuOp::kBar: {  // kBarSync, kBarArrive, kBarPopc, kBarAnd, kBarOr
+      if (e.has("arrive")) return EmuInst::kBarArrive;
+      if (!e.has("red")) return EmuInst::kBarSync;
+      return e.has("popc") ? EmuInst::kBarPopc : e.has("and") ? EmuInst::kBarAnd : EmuInst::kBarOr;
+    }
     case EmuOp::kPrmt: return index_of(e.mods, {"f4e", "b4e", "rc8", "ecl", "ecr", "rc16"});
     case EmuOp::kIsspacep: {
       const uint8_t s = index_of(e.mods, {"global", "local", "shared", "shared::cluster", "shared::cta"});

@@ -42,47 +42,6 @@ bool CtaEmulator::blocked_on_wait(const WarpState& w) const {
   return false;
 }
 
-// Runs other warps ahead until `done`: this CTA's, and in a cluster its siblings' too (a remote
-// arrive or a multicast copy may complete this CTA's phase).
-template <class Done>
-void CtaEmulator::run_others_until(const WarpState& waiting, Done&& done) {
-  bool& yielding = cluster_ ? cluster_->yielding : yielding_;
-  if (yielding) return;  // one level: a wait inside this one just spins
-  yielding = true;
-  const std::vector<CtaEmulator*> ctas = cluster_ ? cluster_->ctas : std::vector<CtaEmulator*>{this};
-  // Bounded, in case the phase never completes (a real deadlock the livelock check then reports).
-  constexpr uint64_t kMaxSteps = uint64_t{1} << 22;
-  uint64_t steps = 0;
-  bool progressed = true;
-  while (!done() && progressed && steps < kMaxSteps) {
-    progressed = false;
-    for (CtaEmulator* cta : ctas) {
-      if (!cta) continue;  // retired
-      // A warp past a bar.sync that another warp of its CTA has not reached must wait for it
-      // there: here, the waiting warp; elsewhere, the CTA's least advanced warp.
-      uint32_t bound = waiting.barriers;
-      if (cta != this) {
-        bound = UINT32_MAX;
-        for (const WarpState& o : cta->warps_)
-          if (!o.done) bound = std::min(bound, o.barriers);
-      }
-      for (WarpState& other : cta->warps_) {
-        if (&other == &waiting || other.done || static_cast<int64_t>(other.index) == cta->filling_warp_ || other.barriers > bound ||
-            cta->blocked_on_wait(other))
-          continue;
-        Record r;
-        if (!cta->step(other, r)) continue;
-        other.queue.push_back(std::move(r));
-        progressed = true;
-        ++steps;
-        if (done()) break;
-      }
-      if (done()) break;
-    }
-  }
-  yielding = false;
-}
-
 // `size` bytes at `address` for a copy engine's transfer: in bounds (memory_at's faults), but
 // aligned only as the copy requires (checked by the caller), not to the whole size.
 uint8_t* CtaEmulator::bytes_at(MemSpace space, uint64_t address, uint32_t size, const WarpState& w, uint32_t lane, const EmuInst& in) {
@@ -118,9 +77,10 @@ CtaEmulator::Mbarrier& CtaEmulator::mbarrier_at(uint64_t address, const WarpStat
 
 void CtaEmulator::complete_phase_if_done(Mbarrier& b) const {
   if (b.pending != 0 || b.tx != 0) return;
-  const uint32_t all = warps_.size() >= 32 ? ~0u : (1u << warps_.size()) - 1;
-  if (b.arrived_warps == all) b.last_cta_wide = b.phase;
-  b.arrived_warps = 0;
+  if (clocks_.enabled()) {
+    b.completed[b.phase & 1] = b.clock;
+    std::fill(b.clock.begin(), b.clock.end(), 0);
+  }
   ++b.phase;
   b.pending = b.expected;
 }
@@ -150,7 +110,7 @@ void CtaEmulator::mbarrier_op(WarpState& w, const EmuInst& in, uint32_t exec, Re
       memory_at(MemSpace::kShared, a, 8, w, l, in);
       const auto count = static_cast<uint32_t>(read(w, ops.at(1), l));
       if (count == 0 || count >= (1u << 20)) fault(in, w, l, "mbarrier.init with expected count " + std::to_string(count) + "; the PTX ISA allows 1 to 2^20 - 1");
-      mbarriers_[a] = Mbarrier{count, count, 0, 0};
+      mbarriers_[a] = Mbarrier{count, count, 0, 0, {}, {}};
       use.arrivals = count;
       return;
     }
@@ -182,7 +142,7 @@ void CtaEmulator::mbarrier_op(WarpState& w, const EmuInst& in, uint32_t exec, Re
       }
       write(w, ops.at(0).kind == EmuOperand::Kind::kReg ? ops[0].reg : -1, l, b.phase);  // the state token: the phase arrived on
       b.pending -= count;
-      if (!remote) b.arrived_warps |= 1u << w.index;
+      if (!remote && clocks_.enabled()) clocks_.release(w.index, b.clock);
       use.arrivals += count;
       complete_phase_if_done(b);
       return;
@@ -194,10 +154,8 @@ void CtaEmulator::mbarrier_op(WarpState& w, const EmuInst& in, uint32_t exec, Re
     const bool done = parity ? (b.phase & 1) != (operand & 1) : operand < b.phase;
     write(w, ops.at(0).kind == EmuOperand::Kind::kReg ? ops[0].reg : -1, l, done ? 1 : 0);
     if (done) waited = std::max<int64_t>(waited, parity ? int64_t{b.phase} - 1 : static_cast<int64_t>(operand));
-    if (done && waited == b.last_cta_wide) {  // a CTA-wide phase: a barrier for the shared-memory checker
-      uint32_t& synced = w.mbarrier_phases_synced[a];
-      if (synced < static_cast<uint32_t>(waited) + 1) synced = static_cast<uint32_t>(waited) + 1, ++w.sync_epoch;
-    }
+    // The phase waited for: what its arriving warps had seen is ordered before what follows.
+    if (done && clocks_.enabled()) clocks_.acquire(w.index, b.completed[waited & 1]);
   });
   if (kind == MbarrierOp::kWait) use.phase = static_cast<int32_t>(waited);
 }

@@ -1,5 +1,5 @@
 // Where an emulated access lands (global, shared, local, parameter or constant memory), the
-// faults for accesses that land nowhere, and the shared-memory checkers (races between barriers,
+// faults for accesses that land nowhere, and the shared-memory checkers (races: accesses no barrier orders;
 // reads of never-written words), and the short base + stride form of a warp's addresses.
 #include <algorithm>
 #include <array>
@@ -23,21 +23,26 @@ std::string CtaEmulator::thread_name(const WarpState& w, uint32_t lane) const {
 void CtaEmulator::check_shared(const WarpState& w, uint32_t lane, uint64_t address, uint32_t size, bool write, bool atomic,
                                const EmuInst& in) {
   if (shared_words_.empty()) return;
-  const uint32_t epoch = w.sync_epoch;
+  const uint32_t now = clocks_.now(w.index);
   const uint32_t me = WordAccess::pack(w.index * 32 + lane, static_cast<uint32_t>(&in - launch_.program->insts.data()));
   for (uint64_t word = address / 4; word <= (address + size - 1) / 4 && word < shared_words_.size(); ++word) {
     WordAccess& a = shared_words_[word];
     const bool uninitialized = !write && !atomic && !(a.write & WordAccess::kWrittenBit);
-    // Threads of different warps touching one word between two barriers, one of them writing.
-    const bool after_write = !atomic && a.write_epoch == epoch && WordAccess::warp_of(a.write) != w.index;
-    const bool after_read = !atomic && write && a.read_epoch == epoch && WordAccess::warp_of(a.read) != w.index;
+    // Threads of different warps touching one word, one of them writing, with nothing ordering
+    // the earlier access before this one (no barrier phase or mbarrier hand-off between them).
+    auto unordered = [&](uint32_t packed, uint32_t clock) {
+      const uint32_t other = WordAccess::warp_of(packed);
+      return clock != 0 && other != w.index && !clocks_.ordered(w.index, other, clock);
+    };
+    const bool after_write = !atomic && unordered(a.write, a.write_clock);
+    const bool after_read = !atomic && write && unordered(a.read, a.read_clock);
     if (uninitialized || after_write || after_read) report_shared(w, lane, word, write, uninitialized, after_write, after_read, in);
     if (atomic) {
       a.write |= WordAccess::kWrittenBit;
     } else if (write) {
-      a.write_epoch = epoch, a.write = me | WordAccess::kWrittenBit;
+      a.write_clock = now, a.write = me | WordAccess::kWrittenBit;
     } else {
-      a.read_epoch = epoch, a.read = me;
+      a.read_clock = now, a.read = me;
     }
   }
 }
@@ -61,11 +66,11 @@ void CtaEmulator::report_shared(const WarpState& w, uint32_t lane, uint64_t word
   if (after_write) {
     launch_.findings->add("race", in.line,
                           where(in.line) + ": " + thread_name(w, lane) + (write ? " writes" : " reads") + " shared " + hex + ", which " +
-                              name_of(WordAccess::thread_of(a.write)) + " wrote at " + where_packed(a.write) + " with no bar.sync between them");
+                              name_of(WordAccess::thread_of(a.write)) + " wrote at " + where_packed(a.write) + " with no barrier ordering them");
   } else if (after_read) {
     launch_.findings->add("race", in.line,
                           where(in.line) + ": " + thread_name(w, lane) + " writes shared " + hex + ", which " + name_of(WordAccess::thread_of(a.read)) +
-                              " read at " + where_packed(a.read) + " with no bar.sync between them");
+                              " read at " + where_packed(a.read) + " with no barrier ordering them");
   }
 }
 

@@ -98,8 +98,11 @@ struct EmuInst {
   // (bit 0) and .wrap (bit 1); bmsk/szext .clamp, bfind .shiftamt, dp2a .hi (bit 0); prmt's mode
   // (1-6: f4e b4e rc8 ecl ecr rc16); a SIMD video instruction's operation (bits 0-2, 0-6: vadd
   // vsub vavrg vabsdiff vmin vmax vset), vset's comparison (bits 3-5: eq ne lt le gt ge) and
-  // .add (bit 6); isspacep's space (1 global, 2 local, 3 shared or shared::cluster, 4 shared::cta).
+  // .add (bit 6); isspacep's space (1 global, 2 local, 3 shared or shared::cluster, 4 shared::cta);
+  // bar's form (below).
   uint8_t qualifier = 0;
+  // bar/barrier's form, in `qualifier`: sync, arrive, or red with its operation.
+  static constexpr uint8_t kBarSync = 0, kBarArrive = 1, kBarPopc = 2, kBarAnd = 3, kBarOr = 4;
   bool tf32 = false;                // mma.sync with .tf32 inputs (one element per register); cvt.rna.tf32.f32
   ValueType type, source_type;      // the (last) operand type; cvt's source type
   uint32_t line = 0, source_line = 0;

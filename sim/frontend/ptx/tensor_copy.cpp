@@ -144,11 +144,17 @@ void CtaEmulator::land_copy(WarpState& w, const EmuInst& in, uint32_t l, std::sp
     } else {
       for (uint32_t b = 0; b < size; b += 16) std::memcpy(cluster_shared_at(cta | swizzled(d + b, swizzle), 16, w, l, in), bytes.data() + b, 16);
     }
-    // Written by the copy engine, not by a thread: the checker of the CTA written marks the words
-    // written but cannot tell which barrier orders them (an mbarrier wait orders accesses only
-    // when every warp of the CTA arrived in the phase, which a copy's completion is not).
-    if (CtaEmulator* owner = rank == rank_ ? this : cluster_->ctas[rank]) owner->check_shared(w, l, d, size, true, true, in);
+    // Into this CTA, the checker sees the copy as a write by the issuing warp that completes on
+    // the mbarrier: a warp that waited for the phase is ordered after it, and the copy after
+    // the accesses the issuing warp had acquired. Into a sibling, the words are only marked
+    // written (races across CTAs are not checked).
     Mbarrier& bar = mbarrier_at(cta | m, w, l, in);
+    if (rank == rank_) {
+      check_shared(w, l, d, size, true, false, in);
+      if (clocks_.enabled()) clocks_.release(w.index, bar.clock);
+    } else if (CtaEmulator* owner = cluster_->ctas[rank]) {
+      owner->check_shared(w, l, d, size, true, true, in);
+    }
     bar.tx -= size;
     complete_phase_if_done(bar);
   }

@@ -90,6 +90,7 @@ void CtaEmulator::tcgen05_op(WarpState& w, const EmuInst& in, uint32_t exec, Rec
         Mbarrier& b = mbarrier_at(a, w, l, in);
         if (b.pending == 0) fault(in, w, l, "tcgen05.commit arrives on the mbarrier at shared " + hex(a) + " with no arrival pending");
         --b.pending;
+        if (clocks_.enabled() && (a >> kClusterRankShift) == 0) clocks_.release(w.index, b.clock);
         complete_phase_if_done(b);
         use.address = static_cast<uint32_t>(a);
         ++use.arrivals;

@@ -1,5 +1,6 @@
 #include "frontend/trace/instruction_parser.h"
 
+#include <algorithm>
 #include <bit>
 #include <cctype>
 
@@ -56,6 +57,42 @@ struct OperandScan {
 
 // Splits the operand text at top-level commas and files each register as a destination (first
 // operand of an instruction that writes one, unless it is an address in brackets) or a source.
+// bar.sync 1, 64 (and bar.arrive, bar.red after its destination) written with literals: the
+// barrier and its thread count, as the PTX names them. Registers leave them to bar= and threads=.
+void barrier_literals(LineCursor& c, size_t end, const OpInfo& op, WarpInst& inst) {
+  std::vector<std::string_view> operands;
+  for (size_t i = c.pos(), start = i; i <= end; ++i) {
+    if (i == end || c.text()[i] == ',') {
+      std::string_view o = c.text().substr(start, i - start);
+      while (!o.empty() && (o.front() == ' ' || o.front() == '\t')) o.remove_prefix(1);
+      while (!o.empty() && (o.back() == ' ' || o.back() == '\t')) o.remove_suffix(1);
+      operands.push_back(o);
+      start = i + 1;
+    }
+  }
+  const size_t first = op.mnemonic.find(".red") != std::string::npos ? 1 : 0;
+  auto literal = [&](size_t k, uint32_t& value) {
+    if (k >= operands.size() || operands[k].empty()) return false;
+    uint64_t v = 0;
+    for (char ch : operands[k]) {
+      if (ch < '0' || ch > '9') return false;  // a register: the annotations say
+      v = std::min<uint64_t>(v * 10 + static_cast<uint64_t>(ch - '0'), 1u << 20);
+    }
+    value = static_cast<uint32_t>(v);
+    return true;
+  };
+  const size_t at = c.text().find(operands.empty() ? std::string_view{} : operands[0], c.pos());
+  uint32_t id = 0, threads = 0;
+  if (literal(first, id)) {
+    if (id > 15) c.fail_at(at, "barrier " + std::to_string(id) + ": a CTA's barriers are 0 to 15 (PTX ISA)");
+    inst.barrier_id = static_cast<uint8_t>(id);
+  }
+  if (literal(first + 1, threads)) {
+    if (threads == 0 || threads % 32 != 0 || threads > 1024) c.fail_at(at, "barrier thread count " + std::to_string(threads) + ": expected a multiple of 32 from 32 to 1024");
+    inst.barrier_warps = static_cast<uint16_t>(threads / 32);
+  }
+}
+
 void scan_operands(LineCursor& c, size_t end, bool first_is_destination, RegisterNames& registers, OperandScan& out) {
   int depth = 0;
   int operand = 0;
@@ -227,6 +264,7 @@ WarpInst parse_instruction(LineCursor& c, uint32_t full_mask, OpcodeCache& opcod
   if (operands_end == std::string_view::npos) operands_end = c.text().size();
   size_t comment = c.text().find('#', c.pos());
   if (comment < operands_end) operands_end = comment;
+  if (op->op_class == OpClass::kBarrier) barrier_literals(c, operands_end, *op, inst);
   scan_operands(c, operands_end, op->writes_destination, registers, regs);
   if (regs.dst.size() > 255 || regs.src.size() > 255) c.fail("too many register operands");
 
@@ -246,6 +284,18 @@ WarpInst parse_instruction(LineCursor& c, uint32_t full_mask, OpcodeCache& opcod
           c.fail_at(key_at, "elem= is a bulk reduction's element size in bytes: 1, 2, 4 or 8");
         }
         inst.mbar.elem_bytes = static_cast<uint8_t>(v);
+        continue;
+      }
+      if (eq != std::string_view::npos && (key == "bar" || key == "threads")) {  // which CTA barrier, how many threads
+        int64_t v = 0;
+        const bool is_bar = key == "bar";
+        if (op->op_class != OpClass::kBarrier) c.fail_at(key_at, std::string(key) + "= given for '" + std::string(w) + "', which is not a CTA barrier (bar/barrier)");
+        if (!parse_signed(token.substr(eq + 1), v) || (is_bar ? v < 0 || v > 15 : v <= 0 || v > 1024 || v % 32 != 0)) {
+          c.fail_at(key_at + eq + 1, is_bar ? "bar= is the barrier's number, 0 to 15 (the PTX ISA's sixteen per CTA)"
+                                             : "threads= is the barrier's thread count: a multiple of 32 from 32 to 1024");
+        }
+        if (is_bar) inst.barrier_id = static_cast<uint8_t>(v);
+        if (!is_bar) inst.barrier_warps = static_cast<uint16_t>(v / 32);
         continue;
       }
       if (eq != std::string_view::npos && key == "ns") {  // nanosleep: how long the warp sleeps
@@ -284,7 +334,7 @@ WarpInst parse_instruction(LineCursor& c, uint32_t full_mask, OpcodeCache& opcod
         continue;
       }
       if (eq == std::string_view::npos || key != "addr") {
-        c.fail_at(key_at, "unknown annotation '" + std::string(token) + "'; expected addr=BASE+STRIDE, addr=A0,A1,... or, for mbarrier operations and bulk copies, mbar=, count=, arrive=, tx=, phase=, rows=, row_bytes=, stride= and mcast=, elem= for bulk reductions, or ns= for nanosleep");
+        c.fail_at(key_at, "unknown annotation '" + std::string(token) + "'; expected addr=BASE+STRIDE, addr=A0,A1,... or, for mbarrier operations and bulk copies, mbar=, count=, arrive=, tx=, phase=, rows=, row_bytes=, stride= and mcast=, elem= for bulk reductions, bar= and threads= for barriers, or ns= for nanosleep");
       }
       if (have_addr) c.fail_at(key_at, "addr= given twice");
       if (!needs_addresses(*op) && op->space != MemSpace::kParam) {
@@ -293,6 +343,9 @@ WarpInst parse_instruction(LineCursor& c, uint32_t full_mask, OpcodeCache& opcod
       have_addr = true;
       parse_addresses(c, token.substr(eq + 1), key_at + eq + 1, *op, mask, inst, pools);
     }
+  }
+  if (op->barrier_arrive && inst.barrier_warps == 0) {
+    c.fail_at(at, "'" + std::string(w) + "' arrives without waiting and needs '; threads=N', the number of threads its barrier expects (the PTX ISA requires one)");
   }
   if (!have_addr && needs_addresses(*op) && mask != 0) {
     c.fail_at(at, "'" + std::string(w) + "' accesses " + std::string(mem_space_name(op->space)) +

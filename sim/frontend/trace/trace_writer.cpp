@@ -85,6 +85,10 @@ void TraceWriter::instruction(const WarpInst& inst, uint32_t full_mask, const st
     }
   }
   if (inst.op->sleep && inst.sleep_ns) line += (first ? " ; ns=" : "; ns=") + std::to_string(inst.sleep_ns);
+  if (inst.op->op_class == OpClass::kBarrier && (inst.barrier_id != 0 || inst.barrier_warps != 0)) {
+    line += (first ? " ; bar=" : "; bar=") + std::to_string(inst.barrier_id);
+    if (inst.barrier_warps) line += " threads=" + std::to_string(uint32_t{inst.barrier_warps} * 32);
+  }
   if (inst.op->bulk_store && inst.active_mask != 0) {
     line += " tx=" + std::to_string(inst.mbar.tx_bytes);
     if (inst.op->bulk_reduce) line += " elem=" + std::to_string(inst.mbar.elem_bytes);

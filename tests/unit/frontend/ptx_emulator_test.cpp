@@ -293,7 +293,7 @@ TEST(KernelCheckers, FindTheRaceAndStaySilentWithTheBarrier) {
   EXPECT_TRUE(has_kind(racy, "race"));
   for (const auto& f : racy) {
     if (f.kind == "race") {
-      EXPECT_NE(f.message.find("with no bar.sync between them"), std::string::npos) << f.message;
+      EXPECT_NE(f.message.find("with no barrier ordering them"), std::string::npos) << f.message;
     }
   }
   EXPECT_TRUE(findings_of("  bar.sync 0;").empty());

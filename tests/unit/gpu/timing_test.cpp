@@ -235,6 +235,54 @@ TEST(Timing, ExitedWarpsCountAsArrivedAtTheBarrier) {
   EXPECT_NO_THROW(simulate_text("a100", t));
 }
 
+// Named barriers (PTX bar with an id and a thread count) hold only the warps of their phase.
+// Warp 1 waits at barrier 1 while warp 0 runs 100 FMAs of 4 cycles (about 400 cycles), as in
+// BarrierHoldsTheEarlyWarp; warp 2 is the only warp of barrier 2's phase, which its own arrival
+// completes. Were barriers CTA-wide, warp 2 would wait about 400 cycles too.
+TEST(Timing, NamedBarrierHoldsOnlyTheWarpsOfItsPhase) {
+  const std::string warps = ".cta 0 0 0\n.warp 0\n" + repeat("fma.rn.f32 %f1, %f1, %f2, %f3", 100) + "bar.sync 1, 64\nexit\n" +
+                            ".warp 1\nbar.sync %r1, %r2 ; bar=1 threads=64\nexit\n.warp 2\nbar.sync 2, 32\nexit\n";
+  auto s = simulate_text("a100", test::kernel_header("k", 1, 96) + warps);
+  const uint64_t barrier = s.sum("gpu.sm[*].warp_state.barrier");
+  EXPECT_GE(barrier, 396u);
+  EXPECT_LE(barrier, 404u);
+  EXPECT_EQ(s.sum("gpu.sm[*].barriers"), 3u);
+}
+
+// bar.arrive counts towards the phase without waiting: warp 0 arrives and exits at once, warp 1
+// waits for warp 2's 100 FMAs (about 400 cycles), and nothing waits for warp 0.
+TEST(Timing, BarArriveDoesNotWait) {
+  const std::string arrive = ".cta 0 0 0\n.warp 0\nbar.arrive 1, 96\nexit\n.warp 1\nbar.sync 1, 96\nexit\n.warp 2\n" +
+                             repeat("fma.rn.f32 %f1, %f1, %f2, %f3", 100) + "bar.sync 1, 96\nexit\n";
+  auto a = simulate_text("a100", test::kernel_header("k", 1, 96) + arrive);
+  EXPECT_GE(a.sum("gpu.sm[*].warp_state.barrier"), 396u);
+  EXPECT_LE(a.sum("gpu.sm[*].warp_state.barrier"), 404u);
+  // The same with warp 0 waiting (bar.sync): it then waits as long as warp 1.
+  std::string sync = arrive;
+  sync.replace(sync.find("bar.arrive"), 10, "bar.sync");
+  auto b = simulate_text("a100", test::kernel_header("k", 1, 96) + sync);
+  EXPECT_GE(b.sum("gpu.sm[*].warp_state.barrier"), 792u);
+  EXPECT_LE(b.sum("gpu.sm[*].warp_state.barrier"), 808u);
+}
+
+TEST(Timing, BarrierAnnotationsAreChecked) {
+  const std::string head = test::kernel_header("k", 1, 64) + ".cta 0 0 0\n.warp 0\n";
+  for (const auto& [line, message] : std::vector<std::pair<std::string, std::string>>{
+           {"bar.sync 16", "barrier 16: a CTA's barriers are 0 to 15"},
+           {"bar.sync 1, 48", "barrier thread count 48"},
+           {"bar.sync %r1 ; bar=3 threads=40", "threads= is the barrier's thread count"},
+           {"bar.arrive %r1, %r2 ; bar=3", "needs '; threads=N'"},
+           {"add.f32 %f1, %f1, %f1 ; bar=1", "which is not a CTA barrier"}}) {
+    try {
+      simulate_text("a100", head + line + "\nexit\n");
+      ADD_FAILURE() << line;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("t.trace:9:"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
+    }
+  }
+}
+
 TEST(Timing, WarpStateCyclesAddUpToResidentWarpCycles) {
   for (const char* f : {"traces/examples/shared_reduction.trace", "traces/examples/divergence.trace"}) {
     auto s = test::simulate_file("h100", test::source_path(f));
