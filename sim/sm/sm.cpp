@@ -303,22 +303,9 @@ void Sm::issue(SubPartition& sp, uint32_t slot, Cycle now) {
       w.after_branch = true;
       break;
     }
-    case OpClass::kBarrier: {
-      // One of the CTA's 16 barriers: its phase expects the warps the first arrival names
-      // (0: every warp not exited). bar.arrive arrives without waiting.
-      ++stats_.barriers;
-      CtaSlot& cta = ctas_[w.cta_slot];
-      const uint32_t id = in.barrier_id & 15u;
-      CtaSlot::Barrier& b = cta.barriers[id];
-      if (b.arrived == 0) b.expected = in.barrier_warps;
-      ++b.arrived;
-      if (!in.op->barrier_arrive) {
-        w.at_barrier = true;
-        w.barrier_id = static_cast<uint8_t>(id);
-      }
-      check_barrier(cta, id);
+    case OpClass::kBarrier:
+      issue_barrier(w, in);
       break;
-    }
     case OpClass::kMembar:
       if (w.outstanding_stores) w.at_membar = true;
       break;
@@ -468,19 +455,6 @@ void Sm::maybe_retire(Warp& w, uint32_t slot, Cycle now) {
   cta.work.reset();
   --resident_ctas_;
   on_cta_done_(id_, now);
-}
-
-void Sm::check_barrier(CtaSlot& cta, uint32_t id) {
-  CtaSlot::Barrier& b = cta.barriers[id];
-  if (b.arrived == 0 || b.arrived < (b.expected ? b.expected : cta.live)) return;
-  for (uint32_t slot : cta.warps) {
-    Warp& w = warps_[slot];
-    if (!w.at_barrier || w.barrier_id != id) continue;
-    w.at_barrier = false;
-    mark_dirty(slot);
-  }
-  b = CtaSlot::Barrier{};
-  woke_work_ = true;
 }
 
 void Sm::load_done(uint32_t slot, std::span<const RegId> dsts, Cycle ready) {
