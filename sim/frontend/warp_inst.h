@@ -71,16 +71,17 @@ struct WarpInst {
   uint32_t active_mask = 0;
   uint8_t num_dst = 0;
   uint8_t num_src = 0;
+  // bar.sync/arrive/red (OpClass::kBarrier): which of the CTA's 16 barriers, and the warps its
+  // phase expects (at most 32; 0: every warp of the CTA that has not exited, as when no thread
+  // count is given). Here, in what would be padding: the record's size is speed.
+  uint8_t barrier_id = 0;
+  uint8_t barrier_warps = 0;
   const RegId* regs = nullptr;  // num_dst destinations, then num_src sources
   LaneAddresses addr;
   uint32_t line = 0;            // source line in the trace/PTX file, for messages and views
   uint32_t pc = 0;              // PTX frontend: index of the static instruction (0 for traces)
   uint32_t source_line = 0;     // PTX frontend: CUDA source line from the latest .loc (0 if none)
   uint32_t sleep_ns = 0;        // nanosleep: how long the warp sleeps
-  // bar.sync/arrive/red (OpClass::kBarrier): which of the CTA's 16 barriers, and the warps its
-  // phase expects (0: every warp of the CTA that has not exited, as when no thread count is given).
-  uint8_t barrier_id = 0;
-  uint16_t barrier_warps = 0;
   MbarrierUse mbar;             // only for OpInfo::mbarrier operations
 
   RegId dst(int i) const { return regs[i]; }

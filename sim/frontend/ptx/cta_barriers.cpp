@@ -66,7 +66,7 @@ void CtaEmulator::barrier_op(WarpState& w, const EmuInst& in, uint32_t exec, Rec
   }
   if (clocks_.enabled()) clocks_.release(w.index, b.clock);
   out.inst.barrier_id = static_cast<uint8_t>(id);
-  out.inst.barrier_warps = static_cast<uint16_t>(expected);
+  out.inst.barrier_warps = static_cast<uint8_t>(expected);  // at most 32: checked against the CTA above
   if (form != EmuInst::kBarArrive) {
     w.barrier_wait = static_cast<int32_t>(id);
     w.barrier_pc = static_cast<uint32_t>(&in - launch_.program->insts.data());
@@ -107,7 +107,7 @@ void CtaEmulator::warp_finished() {
 
 // Runs other warps ahead until `done`: this CTA's, and in a cluster its siblings' too (a remote
 // arrive or a multicast copy may complete this CTA's phase).
-void CtaEmulator::run_others_until(const WarpState& waiting, const std::function<bool()>& done, uint64_t max_steps) {
+void CtaEmulator::run_others_until(const WarpState& waiting, const std::function<bool()>& done, uint64_t max_steps, bool greedy) {
   bool& yielding = cluster_ ? cluster_->yielding : yielding_;
   if (yielding) return;  // one level: a wait inside this one just spins
   yielding = true;
@@ -125,11 +125,15 @@ void CtaEmulator::run_others_until(const WarpState& waiting, const std::function
         if (&other == &waiting || other.done || static_cast<int64_t>(other.index) == cta->filling_warp_ || other.barrier_wait >= 0 ||
             cta->blocked_on_wait(other))
           continue;
-        Record r;
-        if (!cta->step(other, r)) continue;
-        other.queue.push_back(std::move(r));
-        progressed = true;
-        ++steps;
+        // Greedily, a warp runs until it must wait (its registers stay in the cache); otherwise
+        // one instruction per warp per pass, as a spinning wait would interleave them.
+        do {
+          Record r;
+          if (!cta->step(other, r)) break;
+          other.queue.push_back(std::move(r));
+          progressed = true;
+          ++steps;
+        } while (greedy && !done() && other.barrier_wait < 0 && !cta->blocked_on_wait(other));
         if (done()) break;
       }
       if (done()) break;
@@ -141,7 +145,7 @@ void CtaEmulator::run_others_until(const WarpState& waiting, const std::function
 void CtaEmulator::wait_at_barrier(WarpState& w) {
   // No bound on the steps: the others may have long work before they arrive (the per-warp
   // instruction limit still catches a livelock).
-  run_others_until(w, [&] { return w.barrier_wait < 0; }, UINT64_MAX);
+  run_others_until(w, [&] { return w.barrier_wait < 0; }, UINT64_MAX, true);
   if (w.barrier_wait < 0) return;
   const CtaBarrier& b = barriers_[static_cast<size_t>(w.barrier_wait)];
   uint32_t live = 0;

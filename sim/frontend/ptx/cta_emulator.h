@@ -133,6 +133,7 @@ class CtaEmulator : public CtaWork {
     std::vector<StackEntry> stack;
     // bar.sync or bar.red waiting for its barrier's phase to complete: the barrier (-1: none),
     // the instruction, and for bar.red its form, destination and the lanes that get the result.
+    const uint32_t* clock_row = nullptr;  // the race checker's SyncClocks::row for this warp (null: checker off)
     int32_t barrier_wait = -1;
     uint32_t barrier_pc = 0;
     uint8_t barrier_form = 0;
@@ -247,7 +248,9 @@ class CtaEmulator : public CtaWork {
   // A failing mbarrier wait first runs the CTA's other warps ahead (into their queues, as for a
   // barrier) until the phase completes, so that the wait's outcome does not depend on the order
   // warps happen to be emulated in (warpsim run and warpsim trace then agree).
-  void run_others_until(const WarpState& waiting, const std::function<bool()>& done, uint64_t max_steps = uint64_t{1} << 22);
+  // `greedy`: each warp runs until it must wait, rather than one instruction per warp in turn.
+  void run_others_until(const WarpState& waiting, const std::function<bool()>& done, uint64_t max_steps = uint64_t{1} << 22,
+                        bool greedy = false);
   bool wait_satisfied(const WarpState& w, const EmuInst& in, uint32_t exec) const;
   bool blocked_on_wait(const WarpState& w) const;
   bool yielding_ = false;

@@ -23,19 +23,18 @@ std::string CtaEmulator::thread_name(const WarpState& w, uint32_t lane) const {
 void CtaEmulator::check_shared(const WarpState& w, uint32_t lane, uint64_t address, uint32_t size, bool write, bool atomic,
                                const EmuInst& in) {
   if (shared_words_.empty()) return;
-  const uint32_t now = clocks_.now(w.index);
+  // What this warp has acquired of each warp's clock. Its own entry is its clock now, so its own
+  // earlier accesses are always ordered, and a clock of 0 (never accessed) is ordered too.
+  const uint32_t* known = w.clock_row;
+  const uint32_t now = known[w.index];
   const uint32_t me = WordAccess::pack(w.index * 32 + lane, static_cast<uint32_t>(&in - launch_.program->insts.data()));
   for (uint64_t word = address / 4; word <= (address + size - 1) / 4 && word < shared_words_.size(); ++word) {
     WordAccess& a = shared_words_[word];
     const bool uninitialized = !write && !atomic && !(a.write & WordAccess::kWrittenBit);
     // Threads of different warps touching one word, one of them writing, with nothing ordering
     // the earlier access before this one (no barrier phase or mbarrier hand-off between them).
-    auto unordered = [&](uint32_t packed, uint32_t clock) {
-      const uint32_t other = WordAccess::warp_of(packed);
-      return clock != 0 && other != w.index && !clocks_.ordered(w.index, other, clock);
-    };
-    const bool after_write = !atomic && unordered(a.write, a.write_clock);
-    const bool after_read = !atomic && write && unordered(a.read, a.read_clock);
+    const bool after_write = !atomic && a.write_clock > known[WordAccess::warp_of(a.write)];
+    const bool after_read = !atomic && write && a.read_clock > known[WordAccess::warp_of(a.read)];
     if (uninitialized || after_write || after_read) report_shared(w, lane, word, write, uninitialized, after_write, after_read, in);
     if (atomic) {
       a.write |= WordAccess::kWrittenBit;

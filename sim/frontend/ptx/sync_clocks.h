@@ -32,8 +32,10 @@ class SyncClocks {
   uint32_t warps() const { return n_; }
   // The clock of `warp`'s accesses from now until its next release.
   uint32_t now(uint32_t warp) const { return known_[size_t{warp} * n_ + warp]; }
-  // Whether `warp` has acquired `other`'s clock `clock` (so `other`'s access then is ordered before).
-  bool ordered(uint32_t warp, uint32_t other, uint32_t clock) const { return known_[size_t{warp} * n_ + other] >= clock; }
+  // Row `warp`: per warp, the latest clock `warp` has acquired (its own: its clock now), so
+  // warp `other`'s access at clock c is ordered before `warp`'s when row(warp)[other] >= c.
+  // Valid until the next reset.
+  const uint32_t* row(uint32_t warp) const { return &known_[size_t{warp} * n_]; }
   // `warp` arrives in a phase: what it has seen joins the phase's clock; then its own clock advances.
   void release(uint32_t warp, PhaseClock& phase) {
     phase.resize(n_, 0);

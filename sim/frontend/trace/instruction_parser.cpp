@@ -89,7 +89,7 @@ void barrier_literals(LineCursor& c, size_t end, const OpInfo& op, WarpInst& ins
   }
   if (literal(first + 1, threads)) {
     if (threads == 0 || threads % 32 != 0 || threads > 1024) c.fail_at(at, "barrier thread count " + std::to_string(threads) + ": expected a multiple of 32 from 32 to 1024");
-    inst.barrier_warps = static_cast<uint16_t>(threads / 32);
+    inst.barrier_warps = static_cast<uint8_t>(threads / 32);
   }
 }
 
@@ -295,7 +295,7 @@ WarpInst parse_instruction(LineCursor& c, uint32_t full_mask, OpcodeCache& opcod
                                              : "threads= is the barrier's thread count: a multiple of 32 from 32 to 1024");
         }
         if (is_bar) inst.barrier_id = static_cast<uint8_t>(v);
-        if (!is_bar) inst.barrier_warps = static_cast<uint16_t>(v / 32);
+        if (!is_bar) inst.barrier_warps = static_cast<uint8_t>(v / 32);
         continue;
       }
       if (eq != std::string_view::npos && key == "ns") {  // nanosleep: how long the warp sleeps
