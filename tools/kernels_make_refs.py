@@ -495,3 +495,6 @@ write("sync_reduce_out.bin", "i", rows)
 
 # mbarrier_pipeline: in[i] = -36 + i / 64; out = in^2 + 1 (exact in float: i^2 / 4096 below 2^24 / 4096).
 write("mbarrier_pipeline_out.bin", "f", [exact_f32(f32(-36 + i / 64) ** 2 + 1) for i in range(4608)])
+
+# async_barrier: in[i] = i / 2; out[b * 256 + t] = 3 * in[b * 256 + 255 - t] (exact).
+write("async_barrier_out.bin", "f", [exact_f32(3 * f32(0.5 * (b * 256 + 255 - t))) for b in range(16) for t in range(256)])

@@ -166,6 +166,9 @@ bool decode_memory(std::string_view base, const std::vector<std::string_view>& p
                    const TypeSuffix* type, OpInfo& out, std::string& error) {
   bool wmma = base == "wmma" && parts.size() > 1 && (parts[1] == "load" || parts[1] == "store");
   bool ldmatrix = base == "ldmatrix" || base == "stmatrix";
+  // cp.async.mbarrier.arrive[.noinc].shared{::cta}.b64 [mbar] (Ampere): an arrive on the mbarrier
+  // once the thread's earlier cp.async copies have landed, decoded with the mbarrier operations.
+  if (base == "cp" && parts.size() > 2 && parts[1] == "async" && parts[2] == "mbarrier") return false;
   bool cp_async = base == "cp" && parts.size() > 1 && parts[1] == "async";
   // cp.reduce.async.bulk[.tensor.Nd].global.shared::cta...bulk_group.op[.type]: a TMA reduction,
   // timed as a bulk store whose sectors L2's atomic units combine (one operation per element).
@@ -373,6 +376,13 @@ bool decode_mnemonic(std::string_view mnemonic, OpInfo& out, std::string& error)
   if (base == "bar" || base == "barrier") {
     out.op_class = OpClass::kBarrier;
     out.barrier_arrive = std::find(parts.begin(), parts.end(), "arrive") != parts.end();
+    return true;
+  }
+  if (base == "cp" && parts.size() > 3 && parts[1] == "async" && parts[2] == "mbarrier" && parts[3] == "arrive") {
+    out.op_class = OpClass::kMbarrier;
+    out.pipe = Pipe::kMio;
+    out.mbarrier = MbarrierOp::kArrive;
+    out.after_async_copies = true;
     return true;
   }
   if (base == "mbarrier") {

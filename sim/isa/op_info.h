@@ -82,6 +82,10 @@ struct OpInfo {
   // thread's MMAs are done (after_tensor).
   bool whole_sm = false;
   bool after_tensor = false;
+  // cp.async.mbarrier.arrive: the arrival counts once the thread's earlier cp.async copies have
+  // landed (the frontend makes the record read their pseudo registers; .noinc: it is one of the
+  // phase's expected arrivals, else it only holds the phase until then).
+  bool after_async_copies = false;
   bool sleep = false;       // nanosleep: the warp sleeps WarpInst::sleep_ns
   bool barrier_arrive = false;  // bar.arrive: arrives at a CTA barrier without waiting for it
   bool bulk_reduce = false; // cp.reduce.async.bulk: a bulk store L2 combines (MbarrierUse::elem_bytes per operation)

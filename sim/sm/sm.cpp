@@ -468,9 +468,19 @@ void Sm::load_done(uint32_t slot, std::span<const RegId> dsts, Cycle ready) {
 
 void Sm::require_hopper(const WarpInst& in) const {
   if (spec_.compute_capability >= 90) return;
+  // Ampere (8.0) has mbarriers with init, arrive, test_wait, inval and cp.async.mbarrier.arrive
+  // (PTX ISA, "mbarrier": sm_80); transaction counts, try_wait, remote arrives and bulk copies
+  // came with Hopper.
+  const OpInfo& op = *in.op;
+  const bool ampere = op.op_class == OpClass::kMbarrier && op.mbarrier != MbarrierOp::kExpectTx && op.mbarrier != MbarrierOp::kBulkCopy &&
+                      in.mbar.tx_bytes == 0 && (in.mbar.address >> kClusterRankShift) == 0 &&
+                      op.mnemonic.find("try_wait") == std::string::npos && op.mnemonic.find("expect_tx") == std::string::npos;
+  const uint32_t needs = ampere ? 80 : 90;
+  if (spec_.compute_capability >= needs) return;
   throw InputError(SourceLocation{kernel_->source_file, in.line, 1},
-                   "'" + in.op->mnemonic + "' needs compute capability 9.0 or later (mbarrier transactions and bulk copies are Hopper's); " +
-                       spec_.name + " has " + std::to_string(spec_.compute_capability / 10) + "." + std::to_string(spec_.compute_capability % 10));
+                   "'" + in.op->mnemonic + "' needs compute capability " + std::to_string(needs / 10) + ".0 or later (" +
+                       (ampere ? "mbarriers are Ampere's" : "mbarrier transactions, try_wait and bulk copies are Hopper's") + "); " + spec_.name +
+                       " has " + std::to_string(spec_.compute_capability / 10) + "." + std::to_string(spec_.compute_capability % 10));
 }
 
 void Sm::issue_mbarrier(Warp& w, uint32_t slot, const WarpInst& in, Cycle now) {

@@ -52,6 +52,7 @@ uint8_t qualifier_of(const EmuInst& e) {
     case EmuOp::kSzext: return e.has("clamp") ? 1 : 0;
     case EmuOp::kBfind: return e.has("shiftamt") ? 1 : 0;
     case EmuOp::kDp2a: return e.has("hi") ? 1 : 0;
+    case EmuOp::kMbarrier: return e.base == "cp" && e.has("noinc") ? 1 : 0;  // cp.async.mbarrier.arrive.noinc: one arrival
     case EmuOp::kBar: {  // kBarSync, kBarArrive, kBarPopc, kBarAnd, kBarOr
       if (e.has("arrive")) return EmuInst::kBarArrive;
       if (!e.has("red")) return EmuInst::kBarSync;
@@ -126,6 +127,8 @@ void decode_operation(EmuInst& e) {
     // prefetches to L2 do nothing functionally.
     const bool group = e.mods.size() > 2 && (e.mods[2] == "commit_group" || e.mods[2] == "wait_group" || e.mods[2] == "prefetch");
     e.code = group ? EmuOp::kNop : EmuOp::kBulkCopy;
+  } else if (e.base == "cp" && e.mods.size() > 1 && e.mods[1] == "mbarrier") {
+    e.code = EmuOp::kMbarrier;  // cp.async.mbarrier.arrive: OpInfo::after_async_copies
   } else if (e.base == "cp") {
     const std::string what = e.mods.size() > 1 ? e.mods[1] : "";
     e.code = what == "commit_group" ? EmuOp::kCpAsyncCommit : what == "wait_group" || what == "wait_all" ? EmuOp::kCpAsyncWait : EmuOp::kCpAsync;

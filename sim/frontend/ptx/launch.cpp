@@ -497,7 +497,19 @@ std::unique_ptr<KernelSource> PtxWorkload::next_kernel() {
   return std::make_unique<PtxKernel>(l.context, std::move(info));
 }
 
-const std::string& PtxWorkload::register_name(RegId id) const { return current_->program.register_names.at(id); }
+const std::string& PtxWorkload::register_name(RegId id) const {
+  const Program& p = current_->program;
+  if (id < p.register_names.size()) return p.register_names[id];
+  // The pseudo registers cp.async and its waits carry for the timing model (a trace keeps them,
+  // so its replay waits for the same copies).
+  static const std::vector<std::string> kAsync = [] {
+    std::vector<std::string> names;
+    for (uint32_t k = 0; k < Program::kAsyncCopyRegs; ++k) names.push_back("%cp_async" + std::to_string(k));
+    return names;
+  }();
+  if (id >= p.async_copy_reg_base && id < p.async_copy_reg_base + Program::kAsyncCopyRegs) return kAsync[id - p.async_copy_reg_base];
+  throw SimulationError("register " + std::to_string(id) + " has no name in " + spec_.ptx_path);
+}
 
 void PtxWorkload::set_independent_thread_scheduling(bool on) {
   independent_ = on;

@@ -88,7 +88,8 @@ void CtaEmulator::complete_phase_if_done(Mbarrier& b) const {
 void CtaEmulator::mbarrier_op(WarpState& w, const EmuInst& in, uint32_t exec, Record& out) {
   const auto& ops = in.operands;
   const MbarrierOp kind = in.op.mbarrier;
-  const size_t addr_index = kind == MbarrierOp::kArrive || kind == MbarrierOp::kWait ? 1 : 0;
+  const bool after_copies = in.op.after_async_copies;  // cp.async.mbarrier.arrive [addr]
+  const size_t addr_index = (kind == MbarrierOp::kArrive && !after_copies) || kind == MbarrierOp::kWait ? 1 : 0;
   const EmuOperand& addr = ops.at(addr_index);
   MbarrierUse& use = out.inst.mbar;
   bool first = true;
@@ -130,7 +131,10 @@ void CtaEmulator::mbarrier_op(WarpState& w, const EmuInst& in, uint32_t exec, Re
       // arrive.expect_tx state, [a], tx: adds tx, then one arrival; plain arrive's third operand
       // is the arrival count (default 1).
       const bool expect_tx = in.has("expect_tx");
-      const uint32_t count = !expect_tx && ops.size() > 2 ? static_cast<uint32_t>(read(w, ops[2], l)) : 1;
+      uint32_t count = !expect_tx && ops.size() > 2 ? static_cast<uint32_t>(read(w, ops[2], l)) : 1;
+      // cp.async.mbarrier.arrive: the copies are done at once here, so the pending count's
+      // increment and the copies' arrival cancel, unless .noinc, where it is one arrival.
+      if (after_copies) count = in.qualifier;
       if (expect_tx) {
         const auto tx = static_cast<uint32_t>(read(w, ops.at(2), l));
         b.tx += tx;
@@ -140,7 +144,7 @@ void CtaEmulator::mbarrier_op(WarpState& w, const EmuInst& in, uint32_t exec, Re
         fault(in, w, l, "mbarrier.arrive at shared " + hex(a) + " with " + std::to_string(count) + " arrivals when " +
                             std::to_string(b.pending) + " of its phase are pending");
       }
-      write(w, ops.at(0).kind == EmuOperand::Kind::kReg ? ops[0].reg : -1, l, b.phase);  // the state token: the phase arrived on
+      if (!after_copies) write(w, ops.at(0).kind == EmuOperand::Kind::kReg ? ops[0].reg : -1, l, b.phase);  // the state token: the phase arrived on
       b.pending -= count;
       if (!remote && clocks_.enabled()) clocks_.release(w.index, b.clock);
       use.arrivals += count;
@@ -158,6 +162,17 @@ void CtaEmulator::mbarrier_op(WarpState& w, const EmuInst& in, uint32_t exec, Re
     if (done && clocks_.enabled()) clocks_.acquire(w.index, b.completed[waited & 1]);
   });
   if (kind == MbarrierOp::kWait) use.phase = static_cast<int32_t>(waited);
+  if (after_copies) {
+    // The timing model holds the arrive until the warp's copies so far have landed: the record
+    // reads their pseudo registers (they stay in their groups for later waits).
+    for (const auto& group : w.async_groups) out.async_regs.insert(out.async_regs.end(), group.begin(), group.end());
+    out.async_regs.insert(out.async_regs.end(), w.async_open.begin(), w.async_open.end());
+    if (out.async_regs.empty()) return;
+    out.async_regs.insert(out.async_regs.end(), in.timing_regs.begin(), in.timing_regs.end());
+    out.inst.num_dst = 0;
+    out.inst.num_src = static_cast<uint8_t>(std::min<size_t>(out.async_regs.size(), 255));
+    out.inst.regs = out.async_regs.data();
+  }
 }
 
 void CtaEmulator::bulk_copy(WarpState& w, const EmuInst& in, uint32_t exec, Record& out) {

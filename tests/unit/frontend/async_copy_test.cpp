@@ -18,7 +18,9 @@ std::string kernel(const std::string& wait) {
 {
   .reg .b32 %r<8>;
   .reg .b64 %rd<8>;
+  .reg .pred %p<3>;
   .shared .align 16 .b8 buf[512];
+  .shared .align 8 .b64 bar;
   ld.param.u64 %rd1, [in];
   ld.param.u64 %rd2, [out];
   mov.u32 %r1, %tid.x;
@@ -67,6 +69,45 @@ TEST(AsyncCopy, WaitGroupHoldsTheWarpUntilTheCopyLands) {
   EXPECT_EQ(double(cycles_with("  cp.async.wait_all;")), wait0);
   // wait_group 1 lets the newest group stay in flight: with one group, nothing to wait for.
   EXPECT_EQ(double(cycles_with("  cp.async.wait_group 1;")), none);
+}
+
+// Ampere's asynchronous barrier: cp.async.mbarrier.arrive makes the mbarrier's phase wait for
+// the thread's copies (PTX ISA, "cp.async.mbarrier.arrive"), so a warp waiting on the phase
+// reads the copied data only after it landed, as with wait_group; with .noinc the tracking
+// arrive is one of the phase's expected arrivals, without it an extra one that cancels out.
+TEST(AsyncCopy, MbarrierArriveWaitsForTheCopies) {
+  GpuSpec spec = load_gpu_config("a100").spec;
+  const std::string init = "  setp.eq.u32 %p2, %r1, 0;\n  @%p2 mbarrier.init.shared.b64 [bar], 32;\n  bar.sync 0;\n";
+  const std::string wait = "WAIT:\n  mbarrier.test_wait.parity.shared.b64 %p1, [bar], 0;\n  @!%p1 bra WAIT;\n";
+  const double untracked = double(cycles_with(init + "  mbarrier.arrive.shared.b64 %rd7, [bar];\n" + wait));
+  const double noinc = double(cycles_with(init + "  cp.async.mbarrier.arrive.noinc.shared.b64 [bar];\n" + wait));
+  const double counted =
+      double(cycles_with(init + "  cp.async.mbarrier.arrive.shared.b64 [bar];\n  mbarrier.arrive.shared.b64 %rd7, [bar];\n" + wait));
+  const double l2 = spec.memory.l1.hit_latency + 2.0 * spec.memory.interconnect.latency + spec.memory.l2.hit_latency;
+  // The phase with the tracking arrive completes after the copy's DRAM read; without it, at once.
+  EXPECT_GE(noinc - untracked, l2);
+  EXPECT_GT(noinc, l2 + spec.memory.hbm.latency + l2);
+  EXPECT_NEAR(counted, noinc, 8.0);  // one more arrive instruction
+  // Before sm_80 there are no mbarriers; try_wait came with sm_90.
+  test::TempDir dir;
+  dir.write("k.ptx", kernel(init + "  cp.async.mbarrier.arrive.noinc.shared.b64 [bar];\n" + wait));
+  const std::string launch = dir.write("k.launch.yaml", "ptx: k.ptx\nkernel: k\ngrid: [1]\nblock: [32]\nargs:\n"
+                                                        "  - {buffer: {name: in, elem: u32, count: 128}}\n  - {buffer: {name: out, elem: u32, count: 32}}\n");
+  const auto r = test::run_cli({"run", "--arch", "v100", launch, "-q"});
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_NE(r.err.find("'mbarrier.init.shared.b64' needs compute capability 8.0 or later (mbarriers are Ampere's); v100 has 7.0"), std::string::npos) << r.err;
+}
+
+// warpsim trace names cp.async's pseudo registers (it used to stop with an internal error), and
+// the replay waits for the same copies: the same statistics as the direct run.
+TEST(AsyncCopy, TracesKeepTheCopiesPseudoRegisters) {
+  test::TempDir dir;
+  for (const char* k : {"ldmatrix_cp_async", "async_barrier"}) {
+    const auto r = test::run_and_replay("a100", test::source_path(std::string("traces/kernels/") + k + ".launch.yaml"), dir);
+    EXPECT_NE(r.trace.find("%cp_async0"), std::string::npos) << k;
+    EXPECT_EQ(r.direct.rfind("error", 0), std::string::npos) << r.direct;
+    EXPECT_EQ(r.direct, r.replay) << k;
+  }
 }
 
 }  // namespace
