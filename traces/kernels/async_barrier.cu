@@ -1,9 +1,7 @@
 // Ampere's asynchronous barrier, as the CUDA programming guide writes it: cuda::memcpy_async of
 // a block's tile into shared memory completing on a cuda::barrier (cp.async and
-// cp.async.mbarrier.arrive, then mbarrier.arrive and test_wait). out[i] = 3 * in[block's tile
-// reversed]. Before sm_80 libcu++ falls back to a barrier of atomics and spinning, whose ordering
-// the race checker does not follow, so the launch file requires 8.0.
-// ptx-targets: 80 90 100
+// cp.async.mbarrier.arrive, then mbarrier.arrive and test_wait, from sm_80; before, libcu++'s
+// barrier of atomics and a spin on its phase). out[i] = 3 * in[block's tile reversed].
 #include <cooperative_groups.h>
 #include <cuda/barrier>
 

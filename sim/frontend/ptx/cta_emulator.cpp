@@ -393,6 +393,7 @@ void CtaEmulator::execute_op(WarpState& w, const EmuInst& in, uint32_t exec, Rec
         std::memcpy(p, &r, size);
         if (returns) write(w, dst_reg(), l, old);
       });
+      if (clocks_.enabled()) sync_through_memory(w, space, lane_address, exec, true, in.code == EmuOp::kAtom);
       return;
     }
     case EmuOp::kShfl:

@@ -15,6 +15,7 @@
 #include <string>
 #include <memory>
 #include <span>
+#include <unordered_map>
 #include <vector>
 
 #include "common/dim3.h"
@@ -195,6 +196,10 @@ class CtaEmulator : public CtaWork {
   // Runs the other warps until `w`'s barrier phase completes; a clear error if it never can.
   void wait_at_barrier(WarpState& w);
   SyncClocks clocks_;  // happens-before for the shared-memory checker (enabled with it)
+  // Words that atomics and strong accesses synchronise through (shared ones with bit 63 set).
+  std::unordered_map<uint64_t, PhaseClock> memory_clocks_;
+  void sync_through_memory(WarpState& w, MemSpace space, const std::array<uint64_t, 32>& lane_address, uint32_t exec, bool release,
+                           bool acquire);
   void execute(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);
   void execute_op(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);
   void load_store(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);  // memory_access.cpp

@@ -197,6 +197,7 @@ void decode_operation(EmuInst& e) {
     element(e.types[1], e.cvt_from_format, e.cvt_from_bits);
   }
   e.qualifier = qualifier_of(e);
+  e.strong = (e.code == EmuOp::kLd || e.code == EmuOp::kSt) && (e.has("volatile") || e.has("relaxed") || e.has("acquire") || e.has("release"));
   e.relu = e.has("relu");
   e.nan_min_max = e.has("NaN");
   e.xorsign_abs = e.has("xorsign");

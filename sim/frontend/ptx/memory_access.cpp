@@ -168,7 +168,7 @@ void CtaEmulator::load_store(WarpState& w, const EmuInst& in, uint32_t exec, Rec
     const uint64_t a = lane_address[l];
     if (space != MemSpace::kParam) out.addresses.push_back(a);
     uint8_t* p = base ? base + (a - low) : memory_at(space, a, bytes, w, l, in);
-    if (checked_shared) check_shared(w, l, a, bytes, !load, false, in);
+    if (checked_shared) check_shared(w, l, a, bytes, !load, in.strong, in);
     if (checked_remote) check_remote_shared(w, l, a, bytes, !load, in);
     for (uint32_t k = 0; k < n; ++k) {
       const int32_t r = data_regs[k];
@@ -181,7 +181,28 @@ void CtaEmulator::load_store(WarpState& w, const EmuInst& in, uint32_t exec, Rec
       }
     }
   });
+  if (in.strong && clocks_.enabled()) sync_through_memory(w, space, lane_address, exec, !load, load);
   if (space != MemSpace::kParam) compress_addresses(out);
+}
+
+// Atomics and strong accesses synchronise through their words for the race checker: a store or
+// an atomic releases what its warp has seen into the word's clock, a load or an atomic acquires
+// it. That is what a flag or a lock in memory does once fences make it release and acquire
+// (the PTX memory model); the checker assumes the fences are there, so it may miss a race that
+// a missing fence causes, but reports none for a correct flag hand-off.
+void CtaEmulator::sync_through_memory(WarpState& w, MemSpace space, const std::array<uint64_t, 32>& lane_address, uint32_t exec,
+                                      bool release, bool acquire) {
+  if (space != MemSpace::kShared && space != MemSpace::kGlobal) return;
+  auto key = [&](uint32_t l) { return (lane_address[l] & ~uint64_t{3}) ^ (space == MemSpace::kShared ? uint64_t{1} << 63 : 0); };
+  if (acquire) {
+    for_lanes(exec, [&](uint32_t l) {
+      if (auto it = memory_clocks_.find(key(l)); it != memory_clocks_.end()) clocks_.acquire(w.index, it->second);
+    });
+  }
+  if (release) {
+    for_lanes(exec, [&](uint32_t l) { clocks_.join_into(w.index, memory_clocks_[key(l)]); });
+    clocks_.advance(w.index);
+  }
 }
 
 // Most warp accesses step by one stride from lane to lane; handing those to the timing model as

@@ -86,6 +86,9 @@ struct EmuInst {
   // the xor of the inputs').
   bool saturate = false, relu = false, nan_min_max = false, xorsign_abs = false;
   bool satfinite = false;           // cvt: overflow to the largest finite value
+  // ld/st .volatile/.relaxed/.acquire/.release: a strong access (PTX memory model), which the
+  // race checker takes as synchronising through its word, as it takes atomics.
+  bool strong = false;
   bool integer_rounding = false;    // cvt .rni/.rzi/.rmi/.rpi: round to an integral value
   Rounding rounding = Rounding::kNearestEven;  // cvt's rounding mode, integral or not
   bool mma_d16 = false, mma_c16 = false;  // mma.sync with f16 D or C (two elements per register)

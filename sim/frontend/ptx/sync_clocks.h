@@ -4,7 +4,7 @@
 //
 // Each warp has a clock that advances when it releases: when it arrives at a barrier (bar.sync,
 // bar.arrive, bar.red, an mbarrier arrive, a bulk copy completing bytes on an mbarrier,
-// barrier.cluster.arrive). A barrier gathers the clocks of the warps that arrive in one of its
+// barrier.cluster.arrive; and through memory, an atomic or a strong store to a word). A barrier gathers the clocks of the warps that arrive in one of its
 // phases; a warp that waits for the phase to complete acquires them. An access of warp U at
 // clock c is ordered before warp W's access when W has acquired U's clock c or later. So a
 // producer/consumer hand-off through a named barrier or an mbarrier orders exactly the warps
@@ -38,11 +38,16 @@ class SyncClocks {
   const uint32_t* row(uint32_t warp) const { return &known_[size_t{warp} * n_]; }
   // `warp` arrives in a phase: what it has seen joins the phase's clock; then its own clock advances.
   void release(uint32_t warp, PhaseClock& phase) {
+    join_into(warp, phase);
+    advance(warp);
+  }
+  // The two halves of release, for an instruction that releases into several clocks at once.
+  void join_into(uint32_t warp, PhaseClock& phase) const {
     phase.resize(n_, 0);
     const uint32_t* row = &known_[size_t{warp} * n_];
     for (uint32_t u = 0; u < n_; ++u) phase[u] = std::max(phase[u], row[u]);
-    ++known_[size_t{warp} * n_ + warp];
   }
+  void advance(uint32_t warp) { ++known_[size_t{warp} * n_ + warp]; }
   // `warp` waited for a phase to complete: it has seen what every warp arriving in it had seen.
   void acquire(uint32_t warp, const PhaseClock& phase) {
     uint32_t* row = &known_[size_t{warp} * n_];

@@ -290,5 +290,63 @@ TEST(CtaBarriers, MbarrierHandOffOrdersOnlyTheWarpsInIt) {
   }());
 }
 
+// A flag in shared memory: warp 0 writes data, then sets the flag with st.release (or an atomic
+// exchange); warp 1 spins on ld.acquire until it sees the flag, then reads the data. The checker
+// takes strong accesses and atomics to release and acquire through their word, so the hand-off
+// is ordered; reading the data before the spin is a race.
+std::string flag_handoff(const std::string& set_flag, bool read_before_spin) {
+  const std::string read = "  ld.shared.u32 %r9, [%r7];\n";
+  return std::string(kHeader) + R"(.visible .entry k(.param .u64 out)
+{
+  .reg .b32 %r<16>;
+  .reg .b64 %rd<6>;
+  .reg .pred %p<4>;
+  .shared .align 4 .b32 flag;
+  .shared .align 4 .b32 s[32];
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  shr.u32 %r2, %r1, 5;
+  and.b32 %r3, %r1, 31;
+  mov.u32 %r4, flag;
+  mov.u32 %r5, s;
+  shl.b32 %r6, %r3, 2;
+  add.u32 %r7, %r5, %r6;
+  mov.u32 %r8, 1;
+  setp.ne.u32 %p1, %r2, 0;
+  @%p1 bra CONSUMER;
+  mul.lo.u32 %r10, %r3, 5;
+  st.shared.u32 [%r7], %r10;
+)" + set_flag + R"(
+  bra DONE;
+CONSUMER:
+)" + (read_before_spin ? read : "") + R"(
+SPIN:
+  ld.acquire.cta.shared.u32 %r11, [%r4];
+  setp.eq.u32 %p2, %r11, 0;
+  @%p2 bra SPIN;
+)" + (read_before_spin ? "" : read) + R"(
+  mul.wide.u32 %rd2, %r3, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r9;
+DONE:
+  ret;
+}
+)";
+}
+
+TEST(CtaBarriers, FlagsInMemoryOrderTheirHandOff) {
+  const std::string release = "  st.release.cta.shared.u32 [%r4], %r8;\n";
+  const std::string exchange = "  atom.exch.shared.b32 %r12, [%r4], %r8;\n";
+  for (const auto& set : {release, exchange}) {
+    const auto quiet = findings_of(flag_handoff(set, false), 64, 32);
+    EXPECT_EQ(races(quiet), 0u) << set << (quiet.empty() ? "" : quiet.front().message);
+    EXPECT_GT(races(findings_of(flag_handoff(set, true), 64, 32)), 0u) << set;
+  }
+  // The consumer reads what the producer wrote, under either reconvergence model's order.
+  const auto out = test::run_words("h100", flag_handoff(release, false), 32, 64);
+  ASSERT_EQ(out.size(), 32u);
+  for (uint32_t i = 0; i < 32; ++i) EXPECT_EQ(out[i], 5 * i);
+}
+
 }  // namespace
 }  // namespace warpsim
