@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "frontend/ptx/cta_emulator.h"
+#include "frontend/ptx/directed_rounding.h"
 #include "frontend/ptx/value_bits.h"
 
 namespace warpsim::ptx {
@@ -16,6 +17,7 @@ namespace warpsim::ptx {
 bool CtaEmulator::arithmetic_fast32(WarpState& w, const EmuInst& in, uint32_t exec) {
   const Type t = in.type;
   if (t.bits != 32 || t.packed != 1 || in.wide || in.hi || in.carry_in || in.carry_out || in.saturate) return false;
+  if (in.rounding != Rounding::kNearestEven) return false;  // .rz/.rm/.rp: directed_rounding.cpp
   const bool is_float = t.kind == 'f';
   if (!is_float && t.kind != 's' && t.kind != 'u' && t.kind != 'b') return false;
   const EmuOp code = in.code;
@@ -105,6 +107,11 @@ void CtaEmulator::arithmetic(WarpState& w, const EmuInst& in, uint32_t exec) {
         x = static_cast<float>(modified(in, x));
         r |= (std::isnan(x) ? 0x7fffull : from_float(x, 16, brain)) << (16 * e);  // NaN results are canonical
       }
+    } else if (type.kind == 'f' && in.rounding != Rounding::kNearestEven && in.rounding != Rounding::kNearestAway &&
+               (code == EmuOp::kAdd || code == EmuOp::kSub || code == EmuOp::kMul || code == EmuOp::kDiv || code == EmuOp::kFma ||
+                code == EmuOp::kMad || code == EmuOp::kSqrt || code == EmuOp::kRcp)) {
+      auto f = [&](size_t i) { return i < ops.size() ? as_float(arg(i), type.bits) : 0.0; };
+      r = from_float(modified(in, round_directed(code, in.rounding, type.bits, f(1), f(2), f(3))), type.bits);
     } else if (type.kind == 'f') {
       auto f = [&](size_t i) { return as_float(arg(i), type.bits); };
       double x = 0;

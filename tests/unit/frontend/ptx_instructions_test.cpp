@@ -595,3 +595,69 @@ TEST(PtxInstructions, IndirectCallsAreRefusedAtTheirPrototype) {
 
 }  // namespace
 }  // namespace warpsim
+
+namespace warpsim {
+namespace {
+
+// .rz/.rm/.rp round the exact result toward zero, minus or plus infinity (IEEE 754, as the PTX
+// ISA's add/mul/fma/div/sqrt/rcp define them). Operands chosen so the four modes differ; the
+// expected bits are worked out by hand:
+//  1 + 2^-30 lies between 1 and 1 + 2^-23: rz/rm give 1 (0x3f800000), rp 0x3f800001;
+//  -1 - 2^-30: rz/rp give -1 (0xbf800000), rm 0xbf800001;
+//  (1 + 2^-23)^2 = 1 + 2^-22 + 2^-46: rz 0x3f800002, rp 0x3f800003;
+//  fma(1 + 2^-23, 1 + 2^-23, -1) = 2^-22 + 2^-46, half an ulp above 2^-22: rn (tie to even) and
+//  rz give 2^-22 (0x34800000), rp 0x34800001: one rounding, not two;
+//  1 / 3: 0x3eaaaaab to nearest (above), rz 0x3eaaaaaa; rcp.rp the same as rn;
+//  sqrt(2): to nearest 0x3fb504f3 lies below, so rp gives 0x3fb504f4;
+//  in f64, 1 / 3 to nearest 0x3fd5555555555555 lies below, rp gives ...56.
+TEST(PtxInstructions, DirectedRounding) {
+  const auto out = run_words(R"(.visible .entry k(.param .u64 out)
+{
+  .reg .f32 %f<24>;
+  .reg .f64 %fd<4>;
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [out];
+  mov.f32 %f1, 0f3F800000;
+  mov.f32 %f2, 0f30800000;
+  add.rz.f32 %f3, %f1, %f2;
+  add.rm.f32 %f4, %f1, %f2;
+  add.rp.f32 %f5, %f1, %f2;
+  neg.f32 %f6, %f1;
+  sub.rz.f32 %f7, %f6, %f2;
+  sub.rm.f32 %f8, %f6, %f2;
+  sub.rp.f32 %f9, %f6, %f2;
+  mov.f32 %f10, 0f3F800001;
+  mul.rz.f32 %f11, %f10, %f10;
+  mul.rp.f32 %f12, %f10, %f10;
+  fma.rn.f32 %f13, %f10, %f10, %f6;
+  fma.rz.f32 %f14, %f10, %f10, %f6;
+  fma.rp.f32 %f15, %f10, %f10, %f6;
+  mov.f32 %f16, 0f40400000;
+  div.rn.f32 %f17, %f1, %f16;
+  div.rz.f32 %f18, %f1, %f16;
+  rcp.rp.f32 %f19, %f16;
+  mov.f32 %f20, 0f40000000;
+  sqrt.rn.f32 %f21, %f20;
+  sqrt.rp.f32 %f22, %f20;
+  st.global.v4.f32 [%rd1], {%f3, %f4, %f5, %f7};
+  st.global.v4.f32 [%rd1+16], {%f8, %f9, %f11, %f12};
+  st.global.v4.f32 [%rd1+32], {%f13, %f14, %f15, %f17};
+  st.global.v4.f32 [%rd1+48], {%f18, %f19, %f21, %f22};
+  mov.f64 %fd1, 0d4008000000000000;
+  rcp.rn.f64 %fd2, %fd1;
+  rcp.rp.f64 %fd3, %fd1;
+  st.global.v2.f64 [%rd1+64], {%fd2, %fd3};
+  ret;
+}
+)",
+                             20);
+  ASSERT_EQ(out.size(), 20u);
+  const std::vector<uint32_t> expected = {0x3f800000, 0x3f800000, 0x3f800001, 0xbf800000, 0xbf800001, 0xbf800000,
+                                          0x3f800002, 0x3f800003, 0x34800000, 0x34800000, 0x34800001, 0x3eaaaaab,
+                                          0x3eaaaaaa, 0x3eaaaaab, 0x3fb504f3, 0x3fb504f4,
+                                          0x55555555, 0x3fd55555, 0x55555556, 0x3fd55555};
+  for (size_t i = 0; i < expected.size(); ++i) EXPECT_EQ(out[i], expected[i]) << "word " << i;
+}
+
+}  // namespace
+}  // namespace warpsim

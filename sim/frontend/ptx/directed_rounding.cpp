@@ -1,0 +1,44 @@
+// Compiled with -frounding-math (sim/CMakeLists.txt), so that the compiler neither folds nor
+// moves these operations across the rounding-mode changes around them.
+#include "frontend/ptx/directed_rounding.h"
+
+#include <cfenv>
+#include <cmath>
+
+namespace warpsim::ptx {
+
+namespace {
+int host_mode(Rounding r) {
+  switch (r) {
+    case Rounding::kZero: return FE_TOWARDZERO;
+    case Rounding::kDown: return FE_DOWNWARD;
+    case Rounding::kUp: return FE_UPWARD;
+    default: return FE_TONEAREST;
+  }
+}
+}  // namespace
+
+double round_directed(EmuOp op, Rounding mode, uint32_t bits, double a, double b, double c) {
+  const int saved = std::fegetround();
+  std::fesetround(host_mode(mode));
+  volatile double x = 0;
+  switch (op) {
+    case EmuOp::kAdd: x = a + b; break;
+    case EmuOp::kSub: x = a - b; break;
+    case EmuOp::kMul: x = a * b; break;
+    case EmuOp::kDiv: x = a / b; break;
+    case EmuOp::kRcp: x = 1.0 / a; break;
+    case EmuOp::kSqrt: x = std::sqrt(a); break;
+    case EmuOp::kFma:
+    case EmuOp::kMad:
+      // One rounding of the exact a * b + c: fmaf's in f32 (its operands are floats), fma's in f64.
+      x = bits == 32 ? static_cast<double>(std::fmaf(static_cast<float>(a), static_cast<float>(b), static_cast<float>(c))) : std::fma(a, b, c);
+      break;
+    default: x = NAN; break;
+  }
+  volatile double result = bits == 32 ? static_cast<double>(static_cast<float>(x)) : x;
+  std::fesetround(saved);
+  return result;
+}
+
+}  // namespace warpsim::ptx
