@@ -376,6 +376,7 @@ bool decode_mnemonic(std::string_view mnemonic, OpInfo& out, std::string& error)
   if (base == "bar" || base == "barrier") {
     out.op_class = OpClass::kBarrier;
     out.barrier_arrive = std::find(parts.begin(), parts.end(), "arrive") != parts.end();
+    out.writes_destination = std::find(parts.begin(), parts.end(), "red") != parts.end();  // bar.red's result
     return true;
   }
   if (base == "cp" && parts.size() > 3 && parts[1] == "async" && parts[2] == "mbarrier" && parts[3] == "arrive") {

@@ -348,5 +348,19 @@ TEST(CtaBarriers, FlagsInMemoryOrderTheirHandOff) {
   for (uint32_t i = 0; i < 32; ++i) EXPECT_EQ(out[i], 5 * i);
 }
 
+// The shipped warp-specialised kernels replay from their traces (barrier ids and counts in
+// `bar=`/`threads=`, bar.red's destination) with the statistics of the direct run.
+TEST(CtaBarriers, ShippedKernelsReplayFromTheirTraces) {
+  test::TempDir dir;
+  for (const char* k : {"named_pipeline", "sync_reduce", "mbarrier_pipeline"}) {
+    const auto r = test::run_and_replay("h100", test::source_path(std::string("traces/kernels/") + k + ".launch.yaml"), dir);
+    EXPECT_EQ(r.direct.rfind("error", 0), std::string::npos) << r.direct;
+    EXPECT_EQ(r.direct, r.replay) << k;
+  }
+  const auto r = test::run_and_replay("h100", test::source_path("traces/kernels/named_pipeline.launch.yaml"), dir);
+  EXPECT_NE(r.trace.find("bar.arrive %r"), std::string::npos);
+  EXPECT_NE(r.trace.find("; bar=1 threads=384"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace warpsim

@@ -39,6 +39,16 @@ TEST(DecodeMnemonic, OtherPipes) {
   EXPECT_EQ(decode("fma.rn.f16x2").packed_lanes, 2);
   EXPECT_EQ(decode("bra.uni").op_class, OpClass::kBranch);
   EXPECT_EQ(decode("bar.sync").op_class, OpClass::kBarrier);
+  // The CTA barrier's forms: bar.arrive does not wait; bar.red writes its result.
+  EXPECT_FALSE(decode("bar.sync").barrier_arrive);
+  EXPECT_TRUE(decode("bar.arrive").barrier_arrive);
+  EXPECT_TRUE(decode("barrier.cta.arrive.aligned").barrier_arrive);
+  EXPECT_TRUE(decode("bar.red.popc.u32").writes_destination);
+  EXPECT_FALSE(decode("bar.sync").writes_destination);
+  // cp.async.mbarrier.arrive: an mbarrier arrive that waits for the thread's copies.
+  EXPECT_EQ(decode("cp.async.mbarrier.arrive.noinc.shared.b64").op_class, OpClass::kMbarrier);
+  EXPECT_EQ(decode("cp.async.mbarrier.arrive.shared.b64").mbarrier, MbarrierOp::kArrive);
+  EXPECT_TRUE(decode("cp.async.mbarrier.arrive.shared.b64").after_async_copies);
   EXPECT_EQ(decode("exit").op_class, OpClass::kExit);
   EXPECT_EQ(decode("shfl.sync.bfly.b32").pipe, Pipe::kMio);
   EXPECT_EQ(decode("membar.gl").op_class, OpClass::kMembar);
