@@ -125,15 +125,21 @@ void CtaEmulator::run_others_until(const WarpState& waiting, const std::function
         if (&other == &waiting || other.done || static_cast<int64_t>(other.index) == cta->filling_warp_ || other.barrier_wait >= 0 ||
             cta->blocked_on_wait(other))
           continue;
-        // Greedily, a warp runs until it must wait (its registers stay in the cache); otherwise
-        // one instruction per warp per pass, as a spinning wait would interleave them.
+        // Greedily, a warp runs until it must wait (its registers stay in the cache), at most
+        // kGreedySteps at a time and not past a failing mbarrier wait (under independent thread
+        // scheduling a spin is not seen as blocked, and would spin on); otherwise one
+        // instruction per warp per pass, as a spinning wait would interleave them.
+        constexpr uint32_t kGreedySteps = 256;
+        uint32_t run = 0;
+        bool spinning = false;
         do {
           Record r;
           if (!cta->step(other, r)) break;
+          spinning = r.inst.op->mbarrier == MbarrierOp::kWait && r.inst.mbar.phase < 0;
           other.queue.push_back(std::move(r));
           progressed = true;
           ++steps;
-        } while (greedy && !done() && other.barrier_wait < 0 && !cta->blocked_on_wait(other));
+        } while (greedy && ++run < kGreedySteps && !spinning && !done() && other.barrier_wait < 0 && !cta->blocked_on_wait(other));
         if (done()) break;
       }
       if (done()) break;
