@@ -408,6 +408,9 @@ bool decode_mnemonic(std::string_view mnemonic, OpInfo& out, std::string& error)
       error = "unknown mbarrier operation '" + std::string(what) + "'; expected init, arrive, expect_tx, try_wait, test_wait or inval (arrive_drop, complete_tx and pending_count are not modelled)";
       return false;
     }
+    // init, arrive, test_wait and inval are sm_80's (PTX ISA, "mbarrier"); transaction counts and
+    // try_wait came with sm_90.
+    out.mbarrier_sm90 = what == "expect_tx" || what == "try_wait" || std::find(parts.begin(), parts.end(), "expect_tx") != parts.end();
     return true;
   }
   if (base == "tcgen05" && parts.size() > 1) {

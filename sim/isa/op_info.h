@@ -86,6 +86,9 @@ struct OpInfo {
   // landed (the frontend makes the record read their pseudo registers; .noinc: it is one of the
   // phase's expected arrivals, else it only holds the phase until then).
   bool after_async_copies = false;
+  // An mbarrier form Hopper (sm_90) introduced: expect_tx, arrive.expect_tx, try_wait (bulk
+  // copies are sm_90 by their MbarrierOp).
+  bool mbarrier_sm90 = false;
   bool sleep = false;       // nanosleep: the warp sleeps WarpInst::sleep_ns
   bool barrier_arrive = false;  // bar.arrive: arrives at a CTA barrier without waiting for it
   bool bulk_reduce = false; // cp.reduce.async.bulk: a bulk store L2 combines (MbarrierUse::elem_bytes per operation)

@@ -472,9 +472,8 @@ void Sm::require_hopper(const WarpInst& in) const {
   // (PTX ISA, "mbarrier": sm_80); transaction counts, try_wait, remote arrives and bulk copies
   // came with Hopper.
   const OpInfo& op = *in.op;
-  const bool ampere = op.op_class == OpClass::kMbarrier && op.mbarrier != MbarrierOp::kExpectTx && op.mbarrier != MbarrierOp::kBulkCopy &&
-                      in.mbar.tx_bytes == 0 && (in.mbar.address >> kClusterRankShift) == 0 &&
-                      op.mnemonic.find("try_wait") == std::string::npos && op.mnemonic.find("expect_tx") == std::string::npos;
+  const bool ampere = op.op_class == OpClass::kMbarrier && !op.mbarrier_sm90 && op.mbarrier != MbarrierOp::kBulkCopy &&
+                      in.mbar.tx_bytes == 0 && (in.mbar.address >> kClusterRankShift) == 0;
   const uint32_t needs = ampere ? 80 : 90;
   if (spec_.compute_capability >= needs) return;
   throw InputError(SourceLocation{kernel_->source_file, in.line, 1},

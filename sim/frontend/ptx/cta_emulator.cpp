@@ -193,7 +193,7 @@ bool CtaEmulator::step_independent(WarpState& w, Record& out) {
   // Everything else runs through the common path on a one-entry stack.
   w.stack.assign(1, StackEntry{pc, end, group});
   execute(w, in, exec, out);
-  w.waited_on_memory |= in.code == EmuOp::kAtom || (in.code == EmuOp::kLd && (in.has("volatile") || in.has("relaxed") || in.has("acquire")));
+  w.waited_on_memory |= in.code == EmuOp::kAtom || (in.code == EmuOp::kLd && in.strong);
   for (uint32_t l = 0; l < 32; ++l)
     if (group >> l & 1) w.pcs[l] = pc + 1;
   return true;
@@ -494,13 +494,23 @@ void CtaEmulator::execute_op(WarpState& w, const EmuInst& in, uint32_t exec, Rec
 // is its timing. Each cp.async becomes a global read writing a pseudo register, and a wait_group
 // reads the pseudo registers of every group it waits for, so the timing model holds the warp
 // there until those reads have returned, as the hardware holds it until the copies have landed.
+// cp.async.mbarrier.arrive reads those of every copy so far, which stay in their groups.
 void CtaEmulator::async_copy_group(WarpState& w, const EmuInst& in, Record& out) {
   auto commit = [&] {
     w.async_groups.push_back(std::move(w.async_open));
     w.async_open.clear();
   };
+  auto add = [&](const std::vector<RegId>& group) {
+    for (RegId r : group)
+      if (std::find(out.async_regs.begin(), out.async_regs.end(), r) == out.async_regs.end()) out.async_regs.push_back(r);
+  };
   if (in.code == EmuOp::kCpAsyncCommit) return commit();
-  if (in.code == EmuOp::kCpAsync) {
+  if (in.code == EmuOp::kMbarrier) {  // cp.async.mbarrier.arrive: every copy so far, left in its group
+    for (const auto& group : w.async_groups) add(group);
+    add(w.async_open);
+    if (out.async_regs.empty()) return;
+    out.inst.num_dst = 0;
+  } else if (in.code == EmuOp::kCpAsync) {
     const auto reg = static_cast<RegId>(launch_.program->async_copy_reg_base + w.async_next++ % Program::kAsyncCopyRegs);
     w.async_open.push_back(reg);
     out.async_regs.assign(1, reg);
@@ -508,9 +518,7 @@ void CtaEmulator::async_copy_group(WarpState& w, const EmuInst& in, Record& out)
   } else {  // wait_group N: all but the newest N committed groups; wait_all: every copy
     if (in.wait_groups < 0) commit();
     const size_t keep = in.wait_groups < 0 ? 0 : static_cast<size_t>(in.wait_groups);
-    for (; w.async_groups.size() > keep; w.async_groups.pop_front())
-      for (RegId r : w.async_groups.front())
-        if (std::find(out.async_regs.begin(), out.async_regs.end(), r) == out.async_regs.end()) out.async_regs.push_back(r);
+    for (; w.async_groups.size() > keep; w.async_groups.pop_front()) add(w.async_groups.front());
     if (out.async_regs.empty()) return;  // nothing in flight: the instruction keeps its static registers
     out.inst.num_dst = 0;
   }

@@ -162,17 +162,8 @@ void CtaEmulator::mbarrier_op(WarpState& w, const EmuInst& in, uint32_t exec, Re
     if (done && clocks_.enabled()) clocks_.acquire(w.index, b.completed[waited & 1]);
   });
   if (kind == MbarrierOp::kWait) use.phase = static_cast<int32_t>(waited);
-  if (after_copies) {
-    // The timing model holds the arrive until the warp's copies so far have landed: the record
-    // reads their pseudo registers (they stay in their groups for later waits).
-    for (const auto& group : w.async_groups) out.async_regs.insert(out.async_regs.end(), group.begin(), group.end());
-    out.async_regs.insert(out.async_regs.end(), w.async_open.begin(), w.async_open.end());
-    if (out.async_regs.empty()) return;
-    out.async_regs.insert(out.async_regs.end(), in.timing_regs.begin(), in.timing_regs.end());
-    out.inst.num_dst = 0;
-    out.inst.num_src = static_cast<uint8_t>(std::min<size_t>(out.async_regs.size(), 255));
-    out.inst.regs = out.async_regs.data();
-  }
+  // The timing model holds the arrive until the warp's copies so far have landed.
+  if (after_copies) async_copy_group(w, in, out);
 }
 
 void CtaEmulator::bulk_copy(WarpState& w, const EmuInst& in, uint32_t exec, Record& out) {

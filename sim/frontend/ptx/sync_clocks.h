@@ -29,9 +29,6 @@ class SyncClocks {
     for (uint32_t w = 0; w < warps; ++w) known_[size_t{w} * warps + w] = 1;
   }
   bool enabled() const { return n_ != 0; }
-  uint32_t warps() const { return n_; }
-  // The clock of `warp`'s accesses from now until its next release.
-  uint32_t now(uint32_t warp) const { return known_[size_t{warp} * n_ + warp]; }
   // Row `warp`: per warp, the latest clock `warp` has acquired (its own: its clock now), so
   // warp `other`'s access at clock c is ordered before `warp`'s when row(warp)[other] >= c.
   // Valid until the next reset.

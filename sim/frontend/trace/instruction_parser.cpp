@@ -57,42 +57,6 @@ struct OperandScan {
 
 // Splits the operand text at top-level commas and files each register as a destination (first
 // operand of an instruction that writes one, unless it is an address in brackets) or a source.
-// bar.sync 1, 64 (and bar.arrive, bar.red after its destination) written with literals: the
-// barrier and its thread count, as the PTX names them. Registers leave them to bar= and threads=.
-void barrier_literals(LineCursor& c, size_t end, const OpInfo& op, WarpInst& inst) {
-  std::vector<std::string_view> operands;
-  for (size_t i = c.pos(), start = i; i <= end; ++i) {
-    if (i == end || c.text()[i] == ',') {
-      std::string_view o = c.text().substr(start, i - start);
-      while (!o.empty() && (o.front() == ' ' || o.front() == '\t')) o.remove_prefix(1);
-      while (!o.empty() && (o.back() == ' ' || o.back() == '\t')) o.remove_suffix(1);
-      operands.push_back(o);
-      start = i + 1;
-    }
-  }
-  const size_t first = op.mnemonic.find(".red") != std::string::npos ? 1 : 0;
-  auto literal = [&](size_t k, uint32_t& value) {
-    if (k >= operands.size() || operands[k].empty()) return false;
-    uint64_t v = 0;
-    for (char ch : operands[k]) {
-      if (ch < '0' || ch > '9') return false;  // a register: the annotations say
-      v = std::min<uint64_t>(v * 10 + static_cast<uint64_t>(ch - '0'), 1u << 20);
-    }
-    value = static_cast<uint32_t>(v);
-    return true;
-  };
-  const size_t at = c.text().find(operands.empty() ? std::string_view{} : operands[0], c.pos());
-  uint32_t id = 0, threads = 0;
-  if (literal(first, id)) {
-    if (id > 15) c.fail_at(at, "barrier " + std::to_string(id) + ": a CTA's barriers are 0 to 15 (PTX ISA)");
-    inst.barrier_id = static_cast<uint8_t>(id);
-  }
-  if (literal(first + 1, threads)) {
-    if (threads == 0 || threads % 32 != 0 || threads > 1024) c.fail_at(at, "barrier thread count " + std::to_string(threads) + ": expected a multiple of 32 from 32 to 1024");
-    inst.barrier_warps = static_cast<uint8_t>(threads / 32);
-  }
-}
-
 void scan_operands(LineCursor& c, size_t end, bool first_is_destination, RegisterNames& registers, OperandScan& out) {
   int depth = 0;
   int operand = 0;
@@ -140,6 +104,35 @@ bool parse_signed(std::string_view s, int64_t& out) {
   if (!parse_u64(s, v) || v > (1ull << 62)) return false;
   out = negative ? -static_cast<int64_t>(v) : static_cast<int64_t>(v);
   return true;
+}
+
+// bar.sync 1, 64 (and bar.arrive, bar.red after its destination) written with literals: the
+// barrier and its thread count, as the PTX names them. Registers leave them to bar= and threads=.
+void barrier_literals(LineCursor& c, size_t end, const OpInfo& op, WarpInst& inst) {
+  std::vector<std::pair<size_t, std::string_view>> operands;  // start column, trimmed text
+  for (size_t i = c.pos(), start = i; i <= end; ++i) {
+    if (i < end && c.text()[i] != ',') continue;
+    size_t from = start, to = i;
+    while (from < to && std::isspace(static_cast<unsigned char>(c.text()[from]))) ++from;
+    while (to > from && std::isspace(static_cast<unsigned char>(c.text()[to - 1]))) --to;
+    operands.emplace_back(from, c.text().substr(from, to - from));
+    start = i + 1;
+  }
+  const size_t first = op.writes_destination ? 1 : 0;  // bar.red's destination
+  auto literal = [&](size_t k, int64_t& value) {
+    return k < operands.size() && !operands[k].second.empty() && operands[k].second[0] != '%' && parse_signed(operands[k].second, value);
+  };
+  int64_t id = 0, threads = 0;
+  if (literal(first, id)) {
+    if (id < 0 || id > 15) c.fail_at(operands[first].first, "barrier " + std::to_string(id) + ": a CTA's barriers are 0 to 15 (PTX ISA)");
+    inst.barrier_id = static_cast<uint8_t>(id);
+  }
+  if (literal(first + 1, threads)) {
+    if (threads <= 0 || threads % 32 != 0 || threads > 1024) {
+      c.fail_at(operands[first + 1].first, "barrier thread count " + std::to_string(threads) + ": expected a multiple of 32 from 32 to 1024");
+    }
+    inst.barrier_warps = static_cast<uint8_t>(threads / 32);
+  }
 }
 
 // addr=BASE[+-STRIDE]  or  addr=A0,A1,...  (one per active lane, lane order)

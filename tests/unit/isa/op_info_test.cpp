@@ -49,6 +49,12 @@ TEST(DecodeMnemonic, OtherPipes) {
   EXPECT_EQ(decode("cp.async.mbarrier.arrive.noinc.shared.b64").op_class, OpClass::kMbarrier);
   EXPECT_EQ(decode("cp.async.mbarrier.arrive.shared.b64").mbarrier, MbarrierOp::kArrive);
   EXPECT_TRUE(decode("cp.async.mbarrier.arrive.shared.b64").after_async_copies);
+  // mbarrier forms by the architecture that introduced them: sm_80, or sm_90 for transactions.
+  EXPECT_FALSE(decode("mbarrier.test_wait.parity.shared.b64").mbarrier_sm90);
+  EXPECT_FALSE(decode("mbarrier.arrive.shared.b64").mbarrier_sm90);
+  EXPECT_TRUE(decode("mbarrier.try_wait.parity.shared::cta.b64").mbarrier_sm90);
+  EXPECT_TRUE(decode("mbarrier.arrive.expect_tx.shared::cta.b64").mbarrier_sm90);
+  EXPECT_TRUE(decode("mbarrier.expect_tx.relaxed.cta.shared::cta.b64").mbarrier_sm90);
   EXPECT_EQ(decode("exit").op_class, OpClass::kExit);
   EXPECT_EQ(decode("shfl.sync.bfly.b32").pipe, Pipe::kMio);
   EXPECT_EQ(decode("membar.gl").op_class, OpClass::kMembar);
