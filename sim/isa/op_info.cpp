@@ -300,6 +300,41 @@ bool decode_memory(std::string_view base, const std::vector<std::string_view>& p
   return true;
 }
 
+// The .kind of an FP8/FP6/FP4 MMA fixes its datapath and K, not the input type alone:
+// kind::f8f6f4 and kind::mxf8f6f4 hold every input in an 8-bit container (K = 32) and run FP6 and
+// FP4 at the FP8 rate; only the block-scaled kind::mxf4 and kind::mxf4nvf4 pack FP4 two to a byte
+// (K = 64) and run at twice it (CUTLASS, "Blackwell SM100 GEMMs": f8f6f4 and mxf8f6f4 at 2x
+// Hopper FP8, mxf4 and mxf4nvf4 at 4x). mma.sync takes a kind only on sm_120 (ptxas 13.0:
+// "mma with FP6/FP4 floating point type not supported on .target sm_100a"); B200 runs them
+// through tcgen05.mma.
+bool apply_mma_kind(std::string_view base, const std::vector<std::string_view>& parts, TensorPrecision& prec, OpInfo& out,
+                    std::string& error) {
+  std::string_view kind;
+  for (auto p : parts)
+    if (p.starts_with("kind::")) kind = p;
+  const bool narrow = prec == TensorPrecision::kFp4 || prec == TensorPrecision::kFp6;
+  const bool eight_bit_kind = kind == "kind::f8f6f4" || kind == "kind::mxf8f6f4";
+  const bool fp4_kind = kind == "kind::mxf4" || kind == "kind::mxf4nvf4";
+  if (narrow && !eight_bit_kind && !fp4_kind) {
+    error = "FP6 and FP4 MMAs name their kind: .kind::f8f6f4 or .kind::mxf8f6f4 (8-bit containers, K = 32), .kind::mxf4 or "
+            ".kind::mxf4nvf4 (FP4 packed, K = 64)";
+    return false;
+  }
+  if (fp4_kind && prec != TensorPrecision::kFp4) {
+    error = "." + std::string(kind) + " multiplies e2m1 (FP4) inputs only";
+    return false;
+  }
+  const uint16_t k = eight_bit_kind ? 32 : fp4_kind ? 64 : 0;
+  if (k != 0 && out.k != k) {
+    error = "." + std::string(kind) + " has K = " + std::to_string(k) + " (" +
+            (eight_bit_kind ? "every input in an 8-bit container" : "FP4 packed two to a byte") + "), not " + std::to_string(out.k);
+    return false;
+  }
+  if (eight_bit_kind && narrow) prec = TensorPrecision::kFp8;
+  if (base == "mma" && !kind.empty()) out.min_compute_capability = 120;
+  return true;
+}
+
 bool decode_tensor(std::string_view base, const std::vector<std::string_view>& parts, OpInfo& out,
                    std::string& error) {
   bool mma = base == "mma" || (base == "wmma" && parts.size() > 1 && parts[1] == "mma") ||
@@ -327,6 +362,7 @@ bool decode_tensor(std::string_view base, const std::vector<std::string_view>& p
   for (size_t i = 1; i < types.size() && prec == TensorPrecision::kNone; ++i) prec = precision_of(types[i]);
   if (prec == TensorPrecision::kNone && !types.empty()) prec = precision_of(types[0]);
   if (prec == TensorPrecision::kNone) prec = TensorPrecision::kFp16;
+  if (!apply_mma_kind(base, parts, prec, out, error)) return false;
   out.tensor = prec;
   // "A warp executing mma.sync.m8n8k4 computes 4 matrix multiply and accumulate operations"
   // (PTX ISA, mma); every other shape is one per warp.
@@ -340,6 +376,16 @@ bool decode_tensor(std::string_view base, const std::vector<std::string_view>& p
 }
 
 }  // namespace
+
+std::string tcgen05_mma_stand_in(std::string_view mnemonic) {
+  std::string out(mnemonic);
+  auto has = [&](std::string_view kind) { return mnemonic.find(kind) != std::string_view::npos; };
+  if (has("kind::tf32")) return out + ".m128n16k8.f32.tf32.tf32";
+  if (has("kind::f8f6f4") || has("kind::mxf8f6f4")) return out + ".m128n16k32.f32.e4m3.e4m3";
+  if (has("kind::mxf4")) return out + ".m128n16k64.f32.e2m1.e2m1";  // mxf4 and mxf4nvf4
+  if (has("kind::i8")) return out + ".m128n16k32.s32.s8.s8";
+  return out + ".m128n16k16.f32.f16.f16";
+}
 
 bool decode_mnemonic(std::string_view mnemonic, OpInfo& out, std::string& error) {
   out = OpInfo{};
@@ -429,10 +475,24 @@ bool decode_mnemonic(std::string_view mnemonic, OpInfo& out, std::string& error)
       out.pipe = Pipe::kMio;
       out.writes_destination = what == "ld";
       out.access_bytes = 4;
+    } else if (what == "cp") {
+      // Shapes (PTX ISA, tcgen05.cp): lanes x bits read from shared memory once; .warpx2/.warpx4
+      // multicast them to more lanes without reading more.
+      static constexpr std::pair<std::string_view, uint16_t> kShapes[] = {
+          {"128x256b", 4096}, {"4x256b", 128}, {"128x128b", 2048}, {"64x128b", 1024}, {"32x128b", 512}};
+      for (auto [shape, bytes] : kShapes)
+        if (std::find(parts.begin(), parts.end(), shape) != parts.end()) out.tensor_copy_bytes = bytes;
+      if (out.tensor_copy_bytes == 0) {
+        error = "'" + std::string(mnemonic) + "': tcgen05.cp needs a shape: .128x256b, .4x256b, .128x128b, .64x128b or .32x128b";
+        return false;
+      }
+      out.op_class = OpClass::kTensor;
+      out.pipe = Pipe::kTensor;
+      out.whole_sm = true;
     } else if (what == "dealloc" || what == "relinquish_alloc_permit" || what.starts_with("fence") || what.starts_with("wait")) {
       out.op_class = OpClass::kNop;
     } else {
-      error = "'" + std::string(mnemonic) + "': tcgen05." + std::string(what) + " is not modelled (mma, commit, ld, st, alloc, dealloc, "
+      error = "'" + std::string(mnemonic) + "': tcgen05." + std::string(what) + " is not modelled (mma, cp, commit, ld, st, alloc, dealloc, "
               "relinquish_alloc_permit, fence and wait are)";
       return false;
     }

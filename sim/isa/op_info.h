@@ -82,6 +82,12 @@ struct OpInfo {
   // thread's MMAs are done (after_tensor).
   bool whole_sm = false;
   bool after_tensor = false;
+  // tcgen05.cp: copies this many bytes of shared memory into tensor memory, asynchronously and
+  // in order with the thread's MMAs (tensor_copy_bytes > 0 marks the copy).
+  uint16_t tensor_copy_bytes = 0;
+  // The lowest compute capability (x10) with this tensor form, where it is above the
+  // generation's: mma.sync with a .kind (FP6/FP4 and block-scaled inputs) is sm_120's.
+  uint16_t min_compute_capability = 0;
   // cp.async.mbarrier.arrive: the arrival counts once the thread's earlier cp.async copies have
   // landed (the frontend makes the record read their pseudo registers; .noinc: it is one of the
   // phase's expected arrivals, else it only holds the phase until then).
@@ -93,7 +99,7 @@ struct OpInfo {
   bool barrier_arrive = false;  // bar.arrive: arrives at a CTA barrier without waiting for it
   bool bulk_reduce = false; // cp.reduce.async.bulk: a bulk store L2 combines (MbarrierUse::elem_bytes per operation)
   bool bulk_store = false;  // cp.async.bulk.global.shared::cta.bulk_group: WarpInst::mbar.tx_bytes per issuing lane
-  bool from_sass = false;    // decoded from an Accel-Sim SASS opcode (shape already checked by the hardware)  // PTX mma.sync.m8n8k4 (f16) is four MMAs per warp (PTX ISA, mma)
+  bool from_sass = false;    // decoded from an Accel-Sim SASS opcode (shape already checked by the hardware)
   uint64_t tensor_flops() const { return 2ull * m * n * k * mma_per_warp / warps_sharing; }
 };
 
@@ -101,5 +107,10 @@ struct OpInfo {
 // "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32". On failure returns false and sets
 // `error` to a message that names what was expected.
 bool decode_mnemonic(std::string_view mnemonic, OpInfo& out, std::string& error);
+
+// tcgen05.mma keeps its shape and types in the instruction descriptor, a run-time value; a
+// static decode of the instruction takes this stand-in: the mnemonic with a shape and types of
+// its kind (M = 128, N = 16), e.g. ".m128n16k64.f32.e2m1.e2m1" for kind::mxf4.
+std::string tcgen05_mma_stand_in(std::string_view mnemonic);
 
 }  // namespace warpsim

@@ -338,43 +338,6 @@ void Sm::issue(SubPartition& sp, uint32_t slot, Cycle now) {
   advance(w, slot, now);
 }
 
-void Sm::issue_tensor(SubPartition& sp, Warp& w, const WarpInst& in, Cycle now) {
-  const OpInfo& op = *in.op;
-  uint32_t per_sm = spec_.tensor.flops_per_clk_per_sm[static_cast<int>(op.tensor)];
-  if (per_sm == 0) {
-    throw InputError(SourceLocation{kernel_->source_file, in.line, 1},
-                     "'" + op.mnemonic + "' uses " + std::string(tensor_precision_name(op.tensor)) + " tensor cores, which " +
-                         spec_.name + " does not have (its config lists no tensor.dense_flops_per_clk_per_sm." +
-                         std::string(tensor_precision_name(op.tensor)) + ")");
-  }
-  if (op.whole_sm && spec_.compute_capability < 100) {
-    throw InputError(SourceLocation{kernel_->source_file, in.line, 1},
-                     "'" + op.mnemonic + "' needs compute capability 10.0 or later (tcgen05 is Blackwell's); " + spec_.name + " has " +
-                         std::to_string(spec_.compute_capability / 10) + "." + std::to_string(spec_.compute_capability % 10));
-  }
-  if (!op.from_sass && !spec_.tensor.supports_shape(op.m, op.n, op.k)) {
-    throw InputError(SourceLocation{kernel_->source_file, in.line, 1},
-                     "'" + op.mnemonic + "': shape m" + std::to_string(op.m) + "n" + std::to_string(op.n) + "k" +
-                         std::to_string(op.k) + " is not one " + spec_.name + "'s tensor cores execute (tensor.mma_shapes)");
-  }
-  if (op.whole_sm) return issue_whole_sm_mma(w, in, per_sm, now);
-  const uint64_t per_sub = std::max<uint64_t>(1, per_sm / subs_.size());
-  const uint64_t flops = op.tensor_flops();
-  // Tensor cores run at the clock NVIDIA's tensor peaks assume (clocks.tensor_peak_mhz, or the
-  // precision's tensor.clock_mhz: the GPU does not hold its boost clock under FP16/FP8 tensor
-  // load), while the model counts boost-clock
-  // cycles: an MMA occupies its pipe flops / rate x boost / tensor_peak cycles, the fraction
-  // carried from one MMA to the next so that a stream of them keeps the exact rate.
-  const uint64_t fp = static_cast<uint64_t>(std::llround(double(flops) * 65536.0 * spec_.clocks.boost_mhz /
-                                                         (double(per_sub) * spec_.tensor_clock_mhz(op.tensor)))) + sp.tensor_carry;
-  const Cycle interval = std::max<Cycle>(1, fp >> 16);
-  sp.tensor_carry = fp >> 16 ? static_cast<uint32_t>(fp & 0xffff) : 0;
-  sp.pipe_free[static_cast<int>(Pipe::kTensor)] = now + interval;
-  stats_.tensor_flops += flops;
-  stats_.tensor_busy_cycles += interval;
-  for (int i = 0; i < in.num_dst; ++i) w.scoreboard.set(in.dst(i), now + spec_.tensor.latency + interval, Producer::kFixed);
-}
-
 void Sm::issue_memory(Warp& w, uint32_t slot, const WarpInst& in, Cycle now) {
   const OpInfo& op = *in.op;
   if (op.pipe == Pipe::kMio) {

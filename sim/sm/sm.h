@@ -101,7 +101,8 @@ class Sm : public Component, public MemResponder, private LoadStoreClient {
   void issue(SubPartition& sp, uint32_t slot, Cycle now);
   void issue_memory(Warp& w, uint32_t slot, const WarpInst& in, Cycle now);
   void issue_tensor(SubPartition& sp, Warp& w, const WarpInst& in, Cycle now);
-  void issue_whole_sm_mma(Warp& w, const WarpInst& in, uint64_t flops_per_clk, Cycle now);  // sm_tensor_memory.cpp
+  void issue_whole_sm_mma(Warp& w, const WarpInst& in, uint64_t flops_per_clk, Cycle now);  // sm_tensor.cpp
+  void issue_tensor_copy(Warp& w, const WarpInst& in, Cycle now);
   void issue_mbarrier(Warp& w, uint32_t slot, const WarpInst& in, Cycle now);
   void issue_cluster_barrier(Warp& w, uint32_t slot, const WarpInst& in, Cycle now);  // sm_cluster.cpp
   void require_clusters(const WarpInst& in) const;

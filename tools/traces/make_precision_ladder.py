@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
-"""Regenerates traces/tutorials/precision_{fp16,bf16,fp8,fp4}.trace.gz for docs/tutorials/precision.md.
+"""Regenerates traces/tutorials/precision_*.trace.gz for docs/tutorials/precision.md.
 
-Each trace is the same tensor-bound kernel in one input precision: 592 CTAs (4 per SM on a B200,
-several waves elsewhere) of 4 warps, each warp issuing 64 tensor-core MMAs into eight independent
-accumulators, with no memory traffic, so the tensor pipe is the only limit. The instruction is
-the one CUDA code uses for that precision:
+Each trace is the same tensor-bound kernel in one input precision, with no memory traffic, so the
+tensor pipe is the only limit. The warp-level forms: 592 CTAs (4 per SM on a B200, several waves
+elsewhere) of 4 warps, each warp issuing 64 MMAs into eight independent accumulators:
   fp16  wmma.mma m16n16k16, f16 inputs   (Volta and later)      8192 FLOP per instruction
   bf16  wmma.mma m16n16k16, bf16 inputs  (Ampere and later)     8192
   fp8   mma.sync m16n8k32, e4m3 inputs   (Ada/Hopper and later) 8192
-  fp4   mma.sync m16n8k64, e2m1 inputs   (Blackwell)           16384
+FP4 has no warp-level MMA on B200 (mma.sync takes FP4 only on sm_120; ptxas 13.0 refuses it for
+sm_100a), so the FP4 traces use Blackwell's tcgen05.mma: 592 CTAs of one warp whose first thread
+issues 16 MMAs of m128n256 into tensor memory, commits them to an mbarrier and waits on it:
+  fp4           kind::mxf4nvf4.block_scale (NVFP4), K = 64         4194304 FLOP per instruction
+  fp4_f8f6f4    kind::f8f6f4 with e2m1 inputs (unscaled), K = 32  2097152
 Run from the repository root:  python3 tools/traces/make_precision_ladder.py
 """
 import gzip
@@ -21,22 +24,32 @@ FORMS = {
     "fp16": ("wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32", 8, 8, 8),
     "bf16": ("wmma.mma.sync.aligned.row.col.m16n16k16.f32.bf16.bf16.f32", 8, 4, 4),
     "fp8": ("mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32", 4, 4, 2),
-    "fp4": ("mma.sync.aligned.m16n8k64.row.col.kind::f8f6f4.f32.e2m1.e2m1.f32", 4, 4, 2),
 }
+# Whole-SM tcgen05 forms: warpsim's trace spelling appends the shape and types PTX keeps in the
+# instruction descriptor (docs/trace-format.md).
+TCGEN05 = {
+    "fp4": "tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.scale_vec::4X.m128n256k64.f32.e2m1.e2m1",
+    "fp4_f8f6f4": "tcgen05.mma.cta_group::1.kind::f8f6f4.m128n256k32.f32.e2m1.e2m1",
+}
+TCGEN05_MMAS = 16
 
 
 def regs(prefix, first, n):
     return "{" + ",".join(f"%{prefix}{first + i}" for i in range(n)) + "}"
 
 
-def write(name):
+def header(name, mnemonic, warps, count, shared=0):
+    return [".version 1",
+            f"# precision_{name}: {CTAS} CTAs x {warps} warps x {count} x {mnemonic}",
+            "# (tools/traces/make_precision_ladder.py; docs/tutorials/precision.md)",
+            "", f".kernel mma_{name}", f".grid {CTAS} 1 1", f".block {warps * 32} 1 1", f".shared {shared}", ".regs 128"]
+
+
+def warp_level(name):
     mnemonic, acc_regs, a_regs, b_regs = FORMS[name]
     a = regs("r", 100, a_regs)
     b = regs("r", 120, b_regs)
-    lines = [".version 1",
-             f"# precision_{name}: {CTAS} CTAs x {WARPS} warps x {MMAS} x {mnemonic}",
-             "# (tools/traces/make_precision_ladder.py; docs/tutorials/precision.md)",
-             "", f".kernel mma_{name}", f".grid {CTAS} 1 1", f".block {WARPS * 32} 1 1", ".shared 0", ".regs 128"]
+    lines = header(name, mnemonic, WARPS, MMAS)
     for c in range(CTAS):
         lines.append(f".cta {c} 0 0")
         for w in range(WARPS):
@@ -45,6 +58,26 @@ def write(name):
                 acc = regs("f", (i % 8) * acc_regs, acc_regs)
                 lines.append(f"{mnemonic} {acc}, {a}, {b}, {acc}")
             lines.append("exit")
+    return lines
+
+
+def whole_sm(name):
+    # Thread 0 issues the MMAs (D in tensor memory, A and B through shared-memory descriptors),
+    # then commits them to the mbarrier at shared 0; the warp waits for its phase 0.
+    mnemonic = TCGEN05[name]
+    lines = header(name, mnemonic, 1, TCGEN05_MMAS, shared=16)
+    for c in range(CTAS):
+        lines += [f".cta {c} 0 0", ".warp 0",
+                  "00000001 mbarrier.init.shared::cta.b64 %r1; mbar=0x0 count=1"]
+        lines += [f"00000001 {mnemonic} {{}}, %r2, %rd1, %rd2, %r3, %p1"] * TCGEN05_MMAS
+        lines += ["00000001 tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 %r1; mbar=0x0 arrive=1",
+                  "mbarrier.try_wait.parity.shared::cta.b64 %p2, %r1, %r4; mbar=0x0 phase=0",
+                  "exit"]
+    return lines
+
+
+def write(name):
+    lines = whole_sm(name) if name in TCGEN05 else warp_level(name)
     path = os.path.join(OUT, f"precision_{name}.trace.gz")
     with gzip.GzipFile(path, "wb", mtime=0) as f:
         f.write(("\n".join(lines) + "\n").encode())
@@ -53,5 +86,5 @@ def write(name):
 
 if __name__ == "__main__":
     os.makedirs(OUT, exist_ok=True)
-    for name in FORMS:
+    for name in list(FORMS) + list(TCGEN05):
         write(name)

@@ -300,7 +300,7 @@ class Lowering {
     // tcgen05.mma's shape and types are in its instruction descriptor: each record gets its own
     // OpInfo at run time (tensor_memory.cpp); this one only stands in until then.
     const bool tcgen05_mma = in.opcode.rfind("tcgen05.mma.", 0) == 0;
-    if (!decode_mnemonic(tcgen05_mma ? in.opcode + ".m128n16k16.f32.f16.f16" : in.opcode, e.op, error)) fail(in.line, in.column, error);
+    if (!decode_mnemonic(tcgen05_mma ? tcgen05_mma_stand_in(in.opcode) : in.opcode, e.op, error)) fail(in.line, in.column, error);
     if (in.guard) {
       auto it = regs_.find(*in.guard);
       if (it == regs_.end()) fail(in.line, in.column, "predicate " + *in.guard + " is not declared");

@@ -238,7 +238,7 @@ TEST(PtxParser, EveryEmittedOpcodeDecodes) {
         std::string error;
         // tcgen05.mma's shape and types come from its instruction descriptor at run time; the
         // emulator spells them after the mnemonic for the timing model (tensor_memory.cpp).
-        const std::string mnemonic = in.opcode.rfind("tcgen05.mma.", 0) == 0 ? in.opcode + ".m128n64k16.f32.f16.f16" : in.opcode;
+        const std::string mnemonic = in.opcode.rfind("tcgen05.mma.", 0) == 0 ? tcgen05_mma_stand_in(in.opcode) : in.opcode;
         EXPECT_TRUE(decode_mnemonic(mnemonic, op, error)) << entry.path().filename() << ":" << in.line << " " << in.opcode << ": " << error;
       }
     }

@@ -221,6 +221,43 @@ TEST(Timing, MmaShapeTheGenerationLacksIsAClearError) {
   EXPECT_NO_THROW(simulate_text("h100", one_warp("wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {%f0}, %rd1, %rd2\n")));
 }
 
+// Blackwell: FP4 through the unscaled kind::f8f6f4 takes as long per MMA as FP8 with the same K
+// (the FP8 datapath); the block-scaled kind::mxf4nvf4 does twice the K in that time. A
+// tcgen05.cp in front of the MMAs adds its bytes at the banks' rate; mma.sync with FP4 is
+// refused on B200 (sm_120's).
+TEST(Timing, Tcgen05KindsAndCopies) {
+  GpuSpec spec = load_gpu_config("b200").spec;
+  auto run = [&](const std::string& body, int mmas) {
+    std::string b = "00000001 mbarrier.init.shared::cta.b64 %r1; mbar=0x0 count=1\n" + body;
+    for (int i = 0; i < mmas; ++i) b += "00000001 tcgen05.mma.cta_group::1.kind::f8f6f4.m128n256k32.f32.e4m3.e4m3 {}, %r2, %rd1, %rd2, %r3, %p1\n";
+    b += "00000001 tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 %r1; mbar=0x0 arrive=1\n"
+         "mbarrier.try_wait.parity.shared::cta.b64 %p2, %r1, %r4; mbar=0x0 phase=0\nexit\n";
+    return cycles_of("b200", one_warp(b));
+  };
+  auto with = [](const std::string& mnemonic, int n) {
+    return repeat("00000001 tcgen05.mma.cta_group::1." + mnemonic + " {}, %r2, %rd1, %rd2, %r3, %p1", n);
+  };
+  const double fp8_rate = spec.tensor.flops_per_clk_per_sm[static_cast<int>(TensorPrecision::kFp8)];
+  const double per_mma = 2.0 * 128 * 256 * 32 / fp8_rate * spec.clocks.boost_mhz / spec.tensor_clock_mhz(TensorPrecision::kFp8);
+  // Differences of 64 MMAs cancel the start and the last MMA's latency; each whole-SM MMA's
+  // interval is rounded to a cycle (at most half a cycle each).
+  const double tolerance = 64 * 0.5 + 1;
+  const uint64_t base = run("", 64);
+  EXPECT_NEAR(double(run("", 128) - base), 64 * per_mma, tolerance);
+  EXPECT_NEAR(double(run(with("kind::f8f6f4.m128n256k32.f32.e2m1.e2m1", 64), 64) - base), 64 * per_mma, tolerance);
+  EXPECT_NEAR(double(run(with("kind::mxf4nvf4.block_scale.scale_vec::4X.m128n256k64.f32.e2m1.e2m1", 64), 64) - base),
+              64 * per_mma * spec.tensor_clock_mhz(TensorPrecision::kFp8) / spec.tensor_clock_mhz(TensorPrecision::kFp4), tolerance);
+  // 16 copies of 128 x 256 bits (4 KiB each) at 32 banks x 4 bytes per clock: 512 cycles.
+  EXPECT_NEAR(double(run(repeat("00000001 tcgen05.cp.cta_group::1.128x256b [%r5], %rd3", 16), 1) - run("", 1)), 16 * 4096 / 128.0, 2.0);
+  try {
+    simulate_text("b200", one_warp("mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e2m1.e2m1.f32 {%f0,%f1,%f2,%f3}, {%r1,%r2,%r3,%r4}, "
+                                   "{%r5,%r6}, {%f0,%f1,%f2,%f3}\n"));
+    ADD_FAILURE();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("needs compute capability 12.0"), std::string::npos) << e.what();
+  }
+}
+
 TEST(Timing, BarrierHoldsTheEarlyWarp) {
   std::string t = test::kernel_header("k", 1, 64) + ".cta 0 0 0\n.warp 0\n" + repeat("fma.rn.f32 %f1, %f1, %f2, %f3", 100) +
                   "bar.sync 0\nexit\n.warp 1\nbar.sync 0\nexit\n";

@@ -113,6 +113,49 @@ TEST(DecodeMnemonic, TensorShapeAndPrecision) {
   EXPECT_EQ(decode("wgmma.wait_group.sync.aligned").op_class, OpClass::kNop);
 }
 
+// The kind of an FP8/FP6/FP4 MMA sets its datapath and K (CUTLASS's Blackwell throughput table;
+// PTX ISA shapes): the 8-bit-container kinds run FP6/FP4 at the FP8 rate with K = 32, the
+// block-scaled FP4 kinds at the FP4 rate with K = 64; mma.sync with a kind is sm_120's.
+TEST(DecodeMnemonic, MmaKindSetsTheDatapathAndK) {
+  const std::string t = "tcgen05.mma.cta_group::1.";
+  EXPECT_EQ(decode(t + "kind::f8f6f4.m128n256k32.f32.e2m1.e2m1").tensor, TensorPrecision::kFp8);
+  EXPECT_EQ(decode(t + "kind::f8f6f4.m128n256k32.f32.e3m2.e2m3").tensor, TensorPrecision::kFp8);
+  EXPECT_EQ(decode(t + "kind::mxf8f6f4.block_scale.m128n256k32.f32.e2m1.e4m3").tensor, TensorPrecision::kFp8);
+  EXPECT_EQ(decode(t + "kind::f8f6f4.m128n256k32.f32.e4m3.e4m3").tensor, TensorPrecision::kFp8);
+  const OpInfo nvfp4 = decode(t + "kind::mxf4nvf4.block_scale.scale_vec::4X.m128n256k64.f32.e2m1.e2m1");
+  EXPECT_EQ(nvfp4.tensor, TensorPrecision::kFp4);
+  EXPECT_EQ(nvfp4.tensor_flops(), 2u * 128 * 256 * 64);
+  EXPECT_EQ(decode(t + "kind::mxf4.block_scale.m128n128k64.f32.e2m1.e2m1").tensor, TensorPrecision::kFp4);
+  EXPECT_EQ(decode(t + "kind::f16.m128n256k16.f32.bf16.bf16").min_compute_capability, 0);
+  EXPECT_EQ(decode("mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e2m1.e2m1.f32").min_compute_capability, 120);
+  EXPECT_EQ(decode("mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32").min_compute_capability, 0);
+  auto error_of = [](const std::string& m) {
+    OpInfo op;
+    std::string error;
+    EXPECT_FALSE(decode_mnemonic(m, op, error)) << m;
+    return error;
+  };
+  EXPECT_NE(error_of("mma.sync.aligned.m16n8k64.row.col.kind::f8f6f4.f32.e2m1.e2m1.f32").find("K = 32"), std::string::npos);
+  EXPECT_NE(error_of(t + "kind::mxf4nvf4.block_scale.m128n256k32.f32.e2m1.e2m1").find("K = 64"), std::string::npos);
+  EXPECT_NE(error_of(t + "kind::mxf4.block_scale.m128n256k64.f32.e4m3.e4m3").find("e2m1 (FP4) inputs only"), std::string::npos);
+  EXPECT_NE(error_of("mma.sync.aligned.m16n8k64.row.col.f32.e2m1.e2m1.f32").find("name their kind"), std::string::npos);
+}
+
+TEST(DecodeMnemonic, Tcgen05CopyBytesByShape) {
+  EXPECT_EQ(decode("tcgen05.cp.cta_group::1.128x256b").tensor_copy_bytes, 4096);
+  EXPECT_EQ(decode("tcgen05.cp.cta_group::1.128x128b").tensor_copy_bytes, 2048);
+  const OpInfo warpx4 = decode("tcgen05.cp.cta_group::1.32x128b.warpx4");
+  EXPECT_EQ(warpx4.tensor_copy_bytes, 512);  // read once, multicast to four warps' lanes
+  EXPECT_TRUE(warpx4.whole_sm);
+  EXPECT_EQ(warpx4.tensor_flops(), 0u);
+  EXPECT_EQ(tcgen05_mma_stand_in("tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.scale_vec::4X"),
+            "tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.scale_vec::4X.m128n16k64.f32.e2m1.e2m1");
+  OpInfo op;
+  std::string error;
+  EXPECT_FALSE(decode_mnemonic("tcgen05.cp.cta_group::1", op, error));
+  EXPECT_NE(error.find("needs a shape"), std::string::npos) << error;
+}
+
 // Hopper's mbarriers and bulk copies.
 TEST(DecodeMnemonic, MbarrierAndBulkCopies) {
   EXPECT_EQ(decode("mbarrier.init.shared::cta.b64").mbarrier, MbarrierOp::kInit);

@@ -1,0 +1,92 @@
+// Tensor-core issue in the timing model. A warp's MMA (mma.sync, wmma, a wgmma warp's share)
+// occupies its sub-partition's tensor pipe for flops / rate. Blackwell's tcgen05.mma: one thread
+// issues an MMA of the whole M x N x K shape, which runs on all four sub-partitions' tensor cores
+// together (the SM's full rate) and writes tensor memory, not registers; tcgen05.cp copies shared
+// memory into tensor memory in order with those MMAs. The issuing warp goes on at once;
+// tcgen05.commit arrives on its mbarrier when the warp's last MMA or copy is done
+// (Sm::issue_mbarrier).
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "common/error.h"
+#include "sm/sm.h"
+
+namespace warpsim {
+
+void Sm::issue_tensor(SubPartition& sp, Warp& w, const WarpInst& in, Cycle now) {
+  const OpInfo& op = *in.op;
+  if (op.whole_sm && spec_.compute_capability < 100) {
+    throw InputError(SourceLocation{kernel_->source_file, in.line, 1},
+                     "'" + op.mnemonic + "' needs compute capability 10.0 or later (tcgen05 is Blackwell's); " + spec_.name + " has " +
+                         std::to_string(spec_.compute_capability / 10) + "." + std::to_string(spec_.compute_capability % 10));
+  }
+  if (op.tensor_copy_bytes != 0) return issue_tensor_copy(w, in, now);
+  uint32_t per_sm = spec_.tensor.flops_per_clk_per_sm[static_cast<int>(op.tensor)];
+  if (per_sm == 0) {
+    throw InputError(SourceLocation{kernel_->source_file, in.line, 1},
+                     "'" + op.mnemonic + "' uses " + std::string(tensor_precision_name(op.tensor)) + " tensor cores, which " +
+                         spec_.name + " does not have (its config lists no tensor.dense_flops_per_clk_per_sm." +
+                         std::string(tensor_precision_name(op.tensor)) + ")");
+  }
+  if (spec_.compute_capability < op.min_compute_capability) {
+    throw InputError(SourceLocation{kernel_->source_file, in.line, 1},
+                     "'" + op.mnemonic + "' needs compute capability " + std::to_string(op.min_compute_capability / 10) + "." +
+                         std::to_string(op.min_compute_capability % 10) + " (mma.sync with a .kind, FP6/FP4 or block-scaled inputs, is " +
+                         "GeForce Blackwell's; B200 runs them through tcgen05.mma); " + spec_.name + " has " +
+                         std::to_string(spec_.compute_capability / 10) + "." + std::to_string(spec_.compute_capability % 10));
+  }
+  if (!op.from_sass && !spec_.tensor.supports_shape(op.m, op.n, op.k)) {
+    throw InputError(SourceLocation{kernel_->source_file, in.line, 1},
+                     "'" + op.mnemonic + "': shape m" + std::to_string(op.m) + "n" + std::to_string(op.n) + "k" +
+                         std::to_string(op.k) + " is not one " + spec_.name + "'s tensor cores execute (tensor.mma_shapes)");
+  }
+  if (op.whole_sm) return issue_whole_sm_mma(w, in, per_sm, now);
+  const uint64_t per_sub = std::max<uint64_t>(1, per_sm / subs_.size());
+  const uint64_t flops = op.tensor_flops();
+  // Tensor cores run at the clock NVIDIA's tensor peaks assume (clocks.tensor_peak_mhz, or the
+  // precision's tensor.clock_mhz: the GPU does not hold its boost clock under FP16/FP8 tensor
+  // load), while the model counts boost-clock
+  // cycles: an MMA occupies its pipe flops / rate x boost / tensor_peak cycles, the fraction
+  // carried from one MMA to the next so that a stream of them keeps the exact rate.
+  const uint64_t fp = static_cast<uint64_t>(std::llround(double(flops) * 65536.0 * spec_.clocks.boost_mhz /
+                                                         (double(per_sub) * spec_.tensor_clock_mhz(op.tensor)))) + sp.tensor_carry;
+  const Cycle interval = std::max<Cycle>(1, fp >> 16);
+  sp.tensor_carry = fp >> 16 ? static_cast<uint32_t>(fp & 0xffff) : 0;
+  sp.pipe_free[static_cast<int>(Pipe::kTensor)] = now + interval;
+  stats_.tensor_flops += flops;
+  stats_.tensor_busy_cycles += interval;
+  for (int i = 0; i < in.num_dst; ++i) w.scoreboard.set(in.dst(i), now + spec_.tensor.latency + interval, Producer::kFixed);
+}
+
+void Sm::issue_whole_sm_mma(Warp& w, const WarpInst& in, uint64_t flops_per_clk, Cycle now) {
+  const OpInfo& op = *in.op;
+  if (in.active_mask == 0) return;
+  // Each issuing lane starts one MMA (normally one elected thread issues it).
+  const uint64_t flops = op.tensor_flops() * static_cast<uint64_t>(in.active_lanes());
+  Cycle start = now;
+  for (const auto& sp : subs_) start = std::max(start, sp.pipe_free[static_cast<int>(Pipe::kTensor)]);
+  // At the clock the precision's tensor peak assumes (GpuSpec::tensor_clock_mhz), as for the other MMAs.
+  const auto interval = std::max<Cycle>(1, static_cast<Cycle>(std::llround(double(flops) * spec_.clocks.boost_mhz /
+                                                                            (double(flops_per_clk) * spec_.tensor_clock_mhz(op.tensor)))));
+  for (auto& sp : subs_) sp.pipe_free[static_cast<int>(Pipe::kTensor)] = start + interval;
+  stats_.tensor_flops += flops;
+  stats_.tensor_busy_cycles += interval * subs_.size();
+  w.tensor_done = std::max(w.tensor_done, start + interval + spec_.tensor.latency);
+}
+
+// tcgen05.cp: the tensor cores' queue takes it in order with the thread's MMAs; it reads shared
+// memory at the banks' rate (banks x bank_bytes per clock, assumed: the copy's own bandwidth is
+// not published) and is done for tcgen05.commit when its bytes are in.
+void Sm::issue_tensor_copy(Warp& w, const WarpInst& in, Cycle now) {
+  if (in.active_mask == 0) return;
+  const uint64_t bytes = uint64_t{in.op->tensor_copy_bytes} * static_cast<uint64_t>(in.active_lanes());
+  const uint64_t per_clk = std::max<uint64_t>(1, uint64_t{spec_.memory.shared.banks} * spec_.memory.shared.bank_bytes);
+  Cycle start = now;
+  for (const auto& sp : subs_) start = std::max(start, sp.pipe_free[static_cast<int>(Pipe::kTensor)]);
+  const Cycle interval = std::max<Cycle>(1, (bytes + per_clk - 1) / per_clk);
+  for (auto& sp : subs_) sp.pipe_free[static_cast<int>(Pipe::kTensor)] = start + interval;
+  w.tensor_done = std::max(w.tensor_done, start + interval + spec_.memory.shared.latency);
+}
+
+}  // namespace warpsim
