@@ -324,6 +324,52 @@ a4 = fp4_rows(random_init(74, 0, 65535, 32768, lambda x: int(math.floor(x + 0.5)
 bt4 = fp4_rows(random_init(75, 0, 65535, 32768, lambda x: int(math.floor(x + 0.5))))
 write("tcgen05_gemm_fp4_c.bin", "f", [exact_f32(sum(x * y for x, y in zip(a4[i], bt4[j]))) for i in range(256) for j in range(256)])
 
+
+
+# tcgen05_block_scaled: C = A B^T (128 x 128) with a factor per row per block of K. Rows of 128
+# bytes: E4M3 (A) and E5M2 (B) bytes for MXFP8, K = 128; two E2M1 values per byte (element 2j in
+# the low nibble of byte j) for MXFP4 and NVFP4, K = 256. Factors are per row, block j in byte j.
+def e4m3(v):
+    e, m = (v >> 3) & 15, v & 7
+    mag = m / 8 * 2.0 ** -6 if e == 0 else (1 + m / 8) * 2.0 ** (e - 7)
+    return -mag if v & 0x80 else mag
+
+
+def e5m2(v):
+    e, m = (v >> 2) & 31, v & 3
+    mag = m / 4 * 2.0 ** -14 if e == 0 else (1 + m / 4) * 2.0 ** (e - 15)
+    return -mag if v & 0x80 else mag
+
+
+def u8s(seed, lo, hi, n):
+    return random_init(seed, lo, hi, n, lambda x: int(math.floor(x + 0.5)))
+
+
+def block_scaled(a_vals, b_vals, sa, sb, k, block):
+    blocks = k // block
+    out = []
+    for i in range(128):
+        ra = [a_vals[i][kk] * sa[i * blocks + kk // block] for kk in range(k)]
+        for j in range(128):
+            out.append(sum(x * b_vals[j][kk] * sb[j * blocks + kk // block] for kk, x in enumerate(ra)))
+    return out
+
+
+def ue8m0(v):
+    return 2.0 ** (v - 127)
+
+
+a8 = [[e4m3(v) for v in row] for row in zip(*[iter(u8s(81, 0, 126, 16384))] * 128)]
+bt8 = [[e5m2(v) for v in row] for row in zip(*[iter(u8s(82, 0, 95, 16384))] * 128)]
+write("tcgen05_block_scaled_mxfp8_c.bin", "f",
+      [f32(x) for x in block_scaled(a8, bt8, [ue8m0(v) for v in u8s(83, 125, 129, 512)], [ue8m0(v) for v in u8s(84, 125, 129, 512)], 128, 32)])
+a4p = [[e2m1((byte >> (4 * h)) & 15) for byte in row for h in (0, 1)] for row in zip(*[iter(u8s(85, 0, 255, 16384))] * 128)]
+bt4p = [[e2m1((byte >> (4 * h)) & 15) for byte in row for h in (0, 1)] for row in zip(*[iter(u8s(86, 0, 255, 16384))] * 128)]
+write("tcgen05_block_scaled_mxfp4_c.bin", "f",
+      [exact_f32(x) for x in block_scaled(a4p, bt4p, [ue8m0(v) for v in u8s(87, 125, 129, 1024)], [ue8m0(v) for v in u8s(88, 125, 129, 1024)], 256, 32)])
+write("tcgen05_block_scaled_nvfp4_c.bin", "f",
+      [exact_f32(x) for x in block_scaled(a4p, bt4p, [e4m3(v) for v in u8s(89, 56, 64, 2048)], [e4m3(v) for v in u8s(90, 56, 64, 2048)], 256, 16)])
+
 # bulk_store: out[i] = 0.5 i, written tile by tile from shared memory by cp.async.bulk.
 write("bulk_store_out.bin", "f", [exact_f32(0.5 * i) for i in range(2048)])
 

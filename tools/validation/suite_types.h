@@ -59,7 +59,7 @@ struct SuiteEntry {
   int requires_cc;          // e.g. 80; 0 for none
   int exact_cc;             // sm_90a PTX (architecture-specific): only this capability; 0 for any
   // Room for the largest entry; suite.py refuses an entry that needs more.
-  SuiteBuffer buffers[12];
+  SuiteBuffer buffers[16];
   SuiteLaunch launches[6];
   SuiteCheck checks[6];
   SuiteTensorMap maps[4];

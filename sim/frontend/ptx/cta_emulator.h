@@ -327,9 +327,10 @@ class CtaEmulator : public CtaWork {
   void wgmma(WarpState& w, const EmuInst& in, uint32_t exec);  // wgmma.cpp
   // Rows [row0, row0 + rows) of an operand (M or N rows, `k` elements of `type` each) in shared
   // memory through descriptor `d`, K-major or MN-major (wgmma_layout.h), times `scale`, as
-  // out[row * k + kk].
+  // out[row * k + kk]. FP4 is padded (16 per 16-byte chunk) unless `packed_fp4` (32 per chunk,
+  // as the block-scaled kind::mxf4 and kind::mxf4nvf4 read it).
   std::vector<float> smem_operand(const MatrixDescriptor& d, bool mn_major, const std::string& type, uint32_t row0, uint32_t rows,
-                                  uint32_t k, double scale, const WarpState& w, uint32_t lane, const EmuInst& in);
+                                  uint32_t k, double scale, const WarpState& w, uint32_t lane, const EmuInst& in, bool packed_fp4 = false);
   // tensor_memory.cpp: Blackwell's tcgen05 instructions and the CTA's tensor memory (128 lanes x
   // 512 columns of 32 bits; an address is lane << 16 | column), allocated 32 columns at a time.
   void tcgen05_op(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);
@@ -338,6 +339,14 @@ class CtaEmulator : public CtaWork {
   std::vector<float> tmem_operand(uint32_t taddr, const std::string& type, uint32_t rows, uint32_t k, double scale, const WarpState& w,
                                   uint32_t lane, const EmuInst& in);
   uint32_t& tmem_at(uint32_t lane, uint32_t column, const WarpState& w, uint32_t thread, const EmuInst& in);
+  // tcgen05_block_scale.cpp: tcgen05.cp (shared memory into tensor memory), and the scale factors
+  // a block-scaled MMA reads: `blocks` per row for rows [0, rows), as out[row * blocks + b].
+  void tcgen05_copy(WarpState& w, const EmuInst& in, uint32_t lane);
+  // Multiplies each element of A (m x k) and B (n x k) by its block's scale factor.
+  void apply_block_scales(const WarpState& w, const EmuInst& in, uint32_t lane, uint32_t idesc, uint32_t m, uint32_t n, uint32_t k,
+                          std::vector<float>& a, std::vector<float>& b);
+  std::vector<double> tmem_scale_factors(uint32_t taddr, uint32_t rows, uint32_t blocks, uint32_t first_byte, bool ue4m3, const WarpState& w,
+                                         uint32_t lane, const EmuInst& in);
   std::vector<uint32_t> tmem_;
   uint16_t tmem_allocated_ = 0;  // one bit per 32 columns
   template <class F>

@@ -137,7 +137,8 @@ void decode_operation(EmuInst& e) {
     e.code = EmuOp::kTcgen05;
     const std::string& what = e.mods.at(0);
     e.tcgen05 = what == "alloc" ? Tcgen05Op::kAlloc : what == "dealloc" ? Tcgen05Op::kDealloc : what == "mma" ? Tcgen05Op::kMma
-              : what == "commit" ? Tcgen05Op::kCommit : what == "ld" ? Tcgen05Op::kLd : what == "st" ? Tcgen05Op::kSt : Tcgen05Op::kNone;
+              : what == "commit" ? Tcgen05Op::kCommit : what == "ld" ? Tcgen05Op::kLd : what == "st" ? Tcgen05Op::kSt
+              : what == "cp" ? Tcgen05Op::kCp : Tcgen05Op::kNone;
     if (e.tcgen05 == Tcgen05Op::kNone) e.code = EmuOp::kNop;  // fence, wait, relinquish_alloc_permit: ordering only
     for (const auto& m : e.mods)
       if (m.size() > 1 && m[0] == 'x' && std::isdigit(static_cast<unsigned char>(m[1]))) e.tmem_columns = static_cast<uint32_t>(std::stoul(m.substr(1)));

@@ -52,7 +52,7 @@ enum class EmuOp : uint8_t {
 };
 
 // What a tcgen05 instruction does (EmuOp::kTcgen05).
-enum class Tcgen05Op : uint8_t { kNone, kAlloc, kDealloc, kMma, kCommit, kLd, kSt };
+enum class Tcgen05Op : uint8_t { kNone, kAlloc, kDealloc, kMma, kCommit, kLd, kSt, kCp };
 
 // Generic addresses of shared memory: the .shared::cluster window (op_info.h's encoding) placed
 // at this base, far above every global buffer (device_memory.h), so cvta.shared and a generic

@@ -65,22 +65,50 @@ std::string wgmma_form(const Instruction& in, const EmuInst& e) {
   return "";
 }
 
-// One CTA (cta_group::1), mma of kind f16, tf32 or f8f6f4 from shared-memory descriptors into
-// tensor memory, commit to an mbarrier, ld/st of shape 32x32b (tensor_memory.cpp).
+// One CTA (cta_group::1): mma of kind f16, tf32 or f8f6f4, or block-scaled of kind mxf8f6f4, mxf4
+// or mxf4nvf4, from shared-memory descriptors into tensor memory (tensor_memory.cpp,
+// tcgen05_block_scale.cpp); cp of shape 128x256b, 128x128b, 64x128b.warpx2 or 32x128b.warpx4
+// without decompression; commit to an mbarrier; ld/st of shape 32x32b.
 std::string tcgen05_form(const Instruction& in, const EmuInst& e) {
   auto refuse = [&](const std::string& why) { return "the emulator cannot run '" + in.opcode + "': " + why; };
   const std::string& what = e.mods.at(0);
   if (e.has("cta_group::2")) return refuse("pairs of CTAs (cta_group::2) are not modelled");
   if (what == "mma") {
-    if (!e.has("kind::f16") && !e.has("kind::tf32") && !e.has("kind::f8f6f4")) return refuse("kinds other than f16, tf32 and f8f6f4 are not modelled");
-    if (e.has("ws") || e.has("sp") || e.has("block_scale")) return refuse("weight-stationary, sparse and block-scaled MMAs are not modelled");
-    if (in.operands.size() != 5 || in.operands[0].kind != Operand::Kind::kAddress || in.operands[2].kind == Operand::Kind::kAddress) {
-      return refuse("expected [d-tmem], a-desc or [a-tmem], b-desc, idesc, enable-input-d (no lane mask)");
+    const bool scaled_kind = e.has("kind::mxf8f6f4") || e.has("kind::mxf4") || e.has("kind::mxf4nvf4");
+    if (!e.has("kind::f16") && !e.has("kind::tf32") && !e.has("kind::f8f6f4") && !scaled_kind) {
+      return refuse("kinds other than f16, tf32, f8f6f4, mxf8f6f4, mxf4 and mxf4nvf4 are not modelled");
+    }
+    if (e.has("ws") || e.has("sp")) return refuse("weight-stationary and sparse MMAs are not modelled");
+    if (scaled_kind != e.has("block_scale")) return refuse("kinds mxf8f6f4, mxf4 and mxf4nvf4 (and only they) take .block_scale");
+    if (e.has("kind::mxf4nvf4") && !e.has("scale_vec::2X") && !e.has("scale_vec::4X") && !e.has("block16") && !e.has("block32")) {
+      return refuse("kind::mxf4nvf4 names its scale vector: .scale_vec::2X or .scale_vec::4X (.block32 or .block16)");
+    }
+    if ((e.has("kind::mxf8f6f4") && (e.has("scale_vec::2X") || e.has("scale_vec::4X") || e.has("block16"))) ||
+        (e.has("kind::mxf4") && (e.has("scale_vec::1X") || e.has("scale_vec::4X") || e.has("block16"))) ||
+        (e.has("kind::mxf4nvf4") && e.has("scale_vec::1X"))) {
+      return refuse("this scale vector is not one of the kind's (mxf8f6f4: 1X; mxf4: 2X; mxf4nvf4: 2X or 4X)");
+    }
+    const size_t expected = scaled_kind ? 7 : 5;
+    const size_t enable_at = expected - 1;
+    if (in.operands.size() != expected || in.operands[0].kind != Operand::Kind::kAddress || in.operands[2].kind == Operand::Kind::kAddress ||
+        in.operands[enable_at].kind == Operand::Kind::kAddress ||
+        (scaled_kind && (in.operands[4].kind != Operand::Kind::kAddress || in.operands[5].kind != Operand::Kind::kAddress))) {
+      return refuse(scaled_kind ? "expected [d-tmem], a-desc or [a-tmem], b-desc, idesc, [scale-a-tmem], [scale-b-tmem], enable-input-d"
+                                : "expected [d-tmem], a-desc or [a-tmem], b-desc, idesc, enable-input-d (no lane mask)");
+    }
+  } else if (what == "cp") {
+    if (e.has("4x256b")) return refuse("the 4x256b shape is not modelled (128x256b, 128x128b, 64x128b.warpx2 and 32x128b.warpx4 are)");
+    if (e.has("b8x16")) return refuse("decompressing FP4/FP6 into 8-bit containers (.b8x16) is not modelled");
+    const bool shape = e.has("128x256b") || e.has("128x128b") || (e.has("64x128b") && (e.has("warpx2::02_13") || e.has("warpx2::01_23"))) ||
+                       (e.has("32x128b") && e.has("warpx4"));
+    if (!shape) return refuse("expected a shape: .128x256b, .128x128b, .64x128b.warpx2::02_13/01_23 or .32x128b.warpx4");
+    if (in.operands.size() != 2 || in.operands[0].kind != Operand::Kind::kAddress || in.operands[1].kind == Operand::Kind::kAddress) {
+      return refuse("expected [taddr], s-desc");
     }
   } else if (what == "ld" || what == "st") {
     if (!e.has("32x32b")) return refuse("only the 32x32b shape is modelled");
     if (e.has("pack::16b") || e.has("unpack::16b")) return refuse("16-bit packing is not modelled");
-  } else if (what == "cp" || what == "shift") {
+  } else if (what == "shift") {
     return refuse("tcgen05." + what + " is not modelled");
   }
   return "";

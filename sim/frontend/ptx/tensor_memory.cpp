@@ -12,7 +12,11 @@
 //                          and B formats, 13-14 negate A/B, 15-16 MN-major ("transposed") A/B
 //                          (wgmma_layout.h), 17-22 N / 8,
 //                          24-28 M / 16. M = 128 only (its rows map one to one onto lanes).
-//   commit [mbar]          one arrival on the mbarrier once the thread's MMAs are done
+//   mma.kind::mxf8f6f4/mxf4/mxf4nvf4.block_scale [d], a, b, idesc, [scale-a], [scale-b], enable-input-d
+//                          the same with each block of 32 (or 16) K elements of a row of A and
+//                          of B times its scale factor from tensor memory (tcgen05_block_scale.cpp)
+//   cp [taddr], s-desc     shared memory into tensor memory (tcgen05_block_scale.cpp)
+//   commit [mbar]          one arrival on the mbarrier once the thread's MMAs and copies are done
 //   ld / st .32x32b.xN     warp q of a warpgroup reaches lanes 32q..32q+31: thread t moves N
 //                          consecutive columns of lane 32q + t to or from N registers
 // MMAs are computed when issued (the results may be read only after a commit's mbarrier phase),
@@ -83,6 +87,9 @@ void CtaEmulator::tcgen05_op(WarpState& w, const EmuInst& in, uint32_t exec, Rec
     case Tcgen05Op::kMma:
       for_lanes(exec, [&](uint32_t l) { tcgen05_mma(w, in, l, out); });
       return;
+    case Tcgen05Op::kCp:
+      for_lanes(exec, [&](uint32_t l) { tcgen05_copy(w, in, l); });
+      return;
     case Tcgen05Op::kCommit: {
       MbarrierUse& use = out.inst.mbar;
       for_lanes(exec, [&](uint32_t l) {
@@ -151,27 +158,31 @@ void CtaEmulator::tcgen05_mma(WarpState& w, const EmuInst& in, uint32_t l, Recor
   const bool a_in_tmem = ops.at(1).kind == EmuOperand::Kind::kAddr;
   const uint64_t desc_a = a_in_tmem ? 0 : read(w, ops.at(1), l), desc_b = read(w, ops.at(2), l);
   const auto idesc = static_cast<uint32_t>(read(w, ops.at(3), l));
-  const bool accumulate = (read(w, ops.at(4), l) & 1) != 0;
-  const uint32_t d_format = (idesc >> 4) & 3, a_format = (idesc >> 7) & 7, b_format = (idesc >> 10) & 7;
+  const bool scaled = in.has("block_scale");  // operands 4 and 5 are the scale factors' addresses
+  const bool accumulate = (read(w, ops.at(scaled ? 6 : 4), l) & 1) != 0;
+  const uint32_t a_format = (idesc >> 7) & 7, b_format = (idesc >> 10) & 7;
   const uint32_t n = ((idesc >> 17) & 0x3f) << 3, m = ((idesc >> 24) & 0x1f) << 4;
-  const bool kind_f16 = in.has("kind::f16"), kind_tf32 = in.has("kind::tf32");
+  const bool kind_f16 = in.has("kind::f16"), kind_tf32 = in.has("kind::tf32"), kind_fp4 = in.has("kind::mxf4") || in.has("kind::mxf4nvf4");
   auto type_of = [&](uint32_t f) -> std::string {
     if (kind_f16) return f == 0 ? "f16" : f == 1 ? "bf16" : "";
     if (kind_tf32) return f == 2 ? "tf32" : "";
-    return f == 0 ? "e4m3" : f == 1 ? "e5m2" : f == 3 ? "e2m3" : f == 4 ? "e3m2" : f == 5 ? "e2m1" : "";  // kind::f8f6f4
+    if (kind_fp4) return f == 1 ? "e2m1" : "";  // FP4 packed two to a byte
+    return f == 0 ? "e4m3" : f == 1 ? "e5m2" : f == 3 ? "e2m3" : f == 4 ? "e3m2" : f == 5 ? "e2m1" : "";  // (mx)f8f6f4
   };
   const std::string ta = type_of(a_format), tb = type_of(b_format);
   if (ta.empty() || tb.empty()) {
     fault(in, w, l, "instruction descriptor " + hex(idesc) + ": A/B formats " + std::to_string(a_format) + "/" + std::to_string(b_format) +
                         " are not formats of this kind");
   }
-  if (d_format != 1) fault(in, w, l, "instruction descriptor " + hex(idesc) + ": only f32 accumulators (D format 1) are modelled");
+  // Unscaled kinds: bits 4-5 the D format (1: f32). Block-scaled kinds accumulate into f32 and
+  // spend those bits, 23 and 29-31 on their scale factors (tcgen05_block_scale.cpp).
+  if (!scaled && ((idesc >> 4) & 3) != 1) fault(in, w, l, "instruction descriptor " + hex(idesc) + ": only f32 accumulators (D format 1) are modelled");
   if (m != 128 || n == 0 || n > 256 || n % 16) fault(in, w, l, "M = " + std::to_string(m) + ", N = " + std::to_string(n) + "; the emulator runs M = 128 with N a multiple of 16 up to 256");
   bool ok_a = true, ok_b = false;
   const MatrixDescriptor da = a_in_tmem ? MatrixDescriptor{} : decode_tcgen05_descriptor(desc_a, ok_a);
   const MatrixDescriptor db = decode_tcgen05_descriptor(desc_b, ok_b);
   if (!ok_a || !ok_b) fault(in, w, l, "a shared-memory descriptor with a base offset, the absolute LBO mode or 32-byte-atom swizzling is not modelled");
-  const uint32_t k = 32 / matrix_element_bytes(ta);
+  const uint32_t k = kind_fp4 ? 64 : 32 / matrix_element_bytes(ta);
   const double neg_a = (idesc >> 13) & 1 ? -1.0 : 1.0, neg_b = (idesc >> 14) & 1 ? -1.0 : 1.0;
   const bool a_mn_major = (idesc >> 15) & 1, b_mn_major = (idesc >> 16) & 1;  // "transpose A/B"
   if (a_in_tmem && a_mn_major) fault(in, w, l, "instruction descriptor " + hex(idesc) + ": A from tensor memory is K-major only");
@@ -179,9 +190,10 @@ void CtaEmulator::tcgen05_mma(WarpState& w, const EmuInst& in, uint32_t l, Recor
   if ((a_mn_major && ta == "tf32") || (b_mn_major && tb == "tf32")) {
     fault(in, w, l, "MN-major tf32 operands need the 128-byte swizzle with 32-byte atoms, which is not modelled");
   }
-  const std::vector<float> a = a_in_tmem ? tmem_operand(static_cast<uint32_t>(address(w, ops[1], l)), ta, m, k, neg_a, w, l, in)
-                                         : smem_operand(da, a_mn_major, ta, 0, m, k, neg_a, w, l, in);
-  const std::vector<float> b = smem_operand(db, b_mn_major, tb, 0, n, k, neg_b, w, l, in);
+  std::vector<float> a = a_in_tmem ? tmem_operand(static_cast<uint32_t>(address(w, ops[1], l)), ta, m, k, neg_a, w, l, in)
+                                   : smem_operand(da, a_mn_major, ta, 0, m, k, neg_a, w, l, in, kind_fp4);
+  std::vector<float> b = smem_operand(db, b_mn_major, tb, 0, n, k, neg_b, w, l, in, kind_fp4);
+  if (scaled) apply_block_scales(w, in, l, idesc, m, n, k, a, b);
   const uint32_t lane0 = d_addr >> 16, column0 = d_addr & 0xffff;
   for (uint32_t r = 0; r < m; ++r) {
     for (uint32_t c = 0; c < n; ++c) {

@@ -41,9 +41,26 @@
 namespace warpsim::ptx {
 
 std::vector<float> CtaEmulator::smem_operand(const MatrixDescriptor& d, bool mn_major, const std::string& type, uint32_t row0,
-                                             uint32_t rows, uint32_t k, double scale, const WarpState& w, uint32_t lane, const EmuInst& in) {
+                                             uint32_t rows, uint32_t k, double scale, const WarpState& w, uint32_t lane, const EmuInst& in,
+                                             bool packed_fp4) {
   const uint32_t bytes = matrix_element_bytes(type), bits = matrix_element_bits(type);
   std::vector<float> out(size_t{rows} * k);
+  if (packed_fp4) {
+    // kind::mxf4/mxf4nvf4: 32 E2M1 values per 16-byte chunk of a K-major row, element 2j in the low
+    // nibble of byte j (assumed, as CUTLASS's packed float_e2m1_t arrays; the PTX ISA shows the
+    // layout in a figure); the chunk moves whole under the swizzles.
+    if (mn_major) fault(in, w, lane, "FP4 operands are K-major only");
+    for (uint32_t r = 0; r < rows; ++r)
+      for (uint32_t c = 0; c < k; c += 32) {
+        uint8_t chunk[16];
+        std::memcpy(chunk, memory_at(MemSpace::kShared, matrix_element_address(d, row0 + r, c / 2), 16, w, lane, in), 16);
+        for (uint32_t j = 0; j < 32 && c + j < k; ++j) {
+          const uint32_t nibble = (chunk[j / 2] >> (4 * (j % 2))) & 0xf;
+          out[size_t{r} * k + c + j] = static_cast<float>(scale * matrix_element_value(type, nibble));
+        }
+      }
+    return out;
+  }
   if (bits < 8) {
     // FP4/FP6 (tcgen05 kind::f8f6f4, K-major only): each 16-byte chunk of a row holds 16 elements
     // packed from its lowest bit, then padding (PTX ISA: the .b4x16_p64 / .b6x16_p32 layouts TMA

@@ -159,5 +159,59 @@ TEST(Tcgen05Ptx, Fp4AndFp6OperandsUnpackFromTheirChunks) {
   }
 }
 
+// The block-scaled kernel (MXFP8, MXFP4, NVFP4; its launch file checks C against a reference
+// that applies each row's factor per block of K) replays from its trace: the copies and the
+// MMAs' shapes and kinds reach the timing model.
+TEST(Tcgen05Ptx, BlockScaledKernelReplaysFromItsTrace) {
+  test::TempDir dir;
+  const auto r = test::run_and_replay("b200", test::source_path("traces/kernels/tcgen05_block_scaled.launch.yaml"), dir);
+  EXPECT_NE(r.trace.find("tcgen05.cp.cta_group::1.32x128b.warpx4"), std::string::npos);
+  EXPECT_NE(r.trace.find("kind::mxf8f6f4.block_scale.scale_vec::1X.m128n128k32.f32.e4m3.e5m2"), std::string::npos);
+  EXPECT_NE(r.trace.find("kind::mxf4nvf4.block_scale.scale_vec::4X.m128n128k64.f32.e2m1.e2m1"), std::string::npos);
+  EXPECT_EQ(r.direct.rfind("error", 0), std::string::npos) << r.direct;
+  EXPECT_EQ(r.direct, r.replay);
+}
+
+// Descriptors and forms a block-scaled MMA may not take: the kernel's MMAs given an immediate
+// instruction descriptor, or its text changed, each a located error naming what is wrong.
+TEST(Tcgen05Ptx, BlockScaleMisuseIsAnErrorNamingTheField) {
+  test::TempDir dir;
+  const std::string ptx = test::read_file(test::source_path("traces/kernels/ptx/tcgen05_block_scaled.sm_100a.ptx"));
+  std::string launch = test::read_file(test::source_path("traces/kernels/tcgen05_block_scaled.launch.yaml"));
+  launch = launch.substr(0, launch.find("dump:"));
+  launch.replace(launch.find("ptx/tcgen05_block_scaled.sm_100a.ptx"), 36, "k.ptx");
+  auto run = [&](const std::string& text) {
+    dir.write("k.ptx", text);
+    return test::run_cli({"run", "--arch", "b200", dir.write("k.launch.yaml", launch), "-q"});
+  };
+  static const std::regex mma(R"((tcgen05\.mma\.cta_group::1\.kind::mxf8f6f4\.block_scale\.scale_vec::1X \[%r\d+\], %rd\d+, %rd\d+,) %r\d+(,))");
+  ASSERT_TRUE(std::regex_search(ptx, mma));
+  auto with_idesc = [&](uint32_t idesc) { return std::regex_replace(ptx, mma, "$1 " + std::to_string(idesc) + "$2"); };
+  const uint32_t shape = ((128u >> 3) << 17) | ((128u >> 4) << 24);
+  // UE4M3 factors (bit 23 clear) with 1X; K = 96 (bit 31).
+  auto r = run(with_idesc(shape));
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_NE(r.err.find("UE4M3 scale factors (bit 23 clear) go with .scale_vec::4X only"), std::string::npos) << r.err;
+  r = run(with_idesc(shape | (1u << 23) | (1u << 31)));
+  EXPECT_NE(r.err.find("K = 96 (bit 31) is not modelled"), std::string::npos) << r.err;
+  // An MXF4 format code under kind::mxf8f6f4 is E5M2 there: accepted; 2 is no format of the kind.
+  r = run(with_idesc(shape | (1u << 23) | (2u << 7)));
+  EXPECT_NE(r.err.find("A/B formats 2/0 are not formats of this kind"), std::string::npos) << r.err;
+  // Refused when lowered, at the instruction's line.
+  auto replace_all = [](std::string text, const std::string& from, const std::string& to) {
+    for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) text.replace(at, from.size(), to);
+    return text;
+  };
+  r = run(replace_all(ptx, "32x128b.warpx4", "4x256b"));
+  EXPECT_NE(r.err.find("the 4x256b shape is not modelled"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("k.ptx:300:"), std::string::npos) << r.err;
+  r = run(replace_all(ptx, "kind::mxf4.block_scale.scale_vec::2X", "kind::mxf4.block_scale.scale_vec::4X"));
+  EXPECT_NE(r.err.find("this scale vector is not one of the kind's"), std::string::npos) << r.err;
+  r = run(replace_all(ptx, "kind::mxf4nvf4.block_scale.scale_vec::4X", "kind::mxf4nvf4.block_scale"));
+  EXPECT_NE(r.err.find("kind::mxf4nvf4 names its scale vector"), std::string::npos) << r.err;
+  r = run(replace_all(ptx, "kind::mxf4.block_scale.scale_vec::2X", "kind::mxf4"));
+  EXPECT_NE(r.err.find("take .block_scale"), std::string::npos) << r.err;
+}
+
 }  // namespace
 }  // namespace warpsim
