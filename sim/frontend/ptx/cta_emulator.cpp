@@ -424,6 +424,11 @@ void CtaEmulator::execute_op(WarpState& w, const EmuInst& in, uint32_t exec, Rec
     case EmuOp::kSimdVideo:
       simd_video(w, in, exec);
       return;
+    case EmuOp::kWarpSync:
+      // __syncwarp: the lanes' accesses before it are ordered before those after it. Advancing
+      // the warp's own clock marks the point for the race checker (check_shared).
+      if (clocks_.enabled()) clocks_.advance(w.index);
+      return;
     case EmuOp::kNop:
       // nanosleep t: functionally nothing; the timing model suspends the warp for t ns (at most
       // 1 ms, the PTX ISA's bound), the first active lane's t for the warp.

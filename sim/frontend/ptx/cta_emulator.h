@@ -303,6 +303,15 @@ class CtaEmulator : public CtaWork {
     static uint32_t warp_of(uint32_t packed) { return (packed & kThreadMask) / 32; }
     static uint32_t instruction_plus_one(uint32_t packed) { return (packed >> 10) & 0x1fffff; }
   };
+  // An earlier access (packed as in WordAccess, at its warp's clock `clock`) by another lane of
+  // the warp making access `me` at clock `now`, in another instruction, with the warp's clock not
+  // advanced between them (no __syncwarp, barrier or other release). Accesses by one instruction
+  // are its lanes' own business (several lanes storing to one word: one of them wins).
+  static bool same_warp_unordered(uint32_t earlier, uint32_t clock, uint32_t me, uint32_t now) {
+    return clock == now && WordAccess::warp_of(earlier) == WordAccess::warp_of(me) &&
+           WordAccess::thread_of(earlier) != WordAccess::thread_of(me) &&
+           WordAccess::instruction_plus_one(earlier) != WordAccess::instruction_plus_one(me);
+  }
   std::vector<WordAccess> shared_words_;
   void check_shared(const WarpState& w, uint32_t lane, uint64_t address, uint32_t size, bool write, bool atomic, const EmuInst& in);
   // Another CTA's shared memory (cluster_ops.cpp): writes mark its words written, reads of words

@@ -111,7 +111,7 @@ void decode_operation(EmuInst& e) {
   if (e.base == "barrier" && !e.mods.empty() && e.mods[0] == "cluster") {
     e.code = e.op.op_class == OpClass::kClusterArrive ? EmuOp::kClusterArrive : EmuOp::kClusterWait;
   } else if ((e.base == "bar" || e.base == "barrier") && !e.mods.empty() && e.mods[0] == "warp") {
-    e.code = EmuOp::kNop;  // bar.warp.sync: lanes of one warp already move together here
+    e.code = EmuOp::kWarpSync;  // bar.warp.sync: orders the warp's lanes' memory accesses (race checker)
   } else if (e.base == "ldmatrix" || e.base == "stmatrix") {
     e.code = e.base == "ldmatrix" ? EmuOp::kLdmatrix : EmuOp::kStmatrix;
     e.matrices = e.has("x4") ? 4 : e.has("x2") ? 2 : 1;

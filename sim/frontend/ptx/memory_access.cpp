@@ -33,8 +33,14 @@ void CtaEmulator::check_shared(const WarpState& w, uint32_t lane, uint64_t addre
     const bool uninitialized = !write && !atomic && !(a.write & WordAccess::kWrittenBit);
     // Threads of different warps touching one word, one of them writing, with nothing ordering
     // the earlier access before this one (no barrier phase or mbarrier hand-off between them).
-    const bool after_write = !atomic && a.write_clock > known[WordAccess::warp_of(a.write)];
-    const bool after_read = !atomic && write && a.read_clock > known[WordAccess::warp_of(a.read)];
+    // Or two lanes of this warp, in different instructions, with no __syncwarp (nor any other
+    // release by the warp) between them: under independent thread scheduling (Volta and later)
+    // the lanes need not run in step, so warp-synchronous code without __syncwarp is a race
+    // (CUDA programming guide; compute-sanitizer's racecheck reports these too).
+    const bool after_write =
+        !atomic && (a.write_clock > known[WordAccess::warp_of(a.write)] || same_warp_unordered(a.write, a.write_clock, me, now));
+    const bool after_read =
+        !atomic && write && (a.read_clock > known[WordAccess::warp_of(a.read)] || same_warp_unordered(a.read, a.read_clock, me, now));
     if (uninitialized || after_write || after_read) report_shared(w, lane, word, write, uninitialized, after_write, after_read, in);
     if (atomic) {
       a.write |= WordAccess::kWrittenBit;
@@ -56,6 +62,9 @@ void CtaEmulator::report_shared(const WarpState& w, uint32_t lane, uint64_t word
     return i ? where(launch_.program->insts[i - 1].line) : launch_.file + " (an instruction past the 2097150th)";
   };
   auto name_of = [&](uint32_t t) { return thread_name(warps_[t / 32], t % 32); };
+  auto unordered_by = [&](uint32_t packed) {
+    return std::string(WordAccess::warp_of(packed) == w.index ? "__syncwarp (bar.warp.sync) or barrier" : "barrier");
+  };
   char hex[24];
   std::snprintf(hex, sizeof hex, "0x%llx", static_cast<unsigned long long>(word * 4));
   if (uninitialized) {
@@ -65,11 +74,12 @@ void CtaEmulator::report_shared(const WarpState& w, uint32_t lane, uint64_t word
   if (after_write) {
     launch_.findings->add("race", in.line,
                           where(in.line) + ": " + thread_name(w, lane) + (write ? " writes" : " reads") + " shared " + hex + ", which " +
-                              name_of(WordAccess::thread_of(a.write)) + " wrote at " + where_packed(a.write) + " with no barrier ordering them");
+                              name_of(WordAccess::thread_of(a.write)) + " wrote at " + where_packed(a.write) + " with no " +
+                              unordered_by(a.write) + " ordering them");
   } else if (after_read) {
     launch_.findings->add("race", in.line,
                           where(in.line) + ": " + thread_name(w, lane) + " writes shared " + hex + ", which " + name_of(WordAccess::thread_of(a.read)) +
-                              " read at " + where_packed(a.read) + " with no barrier ordering them");
+                              " read at " + where_packed(a.read) + " with no " + unordered_by(a.read) + " ordering them");
   }
 }
 

@@ -46,7 +46,7 @@ struct EmuOperand {
 enum class EmuOp : uint8_t {
   kMov, kCvta, kAdd, kSub, kMul, kMad, kFma, kDiv, kRem, kMin, kMax, kAbs, kNeg, kAnd, kOr, kXor, kNot, kShl, kShr,
   kSetp, kSelp, kCvt, kLd, kSt, kAtom, kRed, kBar, kMembar, kBra, kRet, kShfl, kVote, kActivemask, kElect, kCreatepolicy, kStmatrix,
-  kSqrt, kRsqrt, kRcp, kEx2, kLg2, kSin, kCos, kPopc, kClz, kBrev, kBfe, kBfi, kPrmt, kSet, kRedux, kLdmatrix, kCpAsync, kCpAsyncCommit, kCpAsyncWait, kMbarrier, kBulkCopy, kNop, kWmmaLoad, kWmmaStore, kWmmaMma, kMma,
+  kSqrt, kRsqrt, kRcp, kEx2, kLg2, kSin, kCos, kPopc, kClz, kBrev, kBfe, kBfi, kPrmt, kSet, kRedux, kLdmatrix, kCpAsync, kCpAsyncCommit, kCpAsyncWait, kMbarrier, kBulkCopy, kNop, kWarpSync, kWmmaLoad, kWmmaStore, kWmmaMma, kMma,
   kMapa, kGetctarank, kClusterArrive, kClusterWait, kWgmma, kTcgen05,
   kCopysign, kShf, kBfind, kTanh, kMatch, kIsspacep, kTrap, kPrintf, kAssertFail, kDp4a, kDp2a, kSad, kFns, kBmsk, kSzext, kLop3, kSimdVideo, kAlloca, kStackSave, kStackRestore
 };

@@ -118,6 +118,84 @@ TEST(CtaBarriers, RaceCheckerFollowsTheHandOff) {
   EXPECT_GT(races(early), 0u);
 }
 
+// One warp's tree reduction of s[lane] = lane in shared memory, the warp-synchronous idiom:
+// lanes below 16, 8, 4, 2, 1 add s[lane + step] to s[lane]. Under independent thread scheduling
+// the lanes need not run in step, so each step must be separated by __syncwarp (bar.warp.sync);
+// without it lane 0 reads s[16] that lane 16 wrote with nothing ordering them (a race; the
+// emulator still computes 496). Volatile (strong) accesses are not a data race in the PTX memory
+// model, so the old volatile idiom is not reported.
+std::string warp_reduction(const std::string& sync, const std::string& qualifier = "") {
+  std::string body = R"(.visible .entry k(.param .u64 out)
+{
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<2>;
+  .reg .pred %p<3>;
+  .shared .align 4 .b32 s[32];
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r2, s;
+  shl.b32 %r3, %r1, 2;
+  add.u32 %r4, %r2, %r3;
+  st.shared{Q}.u32 [%r4], %r1;
+  {SYNC}
+  setp.lt.u32 %p1, %r1, 16;
+  @%p1 ld.shared{Q}.u32 %r5, [%r4+64];
+  @%p1 ld.shared{Q}.u32 %r6, [%r4];
+  add.u32 %r6, %r6, %r5;
+  @%p1 st.shared{Q}.u32 [%r4], %r6;
+  {SYNC}
+  setp.lt.u32 %p1, %r1, 8;
+  @%p1 ld.shared{Q}.u32 %r5, [%r4+32];
+  @%p1 ld.shared{Q}.u32 %r6, [%r4];
+  add.u32 %r6, %r6, %r5;
+  @%p1 st.shared{Q}.u32 [%r4], %r6;
+  {SYNC}
+  setp.lt.u32 %p1, %r1, 4;
+  @%p1 ld.shared{Q}.u32 %r5, [%r4+16];
+  @%p1 ld.shared{Q}.u32 %r6, [%r4];
+  add.u32 %r6, %r6, %r5;
+  @%p1 st.shared{Q}.u32 [%r4], %r6;
+  {SYNC}
+  setp.lt.u32 %p1, %r1, 2;
+  @%p1 ld.shared{Q}.u32 %r5, [%r4+8];
+  @%p1 ld.shared{Q}.u32 %r6, [%r4];
+  add.u32 %r6, %r6, %r5;
+  @%p1 st.shared{Q}.u32 [%r4], %r6;
+  {SYNC}
+  setp.lt.u32 %p1, %r1, 1;
+  @%p1 ld.shared{Q}.u32 %r5, [%r4+4];
+  @%p1 ld.shared{Q}.u32 %r6, [%r4];
+  add.u32 %r6, %r6, %r5;
+  @%p1 st.shared{Q}.u32 [%r4], %r6;
+  {SYNC}
+  setp.eq.u32 %p2, %r1, 0;
+  @%p2 ld.shared{Q}.u32 %r7, [%r2];
+  @%p2 st.global.u32 [%rd1], %r7;
+  ret;
+}
+)";
+  for (size_t at; (at = body.find("{SYNC}")) != std::string::npos;) body.replace(at, 6, sync);
+  for (size_t at; (at = body.find("{Q}")) != std::string::npos;) body.replace(at, 3, qualifier);
+  return std::string(kHeader) + body;
+}
+
+TEST(CtaBarriers, WarpSynchronousCodeNeedsSyncwarp) {
+  for (const char* sync : {"", "bar.warp.sync -1;"}) {
+    const std::string ptx = warp_reduction(sync);
+    const auto f = findings_of(ptx, 32, 1);
+    if (*sync) {
+      EXPECT_EQ(test::run_words("h100", ptx, 1, 32).at(0), 496u);
+      EXPECT_EQ(races(f), 0u) << f.front().message;
+    } else {
+      EXPECT_GT(races(f), 0u);
+      EXPECT_TRUE(mentions(f, "thread (0,0,0) of CTA (0,0,0) reads shared 0x40, which thread (16,0,0) of CTA (0,0,0) wrote at")) << (f.empty() ? "" : f.front().message);
+      EXPECT_TRUE(mentions(f, "with no __syncwarp (bar.warp.sync) or barrier ordering them"));
+    }
+  }
+  EXPECT_EQ(races(findings_of(warp_reduction("", ".volatile"), 32, 1)), 0u);
+  EXPECT_EQ(test::run_words("h100", warp_reduction("", ".volatile"), 1, 32).at(0), 496u);
+}
+
 // bar.red over the CTA's 96 threads, then over barrier 1 with 64 threads (warps 0-1 only):
 // popc of (tid % 3 == 0) is 32; and of (tid < 96) is 1; or of (tid == 95) is 1, of !(tid < 96) 0;
 // popc of odd tids among 64 threads is 32.
