@@ -38,8 +38,10 @@ bool CtaEmulator::arithmetic_fast32(WarpState& w, const EmuInst& in, uint32_t ex
   }
   RegisterFile& regs = w.regs;
   uint32_t* out = regs.lanes32(d);  // the destination is 32-bit (checked above)
+  const bool ftz = is_float && in.ftz;
   auto value = [&](const EmuOperand& o, uint32_t l) {
-    return static_cast<uint32_t>(o.kind == EmuOperand::Kind::kReg ? regs.get(o.reg, l) : o.bits);
+    const auto v = static_cast<uint32_t>(o.kind == EmuOperand::Kind::kReg ? regs.get(o.reg, l) : o.bits);
+    return ftz ? static_cast<uint32_t>(flush_subnormal32(v)) : v;
   };
   const EmuOperand &x_op = ops[1], &y_op = ops[2], &z_op = ops[sources == 3 ? 3 : 2];
   for_lanes(exec, [&](uint32_t l) {
@@ -55,6 +57,7 @@ bool CtaEmulator::arithmetic_fast32(WarpState& w, const EmuInst& in, uint32_t ex
         default: z = std::fmaf(x, y, std::bit_cast<float>(value(z_op, l))); break;
       }
       r = std::bit_cast<uint32_t>(z);
+      if (ftz) r = static_cast<uint32_t>(flush_subnormal32(r));
     } else {
       switch (code) {
         case EmuOp::kAdd: r = a + b; break;
@@ -80,8 +83,9 @@ void CtaEmulator::arithmetic(WarpState& w, const EmuInst& in, uint32_t exec) {
   // Arithmetic and logic, one lane at a time.
   const EmuOp code = in.code;
   const int32_t d = dst_reg();
+  const bool ftz32 = in.ftz && type.kind == 'f' && type.bits == 32;
   lanes([&](uint32_t l) {
-    auto arg = [&](size_t i) { return read(w, ops[i], l); };
+    auto arg = [&](size_t i) { return ftz32 ? flush_subnormal32(read(w, ops[i], l)) : read(w, ops[i], l); };
     uint64_t r = 0;
     if (type.bits == 16 && (type.kind == 'f' || type.kind == 'h')) {
       // Half precision, one or two packed elements, each computed in float and rounded back.
@@ -112,6 +116,7 @@ void CtaEmulator::arithmetic(WarpState& w, const EmuInst& in, uint32_t exec) {
                 code == EmuOp::kMad || code == EmuOp::kSqrt || code == EmuOp::kRcp)) {
       auto f = [&](size_t i) { return i < ops.size() ? as_float(arg(i), type.bits) : 0.0; };
       r = from_float(modified(in, round_directed(code, in.rounding, type.bits, f(1), f(2), f(3))), type.bits);
+      if (ftz32) r = flush_subnormal32(r);
     } else if (type.kind == 'f') {
       auto f = [&](size_t i) { return as_float(arg(i), type.bits); };
       double x = 0;
@@ -142,6 +147,7 @@ void CtaEmulator::arithmetic(WarpState& w, const EmuInst& in, uint32_t exec) {
       }
       if (type.bits == 32) x = static_cast<float>(x);  // round each operation to single precision
       r = from_float(modified(in, x), type.bits);
+      if (ftz32) r = flush_subnormal32(r);
     } else if (type.packed == 2) {
       // .s16x2/.u16x2: add, sub, min and max (.relu on signed) on each half alone
       for (uint32_t e = 0; e < 2; ++e) {

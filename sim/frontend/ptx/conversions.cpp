@@ -44,8 +44,9 @@ void CtaEmulator::convert(WarpState& w, const EmuInst& in, uint32_t exec) {
   const Type d = in.type, src = in.source_type;
   const bool src_float = src.kind == 'f' || src.kind == 'h', dst_float = d.kind == 'f' || d.kind == 'h';
   const FloatFormat& to = format_of(d);  // once per instruction, not per lane
+  const bool ftz_src = in.ftz && src.kind == 'f' && src.bits == 32, ftz_dst = in.ftz && d.kind == 'f' && d.bits == 32;
   for_lanes(exec, [&](uint32_t l) {
-    const uint64_t v = read(w, ops.at(1), l);
+    const uint64_t v = ftz_src ? flush_subnormal32(read(w, ops.at(1), l)) : read(w, ops.at(1), l);
     uint64_t r;
     if (src_float && dst_float) {
       double x = as_float(v, src.bits, src.kind == 'h');
@@ -75,6 +76,7 @@ void CtaEmulator::convert(WarpState& w, const EmuInst& in, uint32_t exec) {
       r = src.kind == 's' ? static_cast<uint64_t>(as_signed(v, src.bits)) : mask_bits(v, src.bits);
       if (in.saturate) r = saturated(exact, d);  // cvt.sat between integers clamps to the destination's range
     }
+    if (ftz_dst) r = flush_subnormal32(r);
     write(w, dst, l, r);
   });
 }

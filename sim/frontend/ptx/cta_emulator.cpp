@@ -344,7 +344,8 @@ void CtaEmulator::execute_op(WarpState& w, const EmuInst& in, uint32_t exec, Rec
         p = ops[0].reg;
       }
       lanes([&](uint32_t l) {
-        bool t = compare(in.cmp, type, read(w, ops[1], l), read(w, ops[2], l));
+        auto arg = [&](size_t i) { return in.ftz && type.bits == 32 ? flush_subnormal32(read(w, ops[i], l)) : read(w, ops[i], l); };
+        bool t = compare(in.cmp, type, arg(1), arg(2));
         bool nt = !t;
         if (!in.boolop.empty() && ops.size() > 3) {
           bool c = read(w, ops[3], l) & 1;
@@ -407,7 +408,8 @@ void CtaEmulator::execute_op(WarpState& w, const EmuInst& in, uint32_t exec, Rec
     case EmuOp::kSet: {  // set.cmp.dtype.stype d, a, b[, c]: all ones (integer) or 1.0 (f32) when true
       const Type src = in.source_type;
       lanes([&](uint32_t l) {
-        bool t = compare(in.cmp, src, read(w, ops[1], l), read(w, ops[2], l));
+        auto arg = [&](size_t i) { return in.ftz && src.bits == 32 ? flush_subnormal32(read(w, ops[i], l)) : read(w, ops[i], l); };
+        bool t = compare(in.cmp, src, arg(1), arg(2));
         if (!in.boolop.empty() && ops.size() > 3) {
           bool c = read(w, ops[3], l) & 1;
           if (in.boolop == "and") t = t && c;

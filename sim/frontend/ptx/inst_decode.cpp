@@ -177,6 +177,7 @@ void decode_operation(EmuInst& e) {
   e.carry_in = e.base == "addc" || e.base == "subc" || e.base == "madc";
   e.carry_out = e.has("cc");
   e.saturate = e.has("sat");
+  e.ftz = e.has("ftz");
   e.satfinite = e.has("satfinite");
   for (const auto& m : e.mods) {
     if (m == "rn" || m == "rni") e.rounding = Rounding::kNearestEven;

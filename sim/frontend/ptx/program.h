@@ -85,6 +85,8 @@ struct EmuInst {
   // (negatives to 0), .NaN (min/max propagate NaN), .xorsign.abs (min/max of magnitudes, sign
   // the xor of the inputs').
   bool saturate = false, relu = false, nan_min_max = false, xorsign_abs = false;
+  // .ftz on an f32 operation: subnormal f32 sources and results are zeros of their sign.
+  bool ftz = false;
   bool satfinite = false;           // cvt: overflow to the largest finite value
   // ld/st .volatile/.relaxed/.acquire/.release: a strong access (PTX memory model), which the
   // race checker takes as synchronising through its word, as it takes atomics.

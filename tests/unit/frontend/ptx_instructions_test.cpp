@@ -659,5 +659,58 @@ TEST(PtxInstructions, DirectedRounding) {
   for (size_t i = 0; i < expected.size(); ++i) EXPECT_EQ(out[i], expected[i]) << "word " << i;
 }
 
+// .ftz (what nvcc emits under --use_fast_math): f32 subnormal sources and results become zeros
+// of their sign, in the arithmetic's fast and general paths, comparisons and conversions; the
+// same instructions without it keep subnormals. s = 2^-127 (0x00400000), n = 2^-126 (the least
+// normal), n x 0.5 = s; 2^-126.5 is subnormal.
+TEST(PtxInstructions, FlushToZero) {
+  const auto out = run_words(R"(.visible .entry k(.param .u64 out)
+{
+  .reg .f32 %f<24>;
+  .reg .f64 %fd<2>;
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<2>;
+  .reg .pred %p<3>;
+  ld.param.u64 %rd1, [out];
+  mov.f32 %f1, 0f00400000;
+  mov.f32 %f2, 0f00000000;
+  mov.f32 %f3, 0f00800000;
+  mov.f32 %f4, 0f3F000000;
+  mov.f32 %f5, 0f3F800000;
+  neg.f32 %f6, %f1;
+  add.f32 %f7, %f1, %f2;
+  add.ftz.f32 %f8, %f1, %f2;
+  mul.f32 %f9, %f3, %f4;
+  mul.ftz.f32 %f10, %f3, %f4;
+  mul.ftz.f32 %f11, %f5, %f6;
+  fma.rn.f32 %f12, %f5, %f1, %f2;
+  fma.rn.ftz.f32 %f13, %f5, %f1, %f2;
+  min.f32 %f14, %f1, %f5;
+  min.ftz.f32 %f15, %f1, %f5;
+  mov.f32 %f16, 0fC2FD0000;
+  ex2.approx.f32 %f17, %f16;
+  ex2.approx.ftz.f32 %f18, %f16;
+  cvt.ftz.f32.f32 %f19, %f1;
+  setp.gt.f32 %p1, %f1, %f2;
+  setp.gt.ftz.f32 %p2, %f1, %f2;
+  selp.u32 %r1, 1, 0, %p1;
+  selp.u32 %r2, 1, 0, %p2;
+  cvt.ftz.f64.f32 %fd1, %f1;
+  st.global.v4.f32 [%rd1], {%f7, %f8, %f9, %f10};
+  st.global.v4.f32 [%rd1+16], {%f11, %f12, %f13, %f14};
+  st.global.v4.f32 [%rd1+32], {%f15, %f17, %f18, %f19};
+  st.global.v2.u32 [%rd1+48], {%r1, %r2};
+  st.global.f64 [%rd1+56], %fd1;
+  ret;
+}
+)",
+                             16);
+  ASSERT_EQ(out.size(), 16u);
+  // 2^-126.5 = 2^-149 x 2^22.5: the nearest subnormal's fraction is round(2^22.5) = 5931642.
+  const std::vector<uint32_t> expected = {0x00400000, 0, 0x00400000, 0, 0x80000000, 0x00400000, 0, 0x00400000,
+                                          0, 5931642, 0, 0, 1, 0, 0, 0};
+  for (size_t i = 0; i < expected.size(); ++i) EXPECT_EQ(out[i], expected[i]) << "word " << i;
+}
+
 }  // namespace
 }  // namespace warpsim
