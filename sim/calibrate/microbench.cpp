@@ -128,6 +128,32 @@ GeneratedKernel independent(const std::string& mnemonic, uint32_t ctas, uint32_t
   return k;
 }
 
+// Blackwell: one warp per CTA whose first thread issues `count` whole-SM tcgen05 MMAs, commits
+// them to the mbarrier at shared 0 and waits for its phase, so the kernel ends when they are done.
+GeneratedKernel tcgen05_stream(const std::string& mnemonic, uint32_t ctas, uint64_t count) {
+  const OpInfo *init = op_for("mbarrier.init.shared::cta.b64"), *mma = op_for(mnemonic);
+  const OpInfo *commit = op_for("tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64");
+  const OpInfo* wait = op_for("mbarrier.try_wait.parity.shared::cta.b64");
+  GeneratedKernel k{info("tcgen05_throughput", ctas, 32, 16), nullptr};
+  k.program = [=](uint32_t, uint32_t) -> WarpProgram {
+    return [=, regs = std::array<RegId, 2>{1, 2}](uint64_t i, WarpInst& in) mutable {
+      if (i > count + 2) return false;
+      in.active_mask = 1u, in.regs = regs.data();
+      if (i == 0) {
+        in.op = init, in.mbar.arrivals = 1;
+      } else if (i <= count) {
+        in.op = mma;
+      } else if (i == count + 1) {
+        in.op = commit, in.mbar.arrivals = 1;
+      } else {
+        in.op = wait, in.active_mask = 0xffffffffu, in.mbar.phase = 0, in.num_dst = 1;
+      }
+      return true;
+    };
+  };
+  return k;
+}
+
 // `warps` warps of one CTA, each `count` independent shared loads whose 32 lanes fall `ways` to a bank.
 GeneratedKernel shared_conflicts(uint32_t ways, uint64_t count, uint32_t warps) {
   const OpInfo* op = op_for("ld.shared.u32");
@@ -318,6 +344,24 @@ std::vector<MicrobenchResult> run_microbenchmarks(const GpuSpec& spec, const Mic
     const double flops = double(ctas) * 4 * count * 2.0 * x.m * x.n * x.k;
     add("compute", api + std::string(tensor_precision_name(x.p)), "TFLOP/s", flops / (double(r.kernels.at(0).cycles()) / spec.cycles_per_second()) / 1e12,
         x.key, "m" + std::to_string(x.m) + "n" + std::to_string(x.n) + "k" + std::to_string(x.k) + " at " + std::to_string(int(ghz * 1000)) + " MHz");
+  }
+  // Blackwell's FP6 and FP4 exist only in tcgen05.mma: FP6 through kind::f8f6f4 (the FP8 datapath),
+  // FP4 through the block-scaled kind::mxf4nvf4 (NVFP4), whose rate is the datasheet's FP4 peak.
+  const Mma whole_sm[] = {
+      {TensorPrecision::kFp6, "tensor_fp6", "tcgen05.mma.cta_group::1.kind::f8f6f4.m128n256k32.f32.e3m2.e3m2", 128, 256, 32},
+      {TensorPrecision::kFp4, "tensor_fp4", "tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.scale_vec::4X.m128n256k64.f32.e2m1.e2m1", 128, 256, 64},
+  };
+  for (const Mma& x : whole_sm) {
+    if (spec.compute_capability < 100 || !spec.tensor.supports(x.p)) continue;
+    const uint32_t ctas = 4 * spec.topology.sms;
+    const uint64_t count = 32;
+    runner.label(std::string("tcgen05_") + std::string(tensor_precision_name(x.p)));
+    auto r = runner.simulate({tcgen05_stream(x.mnemonic, ctas, count)});
+    const double flops = double(ctas) * count * 2.0 * x.m * x.n * x.k;
+    add("compute", "tcgen05 " + std::string(tensor_precision_name(x.p)), "TFLOP/s",
+        flops / (double(r.kernels.at(0).cycles()) / spec.cycles_per_second()) / 1e12, x.key,
+        std::string(x.p == TensorPrecision::kFp4 ? "kind::mxf4nvf4 (NVFP4) " : "kind::f8f6f4 ") + "m128n256k" + std::to_string(x.k) +
+            ", one thread per CTA issuing, 4 CTAs per SM");
   }
   return out;
 }

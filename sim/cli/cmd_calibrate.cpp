@@ -26,7 +26,7 @@ Usage: warpsim calibrate --arch <name|file.yaml> [--set key.path=value ...] [--j
 Runs, on the model of the GPU named: pointer chases for the latency of L1, shared memory, L2 and
 DRAM and a ladder of working-set sizes; the shared-memory bank-conflict ladder (1 to 32 ways);
 DRAM reads at 8, 16 and 32 warps per SM and an L2-resident read; FP32 FMA and mma.sync
-throughput for every precision the GPU has. Each is built in memory at sizes that follow the
+throughput for every precision the GPU has (on Blackwell, FP6 and FP4 through tcgen05.mma). Each is built in memory at sizes that follow the
 config's caches. Beside each result: the hardware measurement from configs/reference/
 microbench.yaml (latencies, from pointer-chase studies) or the config's datasheet section
 (throughput peaks), and the error. See docs/validation.md. --write-traces also writes every

@@ -67,6 +67,27 @@ TEST(Calibrate, LadderStepsFromL1ToL2ToDram) {
     EXPECT_NEAR(double(row(j, p)["simulated"]), double(row(j, p)["reference"]), 0.02 * double(row(j, p)["reference"])) << p;
 }
 
+// Every tensor precision in B200's datasheet is reached by the instruction CUDA code uses for it
+// and runs within 2% of the datasheet's peak: FP6 and FP4 only through tcgen05.mma (FP4 at its
+// peak only block-scaled, kind::mxf4nvf4).
+TEST(Calibrate, EveryB200TensorPeakIsReached) {
+  json j = calibrate("b200");
+  GpuSpec s = load_gpu_config("b200").spec;
+  int rows = 0;
+  for (const auto& [p, figure] : s.datasheet.tensor_tflops) {
+    const std::string name(tensor_precision_name(p));
+    for (const auto& r : j["rows"]) {
+      const std::string n = r["name"];
+      if (r["group"] != "compute" || (n != "mma.sync " + name && n != "wmma " + name && n != "tcgen05 " + name)) continue;
+      EXPECT_NEAR(double(r["simulated"]), figure.value, 0.02 * figure.value) << n;
+      ++rows;
+      break;
+    }
+  }
+  EXPECT_EQ(rows, static_cast<int>(s.datasheet.tensor_tflops.size()));
+  EXPECT_NEAR(double(row(j, "tcgen05 fp4")["simulated"]), 2 * double(row(j, "tcgen05 fp6")["simulated"]), 1.0);
+}
+
 // The bandwidth ladder over working-set size: L2-resident sets read above the DRAM peak; a set of
 // 1.5x L2 re-read comes from DRAM at the stream's rate on V100's single-partition L2, and at no
 // less on the partitioned L2s, where the other partition keeps part of it. (Before far lookups
