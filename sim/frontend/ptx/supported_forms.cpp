@@ -25,7 +25,27 @@ std::string mma_form(const Instruction& in) {
       for (const char* b : {"e4m3", "e5m2"}) types = types || ends((std::string(".f32.") + a + "." + b + ".f32").c_str());
     if (in.opcode.find(".satfinite") != std::string::npos) types = false;  // not modelled: wrapping vs clamping
   }
-  if (shape && types) return "";
+  if (shape && types) {
+    // The fragments the emulator reads (PTX ISA, mma's fragment layouts): D, A, B, C as braced
+    // lists of registers, 4/4/2/4 for m16n8k16, m16n8k32 and tf32 m16n8k8, 4/2/1/4 for 16-bit
+    // m16n8k8; an f16 D or C is 2 registers.
+    const bool k8 = in.opcode.find(".m16n8k8.") != std::string::npos, tf32 = in.opcode.find(".tf32.") != std::string::npos;
+    const size_t dot = in.opcode.find(".row.col.") + 9;
+    const bool d16 = in.opcode.compare(dot, 4, "f16.") == 0, c16 = in.opcode.ends_with(".f16");
+    const size_t want[4] = {d16 ? 2u : 4u, k8 && !tf32 ? 2u : 4u, k8 && !tf32 ? 1u : 2u, c16 ? 2u : 4u};
+    const char* names[4] = {"D", "A", "B", "C"};
+    if (in.operands.size() != 4) return "'" + in.opcode + "' takes D, A, B, C; found " + std::to_string(in.operands.size()) + " operands";
+    for (size_t i = 0; i < 4; ++i) {
+      const Operand& o = in.operands[i];
+      bool registers = o.kind == Operand::Kind::kVector && o.items.size() == want[i];
+      for (const auto& item : o.items) registers = registers && item.kind == Operand::Kind::kRegister;
+      if (!registers) {
+        return "'" + in.opcode + "': " + names[i] + " is a braced list of " + std::to_string(want[i]) + (want[i] == 1 ? " register" : " registers") +
+               " (PTX ISA, mma fragments)";
+      }
+    }
+    return "";
+  }
   return "the emulator runs mma.sync row.col m16n8k8/m16n8k16 with f16 (f16 or f32 accumulators) or bf16 inputs, m16n8k8 with tf32, and m16n8k32 with s8/u8 "
          "(s32 accumulators, no .satfinite) or e4m3/e5m2 inputs; not '" + in.opcode + "'";
 }

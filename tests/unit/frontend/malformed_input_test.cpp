@@ -40,6 +40,21 @@ TEST(MalformedPtx, MemoryOperandsMustBeAddresses) {
   EXPECT_NE(ptx_error("atom.global.add.u32 %r1, %rd1, %r2;").find("operand 2 must be an address"), std::string::npos);
 }
 
+// Found by fuzz_ptx (eighth round): an immediate inside mma.sync's B fragment was read as a
+// register index past the register file. Each fragment is a braced list of its registers.
+TEST(MalformedPtx, MmaFragmentsAreListsOfTheirRegisters) {
+  const std::string mma = "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%r0,%r1,%r2,%r3}, {%r0,%r1,%r2,%r3}, ";
+  EXPECT_NE(ptx_error(mma + "{%r1,7}, {%r0,%r1,%r2,%r3};").find("k.ptx:9:3: 'mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32': B is a "
+                                                                 "braced list of 2 registers"),
+            std::string::npos);
+  EXPECT_NE(ptx_error(mma + "{%r1}, {%r0,%r1,%r2,%r3};").find("B is a braced list of 2 registers"), std::string::npos);
+  EXPECT_NE(ptx_error(mma + "{%r1,%r2}, %r0;").find("C is a braced list of 4 registers"), std::string::npos);
+  EXPECT_NE(ptx_error("mma.sync.aligned.m16n8k8.row.col.f16.f16.f16.f16 {%r0,%r1}, {%r0,%r1}, {%r2,%r3}, {%r0,%r1};")
+                .find("B is a braced list of 1 register ("),
+            std::string::npos);
+  EXPECT_EQ(ptx_error(mma + "{%r1,%r2}, {%r0,%r1,%r2,%r3};"), "no error");
+}
+
 TEST(MalformedLaunch, APtxPathTheSystemRefusesIsAnInputError) {
   // Found by fuzz_launch: a name too long for the file system made std::filesystem::exists throw.
   TempDir dir;
