@@ -53,6 +53,9 @@ class CtaWork {
   virtual Dim3 id() const = 0;
   virtual uint32_t num_warps() const = 0;
   virtual WarpStream& warp(uint32_t index) = 0;
+  // Called when the GPU places the CTA on SM `sm` of `sms`, before any of its warps runs
+  // (for %smid and %nsmid).
+  virtual void placed(uint32_t /*sm*/, uint32_t /*sms*/) {}
 };
 
 class KernelSource {

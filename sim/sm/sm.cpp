@@ -52,6 +52,7 @@ void Sm::launch_cta(std::unique_ptr<CtaWork> work, Cycle now) {
     if (!warps_[slot].resident) cta.warps.push_back(slot);
   }
   if (cta.warps.size() < n) throw SimulationError(name() + ": no free warp slots (occupancy bookkeeping is broken)");
+  work->placed(id_, spec_.topology.sms);
   cta.work = std::move(work);
   cta.live = cta.resident = n;
   cta.barriers = {};

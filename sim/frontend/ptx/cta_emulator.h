@@ -106,6 +106,7 @@ class CtaEmulator : public CtaWork {
   CtaEmulator(const CtaEmulator&) = delete;
   CtaEmulator& operator=(const CtaEmulator&) = delete;
   Dim3 id() const override { return id_; }
+  void placed(uint32_t sm, uint32_t sms) override { sm_ = sm, sms_ = sms; }
   uint32_t num_warps() const override { return static_cast<uint32_t>(warps_.size()); }
   WarpStream& warp(uint32_t index) override { return *streams_[index]; }
 
@@ -282,6 +283,7 @@ class CtaEmulator : public CtaWork {
 
   const LaunchContext& launch_;
   Dim3 id_;
+  uint32_t sm_ = 0, sms_ = 1;  // where the GPU placed the CTA (%smid, %nsmid)
   std::vector<WarpState> warps_;
   std::vector<std::unique_ptr<Stream>> streams_;
   std::vector<uint8_t> shared_;

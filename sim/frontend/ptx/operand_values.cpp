@@ -21,6 +21,7 @@ Special special_register(const std::string& name, uint8_t& dim) {
   if (base == "%warpid") return Special::kWarpid;
   if (base == "%nwarpid") return Special::kNwarpid;
   if (base == "%smid") return Special::kSmid;
+  if (base == "%nsmid") return Special::kNsmid;
   if (base == "%clock" || base == "%clock64" || base == "%globaltimer") return Special::kClock;
   if (base == "%lanemask_lt") return Special::kLanemaskLt;
   if (base == "%lanemask_le") return Special::kLanemaskLe;
@@ -62,7 +63,10 @@ uint64_t CtaEmulator::read_other(const WarpState& w, const EmuOperand& o, uint32
         case Special::kLaneid: return lane;
         case Special::kWarpid: return w.index;
         case Special::kNwarpid: return warps_.size();
-        case Special::kSmid: return 0;
+        // The SM the GPU placed the CTA on, and the GPU's SM count (the PTX ISA allows %nsmid to
+        // exceed it; SMs are numbered 0 to sms - 1 here).
+        case Special::kSmid: return sm_;
+        case Special::kNsmid: return sms_;
         // The emulator runs ahead of the timing model, so no simulated time exists yet: the
         // warp's count of executed instructions, monotonic, so a loop waiting for the clock to
         // advance ends, and the same on every run.

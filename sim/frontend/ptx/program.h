@@ -18,7 +18,7 @@
 namespace warpsim::ptx {
 
 enum class Special : uint8_t {
-  kNone, kTid, kNtid, kCtaid, kNctaid, kLaneid, kWarpid, kNwarpid, kSmid, kClock, kLanemaskLt, kLanemaskLe, kLanemaskEq,
+  kNone, kTid, kNtid, kCtaid, kNctaid, kLaneid, kWarpid, kNwarpid, kSmid, kNsmid, kClock, kLanemaskLt, kLanemaskLe, kLanemaskEq,
   kClusterCtarank, kClusterNctarank, kClusterCtaid, kClusterNctaid, kClusterid, kNclusterid, kIsExplicitCluster,
   kLanemaskGt, kLanemaskGe, kDynamicSmemSize, kTotalSmemSize
 };

@@ -659,6 +659,41 @@ TEST(PtxInstructions, DirectedRounding) {
   for (size_t i = 0; i < expected.size(); ++i) EXPECT_EQ(out[i], expected[i]) << "word " << i;
 }
 
+// %smid and %nsmid: the SM the GPU placed the CTA on and the GPU's SM count. The first round of
+// dispatch puts CTA i on SM i (breadth-first, one CTA per SM), so 8 CTAs read 0..7.
+TEST(PtxInstructions, SmidIsWhereTheCtaRuns) {
+  const std::string ptx = R"(.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+  .reg .b32 %r<5>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %ctaid.x;
+  mov.u32 %r2, %smid;
+  mov.u32 %r3, %nsmid;
+  mul.wide.u32 %rd2, %r1, 8;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.v2.u32 [%rd3], {%r2, %r3};
+  ret;
+}
+)";
+  for (const auto& [arch, sms] : {std::pair{"h100", 132u}, std::pair{"b200", 148u}}) {
+    const std::string bytes = test::run_and_dump(arch, ptx,
+                                                 "ptx: k.ptx\nkernel: k\ngrid: [8]\nblock: [32]\nargs:\n"
+                                                 "  - {buffer: {name: out, elem: u32, count: 16}}\ndump: [out]\n",
+                                                 "out");
+    ASSERT_EQ(bytes.size(), 64u) << arch;
+    std::vector<uint32_t> w(16);
+    std::memcpy(w.data(), bytes.data(), 64);
+    for (uint32_t c = 0; c < 8; ++c) {
+      EXPECT_EQ(w[2 * c], c) << arch << " CTA " << c;
+      EXPECT_EQ(w[2 * c + 1], sms) << arch;
+    }
+  }
+}
+
 // .ftz (what nvcc emits under --use_fast_math): f32 subnormal sources and results become zeros
 // of their sign, in the arithmetic's fast and general paths, comparisons and conversions; the
 // same instructions without it keep subnormals. s = 2^-127 (0x00400000), n = 2^-126 (the least
