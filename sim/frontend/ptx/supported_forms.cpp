@@ -85,7 +85,7 @@ std::string wgmma_form(const Instruction& in, const EmuInst& e) {
   return "";
 }
 
-// One CTA (cta_group::1): mma of kind f16, tf32 or f8f6f4, or block-scaled of kind mxf8f6f4, mxf4
+// One CTA (cta_group::1): mma of kind f16, tf32, f8f6f4 or i8, or block-scaled of kind mxf8f6f4, mxf4
 // or mxf4nvf4, from shared-memory descriptors into tensor memory (tensor_memory.cpp,
 // tcgen05_block_scale.cpp); cp of shape 128x256b, 128x128b, 64x128b.warpx2 or 32x128b.warpx4
 // without decompression; commit to an mbarrier; ld/st of shape 32x32b.
@@ -95,8 +95,8 @@ std::string tcgen05_form(const Instruction& in, const EmuInst& e) {
   if (e.has("cta_group::2")) return refuse("pairs of CTAs (cta_group::2) are not modelled");
   if (what == "mma") {
     const bool scaled_kind = e.has("kind::mxf8f6f4") || e.has("kind::mxf4") || e.has("kind::mxf4nvf4");
-    if (!e.has("kind::f16") && !e.has("kind::tf32") && !e.has("kind::f8f6f4") && !scaled_kind) {
-      return refuse("kinds other than f16, tf32, f8f6f4, mxf8f6f4, mxf4 and mxf4nvf4 are not modelled");
+    if (!e.has("kind::f16") && !e.has("kind::tf32") && !e.has("kind::f8f6f4") && !e.has("kind::i8") && !scaled_kind) {
+      return refuse("kinds other than f16, tf32, f8f6f4, i8, mxf8f6f4, mxf4 and mxf4nvf4 are not modelled");
     }
     if (e.has("ws") || e.has("sp")) return refuse("weight-stationary and sparse MMAs are not modelled");
     if (scaled_kind != e.has("block_scale")) return refuse("kinds mxf8f6f4, mxf4 and mxf4nvf4 (and only they) take .block_scale");

@@ -163,10 +163,12 @@ void CtaEmulator::tcgen05_mma(WarpState& w, const EmuInst& in, uint32_t l, Recor
   const uint32_t a_format = (idesc >> 7) & 7, b_format = (idesc >> 10) & 7;
   const uint32_t n = ((idesc >> 17) & 0x3f) << 3, m = ((idesc >> 24) & 0x1f) << 4;
   const bool kind_f16 = in.has("kind::f16"), kind_tf32 = in.has("kind::tf32"), kind_fp4 = in.has("kind::mxf4") || in.has("kind::mxf4nvf4");
+  const bool kind_i8 = in.has("kind::i8");
   auto type_of = [&](uint32_t f) -> std::string {
     if (kind_f16) return f == 0 ? "f16" : f == 1 ? "bf16" : "";
     if (kind_tf32) return f == 2 ? "tf32" : "";
     if (kind_fp4) return f == 1 ? "e2m1" : "";  // FP4 packed two to a byte
+    if (kind_i8) return f == 0 ? "u8" : f == 1 ? "s8" : "";
     return f == 0 ? "e4m3" : f == 1 ? "e5m2" : f == 3 ? "e2m3" : f == 4 ? "e3m2" : f == 5 ? "e2m1" : "";  // (mx)f8f6f4
   };
   const std::string ta = type_of(a_format), tb = type_of(b_format);
@@ -176,7 +178,12 @@ void CtaEmulator::tcgen05_mma(WarpState& w, const EmuInst& in, uint32_t l, Recor
   }
   // Unscaled kinds: bits 4-5 the D format (1: f32). Block-scaled kinds accumulate into f32 and
   // spend those bits, 23 and 29-31 on their scale factors (tcgen05_block_scale.cpp).
-  if (!scaled && ((idesc >> 4) & 3) != 1) fault(in, w, l, "instruction descriptor " + hex(idesc) + ": only f32 accumulators (D format 1) are modelled");
+  // kind::i8 accumulates in s32 (D format 2), the others here in f32 (1).
+  if (!scaled && ((idesc >> 4) & 3) != (kind_i8 ? 2u : 1u)) {
+    fault(in, w, l, "instruction descriptor " + hex(idesc) + (kind_i8 ? ": kind::i8 accumulates in s32 (D format 2)" : ": only f32 accumulators (D format 1) are modelled"));
+  }
+  if (kind_i8 && ((idesc >> 3) & 1)) fault(in, w, l, "instruction descriptor " + hex(idesc) + ": the saturating s32 accumulation (bit 3) is not modelled");
+  if (kind_i8 && ((idesc >> 13) & 3)) fault(in, w, l, "instruction descriptor " + hex(idesc) + ": kind::i8 has no negation (bits 13-14)");
   if (m != 128 || n == 0 || n > 256 || n % 16) fault(in, w, l, "M = " + std::to_string(m) + ", N = " + std::to_string(n) + "; the emulator runs M = 128 with N a multiple of 16 up to 256");
   bool ok_a = true, ok_b = false;
   const MatrixDescriptor da = a_in_tmem ? MatrixDescriptor{} : decode_tcgen05_descriptor(desc_a, ok_a);
@@ -195,7 +202,18 @@ void CtaEmulator::tcgen05_mma(WarpState& w, const EmuInst& in, uint32_t l, Recor
   std::vector<float> b = smem_operand(db, b_mn_major, tb, 0, n, k, neg_b, w, l, in, kind_fp4);
   if (scaled) apply_block_scales(w, in, l, idesc, m, n, k, a, b);
   const uint32_t lane0 = d_addr >> 16, column0 = d_addr & 0xffff;
-  for (uint32_t r = 0; r < m; ++r) {
+  if (kind_i8) {
+    // Integer products summed exactly (each element's value is exact in a float), the s32
+    // accumulator wrapping as two's complement.
+    for (uint32_t r = 0; r < m; ++r)
+      for (uint32_t c = 0; c < n; ++c) {
+        uint32_t& cell = tmem_at(lane0 + r, column0 + c, w, l, in);
+        int64_t acc = accumulate ? static_cast<int32_t>(cell) : 0;
+        for (uint32_t kk = 0; kk < k; ++kk) acc += static_cast<int64_t>(a[r * k + kk]) * static_cast<int64_t>(b[c * k + kk]);
+        cell = static_cast<uint32_t>(acc);
+      }
+  }
+  for (uint32_t r = 0; r < m && !kind_i8; ++r) {
     for (uint32_t c = 0; c < n; ++c) {
       uint32_t& cell = tmem_at(lane0 + r, column0 + c, w, l, in);
       float acc = accumulate ? std::bit_cast<float>(cell) : 0.0f;
@@ -204,7 +222,7 @@ void CtaEmulator::tcgen05_mma(WarpState& w, const EmuInst& in, uint32_t l, Recor
     }
   }
   // The timing model's record names the shape and types, which PTX keeps in the descriptor.
-  const std::string mnemonic = in.opcode + ".m128n" + std::to_string(n) + "k" + std::to_string(k) + ".f32." + ta + "." + tb;
+  const std::string mnemonic = in.opcode + ".m128n" + std::to_string(n) + "k" + std::to_string(k) + (kind_i8 ? ".s32." : ".f32.") + ta + "." + tb;
   auto& cache = *launch_.run_time_ops;
   auto it = cache.find(mnemonic);
   if (it == cache.end()) {

@@ -159,6 +159,43 @@ TEST(Tcgen05Ptx, Fp4AndFp6OperandsUnpackFromTheirChunks) {
   }
 }
 
+// INT8 through kind::i8: the shipped GEMM's PTX with its kind and instruction descriptor changed
+// (D format 2, s32; A and B format 0 u8 or 1 s8), fed random bytes: each row's 256 bytes are 256
+// elements, read 32 per MMA, and C holds the exact s32 sums, compared with a sum worked out here.
+TEST(Tcgen05Ptx, Int8ProductsSumExactlyInS32) {
+  const std::string ptx = test::read_file(test::source_path("traces/kernels/ptx/tcgen05_gemm.sm_100a.ptx"));
+  for (const auto& [fa, fb] : {std::pair{1u, 1u}, std::pair{0u, 1u}, std::pair{0u, 0u}}) {
+    test::TempDir dir;
+    const uint32_t d = (2u << 4) | (fa << 7) | (fb << 10) | ((128u >> 3) << 17) | ((128u >> 4) << 24);
+    dir.write("k.ptx", with_descriptor(ptx, "i8", d));
+    const std::string launch = dir.write(
+        "k.launch.yaml",
+        "ptx: k.ptx\nkernel: tcgen05_gemm\ngrid: [2, 2, 1]\nblock: [128, 1, 1]\nargs:\n"
+        "  - {buffer: {name: a, elem: u16, count: 32768, init: {random: {seed: 7, min: 0, max: 65535}}}}\n"
+        "  - {buffer: {name: bt, elem: u16, count: 32768, init: {random: {seed: 8, min: 0, max: 65535}}}}\n"
+        "  - {buffer: {name: c, elem: s32, count: 65536}}\n"
+        "  - {scalar: s32, value: 256}\n  - {scalar: s32, value: 128}\n  - {scalar: s32, value: 0}\n  - {scalar: s32, value: 0}\n"
+        "  - {scalar: s32, value: 0}\n");
+    ptx::PtxWorkload w(launch, 100);
+    const LoadedConfig config = load_gpu_config("b200");  // the Gpu keeps a reference to the spec
+    Gpu gpu(config.spec);
+    simulate(gpu, w);
+    auto bytes = [&](const char* name) { return w.memory().find(name)->bytes; };
+    const std::vector<uint8_t> a = bytes("a"), bt = bytes("bt"), c = bytes("c");
+    auto value = [](uint8_t byte, uint32_t format) { return format == 1 ? int64_t{static_cast<int8_t>(byte)} : int64_t{byte}; };
+    int wrong = 0;
+    for (uint32_t i = 0; i < 256; ++i)
+      for (uint32_t j = 0; j < 256; ++j) {
+        int64_t sum = 0;
+        for (uint32_t e = 0; e < 256; ++e) sum += value(a[i * 256 + e], fa) * value(bt[j * 256 + e], fb);
+        int32_t got;
+        std::memcpy(&got, c.data() + 4 * (i * 256 + j), 4);
+        if (got != sum && ++wrong < 4) ADD_FAILURE() << "C[" << i << "][" << j << "] = " << got << ", expected " << sum;
+      }
+    EXPECT_EQ(wrong, 0) << "A format " << fa << ", B format " << fb;
+  }
+}
+
 // The block-scaled kernel (MXFP8, MXFP4, NVFP4; its launch file checks C against a reference
 // that applies each row's factor per block of K) replays from its trace: the copies and the
 // MMAs' shapes and kinds reach the timing model.
