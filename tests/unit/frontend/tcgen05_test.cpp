@@ -108,6 +108,31 @@ double minifloat(uint32_t v, int e_bits, int m_bits) {  // OCP MX: subnormals at
   return (v >> (e_bits + m_bits)) & 1 ? -mag : mag;
 }
 
+// The shipped GEMM (its four 128 x 128 tiles of 256 x 256, K = 256 bytes a row) with its
+// shared-memory MMAs made `kind` with instruction descriptor `idesc`, run on random bytes
+// (seeds `seed` and `seed` + 1) into C of `c_elem`: returns A, B^T and C as bytes.
+struct GemmBytes {
+  std::vector<uint8_t> a, bt, c;
+};
+GemmBytes gemm_on_random_bytes(const std::string& kind, uint32_t idesc, int seed, const char* c_elem) {
+  test::TempDir dir;
+  dir.write("k.ptx", with_descriptor(test::read_file(test::source_path("traces/kernels/ptx/tcgen05_gemm.sm_100a.ptx")), kind, idesc));
+  const std::string launch = dir.write(
+      "k.launch.yaml",
+      "ptx: k.ptx\nkernel: tcgen05_gemm\ngrid: [2, 2, 1]\nblock: [128, 1, 1]\nargs:\n"
+      "  - {buffer: {name: a, elem: u16, count: 32768, init: {random: {seed: " + std::to_string(seed) + ", min: 0, max: 65535}}}}\n"
+      "  - {buffer: {name: bt, elem: u16, count: 32768, init: {random: {seed: " + std::to_string(seed + 1) + ", min: 0, max: 65535}}}}\n"
+      "  - {buffer: {name: c, elem: " + c_elem + ", count: 65536}}\n"
+      "  - {scalar: s32, value: 256}\n  - {scalar: s32, value: 128}\n  - {scalar: s32, value: 0}\n  - {scalar: s32, value: 0}\n"
+      "  - {scalar: s32, value: 0}\n");
+  ptx::PtxWorkload w(launch, 100);
+  const LoadedConfig config = load_gpu_config("b200");  // the Gpu keeps a reference to the spec
+  Gpu gpu(config.spec);
+  simulate(gpu, w);
+  auto bytes = [&](const char* name) { return w.memory().find(name)->bytes; };
+  return GemmBytes{bytes("a"), bytes("bt"), bytes("c")};
+}
+
 TEST(Tcgen05Ptx, Fp4AndFp6OperandsUnpackFromTheirChunks) {
   struct Format {
     uint32_t code, bits;
@@ -117,25 +142,9 @@ TEST(Tcgen05Ptx, Fp4AndFp6OperandsUnpackFromTheirChunks) {
   EXPECT_EQ(minifloat(0x7, 2, 1), 6.0);    // E2M1's largest
   EXPECT_EQ(minifloat(0x1f, 3, 2), 28.0);  // E3M2's largest
   EXPECT_EQ(minifloat(0x1f, 2, 3), 7.5);   // E2M3's largest
-  const std::string ptx = test::read_file(test::source_path("traces/kernels/ptx/tcgen05_gemm.sm_100a.ptx"));
   for (const auto& [fa, fb] : {std::pair{e2m1, e2m1}, std::pair{e3m2, e2m3}, std::pair{e2m1, e3m2}}) {
-    test::TempDir dir;
     const uint32_t d = (1u << 4) | (fa.code << 7) | (fb.code << 10) | ((128u >> 3) << 17) | ((128u >> 4) << 24);
-    dir.write("k.ptx", with_descriptor(ptx, "f8f6f4", d));
-    const std::string launch = dir.write(
-        "k.launch.yaml",
-        "ptx: k.ptx\nkernel: tcgen05_gemm\ngrid: [2, 2, 1]\nblock: [128, 1, 1]\nargs:\n"
-        "  - {buffer: {name: a, elem: u16, count: 32768, init: {random: {seed: 5, min: 0, max: 65535}}}}\n"
-        "  - {buffer: {name: bt, elem: u16, count: 32768, init: {random: {seed: 6, min: 0, max: 65535}}}}\n"
-        "  - {buffer: {name: c, elem: f32, count: 65536}}\n"
-        "  - {scalar: s32, value: 256}\n  - {scalar: s32, value: 128}\n  - {scalar: s32, value: 0}\n  - {scalar: s32, value: 0}\n"
-        "  - {scalar: s32, value: 0}\n");
-    ptx::PtxWorkload w(launch, 100);
-    LoadedConfig config = load_gpu_config("b200");
-    Gpu gpu(config.spec);
-    simulate(gpu, w);
-    auto bytes = [&](const char* name) { return w.memory().find(name)->bytes; };
-    const std::vector<uint8_t> a = bytes("a"), bt = bytes("bt"), c = bytes("c");
+    const auto [a, bt, c] = gemm_on_random_bytes("f8f6f4", d, 5, "f32");
     // Element e of a row: chunk e / 16 of the row's 256 bytes, bits (e % 16) * bits of it.
     auto element = [](const std::vector<uint8_t>& m, uint32_t row, uint32_t e, const Format& f) {
       const uint8_t* chunk = m.data() + row * 256 + (e / 16) * 16;
@@ -163,25 +172,9 @@ TEST(Tcgen05Ptx, Fp4AndFp6OperandsUnpackFromTheirChunks) {
 // (D format 2, s32; A and B format 0 u8 or 1 s8), fed random bytes: each row's 256 bytes are 256
 // elements, read 32 per MMA, and C holds the exact s32 sums, compared with a sum worked out here.
 TEST(Tcgen05Ptx, Int8ProductsSumExactlyInS32) {
-  const std::string ptx = test::read_file(test::source_path("traces/kernels/ptx/tcgen05_gemm.sm_100a.ptx"));
   for (const auto& [fa, fb] : {std::pair{1u, 1u}, std::pair{0u, 1u}, std::pair{0u, 0u}}) {
-    test::TempDir dir;
     const uint32_t d = (2u << 4) | (fa << 7) | (fb << 10) | ((128u >> 3) << 17) | ((128u >> 4) << 24);
-    dir.write("k.ptx", with_descriptor(ptx, "i8", d));
-    const std::string launch = dir.write(
-        "k.launch.yaml",
-        "ptx: k.ptx\nkernel: tcgen05_gemm\ngrid: [2, 2, 1]\nblock: [128, 1, 1]\nargs:\n"
-        "  - {buffer: {name: a, elem: u16, count: 32768, init: {random: {seed: 7, min: 0, max: 65535}}}}\n"
-        "  - {buffer: {name: bt, elem: u16, count: 32768, init: {random: {seed: 8, min: 0, max: 65535}}}}\n"
-        "  - {buffer: {name: c, elem: s32, count: 65536}}\n"
-        "  - {scalar: s32, value: 256}\n  - {scalar: s32, value: 128}\n  - {scalar: s32, value: 0}\n  - {scalar: s32, value: 0}\n"
-        "  - {scalar: s32, value: 0}\n");
-    ptx::PtxWorkload w(launch, 100);
-    const LoadedConfig config = load_gpu_config("b200");  // the Gpu keeps a reference to the spec
-    Gpu gpu(config.spec);
-    simulate(gpu, w);
-    auto bytes = [&](const char* name) { return w.memory().find(name)->bytes; };
-    const std::vector<uint8_t> a = bytes("a"), bt = bytes("bt"), c = bytes("c");
+    const auto [a, bt, c] = gemm_on_random_bytes("i8", d, 7, "s32");
     auto value = [](uint8_t byte, uint32_t format) { return format == 1 ? int64_t{static_cast<int8_t>(byte)} : int64_t{byte}; };
     int wrong = 0;
     for (uint32_t i = 0; i < 256; ++i)
