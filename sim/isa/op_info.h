@@ -82,6 +82,9 @@ struct OpInfo {
   // thread's MMAs are done (after_tensor).
   bool whole_sm = false;
   bool after_tensor = false;
+  // tcgen05 .cta_group::2: the MMA spans a pair of CTAs on two SMs (M = 256 is 128 rows each), so
+  // the issuing SM's tensor cores compute half of it.
+  bool cta_pair = false;
   // tcgen05.cp: copies this many bytes of shared memory into tensor memory, asynchronously and
   // in order with the thread's MMAs (tensor_copy_bytes > 0 marks the copy).
   uint16_t tensor_copy_bytes = 0;

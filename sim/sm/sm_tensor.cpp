@@ -66,8 +66,12 @@ void Sm::issue_whole_sm_mma(Warp& w, const WarpInst& in, uint64_t flops_per_clk,
   const uint64_t flops = op.tensor_flops() * static_cast<uint64_t>(in.active_lanes());
   Cycle start = now;
   for (const auto& sp : subs_) start = std::max(start, sp.pipe_free[static_cast<int>(Pipe::kTensor)]);
-  // At the clock the precision's tensor peak assumes (GpuSpec::tensor_clock_mhz), as for the other MMAs.
-  const auto interval = std::max<Cycle>(1, static_cast<Cycle>(std::llround(double(flops) * spec_.clocks.boost_mhz /
+  // At the clock the precision's tensor peak assumes (GpuSpec::tensor_clock_mhz), as for the other
+  // MMAs. A pair MMA (cta_group::2) puts half its rows on the peer CTA's SM: this SM computes the
+  // other half. The peer SM's tensor cores are not charged (assumed idle: in CUTLASS's 2-SM
+  // kernels only the leader CTA issues MMAs), so the FLOPs are counted whole here.
+  const double share = op.cta_pair ? 0.5 : 1.0;
+  const auto interval = std::max<Cycle>(1, static_cast<Cycle>(std::llround(share * double(flops) * spec_.clocks.boost_mhz /
                                                                             (double(flops_per_clk) * spec_.tensor_clock_mhz(op.tensor)))));
   for (auto& sp : subs_) sp.pipe_free[static_cast<int>(Pipe::kTensor)] = start + interval;
   stats_.tensor_flops += flops;

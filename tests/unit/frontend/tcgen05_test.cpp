@@ -18,10 +18,10 @@ namespace {
 
 // One thread: init an mbarrier, `mmas` m128n256k16 MMAs, commit, wait for the phase, then an
 // instruction guarded by the wait.
-std::string mma_trace(int mmas) {
+std::string mma_trace(int mmas, const std::string& mma = "tcgen05.mma.cta_group::1.kind::f16.m128n256k16.f32.f16.f16") {
   std::string t = test::kernel_header("tc", 1, 32, 1024) + ".cta 0 0 0\n.warp 0\n"
                   "00000001 mbarrier.init.shared::cta.b64 [%r1], 1; mbar=0x100 count=1\n";
-  for (int i = 0; i < mmas; ++i) t += "00000001 tcgen05.mma.cta_group::1.kind::f16.m128n256k16.f32.f16.f16 [%r3], %rd1, %rd2, %r4, %p1\n";
+  for (int i = 0; i < mmas; ++i) t += "00000001 " + mma + " [%r3], %rd1, %rd2, %r4, %p1\n";
   return t + "00000001 tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%r1]; mbar=0x100 arrive=1\n"
              "00000001 mbarrier.try_wait.parity.shared::cta.b64 %p2, [%r1], %r5; mbar=0x100 phase=0\n"
              "00000001 @%p2 add.s32 %r6, %r6, 1\nexit\n";
@@ -41,6 +41,22 @@ TEST(Tcgen05Timing, AnMmaRunsAtTheSmsFullRateAndTheCommitWaitsForIt) {
   // A second MMA waits for the tensor cores, and the commit for both.
   EXPECT_NEAR(double(two.kernels.at(0).cycles - one.kernels.at(0).cycles), interval, 2.0);
   EXPECT_EQ(two.sum("gpu.sm[*].tensor.flops"), uint64_t(2 * flops));
+}
+
+// A pair MMA (cta_group::2, M = 256 over two SMs): the issuing SM computes its 128 rows, so it
+// takes as long as a one-CTA M = 128 MMA, and the FLOPs counted are the whole 256-row product's.
+TEST(Tcgen05Timing, APairMmaTakesItsHalfOnTheIssuingSm) {
+  const std::string pair = "tcgen05.mma.cta_group::2.kind::f16.m256n256k16.f32.f16.f16";
+  auto one = test::simulate_text("b200", mma_trace(1)), two = test::simulate_text("b200", mma_trace(2));
+  auto pair_one = test::simulate_text("b200", mma_trace(1, pair)), pair_two = test::simulate_text("b200", mma_trace(2, pair));
+  EXPECT_EQ(pair_two.kernels.at(0).cycles - pair_one.kernels.at(0).cycles, two.kernels.at(0).cycles - one.kernels.at(0).cycles);
+  EXPECT_EQ(pair_two.sum("gpu.sm[*].tensor.flops"), 2 * two.sum("gpu.sm[*].tensor.flops"));
+  try {
+    test::simulate_text("b200", mma_trace(1, "tcgen05.mma.cta_group::1.kind::f16.m256n256k16.f32.f16.f16"));
+    ADD_FAILURE();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(".cta_group::1 has M = 64 or 128, not 256"), std::string::npos) << e.what();
+  }
 }
 
 TEST(Tcgen05Timing, OlderGpusAndShapelessTracesAreRefused) {
