@@ -89,7 +89,8 @@ struct OpInfo {
   // in order with the thread's MMAs (tensor_copy_bytes > 0 marks the copy).
   uint16_t tensor_copy_bytes = 0;
   // The lowest compute capability (x10) with this tensor form, where it is above the
-  // generation's: mma.sync with a .kind (FP6/FP4 and block-scaled inputs) is sm_120's.
+  // generation's: mma.sync with a .kind (FP6/FP4 and block-scaled inputs) is sm_120's (tcgen05's
+  // sm_100 follows from whole_sm).
   uint16_t min_compute_capability = 0;
   // cp.async.mbarrier.arrive: the arrival counts once the thread's earlier cp.async copies have
   // landed (the frontend makes the record read their pseudo registers; .noinc: it is one of the

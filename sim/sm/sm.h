@@ -103,6 +103,7 @@ class Sm : public Component, public MemResponder, private LoadStoreClient {
   void issue_tensor(SubPartition& sp, Warp& w, const WarpInst& in, Cycle now);
   void issue_whole_sm_mma(Warp& w, const WarpInst& in, uint64_t flops_per_clk, Cycle now);  // sm_tensor.cpp
   void issue_tensor_copy(Warp& w, const WarpInst& in, Cycle now);
+  Cycle occupy_all_tensor_pipes(Cycle now, Cycle interval);
   void issue_mbarrier(Warp& w, uint32_t slot, const WarpInst& in, Cycle now);
   void issue_cluster_barrier(Warp& w, uint32_t slot, const WarpInst& in, Cycle now);  // sm_cluster.cpp
   void require_clusters(const WarpInst& in) const;

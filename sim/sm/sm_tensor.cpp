@@ -16,10 +16,16 @@ namespace warpsim {
 
 void Sm::issue_tensor(SubPartition& sp, Warp& w, const WarpInst& in, Cycle now) {
   const OpInfo& op = *in.op;
-  if (op.whole_sm && spec_.compute_capability < 100) {
+  // tcgen05 (whole_sm) is Blackwell's, sm_100; some mma.sync forms need more (OpInfo).
+  const uint32_t needs = std::max<uint32_t>(op.min_compute_capability, op.whole_sm ? 100 : 0);
+  if (spec_.compute_capability < needs) {
+    auto cc = [](uint32_t c) { return std::to_string(c / 10) + "." + std::to_string(c % 10); };
     throw InputError(SourceLocation{kernel_->source_file, in.line, 1},
-                     "'" + op.mnemonic + "' needs compute capability 10.0 or later (tcgen05 is Blackwell's); " + spec_.name + " has " +
-                         std::to_string(spec_.compute_capability / 10) + "." + std::to_string(spec_.compute_capability % 10));
+                     "'" + op.mnemonic + "' needs compute capability " + cc(needs) + " or later (" +
+                         (op.whole_sm ? "tcgen05 is Blackwell's"
+                                      : "mma.sync with a .kind, FP6/FP4 or block-scaled inputs, is GeForce Blackwell's; B200 runs them "
+                                        "through tcgen05.mma") +
+                         "); " + spec_.name + " has " + cc(spec_.compute_capability));
   }
   if (op.tensor_copy_bytes != 0) return issue_tensor_copy(w, in, now);
   uint32_t per_sm = spec_.tensor.flops_per_clk_per_sm[static_cast<int>(op.tensor)];
@@ -28,13 +34,6 @@ void Sm::issue_tensor(SubPartition& sp, Warp& w, const WarpInst& in, Cycle now) 
                      "'" + op.mnemonic + "' uses " + std::string(tensor_precision_name(op.tensor)) + " tensor cores, which " +
                          spec_.name + " does not have (its config lists no tensor.dense_flops_per_clk_per_sm." +
                          std::string(tensor_precision_name(op.tensor)) + ")");
-  }
-  if (spec_.compute_capability < op.min_compute_capability) {
-    throw InputError(SourceLocation{kernel_->source_file, in.line, 1},
-                     "'" + op.mnemonic + "' needs compute capability " + std::to_string(op.min_compute_capability / 10) + "." +
-                         std::to_string(op.min_compute_capability % 10) + " (mma.sync with a .kind, FP6/FP4 or block-scaled inputs, is " +
-                         "GeForce Blackwell's; B200 runs them through tcgen05.mma); " + spec_.name + " has " +
-                         std::to_string(spec_.compute_capability / 10) + "." + std::to_string(spec_.compute_capability % 10));
   }
   if (!op.from_sass && !spec_.tensor.supports_shape(op.m, op.n, op.k)) {
     throw InputError(SourceLocation{kernel_->source_file, in.line, 1},
@@ -59,13 +58,20 @@ void Sm::issue_tensor(SubPartition& sp, Warp& w, const WarpInst& in, Cycle now) 
   for (int i = 0; i < in.num_dst; ++i) w.scoreboard.set(in.dst(i), now + spec_.tensor.latency + interval, Producer::kFixed);
 }
 
+// A whole-SM tcgen05 operation: it starts when every sub-partition's tensor pipe is free (their
+// queue is in issue order) and holds them all for `interval`; returns its start.
+Cycle Sm::occupy_all_tensor_pipes(Cycle now, Cycle interval) {
+  Cycle start = now;
+  for (const auto& sp : subs_) start = std::max(start, sp.pipe_free[static_cast<int>(Pipe::kTensor)]);
+  for (auto& sp : subs_) sp.pipe_free[static_cast<int>(Pipe::kTensor)] = start + interval;
+  return start;
+}
+
 void Sm::issue_whole_sm_mma(Warp& w, const WarpInst& in, uint64_t flops_per_clk, Cycle now) {
   const OpInfo& op = *in.op;
   if (in.active_mask == 0) return;
   // Each issuing lane starts one MMA (normally one elected thread issues it).
   const uint64_t flops = op.tensor_flops() * static_cast<uint64_t>(in.active_lanes());
-  Cycle start = now;
-  for (const auto& sp : subs_) start = std::max(start, sp.pipe_free[static_cast<int>(Pipe::kTensor)]);
   // At the clock the precision's tensor peak assumes (GpuSpec::tensor_clock_mhz), as for the other
   // MMAs. A pair MMA (cta_group::2) puts half its rows on the peer CTA's SM: this SM computes the
   // other half. The peer SM's tensor cores are not charged (assumed idle: in CUTLASS's 2-SM
@@ -73,7 +79,7 @@ void Sm::issue_whole_sm_mma(Warp& w, const WarpInst& in, uint64_t flops_per_clk,
   const double share = op.cta_pair ? 0.5 : 1.0;
   const auto interval = std::max<Cycle>(1, static_cast<Cycle>(std::llround(share * double(flops) * spec_.clocks.boost_mhz /
                                                                             (double(flops_per_clk) * spec_.tensor_clock_mhz(op.tensor)))));
-  for (auto& sp : subs_) sp.pipe_free[static_cast<int>(Pipe::kTensor)] = start + interval;
+  const Cycle start = occupy_all_tensor_pipes(now, interval);
   stats_.tensor_flops += flops;
   stats_.tensor_busy_cycles += interval * subs_.size();
   w.tensor_done = std::max(w.tensor_done, start + interval + spec_.tensor.latency);
@@ -86,10 +92,8 @@ void Sm::issue_tensor_copy(Warp& w, const WarpInst& in, Cycle now) {
   if (in.active_mask == 0) return;
   const uint64_t bytes = uint64_t{in.op->tensor_copy_bytes} * static_cast<uint64_t>(in.active_lanes());
   const uint64_t per_clk = std::max<uint64_t>(1, uint64_t{spec_.memory.shared.banks} * spec_.memory.shared.bank_bytes);
-  Cycle start = now;
-  for (const auto& sp : subs_) start = std::max(start, sp.pipe_free[static_cast<int>(Pipe::kTensor)]);
   const Cycle interval = std::max<Cycle>(1, (bytes + per_clk - 1) / per_clk);
-  for (auto& sp : subs_) sp.pipe_free[static_cast<int>(Pipe::kTensor)] = start + interval;
+  const Cycle start = occupy_all_tensor_pipes(now, interval);
   w.tensor_done = std::max(w.tensor_done, start + interval + spec_.memory.shared.latency);
 }
 

@@ -85,7 +85,7 @@ void CtaEmulator::arithmetic(WarpState& w, const EmuInst& in, uint32_t exec) {
   const int32_t d = dst_reg();
   const bool ftz32 = in.ftz && type.kind == 'f' && type.bits == 32;
   lanes([&](uint32_t l) {
-    auto arg = [&](size_t i) { return ftz32 ? flush_subnormal32(read(w, ops[i], l)) : read(w, ops[i], l); };
+    auto arg = [&](size_t i) { return read_flushed(w, ops[i], l, ftz32); };
     uint64_t r = 0;
     if (type.bits == 16 && (type.kind == 'f' || type.kind == 'h')) {
       // Half precision, one or two packed elements, each computed in float and rounded back.

@@ -46,7 +46,7 @@ void CtaEmulator::convert(WarpState& w, const EmuInst& in, uint32_t exec) {
   const FloatFormat& to = format_of(d);  // once per instruction, not per lane
   const bool ftz_src = in.ftz && src.kind == 'f' && src.bits == 32, ftz_dst = in.ftz && d.kind == 'f' && d.bits == 32;
   for_lanes(exec, [&](uint32_t l) {
-    const uint64_t v = ftz_src ? flush_subnormal32(read(w, ops.at(1), l)) : read(w, ops.at(1), l);
+    const uint64_t v = read_flushed(w, ops.at(1), l, ftz_src);
     uint64_t r;
     if (src_float && dst_float) {
       double x = as_float(v, src.bits, src.kind == 'h');

@@ -344,8 +344,8 @@ void CtaEmulator::execute_op(WarpState& w, const EmuInst& in, uint32_t exec, Rec
         p = ops[0].reg;
       }
       lanes([&](uint32_t l) {
-        auto arg = [&](size_t i) { return in.ftz && type.bits == 32 ? flush_subnormal32(read(w, ops[i], l)) : read(w, ops[i], l); };
-        bool t = compare(in.cmp, type, arg(1), arg(2));
+        const bool flush = in.ftz && type.bits == 32;
+        bool t = compare(in.cmp, type, read_flushed(w, ops[1], l, flush), read_flushed(w, ops[2], l, flush));
         bool nt = !t;
         if (!in.boolop.empty() && ops.size() > 3) {
           bool c = read(w, ops[3], l) & 1;
@@ -408,8 +408,8 @@ void CtaEmulator::execute_op(WarpState& w, const EmuInst& in, uint32_t exec, Rec
     case EmuOp::kSet: {  // set.cmp.dtype.stype d, a, b[, c]: all ones (integer) or 1.0 (f32) when true
       const Type src = in.source_type;
       lanes([&](uint32_t l) {
-        auto arg = [&](size_t i) { return in.ftz && src.bits == 32 ? flush_subnormal32(read(w, ops[i], l)) : read(w, ops[i], l); };
-        bool t = compare(in.cmp, src, arg(1), arg(2));
+        const bool flush = in.ftz && src.bits == 32;
+        bool t = compare(in.cmp, src, read_flushed(w, ops[1], l, flush), read_flushed(w, ops[2], l, flush));
         if (!in.boolop.empty() && ops.size() > 3) {
           bool c = read(w, ops[3], l) & 1;
           if (in.boolop == "and") t = t && c;

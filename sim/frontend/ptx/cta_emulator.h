@@ -25,6 +25,7 @@
 #include "frontend/ptx/register_file.h"
 #include "frontend/ptx/sync_clocks.h"
 #include "frontend/ptx/tensor_map.h"
+#include "frontend/ptx/value_bits.h"
 #include "frontend/ptx/wgmma_layout.h"
 
 namespace warpsim::ptx {
@@ -272,6 +273,10 @@ class CtaEmulator : public CtaWork {
     return read_other(w, o, lane);  // special registers (operand_values.cpp)
   }
   uint64_t read_other(const WarpState& w, const EmuOperand& o, uint32_t lane) const;
+  // An f32 source of an instruction with .ftz (`flush`): subnormals read as zeros of their sign.
+  uint64_t read_flushed(const WarpState& w, const EmuOperand& o, uint32_t lane, bool flush) const {
+    return flush ? flush_subnormal32(read(w, o, lane)) : read(w, o, lane);
+  }
   // The address an [reg + offset] (or [symbol + offset]) operand names for `lane`.
   uint64_t address(const WarpState& w, const EmuOperand& o, uint32_t lane) const {
     const uint64_t a = (o.reg >= 0 ? w.regs.get(o.reg, lane) : 0) + o.bits;
