@@ -14,6 +14,7 @@ int convert_command(const std::vector<std::string>& args);
 int trace_command(const std::vector<std::string>& args);
 int compare_command(const std::vector<std::string>& args);
 int validate_command(const std::vector<std::string>& args);
+int sweep_command(const std::vector<std::string>& args);
 
 // Thrown for bad command lines; main prints it with a hint and exits 2.
 struct UsageError {

@@ -18,6 +18,7 @@ Usage:
   warpsim run --arch <name|file.yaml> [--set key.path=value ...] <input> [--json FILE] [--csv FILE]
               [--view warps] [--timeline FILE.json] [--roofline FILE.svg] [--report FILE.html]
   warpsim compare --arch v100,a100,h100,h200,b200 <input> [--svg FILE] [--json FILE]
+  warpsim sweep plan|run|merge|slurm ...   many runs over configs x modifiers, locally or on Slurm
   warpsim validate <measurements.json> [--arch h200,h100] [--csv FILE] [--svg FILE]
   warpsim arch list
   warpsim arch show <name|file.yaml> [--set key.path=value ...] [--json]
@@ -85,7 +86,8 @@ int main(int argc, char** argv) {
     if (command == "trace") return cli::trace_command(rest);
     if (command == "compare") return cli::compare_command(rest);
     if (command == "validate") return cli::validate_command(rest);
-    std::cerr << "warpsim: unknown command '" << command << "'; expected run, compare, validate, arch, bench, calibrate, convert, trace or help (see warpsim --help)\n";
+    if (command == "sweep") return cli::sweep_command(rest);
+    std::cerr << "warpsim: unknown command '" << command << "'; expected run, compare, sweep, validate, arch, bench, calibrate, convert, trace or help (see warpsim --help)\n";
     return kExitUsage;
   } catch (const cli::UsageError& e) {
     std::cerr << "warpsim " << command << ": " << e.message << " (see warpsim help " << command << ")\n";

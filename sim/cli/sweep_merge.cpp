@@ -1,0 +1,121 @@
+#include "cli/sweep_merge.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "common/error.h"
+
+namespace warpsim::cli {
+namespace fs = std::filesystem;
+
+namespace {
+
+// The run summary's fields, in the order the table shows them.
+const char* const kMetrics[] = {"cycles",          "time_us",           "ipc",          "gpu_ipc",          "achieved_occupancy",
+                                "simt_efficiency", "l1_hit_rate",       "l2_hit_rate",  "dram_bytes_read",  "dram_bytes_written",
+                                "dram_bandwidth_gbps", "bound"};
+
+std::string csv_field(const nlohmann::ordered_json& v) {
+  std::string s = v.is_string() ? v.get<std::string>() : v.is_null() ? "" : v.dump();
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+
+struct Result {
+  SweepPoint point;
+  nlohmann::ordered_json json;
+};
+
+std::map<std::string, Result> read_results(const std::string& dir) {
+  std::map<std::string, Result> out;
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) throw InputError(SourceLocation{dir, 0, 0}, "no results folder; expected the --results of 'warpsim sweep run'");
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    const std::string name = entry.path().filename().string();
+    if (name.starts_with(".") || entry.path().extension() != ".json") continue;  // runs in progress
+    std::ifstream in(entry.path());
+    std::ostringstream text;
+    text << in.rdbuf();
+    const SourceLocation where{entry.path().string(), 1, 1};
+    nlohmann::ordered_json j;
+    try {
+      j = nlohmann::ordered_json::parse(text.str());
+    } catch (const nlohmann::json::parse_error& e) {
+      throw InputError(where, std::string("not JSON (") + e.what() + "); expected a result of 'warpsim sweep run'");
+    }
+    if (!j.is_object() || !j.contains("point") || !j.contains("status"))
+      throw InputError(where, "not a sweep result; expected 'point' and 'status' (written by 'warpsim sweep run')");
+    SweepPoint p = SweepPoint::from_json(j["point"], where);
+    const std::string id = p.id;
+    out.emplace(id, Result{std::move(p), std::move(j)});
+  }
+  return out;
+}
+
+}  // namespace
+
+SweepTable merge_sweep(const std::string& results_dir, const std::vector<SweepPoint>* points, bool as_json) {
+  const std::map<std::string, Result> results = read_results(results_dir);
+  std::vector<SweepPoint> rows;
+  if (points) {
+    rows = *points;
+  } else {
+    for (const auto& [id, r] : results) rows.push_back(r.point);
+    std::stable_sort(rows.begin(), rows.end(), [](const SweepPoint& a, const SweepPoint& b) { return a.index < b.index; });
+  }
+  std::vector<std::string> axes;  // in the order they first appear
+  for (const auto& p : rows)
+    for (const auto& [axis, value] : p.axes)
+      if (std::find(axes.begin(), axes.end(), axis) == axes.end()) axes.push_back(axis);
+
+  SweepTable table;
+  auto list = nlohmann::ordered_json::array();
+  for (const auto& p : rows) {
+    nlohmann::ordered_json row{{"index", p.index}, {"point_id", p.id}, {"input", p.input}, {"arch", p.arch}};
+    for (const auto& axis : axes) {
+      auto it = std::find_if(p.axes.begin(), p.axes.end(), [&](const auto& a) { return a.first == axis; });
+      row[axis] = it == p.axes.end() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(it->second);
+    }
+    auto r = results.find(p.id);
+    const nlohmann::ordered_json none;
+    const auto& j = r == results.end() ? none : r->second.json;
+    const std::string status = r == results.end() ? "missing" : j.value("status", "failed");
+    (status == "ok" ? table.ok : status == "missing" ? table.missing : table.failed) += 1;
+    row["status"] = status;
+    row["exit_code"] = r == results.end() ? nlohmann::ordered_json(nullptr) : j["exit_code"];
+    const bool has_run = r != results.end() && j.contains("run") && j["run"].is_object();
+    const auto& summary = has_run ? j["run"]["summary"] : none;
+    for (const char* m : kMetrics) row[m] = summary.is_object() && summary.contains(m) ? summary[m] : nlohmann::ordered_json(nullptr);
+    row["tensor_flops"] = summary.is_object() ? summary["flops"]["tensor"] : nlohmann::ordered_json(nullptr);
+    row["check"] = has_run && j["run"].contains("check") ? nlohmann::ordered_json(j["run"]["check"]["passed"] ? "passed" : "FAILED")
+                                                         : nlohmann::ordered_json(nullptr);
+    row["wall_seconds"] = r == results.end() ? nlohmann::ordered_json(nullptr) : j["wall_seconds"];
+    list.push_back(std::move(row));
+  }
+  if (as_json) {
+    table.text = list.dump(2) + "\n";
+    return table;
+  }
+  std::ostringstream csv;
+  std::vector<std::string> columns{"index", "point_id", "input", "arch"};
+  columns.insert(columns.end(), axes.begin(), axes.end());
+  columns.insert(columns.end(), {"status", "exit_code"});
+  columns.insert(columns.end(), std::begin(kMetrics), std::end(kMetrics));
+  columns.insert(columns.end(), {"tensor_flops", "check", "wall_seconds"});
+  for (size_t i = 0; i < columns.size(); ++i) csv << (i ? "," : "") << csv_field(columns[i]);
+  csv << "\n";
+  for (const auto& row : list) {
+    size_t i = 0;
+    for (const auto& [k, v] : row.items()) csv << (i++ ? "," : "") << csv_field(v);
+    csv << "\n";
+  }
+  table.text = csv.str();
+  return table;
+}
+
+}  // namespace warpsim::cli

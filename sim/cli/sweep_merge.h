@@ -1,0 +1,21 @@
+#pragma once
+// Gathers a sweep's result files into one table: a row per point (its inputs, the value or
+// modifier it took on each axis, and the summary metrics of its run), as CSV or JSON.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cli/sweep_plan.h"
+
+namespace warpsim::cli {
+
+struct SweepTable {
+  std::string text;  // the CSV or JSON
+  uint64_t ok = 0, failed = 0, missing = 0;
+};
+
+// With `points`, every planned point gets a row ("missing" where no result exists); without,
+// every result file in `results_dir` does. Throws InputError for a result file that is not one.
+SweepTable merge_sweep(const std::string& results_dir, const std::vector<SweepPoint>* points, bool as_json);
+
+}  // namespace warpsim::cli

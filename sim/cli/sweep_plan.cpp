@@ -1,0 +1,280 @@
+#include "cli/sweep_plan.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include "common/error.h"
+#include "config/config_node.h"
+#include "config/load_config.h"
+#include "report/json_report.h"
+
+namespace warpsim::cli {
+namespace fs = std::filesystem;
+
+namespace {
+
+// FNV-1a, 64 bits: stable across runs, machines and compilers (std::hash is not).
+std::string stable_hash(const std::string& text) {
+  uint64_t h = 0xcbf29ce484222325ULL;
+  for (unsigned char c : text) {
+    h ^= c;
+    h *= 0x100000001b3ULL;
+  }
+  char out[17];
+  std::snprintf(out, sizeof out, "%016llx", static_cast<unsigned long long>(h));
+  return out;
+}
+
+bool looks_like_path(const std::string& s) { return s.find('/') != std::string::npos || s.ends_with(".yaml"); }
+
+// A path written in the sweep file is relative to that file's folder. Points carry absolute
+// paths, so a points file works from any folder (a Slurm job's, say) on the same file system.
+std::string beside(const std::string& sweep_file, const std::string& path) {
+  fs::path p(path);
+  if (p.is_relative()) p = fs::path(sweep_file).parent_path() / p;
+  return fs::absolute(p).lexically_normal().string();
+}
+
+std::vector<const ConfigNode*> scalars(const ConfigNode& n, const std::string& what) {
+  std::vector<const ConfigNode*> out;
+  if (n.kind == ConfigNode::Kind::kScalar) {
+    out.push_back(&n);
+  } else if (n.kind == ConfigNode::Kind::kSequence) {
+    for (const auto& item : n.items) {
+      if (item.kind != ConfigNode::Kind::kScalar) throw InputError(item.where, what + " must be a list of names, got " + item.kind_name());
+      out.push_back(&item);
+    }
+  } else {
+    throw InputError(n.where, what + " must be a name or a list of names, got " + n.kind_name());
+  }
+  if (out.empty()) throw InputError(n.where, what + " is empty; expected at least one");
+  return out;
+}
+
+// The text after '=' in a --set override: a scalar, or a flow list of scalars.
+std::string value_text(const ConfigNode& v) {
+  if (v.kind == ConfigNode::Kind::kScalar) return v.scalar;
+  if (v.kind == ConfigNode::Kind::kSequence) {
+    std::string s = "[";
+    for (const auto& item : v.items) {
+      if (item.kind != ConfigNode::Kind::kScalar) throw InputError(item.where, "a list value must hold scalars, got " + item.kind_name());
+      s += (s.size() > 1 ? ", " : "") + item.scalar;
+    }
+    return s + "]";
+  }
+  throw InputError(v.where, "expected a value (a number, a word or a list), got " + v.kind_name());
+}
+
+struct Override {
+  std::string assignment;
+  SourceLocation where;
+};
+
+std::vector<Override> overrides_of(const ConfigNode& map, const std::string& what) {
+  if (map.kind == ConfigNode::Kind::kNull) return {};  // `base: {}` or `base:` is the unmodified config
+  if (map.kind != ConfigNode::Kind::kMap) throw InputError(map.where, what + " must be a map of config keys to values, got " + map.kind_name());
+  std::vector<Override> out;
+  for (size_t i = 0; i < map.entries.size(); ++i)
+    out.push_back({map.entries[i].key + "=" + value_text(map.entries[i].value), map.key_locations[i]});
+  return out;
+}
+
+// One axis: the choices a point makes along it, each a label and the overrides it applies.
+struct Axis {
+  std::string name;
+  std::vector<std::pair<std::string, std::vector<Override>>> choices;
+};
+
+// The merged table's own columns; an axis may not take one of these names.
+const char* const kReservedColumns[] = {"index", "point_id", "input", "arch", "status", "exit_code", "cycles", "time_us", "ipc", "gpu_ipc",
+                                        "achieved_occupancy", "simt_efficiency", "l1_hit_rate", "l2_hit_rate", "dram_bytes_read",
+                                        "dram_bytes_written", "dram_bandwidth_gbps", "bound", "tensor_flops", "check", "wall_seconds"};
+
+Axis read_axis(const ConfigEntry& e, const SourceLocation& key_where) {
+  if (std::find(std::begin(kReservedColumns), std::end(kReservedColumns), e.key) != std::end(kReservedColumns))
+    throw InputError(key_where, "'" + e.key + "' names a column of the merged table; give this axis another name");
+  Axis axis{e.key, {}};
+  if (e.value.kind == ConfigNode::Kind::kSequence) {  // a config key swept over values
+    for (const auto& v : e.value.items) axis.choices.push_back({value_text(v), {{e.key + "=" + value_text(v), v.where}}});
+  } else if (e.value.kind == ConfigNode::Kind::kMap) {  // named modifiers
+    for (size_t i = 0; i < e.value.entries.size(); ++i) {
+      const auto& m = e.value.entries[i];
+      axis.choices.push_back({m.key, overrides_of(m.value, "modifier '" + m.key + "'")});
+    }
+  } else {
+    throw InputError(key_where, "axis '" + e.key + "' must be a list of values (for a config key) or a map of named modifiers, got " + e.value.kind_name());
+  }
+  if (axis.choices.empty()) throw InputError(key_where, "axis '" + e.key + "' has no values; expected at least one");
+  return axis;
+}
+
+std::string option(const ConfigNode& options, const std::string& key, const std::vector<std::string>& allowed, const std::string& fallback) {
+  const ConfigNode* n = options.find(key);
+  if (!n) return fallback;
+  if (n->kind != ConfigNode::Kind::kScalar || std::find(allowed.begin(), allowed.end(), n->scalar) == allowed.end()) {
+    std::string list;
+    for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
+    throw InputError(n->where, "options." + key + " must be one of: " + list);
+  }
+  return n->scalar;
+}
+
+void check_keys(const ConfigNode& map, const std::vector<std::string>& known, const std::string& what) {
+  for (size_t i = 0; i < map.entries.size(); ++i) {
+    if (std::find(known.begin(), known.end(), map.entries[i].key) != known.end()) continue;
+    std::string list;
+    for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
+    throw InputError(map.key_locations[i], "unknown key '" + map.entries[i].key + "' in " + what + "; expected one of: " + list);
+  }
+}
+
+// The arch as `warpsim run --arch` takes it; a file that is not there is reported where the
+// sweep names it.
+std::string resolve_arch(const std::string& sweep_file, const ConfigNode& name) {
+  if (looks_like_path(name.scalar)) {
+    const std::string path = beside(sweep_file, name.scalar);
+    std::error_code ec;
+    if (!fs::exists(path, ec)) throw InputError(name.where, "no config file '" + path + "'");
+    return path;
+  }
+  const auto shipped = shipped_config_names();
+  if (std::find(shipped.begin(), shipped.end(), name.scalar) == shipped.end()) {
+    std::string list;
+    for (const auto& s : shipped) list += (list.empty() ? "" : ", ") + s;
+    throw InputError(name.where, "unknown config '" + name.scalar + "'; expected a YAML file or one of: " + list);
+  }
+  return name.scalar;
+}
+
+}  // namespace
+
+nlohmann::ordered_json SweepPoint::to_json() const {
+  nlohmann::ordered_json a = nlohmann::ordered_json::object();
+  for (const auto& [k, v] : axes) a[k] = v;
+  return {{"index", index}, {"point_id", id},       {"input", input},   {"arch", arch},
+          {"axes", a},      {"set", sets},          {"checks", checks}, {"reconvergence", reconvergence}};
+}
+
+SweepPoint SweepPoint::from_json(const nlohmann::json& j, const SourceLocation& where) {
+  SweepPoint p;
+  try {
+    p.index = j.at("index").get<uint64_t>();
+    p.id = j.at("point_id").get<std::string>();
+    p.input = j.at("input").get<std::string>();
+    p.arch = j.at("arch").get<std::string>();
+    for (const auto& [k, v] : j.at("axes").items()) p.axes.emplace_back(k, v.get<std::string>());
+    p.sets = j.at("set").get<std::vector<std::string>>();
+    p.checks = j.at("checks").get<std::string>();
+    p.reconvergence = j.at("reconvergence").get<std::string>();
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(where, std::string("not a sweep point (") + e.what() + "); expected a line written by 'warpsim sweep plan'");
+  }
+  if (p.id.size() != 16 || p.id.find_first_not_of("0123456789abcdef") != std::string::npos)
+    throw InputError(where, "point_id '" + p.id + "' is not 16 hex digits");
+  return p;
+}
+
+std::vector<std::string> SweepPoint::run_arguments(const std::string& json_path) const {
+  std::vector<std::string> args{"run", "--arch", arch};
+  for (const auto& s : sets) args.insert(args.end(), {"--set", s});
+  args.insert(args.end(), {input, "--json", json_path, "--quiet", "--checks", checks});
+  if (!reconvergence.empty()) args.insert(args.end(), {"--reconvergence", reconvergence});
+  return args;
+}
+
+std::vector<SweepPoint> plan_sweep(const std::string& sweep_file) {
+  const ConfigNode root = load_yaml_file(sweep_file);
+  if (root.kind != ConfigNode::Kind::kMap) throw InputError(root.where, "a sweep file must be a map with inputs:, arch: and axes:");
+  check_keys(root, {"inputs", "arch", "axes", "set", "options"}, "a sweep file");
+  const ConfigNode* inputs_node = root.find("inputs");
+  const ConfigNode* arch_node = root.find("arch");
+  if (!inputs_node) throw InputError(SourceLocation{sweep_file, 1, 1}, "missing 'inputs:' (the traces or launch files to run)");
+  if (!arch_node) throw InputError(SourceLocation{sweep_file, 1, 1}, "missing 'arch:' (a config name, a YAML file, or a list of them)");
+
+  std::vector<std::string> inputs;
+  for (const ConfigNode* n : scalars(*inputs_node, "inputs")) {
+    std::string path = beside(sweep_file, n->scalar);
+    std::error_code ec;
+    if (!fs::exists(path, ec)) throw InputError(n->where, "no input file '" + path + "'");
+    inputs.push_back(path);
+  }
+  const ConfigNode empty;
+  const ConfigNode* options = root.find("options");
+  if (options && options->kind != ConfigNode::Kind::kMap) throw InputError(options->where, "options must be a map (checks:, reconvergence:)");
+  if (options) check_keys(*options, {"checks", "reconvergence"}, "options");
+  const std::string checks = option(options ? *options : empty, "checks", {"error", "warn", "off"}, "error");
+  const std::string reconvergence = option(options ? *options : empty, "reconvergence", {"stack", "independent"}, "");
+
+  const ConfigNode* set_node = root.find("set");
+  const std::vector<Override> common = set_node ? overrides_of(*set_node, "set") : std::vector<Override>{};
+  std::vector<Axis> axes;
+  if (const ConfigNode* a = root.find("axes")) {
+    if (a->kind != ConfigNode::Kind::kMap) throw InputError(a->where, "axes must be a map: a config key to a list of values, or an axis name to named modifiers");
+    for (size_t i = 0; i < a->entries.size(); ++i) axes.push_back(read_axis(a->entries[i], a->key_locations[i]));
+  }
+
+  // Every config is loaded once; each point's overrides go onto a copy, so an override's errors
+  // point at its line in the sweep file.
+  std::vector<SweepPoint> points;
+  std::map<std::string, LoadedConfig> bases;
+  for (const std::string& input : inputs) {
+    for (const ConfigNode* arch_name : scalars(*arch_node, "arch")) {
+      const std::string arch = resolve_arch(sweep_file, *arch_name);
+      if (!bases.count(arch)) bases.emplace(arch, load_gpu_config(arch));
+      std::vector<size_t> at(axes.size(), 0);  // an odometer over the axes, the last one fastest
+      while (true) {
+        ConfigNode resolved = bases.at(arch).resolved;
+        SweepPoint p;
+        p.index = points.size();
+        p.input = input;
+        p.arch = arch;
+        p.checks = checks;
+        p.reconvergence = reconvergence;
+        std::vector<Override> applied = common;
+        for (size_t k = 0; k < axes.size(); ++k) {
+          const auto& [label, overrides] = axes[k].choices[at[k]];
+          p.axes.emplace_back(axes[k].name, label);
+          applied.insert(applied.end(), overrides.begin(), overrides.end());
+        }
+        for (const auto& o : applied) {
+          apply_override(resolved, o.assignment, o.where);
+          p.sets.push_back(o.assignment);
+        }
+        read_gpu_spec(resolved, arch);  // range and consistency checks, at the override's line
+        p.id = stable_hash("warpsim sweep point v1\n" + input + "\n" + config_json(resolved).dump() + "\n" + checks + "\n" + reconvergence);
+        points.push_back(std::move(p));
+        size_t k = axes.size();
+        for (; k > 0; --k) {
+          if (++at[k - 1] < axes[k - 1].choices.size()) break;
+          at[k - 1] = 0;
+        }
+        if (k == 0) break;
+      }
+    }
+  }
+  return points;
+}
+
+std::vector<SweepPoint> read_points(const std::string& points_file) {
+  std::ifstream in(points_file);
+  if (!in) throw InputError(SourceLocation{points_file, 0, 0}, "cannot read the points file");
+  std::vector<SweepPoint> points;
+  std::string line;
+  for (uint32_t n = 1; std::getline(in, line); ++n) {
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    nlohmann::json j;
+    try {
+      j = nlohmann::json::parse(line);
+    } catch (const nlohmann::json::parse_error& e) {
+      throw InputError(SourceLocation{points_file, n, static_cast<uint32_t>(e.byte)}, "not JSON; expected one sweep point per line");
+    }
+    points.push_back(SweepPoint::from_json(j, SourceLocation{points_file, n, 1}));
+  }
+  if (points.empty()) throw InputError(SourceLocation{points_file, 0, 0}, "no points; expected the output of 'warpsim sweep plan'");
+  return points;
+}
+
+}  // namespace warpsim::cli

@@ -1,0 +1,41 @@
+#pragma once
+// A sweep: many independent runs of warpsim over inputs x configs x named modifiers (the
+// Accel-Sim idiom of a base config plus modifiers), expanded once into a list of points, each a
+// `warpsim run` command line with a stable id. Points are run locally or as a Slurm job array,
+// one result file per point, then merged (docs/sweeps.md).
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "common/source_location.h"
+
+namespace warpsim::cli {
+
+struct SweepPoint {
+  uint64_t index = 0;
+  std::string id;        // hash of the input, the resolved config and the run options
+  std::string input;     // as `warpsim run` takes it
+  std::string arch;      // a shipped name or a YAML file
+  std::vector<std::pair<std::string, std::string>> axes;  // axis -> the value or modifier name chosen
+  std::vector<std::string> sets;                          // --set overrides, in order
+  std::string checks = "error";
+  std::string reconvergence;
+
+  nlohmann::ordered_json to_json() const;
+  // Reads one line of a points file; errors name `where`.
+  static SweepPoint from_json(const nlohmann::json& j, const SourceLocation& where);
+  // The `warpsim run` arguments for this point, writing its JSON to `json_path`.
+  std::vector<std::string> run_arguments(const std::string& json_path) const;
+};
+
+// Expands a sweep file; every point's config is resolved and checked here, so a typo in a
+// modifier is an error at its line before anything runs. Throws InputError.
+std::vector<SweepPoint> plan_sweep(const std::string& sweep_file);
+
+// Reads a points file written by `warpsim sweep plan` (one JSON object per line).
+std::vector<SweepPoint> read_points(const std::string& points_file);
+
+}  // namespace warpsim::cli

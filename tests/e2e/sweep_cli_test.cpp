@@ -1,0 +1,274 @@
+// warpsim sweep: a plan is every combination of inputs, configs and axis choices, in a fixed
+// order with ids that follow the resolved config; each point's result is what `warpsim run`
+// reports for it; reruns resume; chunks cover each point once; the merged table has a row per
+// point; bad sweep files are located errors; and the Slurm script runs under a stand-in sbatch.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "support/test_support.h"
+
+namespace warpsim {
+namespace {
+
+using test::run_cli;
+using test::source_path;
+
+std::vector<nlohmann::json> lines_of(const std::string& text) {
+  std::vector<nlohmann::json> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty()) out.push_back(nlohmann::json::parse(line));
+  return out;
+}
+
+std::vector<std::vector<std::string>> csv_rows(const std::string& text) {
+  std::vector<std::vector<std::string>> rows;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    std::vector<std::string> cells;
+    std::stringstream s(line);
+    for (std::string cell; std::getline(s, cell, ',');) cells.push_back(cell);
+    if (!line.empty() && line.back() == ',') cells.push_back("");
+    rows.push_back(cells);
+  }
+  return rows;
+}
+
+size_t column(const std::vector<std::string>& header, const std::string& name) {
+  auto it = std::find(header.begin(), header.end(), name);
+  EXPECT_NE(it, header.end()) << name;
+  return static_cast<size_t>(it - header.begin());
+}
+
+// A small sweep: one trace, two scheduling policies, a named L1 axis with a modifier that only
+// restates the shipped value.
+std::string small_sweep(const test::TempDir& dir, const std::string& arch = "[a100]") {
+  return dir.write("sweep.yaml", "inputs: " + source_path("traces/examples/fma_ilp.trace") + "\narch: " + arch +
+                                     "\naxes:\n"
+                                     "  scheduler.policy: [gto, lrr]\n"
+                                     "  latency:\n"
+                                     "    shipped: {}\n"
+                                     "    slow_l2: {memory.l2.hit_latency: 400}\n");
+}
+
+TEST(SweepCli, PlanIsEveryCombinationInOrderWithIdsOfTheResolvedConfig) {
+  test::TempDir dir;
+  std::filesystem::copy_file(source_path("traces/examples/divergence.trace"), dir.path("k.trace"));
+  const std::string sweep = dir.write("sweep.yaml",
+                                      "inputs:\n  - " + source_path("traces/examples/fma_ilp.trace") +
+                                          "\n  - k.trace            # beside the sweep file\n"
+                                          "arch: [v100, a100]\n"
+                                          "axes:\n"
+                                          "  policy:\n"
+                                          "    shipped: {}\n"
+                                          "    restated: {scheduler.policy: gto}\n"
+                                          "    lrr: {scheduler.policy: lrr}\n"
+                                          "  memory.l2.hit_latency: [100, 200]\n");
+  auto r = run_cli({"sweep", "plan", sweep});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto points = lines_of(r.out);
+  ASSERT_EQ(points.size(), 2u * 2 * 3 * 2);
+  std::set<std::string> ids;
+  for (size_t i = 0; i < points.size(); ++i) {
+    const auto& p = points[i];
+    EXPECT_EQ(p["index"], i);
+    // Inputs outermost, then configs, then the axes with the last one fastest.
+    EXPECT_EQ(p["input"], i < 12 ? source_path("traces/examples/fma_ilp.trace") : dir.path("k.trace"));
+    EXPECT_EQ(p["arch"], (i % 12) < 6 ? "v100" : "a100");
+    const char* policies[] = {"shipped", "restated", "lrr"};
+    EXPECT_EQ(p["axes"]["policy"], policies[(i % 6) / 2]);
+    EXPECT_EQ(p["axes"]["memory.l2.hit_latency"], i % 2 ? "200" : "100");
+    ids.insert(p["point_id"].get<std::string>());
+  }
+  EXPECT_EQ(points[2]["set"], nlohmann::json({"scheduler.policy=gto", "memory.l2.hit_latency=100"}));
+  EXPECT_EQ(points[0]["set"], nlohmann::json({"memory.l2.hit_latency=100"}));
+  // Restating the shipped policy is the same simulation: the same id. Anything else differs.
+  EXPECT_EQ(points[0]["point_id"], points[2]["point_id"]);
+  EXPECT_NE(points[0]["point_id"], points[4]["point_id"]);
+  EXPECT_EQ(ids.size(), points.size() - 8);  // 2 inputs x 2 GPUs x 2 latencies are restated
+  // The same sweep file plans the same points, byte for byte.
+  EXPECT_EQ(run_cli({"sweep", "plan", sweep}).out, r.out);
+}
+
+TEST(SweepCli, EachResultIsWhatWarpsimRunReportsAndTheTableHasARowPerPoint) {
+  test::TempDir dir;
+  const std::string points = dir.path("points.jsonl");
+  ASSERT_EQ(run_cli({"sweep", "plan", small_sweep(dir), "-o", points}).exit_code, 0);
+  auto r = run_cli({"sweep", "run", points, "--results", dir.path("results"), "-j", "2"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("4 run, 0 already done, 0 failed"), std::string::npos) << r.out;
+  auto m = run_cli({"sweep", "merge", dir.path("results"), "--points", points, "-o", dir.path("sweep.csv")});
+  ASSERT_EQ(m.exit_code, 0) << m.err;
+  EXPECT_NE(m.err.find("4 ok, 0 failed, 0 missing"), std::string::npos) << m.err;
+  const auto rows = csv_rows(test::read_file(dir.path("sweep.csv")));
+  ASSERT_EQ(rows.size(), 5u);
+  const auto& header = rows[0];
+  const auto planned = lines_of(test::read_file(points));
+  std::set<std::string> cycles_seen;
+  for (size_t i = 0; i < planned.size(); ++i) {
+    const auto& p = planned[i];
+    const auto result = nlohmann::json::parse(test::read_file(dir.path("results/" + p["point_id"].get<std::string>() + ".json")));
+    EXPECT_EQ(result["status"], "ok");
+    EXPECT_EQ(result["point"], p);
+    std::vector<std::string> args{"run", "--arch", p["arch"]};
+    for (const auto& s : p["set"]) args.insert(args.end(), {"--set", s});
+    args.insert(args.end(), {p["input"], "--json", "-"});
+    auto single = run_cli(args);
+    ASSERT_EQ(single.exit_code, 0) << single.err;
+    const auto summary = nlohmann::json::parse(single.out)["summary"];
+    EXPECT_EQ(result["run"]["summary"], summary) << p;
+    const auto& row = rows[i + 1];
+    EXPECT_EQ(row[column(header, "point_id")], p["point_id"]);
+    EXPECT_EQ(row[column(header, "scheduler.policy")], p["axes"]["scheduler.policy"]);
+    EXPECT_EQ(row[column(header, "latency")], p["axes"]["latency"]);
+    EXPECT_EQ(row[column(header, "status")], "ok");
+    EXPECT_EQ(row[column(header, "cycles")], summary["cycles"].dump());
+    cycles_seen.insert(row[column(header, "cycles")]);
+  }
+  EXPECT_GT(cycles_seen.size(), 1u);  // the axes change the simulation
+}
+
+TEST(SweepCli, RerunsSkipWhatIsDoneAndJobCountsDoNotChangeResults) {
+  test::TempDir dir;
+  const std::string points = dir.path("points.jsonl");
+  ASSERT_EQ(run_cli({"sweep", "plan", small_sweep(dir), "-o", points}).exit_code, 0);
+  ASSERT_EQ(run_cli({"sweep", "run", points, "--results", dir.path("a"), "-j", "3"}).exit_code, 0);
+  const auto planned = lines_of(test::read_file(points));
+  std::map<std::string, std::string> before;
+  for (const auto& p : planned) before[p["point_id"]] = test::read_file(dir.path("a/" + p["point_id"].get<std::string>() + ".json"));
+  auto again = run_cli({"sweep", "run", points, "--results", dir.path("a"), "-j", "3"});
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_NE(again.out.find("0 run, 4 already done"), std::string::npos) << again.out;
+  for (const auto& [id, text] : before) EXPECT_EQ(test::read_file(dir.path("a/" + id + ".json")), text);
+  // One at a time into another folder: the same statistics, bit for bit.
+  ASSERT_EQ(run_cli({"sweep", "run", points, "--results", dir.path("b"), "-j", "1"}).exit_code, 0);
+  for (const auto& [id, text] : before)
+    EXPECT_EQ(nlohmann::json::parse(test::read_file(dir.path("b/" + id + ".json")))["run"], nlohmann::json::parse(text)["run"]);
+  auto forced = run_cli({"sweep", "run", points, "--results", dir.path("a"), "--force"});
+  EXPECT_NE(forced.out.find("4 run, 0 already done"), std::string::npos) << forced.out;
+}
+
+TEST(SweepCli, ChunksCoverEveryPointOnce) {
+  test::TempDir dir;
+  const std::string points = dir.path("points.jsonl");
+  ASSERT_EQ(run_cli({"sweep", "plan", small_sweep(dir, "[v100, a100]"), "-o", points}).exit_code, 0);  // 8 points
+  size_t ran = 0;
+  for (int i = 0; i < 3; ++i) {  // chunks of 3: 3 + 3 + 2
+    auto r = run_cli({"sweep", "run", points, "--results", dir.path("r"), "--index", std::to_string(i), "--chunk", "3"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    ran += i < 2 ? 3 : 2;
+    EXPECT_NE(r.out.find(std::to_string(i < 2 ? 3 : 2) + " run, 0 already done"), std::string::npos) << r.out;
+  }
+  size_t files = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir.path("r"))) files += e.path().extension() == ".json";
+  EXPECT_EQ(files, ran);
+  auto past = run_cli({"sweep", "run", points, "--results", dir.path("r"), "--index", "3", "--chunk", "3"});
+  EXPECT_EQ(past.exit_code, 2);
+  EXPECT_NE(past.err.find("indices 0-2"), std::string::npos) << past.err;
+}
+
+TEST(SweepCli, FailedAndMissingPointsAreRowsAndFailuresRunAgain) {
+  test::TempDir dir;
+  const std::string sweep = dir.write("sweep.yaml", "inputs: " + source_path("traces/kernels/mma_e4m3.launch.yaml") + "\narch: [a100, h100]\n");
+  const std::string points = dir.path("points.jsonl");
+  ASSERT_EQ(run_cli({"sweep", "plan", sweep, "-o", points}).exit_code, 0);
+  auto r = run_cli({"sweep", "run", points, "--results", dir.path("r")});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.out.find("2 run, 0 already done, 1 failed"), std::string::npos) << r.out;
+  const auto planned = lines_of(test::read_file(points));
+  const auto a100 = nlohmann::json::parse(test::read_file(dir.path("r/" + planned[0]["point_id"].get<std::string>() + ".json")));
+  EXPECT_EQ(a100["status"], "failed");
+  EXPECT_EQ(a100["exit_code"], 3);
+  EXPECT_NE(a100["error"].get<std::string>().find("needs compute capability 8.9"), std::string::npos) << a100["error"];
+  std::filesystem::remove(dir.path("r/" + planned[1]["point_id"].get<std::string>() + ".json"));
+  auto m = run_cli({"sweep", "merge", dir.path("r"), "--points", points});
+  EXPECT_EQ(m.exit_code, 1);
+  EXPECT_NE(m.err.find("0 ok, 1 failed, 1 missing"), std::string::npos) << m.err;
+  const auto rows = csv_rows(m.out);
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[1][column(rows[0], "status")], "failed");
+  EXPECT_EQ(rows[2][column(rows[0], "status")], "missing");
+  // The failed point is not "done": a rerun tries it again, with the missing one.
+  auto again = run_cli({"sweep", "run", points, "--results", dir.path("r")});
+  EXPECT_NE(again.out.find("2 run, 0 already done, 1 failed"), std::string::npos) << again.out;
+}
+
+TEST(SweepCli, BadSweepFilesAreLocatedErrorsAndWriteNothing) {
+  const std::string trace = source_path("traces/examples/fma_ilp.trace");
+  struct Case {
+    std::string text, expected;
+  } cases[] = {
+      {"inputs: " + trace + "\narch: a100\naxes:\n  l2:\n    big: {memory.l2.size_kb: 1}\n", "sweep.yaml:5:11: unknown key 'memory.l2.size_kb'"},
+      {"inputs: " + trace + "\narch: a100\naxes:\n  memory.l2.hit_latency: [100, -4]\n", "sweep.yaml:4:"},
+      {"inputs: " + trace + "\narch: a100\naxis: {}\n", "sweep.yaml:3:1: unknown key 'axis' in a sweep file"},
+      {"arch: a100\n", "missing 'inputs:'"},
+      {"inputs: nowhere.trace\narch: a100\n", "sweep.yaml:1:9: no input file"},
+      {"inputs: " + trace + "\narch: [a100, x900]\n", "sweep.yaml:2:14: unknown config 'x900'"},
+      {"inputs: " + trace + "\narch: a100\naxes:\n  scheduler.policy: []\n", "sweep.yaml:4:3: axis 'scheduler.policy' has no values"},
+      {"inputs: " + trace + "\narch: a100\naxes:\n  cycles: [1]\n", "sweep.yaml:4:3: 'cycles' names a column"},
+      {"inputs: " + trace + "\narch: a100\noptions: {checks: maybe}\n", "sweep.yaml:3:19: options.checks must be one of"},
+      {"inputs: [" + trace + "\n", "sweep.yaml:"},
+  };
+  for (const auto& c : cases) {
+    test::TempDir dir;
+    auto r = run_cli({"sweep", "plan", dir.write("sweep.yaml", c.text), "-o", dir.path("points.jsonl")});
+    EXPECT_EQ(r.exit_code, 3) << c.text;
+    EXPECT_NE(r.err.find(c.expected), std::string::npos) << c.text << "\n" << r.err;
+    EXPECT_FALSE(std::filesystem::exists(dir.path("points.jsonl"))) << c.text;
+  }
+  test::TempDir dir;
+  auto bad = run_cli({"sweep", "run", dir.write("points.jsonl", "{\"index\": 0}\nnot json\n"), "--results", dir.path("r")});
+  EXPECT_EQ(bad.exit_code, 3);
+  EXPECT_NE(bad.err.find("points.jsonl:1:1: not a sweep point"), std::string::npos) << bad.err;
+  EXPECT_EQ(run_cli({"sweep"}).exit_code, 2);
+  EXPECT_EQ(run_cli({"sweep", "walk"}).exit_code, 2);
+  EXPECT_EQ(run_cli({"sweep", "run", dir.path("points.jsonl")}).exit_code, 2);  // no --results
+}
+
+TEST(SweepCli, ShippedExamplePlans) {
+  auto r = run_cli({"sweep", "plan", source_path("traces/sweeps/l2_and_scheduler.yaml")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(lines_of(r.out).size(), 24u);
+}
+
+// The script `sweep slurm` prints, run with a stand-in sbatch that runs each array task in turn
+// (with SLURM_ARRAY_TASK_ID set) and then the dependent merge job.
+TEST(SweepCli, SlurmScriptRunsTheArrayThenTheMerge) {
+  test::TempDir dir;
+  const std::string points = dir.path("points.jsonl");
+  ASSERT_EQ(run_cli({"sweep", "plan", small_sweep(dir, "[v100, a100]"), "-o", points}).exit_code, 0);  // 8 points
+  auto script = run_cli({"sweep", "slurm", points, "--results", dir.path("results"), "--chunk", "3", "-o", dir.path("sweep.csv")});
+  ASSERT_EQ(script.exit_code, 0) << script.err;
+  EXPECT_NE(script.out.find("--array=0-2%200"), std::string::npos) << script.out;
+  dir.write("submit.sh", script.out);
+  std::filesystem::create_directory(dir.path("bin"));
+  dir.write("bin/sbatch",
+            "#!/bin/bash\n"
+            "array=; wrap=; dep=\n"
+            "while [ $# -gt 0 ]; do case \"$1\" in\n"
+            "  --array=*) array=${1#--array=}; array=${array%%%*};;\n"
+            "  --dependency=*) dep=${1#--dependency=};;\n"
+            "  --wrap) wrap=$2; shift;;\n"
+            "esac; shift; done\n"
+            "echo \"$dep\" >> sbatch.log\n"
+            "if [ -n \"$array\" ]; then\n"
+            "  for i in $(seq ${array%-*} ${array#*-}); do SLURM_ARRAY_TASK_ID=$i bash -c \"$wrap\" > /dev/null 2>&1 || true; done\n"
+            "  echo 4242\n"
+            "else bash -c \"$wrap\" > /dev/null 2>&1 || true; echo 4243; fi\n");
+  std::filesystem::permissions(dir.path("bin/sbatch"), std::filesystem::perms::owner_all);
+  const std::string cmd = "cd " + dir.path("") + " && PATH=" + dir.path("bin") + ":$PATH bash submit.sh > submit.out 2>&1";
+  ASSERT_EQ(std::system(cmd.c_str()), 0) << test::read_file(dir.path("submit.out"));
+  EXPECT_EQ(test::read_file(dir.path("sbatch.log")), "\nafterany:4242\n");
+  const auto rows = csv_rows(test::read_file(dir.path("sweep.csv")));
+  ASSERT_EQ(rows.size(), 9u);
+  for (size_t i = 1; i < rows.size(); ++i) EXPECT_EQ(rows[i][column(rows[0], "status")], "ok");
+}
+
+}  // namespace
+}  // namespace warpsim
