@@ -1,6 +1,8 @@
 #include "cli/sweep_plan.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -80,6 +82,37 @@ std::vector<Override> overrides_of(const ConfigNode& map, const std::string& wha
   for (size_t i = 0; i < map.entries.size(); ++i)
     out.push_back({map.entries[i].key + "=" + value_text(map.entries[i].value), map.key_locations[i]});
   return out;
+}
+
+// "key=x2" scales the key's current value (so "twice the L2" is one modifier on every GPU); the
+// point's --set carries the product. Anything else is returned as it is.
+std::string with_scale_applied(const ConfigNode& root, const Override& o) {
+  const size_t eq = o.assignment.find('=');
+  const std::string key = o.assignment.substr(0, eq), value = o.assignment.substr(eq + 1);
+  if (value.size() < 2 || value[0] != 'x' || value.find_first_not_of("0123456789.", 1) != std::string::npos) return o.assignment;
+  const ConfigNode* leaf = &root;
+  for (size_t start = 0; leaf;) {
+    const size_t dot = key.find('.', start);
+    leaf = leaf->kind == ConfigNode::Kind::kMap ? leaf->find(key.substr(start, dot == std::string::npos ? dot : dot - start)) : nullptr;
+    if (dot == std::string::npos) break;
+    start = dot + 1;
+  }
+  if (!leaf) return o.assignment;  // apply_override names the unknown key
+  char* end = nullptr;
+  const double factor = std::strtod(value.c_str() + 1, &end);
+  if (*end != '\0') throw InputError(o.where, "'" + value + "' is not a scale factor; expected x and a number, such as x2 or x0.5");
+  const double base = leaf->kind == ConfigNode::Kind::kScalar ? std::strtod(leaf->scalar.c_str(), &end) : 0;
+  if (leaf->kind != ConfigNode::Kind::kScalar || leaf->scalar.empty() || *end != '\0')
+    throw InputError(o.where, "'" + value + "' scales a number, but " + key + " is not one");
+  const double product = base * factor;
+  if (leaf->scalar.find_first_of(".eE") != std::string::npos) {
+    char text[64];
+    std::snprintf(text, sizeof text, "%.12g", product);
+    return key + "=" + text;
+  }
+  if (std::abs(product - std::round(product)) > 1e-9 * std::max(1.0, std::abs(product)))
+    throw InputError(o.where, key + " takes whole numbers: " + value + " of " + leaf->scalar + " is " + std::to_string(product));
+  return key + "=" + std::to_string(std::llround(product));
 }
 
 // One axis: the choices a point makes along it, each a label and the overrides it applies.
@@ -240,8 +273,9 @@ std::vector<SweepPoint> plan_sweep(const std::string& sweep_file) {
           applied.insert(applied.end(), overrides.begin(), overrides.end());
         }
         for (const auto& o : applied) {
-          apply_override(resolved, o.assignment, o.where);
-          p.sets.push_back(o.assignment);
+          const std::string assignment = with_scale_applied(resolved, o);
+          apply_override(resolved, assignment, o.where);
+          p.sets.push_back(assignment);
         }
         read_gpu_spec(resolved, arch);  // range and consistency checks, at the override's line
         p.id = stable_hash("warpsim sweep point v1\n" + input + "\n" + config_json(resolved).dump() + "\n" + checks + "\n" + reconvergence);

@@ -96,6 +96,28 @@ TEST(SweepCli, PlanIsEveryCombinationInOrderWithIdsOfTheResolvedConfig) {
   EXPECT_EQ(run_cli({"sweep", "plan", sweep}).out, r.out);
 }
 
+// "x2" scales each GPU's own value, so "twice the L2" is one modifier for every GPU.
+TEST(SweepCli, ScaleFactorsApplyToEachGpusOwnValue) {
+  test::TempDir dir;
+  const std::string sweep = dir.write("sweep.yaml", "inputs: " + source_path("traces/examples/fma_ilp.trace") +
+                                                        "\narch: [a100, h100]\nset: {memory.l2.hit_latency: x2}\naxes:\n"
+                                                        "  memory.l2.size_kib: [x0.5, x2]\n"
+                                                        "  lat: {same: {}, halved: {memory.l2.hit_latency: x0.5}}\n");
+  auto r = run_cli({"sweep", "plan", sweep});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto points = lines_of(r.out);
+  ASSERT_EQ(points.size(), 8u);
+  auto set_of = [](const nlohmann::json& p, size_t i) { return p["set"][i].get<std::string>(); };
+  EXPECT_EQ(set_of(points[0], 1), "memory.l2.size_kib=20480");   // A100's 40 MiB halved
+  EXPECT_EQ(set_of(points[2], 1), "memory.l2.size_kib=81920");   // and doubled
+  EXPECT_EQ(set_of(points[4], 1), "memory.l2.size_kib=25600");   // H100's 50 MiB halved
+  EXPECT_EQ(set_of(points[6], 1), "memory.l2.size_kib=102400");
+  // Factors compose in order: doubled by set:, then halved by the modifier.
+  const uint32_t shipped = load_gpu_config("a100").spec.memory.l2.hit_latency;
+  EXPECT_EQ(set_of(points[1], 0), "memory.l2.hit_latency=" + std::to_string(2 * shipped));
+  EXPECT_EQ(set_of(points[1], 2), "memory.l2.hit_latency=" + std::to_string(shipped));
+}
+
 TEST(SweepCli, EachResultIsWhatWarpsimRunReportsAndTheTableHasARowPerPoint) {
   test::TempDir dir;
   const std::string points = dir.path("points.jsonl");
@@ -214,6 +236,8 @@ TEST(SweepCli, BadSweepFilesAreLocatedErrorsAndWriteNothing) {
       {"inputs: " + trace + "\narch: a100\naxes:\n  cycles: [1]\n", "sweep.yaml:4:3: 'cycles' names a column"},
       {"inputs: " + trace + "\narch: a100\noptions: {checks: maybe}\n", "sweep.yaml:3:19: options.checks must be one of"},
       {"inputs: [" + trace + "\n", "sweep.yaml:"},
+      {"inputs: " + trace + "\narch: a100\naxes:\n  scheduler.policy: [x2]\n", "sweep.yaml:4:22: 'x2' scales a number, but scheduler.policy is not one"},
+      {"inputs: " + trace + "\narch: a100\naxes:\n  topology.sms: [x0.3]\n", "sweep.yaml:4:18: topology.sms takes whole numbers"},
   };
   for (const auto& c : cases) {
     test::TempDir dir;
