@@ -20,7 +20,7 @@ const char* const kSweepHelp = R"(warpsim sweep: many runs over inputs x configs
 Usage:
   warpsim sweep plan  <sweep.yaml> [-o points.jsonl]
   warpsim sweep run   <points.jsonl> --results DIR [-j N] [--index I --chunk K] [--force]
-  warpsim sweep merge <DIR> [--points points.jsonl] [-o sweep.csv | sweep.json]
+  warpsim sweep merge <DIR> [--points points.jsonl] [--baseline AXIS=VALUE] [-o sweep.csv | sweep.json]
   warpsim sweep slurm <points.jsonl> --results DIR [--chunk K] [--max-running M] [-o sweep.csv]
 
 plan expands a sweep file (docs/sweeps.md) into one JSON line per point, each with a point_id
@@ -28,13 +28,14 @@ that hashes its input, resolved config and options; every point's config is chec
 run runs the points (or chunk I of K points, for a Slurm array task), each as its own `warpsim
 run`, N at once, writing DIR/<point_id>.json atomically; points already "ok" there are skipped,
 so reruns resume. merge writes one row per point (axes, status, cycles, time, IPC, hit rates,
-DRAM traffic, bound) and reports failed and missing points on stderr. slurm prints a script
+DRAM traffic, bound; with --baseline l2=base, each row's speed-up over the row that differs only
+in that axis) and reports failed and missing points on stderr. slurm prints a script
 that submits the run as a job array and the merge as a job that waits for it.
 
 Examples:
   warpsim sweep plan traces/sweeps/l2_size.yaml -o points.jsonl
   warpsim sweep run points.jsonl --results results/ -j 8
-  warpsim sweep merge results/ --points points.jsonl -o sweep.csv
+  warpsim sweep merge results/ --points points.jsonl -o sweep.csv --baseline l2=base
   warpsim sweep slurm points.jsonl --results results/ --chunk 4 > submit.sh && bash submit.sh
 
 Exit codes: 0 all points ok; 1 some points failed or are missing (the table says which);
@@ -90,8 +91,10 @@ int run(const std::vector<std::string>& args) {
 
 int merge(const std::vector<std::string>& args) {
   std::string dir, points_file, output = "-";
+  std::vector<std::string> baseline_args;
   po::options_description opts(kSweepHelp);
   opts.add_options()("help,h", "show this help")("points", po::value(&points_file), "the planned points: list the missing ones too")(
+      "baseline", po::value(&baseline_args)->composing(), "AXIS=VALUE (or arch=NAME): add each row's speed-up over that choice (repeatable)")(
       "output,o", po::value(&output), "write the table to FILE: .json for JSON, else CSV (default: CSV on stdout)")(
       "input", po::value(&dir), "results folder");
   po::positional_options_description pos;
@@ -100,7 +103,13 @@ int merge(const std::vector<std::string>& args) {
   if (dir.empty()) throw UsageError{"missing the results folder"};
   std::vector<SweepPoint> points;
   if (!points_file.empty()) points = read_points(points_file);
-  const SweepTable t = merge_sweep(dir, points_file.empty() ? nullptr : &points, output.ends_with(".json"));
+  std::vector<SweepBaseline> baselines;
+  for (const auto& b : baseline_args) {
+    const size_t eq = b.find('=');
+    if (eq == std::string::npos || eq == 0) throw UsageError{"--baseline needs AXIS=VALUE, e.g. l2=base or arch=h100; got '" + b + "'"};
+    baselines.push_back({b.substr(0, eq), b.substr(eq + 1)});
+  }
+  const SweepTable t = merge_sweep(dir, points_file.empty() ? nullptr : &points, output.ends_with(".json"), baselines);
   write_output(output, t.text);
   std::cerr << "warpsim sweep: " << t.ok << " ok, " << t.failed << " failed, " << t.missing << " missing\n";
   return t.failed || t.missing ? kExitSimulation : kExitOk;

@@ -6,6 +6,7 @@
 #include <map>
 #include <sstream>
 
+#include "cli/cli_common.h"
 #include "common/error.h"
 
 namespace warpsim::cli {
@@ -57,9 +58,35 @@ std::map<std::string, Result> read_results(const std::string& dir) {
   return out;
 }
 
+// Adds "speedup": the baseline row's time over this row's, where the baseline row has the
+// baseline values and otherwise the same input, arch and axes.
+void add_speedups(nlohmann::ordered_json& rows, const std::vector<std::string>& axes, const std::vector<SweepBaseline>& baselines) {
+  std::vector<std::string> columns{"input", "arch"};
+  columns.insert(columns.end(), axes.begin(), axes.end());
+  auto is_baseline_column = [&](const std::string& c) {
+    return std::any_of(baselines.begin(), baselines.end(), [&](const SweepBaseline& b) { return b.column == c; });
+  };
+  auto group_of = [&](const nlohmann::ordered_json& row) {  // the columns a baseline does not fix
+    std::string key;
+    for (const auto& c : columns)
+      if (!is_baseline_column(c)) key += csv_field(row[c]) + "\x1f";
+    return key;
+  };
+  std::map<std::string, const nlohmann::ordered_json*> base;
+  for (const auto& row : rows)
+    if (std::all_of(baselines.begin(), baselines.end(), [&](const SweepBaseline& b) { return csv_field(row[b.column]) == b.value; }))
+      base[group_of(row)] = &row;
+  for (auto& row : rows) {
+    auto it = base.find(group_of(row));
+    const bool usable = it != base.end() && row["time_us"].is_number() && (*it->second)["time_us"].is_number() && row["time_us"].get<double>() > 0;
+    row["speedup"] = usable ? nlohmann::ordered_json((*it->second)["time_us"].get<double>() / row["time_us"].get<double>()) : nlohmann::ordered_json(nullptr);
+  }
+}
+
 }  // namespace
 
-SweepTable merge_sweep(const std::string& results_dir, const std::vector<SweepPoint>* points, bool as_json) {
+SweepTable merge_sweep(const std::string& results_dir, const std::vector<SweepPoint>* points, bool as_json,
+                       const std::vector<SweepBaseline>& baselines) {
   const std::map<std::string, Result> results = read_results(results_dir);
   std::vector<SweepPoint> rows;
   if (points) {
@@ -97,6 +124,10 @@ SweepTable merge_sweep(const std::string& results_dir, const std::vector<SweepPo
     row["wall_seconds"] = r == results.end() ? nlohmann::ordered_json(nullptr) : j["wall_seconds"];
     list.push_back(std::move(row));
   }
+  for (const auto& b : baselines)
+    if (b.column != "arch" && std::find(axes.begin(), axes.end(), b.column) == axes.end())
+      throw UsageError{"--baseline " + b.column + "=" + b.value + ": '" + b.column + "' is neither arch nor an axis of this sweep"};
+  if (!baselines.empty()) add_speedups(list, axes, baselines);
   if (as_json) {
     table.text = list.dump(2) + "\n";
     return table;
@@ -107,6 +138,7 @@ SweepTable merge_sweep(const std::string& results_dir, const std::vector<SweepPo
   columns.insert(columns.end(), {"status", "exit_code"});
   columns.insert(columns.end(), std::begin(kMetrics), std::end(kMetrics));
   columns.insert(columns.end(), {"tensor_flops", "check", "wall_seconds"});
+  if (!baselines.empty()) columns.push_back("speedup");
   for (size_t i = 0; i < columns.size(); ++i) csv << (i ? "," : "") << csv_field(columns[i]);
   csv << "\n";
   for (const auto& row : list) {

@@ -14,8 +14,16 @@ struct SweepTable {
   uint64_t ok = 0, failed = 0, missing = 0;
 };
 
+// A baseline choice, e.g. {"l2", "base"} or {"arch", "h100"}: each row gets its speed-up over
+// the row that differs from it only in that column (and in the other baselines' columns).
+struct SweepBaseline {
+  std::string column, value;
+};
+
 // With `points`, every planned point gets a row ("missing" where no result exists); without,
-// every result file in `results_dir` does. Throws InputError for a result file that is not one.
-SweepTable merge_sweep(const std::string& results_dir, const std::vector<SweepPoint>* points, bool as_json);
+// every result file in `results_dir` does. Throws InputError for a result file that is not one,
+// UsageError for a baseline column that is neither "arch" nor an axis.
+SweepTable merge_sweep(const std::string& results_dir, const std::vector<SweepPoint>* points, bool as_json,
+                       const std::vector<SweepBaseline>& baselines = {});
 
 }  // namespace warpsim::cli

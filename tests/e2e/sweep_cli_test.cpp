@@ -154,6 +154,20 @@ TEST(SweepCli, EachResultIsWhatWarpsimRunReportsAndTheTableHasARowPerPoint) {
     cycles_seen.insert(row[column(header, "cycles")]);
   }
   EXPECT_GT(cycles_seen.size(), 1u);  // the axes change the simulation
+
+  // Speed-ups over the row that differs only in the baseline's axis: points 0/1 and 2/3 share
+  // a policy, and the shipped latency is each pair's baseline.
+  auto b = run_cli({"sweep", "merge", dir.path("results"), "--points", points, "--baseline", "latency=shipped"});
+  ASSERT_EQ(b.exit_code, 0) << b.err;
+  const auto with = csv_rows(b.out);
+  const size_t speedup = column(with[0], "speedup"), time = column(with[0], "time_us");
+  for (size_t i = 1; i < with.size(); ++i) {
+    const size_t base_row = (i - 1) / 2 * 2 + 1;
+    EXPECT_DOUBLE_EQ(std::stod(with[i][speedup]), std::stod(with[base_row][time]) / std::stod(with[i][time])) << i;
+  }
+  EXPECT_EQ(with[1][speedup], "1.0");
+  EXPECT_LT(std::stod(with[2][speedup]), 1.0);  // a slower L2 is slower
+  EXPECT_EQ(run_cli({"sweep", "merge", dir.path("results"), "--baseline", "colour=red"}).exit_code, 2);
 }
 
 TEST(SweepCli, RerunsSkipWhatIsDoneAndJobCountsDoNotChangeResults) {
