@@ -90,8 +90,12 @@ void CtaEmulator::arithmetic(WarpState& w, const EmuInst& in, uint32_t exec) {
     if (type.bits == 16 && (type.kind == 'f' || type.kind == 'h')) {
       // Half precision, one or two packed elements, each computed in float and rounded back.
       const bool brain = type.kind == 'h';
+      const bool ftz16 = in.ftz && !brain;  // .ftz exists on f16 forms only
       for (uint32_t e = 0; e < type.packed; ++e) {
-        auto f = [&](size_t i) { return static_cast<float>(as_float(arg(i) >> (16 * e), 16, brain)); };
+        auto f = [&](size_t i) {
+          const uint64_t element = (arg(i) >> (16 * e)) & 0xffff;
+          return static_cast<float>(as_float(ftz16 ? flush_subnormal16(element) : element, 16, brain));
+        };
         float x = 0;
         switch (code) {
           case EmuOp::kAdd: x = f(1) + f(2); break;
@@ -109,7 +113,8 @@ void CtaEmulator::arithmetic(WarpState& w, const EmuInst& in, uint32_t exec) {
           default: fault(in, w, l, "the emulator has no half-precision form of this instruction");
         }
         x = static_cast<float>(modified(in, x));
-        r |= (std::isnan(x) ? 0x7fffull : from_float(x, 16, brain)) << (16 * e);  // NaN results are canonical
+        const uint64_t element = std::isnan(x) ? 0x7fffull : from_float(x, 16, brain);  // NaN results are canonical
+        r |= (ftz16 ? flush_subnormal16(element) : element) << (16 * e);
       }
     } else if (type.kind == 'f' && in.rounding != Rounding::kNearestEven && in.rounding != Rounding::kNearestAway &&
                (code == EmuOp::kAdd || code == EmuOp::kSub || code == EmuOp::kMul || code == EmuOp::kDiv || code == EmuOp::kFma ||

@@ -344,8 +344,8 @@ void CtaEmulator::execute_op(WarpState& w, const EmuInst& in, uint32_t exec, Rec
         p = ops[0].reg;
       }
       lanes([&](uint32_t l) {
-        const bool flush = in.ftz && type.bits == 32;
-        bool t = compare(in.cmp, type, read_flushed(w, ops[1], l, flush), read_flushed(w, ops[2], l, flush));
+        const bool flush = in.ftz && type.kind == 'f' && (type.bits == 32 || type.bits == 16);
+        bool t = compare(in.cmp, type, read_flushed(w, ops[1], l, flush, type.bits), read_flushed(w, ops[2], l, flush, type.bits));
         bool nt = !t;
         if (!in.boolop.empty() && ops.size() > 3) {
           bool c = read(w, ops[3], l) & 1;
@@ -408,8 +408,8 @@ void CtaEmulator::execute_op(WarpState& w, const EmuInst& in, uint32_t exec, Rec
     case EmuOp::kSet: {  // set.cmp.dtype.stype d, a, b[, c]: all ones (integer) or 1.0 (f32) when true
       const Type src = in.source_type;
       lanes([&](uint32_t l) {
-        const bool flush = in.ftz && src.bits == 32;
-        bool t = compare(in.cmp, src, read_flushed(w, ops[1], l, flush), read_flushed(w, ops[2], l, flush));
+        const bool flush = in.ftz && src.kind == 'f' && (src.bits == 32 || src.bits == 16);
+        bool t = compare(in.cmp, src, read_flushed(w, ops[1], l, flush, src.bits), read_flushed(w, ops[2], l, flush, src.bits));
         if (!in.boolop.empty() && ops.size() > 3) {
           bool c = read(w, ops[3], l) & 1;
           if (in.boolop == "and") t = t && c;

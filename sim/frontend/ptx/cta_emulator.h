@@ -69,6 +69,7 @@ struct LaunchContext {
   Dim3 grid, block;
   Dim3 cluster;                 // thread-block cluster shape; (1,1,1) without clusters
   bool explicit_cluster = false;  // %is_explicit_cluster: launched with a cluster shape
+  uint64_t grid_id = 1;         // %gridid: the launch's number in the launch file, from 1
   uint32_t dynamic_shared_bytes = 0;
   uint32_t shared_allocation_unit = 128;  // %total_smem_size is a multiple of it
   DeviceOutput* device_output = nullptr;  // where printf writes; null: nowhere
@@ -274,8 +275,9 @@ class CtaEmulator : public CtaWork {
   }
   uint64_t read_other(const WarpState& w, const EmuOperand& o, uint32_t lane) const;
   // An f32 source of an instruction with .ftz (`flush`): subnormals read as zeros of their sign.
-  uint64_t read_flushed(const WarpState& w, const EmuOperand& o, uint32_t lane, bool flush) const {
-    return flush ? flush_subnormal32(read(w, o, lane)) : read(w, o, lane);
+  uint64_t read_flushed(const WarpState& w, const EmuOperand& o, uint32_t lane, bool flush, uint32_t bits = 32) const {
+    if (!flush) return read(w, o, lane);
+    return bits == 16 ? flush_subnormal16(read(w, o, lane)) : flush_subnormal32(read(w, o, lane));
   }
   // The address an [reg + offset] (or [symbol + offset]) operand names for `lane`.
   uint64_t address(const WarpState& w, const EmuOperand& o, uint32_t lane) const {

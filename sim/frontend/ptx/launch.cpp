@@ -276,6 +276,7 @@ void PtxWorkload::add_launch(MapReader& r, const fs::path& dir) {
   l->context.independent_thread_scheduling = independent_;
   l->context.max_warp_instructions = max_warp_instructions_;
   l->context.run_time_ops = &l->run_time_ops;
+  l->context.grid_id = launches_.size() + 1;  // grids numbered in launch order, from 1
   launches_.push_back(std::move(l));
   launches_.back()->context.program = &launches_.back()->program;
 }

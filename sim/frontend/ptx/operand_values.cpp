@@ -37,6 +37,7 @@ Special special_register(const std::string& name, uint8_t& dim) {
   if (base == "%clusterid") return Special::kClusterid;
   if (base == "%nclusterid") return Special::kNclusterid;
   if (base == "%is_explicit_cluster") return Special::kIsExplicitCluster;
+  if (base == "%gridid") return Special::kGridid;
   return Special::kNone;
 }
 
@@ -88,6 +89,9 @@ uint64_t CtaEmulator::read_other(const WarpState& w, const EmuOperand& o, uint32
         case Special::kClusterid: return ctaid[o.dim] / cl[o.dim];
         case Special::kNclusterid: return nctaid[o.dim] / cl[o.dim];
         case Special::kIsExplicitCluster: return launch_.explicit_cluster ? 1 : 0;
+        // A temporal grid id (PTX ISA: what debuggers use to tell concurrent grids apart); the
+        // driver's values are not specified, so each launch's number in the launch file.
+        case Special::kGridid: return launch_.grid_id;
         case Special::kNone: return 0;
       }
       return 0;

@@ -19,7 +19,7 @@ namespace warpsim::ptx {
 
 enum class Special : uint8_t {
   kNone, kTid, kNtid, kCtaid, kNctaid, kLaneid, kWarpid, kNwarpid, kSmid, kNsmid, kClock, kLanemaskLt, kLanemaskLe, kLanemaskEq,
-  kClusterCtarank, kClusterNctarank, kClusterCtaid, kClusterNctaid, kClusterid, kNclusterid, kIsExplicitCluster,
+  kClusterCtarank, kClusterNctarank, kClusterCtaid, kClusterNctaid, kClusterid, kNclusterid, kIsExplicitCluster, kGridid,
   kLanemaskGt, kLanemaskGe, kDynamicSmemSize, kTotalSmemSize
 };
 
@@ -85,7 +85,7 @@ struct EmuInst {
   // (negatives to 0), .NaN (min/max propagate NaN), .xorsign.abs (min/max of magnitudes, sign
   // the xor of the inputs').
   bool saturate = false, relu = false, nan_min_max = false, xorsign_abs = false;
-  // .ftz on an f32 operation: subnormal f32 sources and results are zeros of their sign.
+  // .ftz on an f32 or f16 operation: subnormal sources and results are zeros of their sign.
   bool ftz = false;
   bool satfinite = false;           // cvt: overflow to the largest finite value
   // ld/st .volatile/.relaxed/.acquire/.release: a strong access (PTX memory model), which the

@@ -21,6 +21,8 @@ inline uint64_t mask_bits(uint64_t v, uint32_t bits) { return bits >= 64 ? v : v
 // .ftz (PTX ISA, "Floating Point Instructions"): an f32 subnormal, exponent bits 0 and fraction
 // not 0, becomes the zero of its sign; other values pass unchanged.
 inline uint64_t flush_subnormal32(uint64_t bits) { return (bits & 0x7f800000u) == 0 ? bits & 0x80000000u : bits & 0xffffffffu; }
+// The same for an IEEE half (exponent bits 14-10): .ftz on f16 and f16x2 arithmetic.
+inline uint64_t flush_subnormal16(uint64_t bits) { return (bits & 0x7c00u) == 0 ? bits & 0x8000u : bits & 0xffffu; }
 // Inline: called per lane in the emulator's arithmetic.
 inline int64_t as_signed(uint64_t v, uint32_t bits) {
   if (bits >= 64) return static_cast<int64_t>(v);

@@ -747,5 +747,84 @@ TEST(PtxInstructions, FlushToZero) {
   for (size_t i = 0; i < expected.size(); ++i) EXPECT_EQ(out[i], expected[i]) << "word " << i;
 }
 
+// .ftz on f16 and f16x2: half subnormals (exponent bits 0: s = 0x0200 = 2^-15; the least normal
+// is n = 0x0400 = 2^-14) become zeros of their sign as sources and results, in comparisons too;
+// bf16 forms have no .ftz. Without it subnormals stay.
+TEST(PtxInstructions, FlushToZeroOnHalves) {
+  const auto out = run_words(R"(.visible .entry k(.param .u64 out)
+{
+  .reg .b16 %h<16>;
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<2>;
+  .reg .pred %p<3>;
+  ld.param.u64 %rd1, [out];
+  mov.b16 %h1, 0x0200;
+  mov.b16 %h2, 0x0000;
+  mov.b16 %h3, 0x0400;
+  mov.b16 %h4, 0x3800;
+  mov.b16 %h5, 0x3C00;
+  mov.b16 %h6, 0x8200;
+  add.f16 %h7, %h1, %h2;
+  add.ftz.f16 %h8, %h1, %h2;
+  mul.f16 %h9, %h3, %h4;
+  mul.ftz.f16 %h10, %h3, %h4;
+  mul.ftz.f16 %h11, %h5, %h6;
+  fma.rn.ftz.f16 %h12, %h5, %h3, %h2;
+  mov.b32 %r1, {%h1, %h5};
+  mov.b32 %r2, 0;
+  add.f16x2 %r3, %r1, %r2;
+  add.ftz.f16x2 %r4, %r1, %r2;
+  setp.gt.f16 %p1, %h1, %h2;
+  setp.gt.ftz.f16 %p2, %h1, %h2;
+  selp.u32 %r5, 1, 0, %p1;
+  selp.u32 %r6, 1, 0, %p2;
+  mov.b32 %r7, {%h7, %h8};
+  st.global.u32 [%rd1], %r7;
+  mov.b32 %r7, {%h9, %h10};
+  st.global.u32 [%rd1+4], %r7;
+  mov.b32 %r7, {%h11, %h12};
+  st.global.u32 [%rd1+8], %r7;
+  st.global.v4.u32 [%rd1+16], {%r3, %r4, %r5, %r6};
+  ret;
+}
+)",
+                             8);
+  ASSERT_EQ(out.size(), 8u);
+  const std::vector<uint32_t> expected = {0x00000200,              // add keeps s; add.ftz flushes it
+                                          0x00000200,              // n x 0.5 = s; with .ftz the product flushes
+                                          0x04008000,              // 1 x -s flushes to -0; 1 x n + 0 stays n
+                                          0,                       // not written
+                                          0x3C000200, 0x3C000000,  // each f16x2 element alone
+                                          1, 0};                   // s > 0, but not once s is flushed
+  for (size_t i = 0; i < expected.size(); ++i) EXPECT_EQ(out[i], expected[i]) << "word " << i;
+}
+
+// %gridid numbers a launch file's launches from 1: of two launches of one kernel, the second
+// writes last and reads 2.
+TEST(PtxInstructions, GridIdNumbersTheLaunches) {
+  const std::string ptx = R"(.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  mov.u64 %rd2, %gridid;
+  st.global.u64 [%rd1], %rd2;
+  ret;
+}
+)";
+  const std::string bytes = test::run_and_dump("h100", ptx,
+                                               "ptx: k.ptx\nbuffers:\n  out: {elem: u64, count: 2}\nlaunches:\n"
+                                               "  - {kernel: k, grid: [1], block: [1], args: [{buffer: out}]}\n"
+                                               "  - {kernel: k, grid: [1], block: [1], args: [{buffer: out}]}\n"
+                                               "dump: [out]\n",
+                                               "out");
+  ASSERT_EQ(bytes.size(), 16u);
+  uint64_t id = 0;
+  std::memcpy(&id, bytes.data(), 8);
+  EXPECT_EQ(id, 2u);
+}
+
 }  // namespace
 }  // namespace warpsim
