@@ -189,3 +189,45 @@ TEST(Tutorials, Tma) {
 
 }  // namespace
 }  // namespace warpsim
+
+namespace warpsim {
+namespace {
+
+// docs/tutorials/what-if.md: a kernel that reads 8 MiB eight times, swept over L2 sizes. Once the
+// L2 holds twice the working set, the hit rate is the first pass's misses away from all hits
+// (7 of 8 passes hit) and more L2 changes nothing; with an L2 smaller than the working set the
+// kernel is memory-bound and much slower. The one-run what-if is the sweep's point.
+TEST(Tutorials, WhatIf) {
+  test::TempDir dir;
+  const std::string points = dir.path("points.jsonl");
+  ASSERT_EQ(test::run_cli({"sweep", "plan", test::source_path("traces/sweeps/l2_capacity.yaml"), "-o", points}).exit_code, 0);
+  auto run = test::run_cli({"sweep", "run", points, "--results", dir.path("results"), "-j", "2"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  auto merged = test::run_cli({"sweep", "merge", dir.path("results"), "--points", points, "--baseline", "memory.l2.size_kib=x1", "-o",
+                               dir.path("l2.json")});
+  ASSERT_EQ(merged.exit_code, 0) << merged.err;
+  std::map<std::string, std::map<std::string, nlohmann::json>> rows;  // [arch][size]
+  for (const auto& row : nlohmann::json::parse(test::read_file(dir.path("l2.json")))) rows[row["arch"]][row["memory.l2.size_kib"]] = row;
+  ASSERT_EQ(rows.size(), 2u);
+  const double passes = 8;  // the launch file's pass count
+  for (const std::string arch : {"a100", "h100"}) {
+    auto& r = rows[arch];
+    ASSERT_EQ(r.size(), 4u) << arch;
+    for (const std::string fits : {"x0.5", "x1"}) {
+      EXPECT_DOUBLE_EQ(double(r[fits]["l2_hit_rate"]), (passes - 1) / passes) << arch << " " << fits;
+      EXPECT_DOUBLE_EQ(double(r[fits]["speedup"]), 1.0) << arch << " " << fits;  // nothing gained past the fit
+    }
+    EXPECT_EQ(r["x0.125"]["bound"], "memory") << arch;
+    EXPECT_LT(double(r["x0.125"]["l2_hit_rate"]), 0.5) << arch;
+    EXPECT_LT(double(r["x0.125"]["speedup"]), 0.7) << arch;
+    EXPECT_GT(double(r["x0.25"]["speedup"]), 0.9) << arch;  // 10-12.5 MiB: just past the 8 MiB
+    EXPECT_EQ(r["x1"]["check"], "passed");
+  }
+  auto single = test::run_cli({"run", "--arch", "h100", "--set", "memory.l2.size_kib=6400",
+                               test::source_path("tools/validation/launch/l2_reread_near.launch.yaml"), "--json", "-"});
+  ASSERT_EQ(single.exit_code, 0) << single.err;
+  EXPECT_EQ(nlohmann::json::parse(single.out)["summary"]["cycles"], rows["h100"]["x0.125"]["cycles"]);
+}
+
+}  // namespace
+}  // namespace warpsim
