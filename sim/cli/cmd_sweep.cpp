@@ -21,6 +21,7 @@ Usage:
   warpsim sweep plan  <sweep.yaml> [-o points.jsonl]
   warpsim sweep run   <points.jsonl> --results DIR [-j N] [--index I --chunk K] [--force]
   warpsim sweep merge <DIR> [--points points.jsonl] [--baseline AXIS=VALUE] [-o sweep.csv | sweep.json]
+                      [--svg chart.svg --x AXIS --y METRIC]
   warpsim sweep slurm <points.jsonl> --results DIR [--chunk K] [--max-running M] [-o sweep.csv]
 
 plan expands a sweep file (docs/sweeps.md) into one JSON line per point, each with a point_id
@@ -29,7 +30,8 @@ run runs the points (or chunk I of K points, for a Slurm array task), each as it
 run`, N at once, writing DIR/<point_id>.json atomically; points already "ok" there are skipped,
 so reruns resume. merge writes one row per point (axes, status, cycles, time, IPC, hit rates,
 DRAM traffic, bound; with --baseline l2=base, each row's speed-up over the row that differs only
-in that axis) and reports failed and missing points on stderr. slurm prints a script
+in that axis; with --svg, a line chart of one column against one axis) and reports failed and
+missing points on stderr. slurm prints a script
 that submits the run as a job array and the merge as a job that waits for it.
 
 Examples:
@@ -90,11 +92,14 @@ int run(const std::vector<std::string>& args) {
 }
 
 int merge(const std::vector<std::string>& args) {
-  std::string dir, points_file, output = "-";
+  std::string dir, points_file, output = "-", svg_path, x_axis, y_metric = "time_us";
   std::vector<std::string> baseline_args;
   po::options_description opts(kSweepHelp);
   opts.add_options()("help,h", "show this help")("points", po::value(&points_file), "the planned points: list the missing ones too")(
       "baseline", po::value(&baseline_args)->composing(), "AXIS=VALUE (or arch=NAME): add each row's speed-up over that choice (repeatable)")(
+      "svg", po::value(&svg_path), "also draw --y against --x as an SVG line chart, a line per combination of the rest")(
+      "x", po::value(&x_axis), "the chart's x axis: an axis of the sweep, or arch (default: the first axis)")(
+      "y", po::value(&y_metric), "the chart's y: a numeric column, e.g. time_us (default), cycles, l2_hit_rate, speedup")(
       "output,o", po::value(&output), "write the table to FILE: .json for JSON, else CSV (default: CSV on stdout)")(
       "input", po::value(&dir), "results folder");
   po::positional_options_description pos;
@@ -110,7 +115,10 @@ int merge(const std::vector<std::string>& args) {
     baselines.push_back({b.substr(0, eq), b.substr(eq + 1)});
   }
   const SweepTable t = merge_sweep(dir, points_file.empty() ? nullptr : &points, output.ends_with(".json"), baselines);
+  std::string chart;
+  if (!svg_path.empty()) chart = sweep_chart(t, x_axis.empty() ? (t.axes.empty() ? "arch" : t.axes.front()) : x_axis, y_metric);
   write_output(output, t.text);
+  if (!svg_path.empty()) write_output(svg_path, chart);
   std::cerr << "warpsim sweep: " << t.ok << " ok, " << t.failed << " failed, " << t.missing << " missing\n";
   return t.failed || t.missing ? kExitSimulation : kExitOk;
 }

@@ -8,6 +8,7 @@
 
 #include "cli/cli_common.h"
 #include "common/error.h"
+#include "views/sweep_chart.h"
 
 namespace warpsim::cli {
 namespace fs = std::filesystem;
@@ -128,6 +129,8 @@ SweepTable merge_sweep(const std::string& results_dir, const std::vector<SweepPo
     if (b.column != "arch" && std::find(axes.begin(), axes.end(), b.column) == axes.end())
       throw UsageError{"--baseline " + b.column + "=" + b.value + ": '" + b.column + "' is neither arch nor an axis of this sweep"};
   if (!baselines.empty()) add_speedups(list, axes, baselines);
+  table.rows = list;
+  table.axes = axes;
   if (as_json) {
     table.text = list.dump(2) + "\n";
     return table;
@@ -148,6 +151,48 @@ SweepTable merge_sweep(const std::string& results_dir, const std::vector<SweepPo
   }
   table.text = csv.str();
   return table;
+}
+
+std::string sweep_chart(const SweepTable& table, const std::string& x, const std::string& y) {
+  if (std::find(table.axes.begin(), table.axes.end(), x) == table.axes.end() && x != "arch")
+    throw UsageError{"--x " + x + ": not an axis of this sweep (nor arch)"};
+  const bool numeric = std::find(std::begin(kMetrics), std::end(kMetrics), y) != std::end(kMetrics) && y != "bound";
+  if (!numeric && y != "tensor_flops" && y != "speedup" && y != "wall_seconds")
+    throw UsageError{"--y " + y + ": not a numeric column (cycles, time_us, ipc, l2_hit_rate, dram_bandwidth_gbps, speedup, ...)"};
+  if (y == "speedup" && (table.rows.empty() || !table.rows[0].contains("speedup")))
+    throw UsageError{"--y speedup needs --baseline"};
+  // The other columns that vary name the lines.
+  std::vector<std::string> others{"input", "arch"};
+  others.insert(others.end(), table.axes.begin(), table.axes.end());
+  others.erase(std::remove(others.begin(), others.end(), x), others.end());
+  std::vector<std::string> varying;
+  for (const auto& c : others)
+    for (const auto& row : table.rows)
+      if (row[c] != table.rows[0][c]) {
+        varying.push_back(c);
+        break;
+      }
+  std::vector<std::string> choices;
+  std::vector<SweepSeries> series;
+  for (const auto& row : table.rows) {
+    const std::string choice = csv_field(row[x]);
+    auto xi = std::find(choices.begin(), choices.end(), choice);
+    if (xi == choices.end()) xi = choices.insert(choices.end(), choice);
+    std::string label;
+    for (const auto& c : varying) {
+      std::string v = csv_field(row[c]);
+      if (c == "input") v = fs::path(v).filename().string();
+      label += (label.empty() ? "" : ", ") + (c == "input" || c == "arch" ? v : c + "=" + v);
+    }
+    if (label.empty()) label = y;
+    auto si = std::find_if(series.begin(), series.end(), [&](const SweepSeries& s) { return s.label == label; });
+    if (si == series.end()) si = series.insert(series.end(), SweepSeries{label, {}});
+    const size_t at = static_cast<size_t>(xi - choices.begin());
+    if (si->y.size() <= at) si->y.resize(at + 1);
+    if (row["status"] == "ok" && row[y].is_number()) si->y[at] = row[y].get<double>();
+  }
+  for (auto& s : series) s.y.resize(choices.size());
+  return sweep_chart_svg(y + " against " + x, x, choices, y, series);
 }
 
 }  // namespace warpsim::cli

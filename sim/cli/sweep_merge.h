@@ -11,6 +11,8 @@ namespace warpsim::cli {
 
 struct SweepTable {
   std::string text;  // the CSV or JSON
+  nlohmann::ordered_json rows;  // the same rows, as JSON objects
+  std::vector<std::string> axes;
   uint64_t ok = 0, failed = 0, missing = 0;
 };
 
@@ -25,5 +27,9 @@ struct SweepBaseline {
 // UsageError for a baseline column that is neither "arch" nor an axis.
 SweepTable merge_sweep(const std::string& results_dir, const std::vector<SweepPoint>* points, bool as_json,
                        const std::vector<SweepBaseline>& baselines = {});
+
+// An SVG line chart of the numeric column `y` against axis `x` (its choices in plan order), a line
+// per combination of the other columns that vary. Throws UsageError for unknown columns.
+std::string sweep_chart(const SweepTable& table, const std::string& x, const std::string& y);
 
 }  // namespace warpsim::cli

@@ -191,7 +191,7 @@ nlohmann::ordered_json SweepPoint::to_json() const {
           {"axes", a},      {"set", sets},          {"checks", checks}, {"reconvergence", reconvergence}};
 }
 
-SweepPoint SweepPoint::from_json(const nlohmann::json& j, const SourceLocation& where) {
+SweepPoint SweepPoint::from_json(const nlohmann::ordered_json& j, const SourceLocation& where) {
   SweepPoint p;
   try {
     p.index = j.at("index").get<uint64_t>();
@@ -299,9 +299,9 @@ std::vector<SweepPoint> read_points(const std::string& points_file) {
   std::string line;
   for (uint32_t n = 1; std::getline(in, line); ++n) {
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    nlohmann::json j;
+    nlohmann::ordered_json j;  // keeps the axes in the order the sweep file gave them
     try {
-      j = nlohmann::json::parse(line);
+      j = nlohmann::ordered_json::parse(line);
     } catch (const nlohmann::json::parse_error& e) {
       throw InputError(SourceLocation{points_file, n, static_cast<uint32_t>(e.byte)}, "not JSON; expected one sweep point per line");
     }

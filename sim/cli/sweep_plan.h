@@ -26,7 +26,7 @@ struct SweepPoint {
 
   nlohmann::ordered_json to_json() const;
   // Reads one line of a points file; errors name `where`.
-  static SweepPoint from_json(const nlohmann::json& j, const SourceLocation& where);
+  static SweepPoint from_json(const nlohmann::ordered_json& j, const SourceLocation& where);
   // The `warpsim run` arguments for this point, writing its JSON to `json_path`.
   std::vector<std::string> run_arguments(const std::string& json_path) const;
 };

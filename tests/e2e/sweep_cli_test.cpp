@@ -168,6 +168,22 @@ TEST(SweepCli, EachResultIsWhatWarpsimRunReportsAndTheTableHasARowPerPoint) {
   EXPECT_EQ(with[1][speedup], "1.0");
   EXPECT_LT(std::stod(with[2][speedup]), 1.0);  // a slower L2 is slower
   EXPECT_EQ(run_cli({"sweep", "merge", dir.path("results"), "--baseline", "colour=red"}).exit_code, 2);
+
+  // The chart: a point per row at its value, a line per latency choice across the policies.
+  auto c = run_cli({"sweep", "merge", dir.path("results"), "--points", points, "--svg", dir.path("c.svg"), "--y", "cycles"});
+  ASSERT_EQ(c.exit_code, 0) << c.err;
+  const std::string svg = test::read_file(dir.path("c.svg"));
+  size_t circles = 0;
+  for (size_t at = svg.find("<circle"); at != std::string::npos; at = svg.find("<circle", at + 1)) ++circles;
+  EXPECT_EQ(circles, 4u);
+  for (size_t i = 1; i < rows.size(); ++i) {
+    const std::string tip = "latency=" + rows[i][column(header, "latency")] + ", scheduler.policy = " +
+                            rows[i][column(header, "scheduler.policy")] + ": " + rows[i][column(header, "cycles")];
+    EXPECT_NE(svg.find(tip), std::string::npos) << tip;
+  }
+  EXPECT_EQ(run_cli({"sweep", "merge", dir.path("results"), "--svg", dir.path("d.svg"), "--y", "bound"}).exit_code, 2);
+  EXPECT_EQ(run_cli({"sweep", "merge", dir.path("results"), "--svg", dir.path("d.svg"), "--x", "colour"}).exit_code, 2);
+  EXPECT_FALSE(std::filesystem::exists(dir.path("d.svg")));
 }
 
 TEST(SweepCli, RerunsSkipWhatIsDoneAndJobCountsDoNotChangeResults) {
