@@ -3,6 +3,9 @@
 # optimised and under AddressSanitizer + UndefinedBehaviorSanitizer.
 #   tools/test.sh            both builds
 #   tools/test.sh release    the optimised build only (faster while developing)
+# Under ASan the long model runs (ValidationSuite.*, Calibrate.*, Tutorials.WhatIf: minutes each
+# there; the code they run is exercised under ASan by the shorter tests) are left to the
+# optimised build: the debug-asan test preset in CMakePresets.json excludes them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/setup.sh --tests
