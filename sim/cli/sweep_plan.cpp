@@ -9,6 +9,7 @@
 #include <map>
 
 #include "common/error.h"
+#include "common/format.h"
 #include "config/config_node.h"
 #include "config/load_config.h"
 #include "report/json_report.h"
@@ -29,6 +30,8 @@ std::string stable_hash(const std::string& text) {
   std::snprintf(out, sizeof out, "%016llx", static_cast<unsigned long long>(h));
   return out;
 }
+
+constexpr uint64_t kMaxPoints = 1'000'000;
 
 bool looks_like_path(const std::string& s) { return s.find('/') != std::string::npos || s.ends_with(".yaml"); }
 
@@ -110,6 +113,7 @@ std::string with_scale_applied(const ConfigNode& root, const Override& o) {
     std::snprintf(text, sizeof text, "%.12g", product);
     return key + "=" + text;
   }
+  if (!(std::abs(product) < 9e18)) throw InputError(o.where, value + " of " + key + " (" + leaf->scalar + ") is out of range");
   if (std::abs(product - std::round(product)) > 1e-9 * std::max(1.0, std::abs(product)))
     throw InputError(o.where, key + " takes whole numbers: " + value + " of " + leaf->scalar + " is " + std::to_string(product));
   return key + "=" + std::to_string(std::llround(product));
@@ -249,12 +253,20 @@ std::vector<SweepPoint> plan_sweep(const std::string& sweep_file) {
     for (size_t i = 0; i < a->entries.size(); ++i) axes.push_back(read_axis(a->entries[i], a->key_locations[i]));
   }
 
+  // A sweep is meant to be run: refuse one too large to run before building it.
+  const auto archs = scalars(*arch_node, "arch");
+  double count = double(inputs.size()) * double(archs.size());
+  for (const auto& a : axes) count *= double(a.choices.size());
+  if (count > double(kMaxPoints))
+    throw InputError(root.find("axes") ? root.find("axes")->where : arch_node->where,
+                     "the sweep has " + fmt("%.3g", count) + " points; at most " + std::to_string(kMaxPoints) + " (split it into several sweeps)");
+
   // Every config is loaded once; each point's overrides go onto a copy, so an override's errors
   // point at its line in the sweep file.
   std::vector<SweepPoint> points;
   std::map<std::string, LoadedConfig> bases;
   for (const std::string& input : inputs) {
-    for (const ConfigNode* arch_name : scalars(*arch_node, "arch")) {
+    for (const ConfigNode* arch_name : archs) {
       const std::string arch = resolve_arch(sweep_file, *arch_name);
       if (!bases.count(arch)) bases.emplace(arch, load_gpu_config(arch));
       std::vector<size_t> at(axes.size(), 0);  // an odometer over the axes, the last one fastest

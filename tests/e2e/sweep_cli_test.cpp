@@ -268,6 +268,10 @@ TEST(SweepCli, BadSweepFilesAreLocatedErrorsAndWriteNothing) {
       {"inputs: [" + trace + "\n", "sweep.yaml:"},
       {"inputs: " + trace + "\narch: a100\naxes:\n  scheduler.policy: [x2]\n", "sweep.yaml:4:22: 'x2' scales a number, but scheduler.policy is not one"},
       {"inputs: " + trace + "\narch: a100\naxes:\n  topology.sms: [x0.3]\n", "sweep.yaml:4:18: topology.sms takes whole numbers"},
+      {"inputs: " + trace + "\narch: a100\naxes:\n  topology.sms: [x99999999999999999999999]\n", "sweep.yaml:4:18: x99999999999999999999999 of topology.sms"},
+      {"inputs: " + trace + "\narch: a100\naxes:\n  a: [1,2,3,4,5,6,7,8,9,10]\n  b: [1,2,3,4,5,6,7,8,9,10]\n  c: [1,2,3,4,5,6,7,8,9,10]\n"
+       "  d: [1,2,3,4,5,6,7,8,9,10]\n  e: [1,2,3,4,5,6,7,8,9,10]\n  f: [1,2,3,4,5,6,7,8,9,10]\n  g: [1,2]\n",
+       "sweep.yaml:4:3: the sweep has 2e+06 points; at most 1000000"},
   };
   for (const auto& c : cases) {
     test::TempDir dir;
