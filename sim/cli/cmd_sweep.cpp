@@ -20,7 +20,7 @@ const char* const kSweepHelp = R"(warpsim sweep: many runs over inputs x configs
 Usage:
   warpsim sweep plan  <sweep.yaml> [-o points.jsonl]
   warpsim sweep run   <points.jsonl> --results DIR [-j N] [--index I --chunk K] [--force]
-  warpsim sweep merge <DIR> [--points points.jsonl] [--baseline AXIS=VALUE] [-o sweep.csv | sweep.json]
+  warpsim sweep merge <DIR> [--points points.jsonl] [--kernels] [--baseline AXIS=VALUE] [-o sweep.csv | sweep.json]
                       [--svg chart.svg --x AXIS --y METRIC]
   warpsim sweep slurm <points.jsonl> --results DIR [--chunk K] [--max-running M] [-o sweep.csv]
 
@@ -94,8 +94,10 @@ int run(const std::vector<std::string>& args) {
 int merge(const std::vector<std::string>& args) {
   std::string dir, points_file, output = "-", svg_path, x_axis, y_metric = "time_us";
   std::vector<std::string> baseline_args;
+  SweepMergeOptions options;
   po::options_description opts(kSweepHelp);
   opts.add_options()("help,h", "show this help")("points", po::value(&points_file), "the planned points: list the missing ones too")(
+      "kernels", po::bool_switch(&options.per_kernel), "a row per kernel of each point (launch files and traces with several kernels)")(
       "baseline", po::value(&baseline_args)->composing(), "AXIS=VALUE (or arch=NAME): add each row's speed-up over that choice (repeatable)")(
       "svg", po::value(&svg_path), "also draw --y against --x as an SVG line chart, a line per combination of the rest")(
       "x", po::value(&x_axis), "the chart's x axis: an axis of the sweep, or arch (default: the first axis)")(
@@ -108,13 +110,13 @@ int merge(const std::vector<std::string>& args) {
   if (dir.empty()) throw UsageError{"missing the results folder"};
   std::vector<SweepPoint> points;
   if (!points_file.empty()) points = read_points(points_file);
-  std::vector<SweepBaseline> baselines;
   for (const auto& b : baseline_args) {
     const size_t eq = b.find('=');
     if (eq == std::string::npos || eq == 0) throw UsageError{"--baseline needs AXIS=VALUE, e.g. l2=base or arch=h100; got '" + b + "'"};
-    baselines.push_back({b.substr(0, eq), b.substr(eq + 1)});
+    options.baselines.push_back({b.substr(0, eq), b.substr(eq + 1)});
   }
-  const SweepTable t = merge_sweep(dir, points_file.empty() ? nullptr : &points, output.ends_with(".json"), baselines);
+  options.as_json = output.ends_with(".json");
+  const SweepTable t = merge_sweep(dir, points_file.empty() ? nullptr : &points, options);
   std::string chart;
   if (!svg_path.empty()) chart = sweep_chart(t, x_axis.empty() ? (t.axes.empty() ? "arch" : t.axes.front()) : x_axis, y_metric);
   write_output(output, t.text);

@@ -64,6 +64,7 @@ std::map<std::string, Result> read_results(const std::string& dir) {
 void add_speedups(nlohmann::ordered_json& rows, const std::vector<std::string>& axes, const std::vector<SweepBaseline>& baselines) {
   std::vector<std::string> columns{"input", "arch"};
   columns.insert(columns.end(), axes.begin(), axes.end());
+  if (!rows.empty() && rows[0].contains("kernel")) columns.push_back("kernel");
   auto is_baseline_column = [&](const std::string& c) {
     return std::any_of(baselines.begin(), baselines.end(), [&](const SweepBaseline& b) { return b.column == c; });
   };
@@ -86,8 +87,8 @@ void add_speedups(nlohmann::ordered_json& rows, const std::vector<std::string>& 
 
 }  // namespace
 
-SweepTable merge_sweep(const std::string& results_dir, const std::vector<SweepPoint>* points, bool as_json,
-                       const std::vector<SweepBaseline>& baselines) {
+SweepTable merge_sweep(const std::string& results_dir, const std::vector<SweepPoint>* points, const SweepMergeOptions& options) {
+  const auto& baselines = options.baselines;
   const std::map<std::string, Result> results = read_results(results_dir);
   std::vector<SweepPoint> rows;
   if (points) {
@@ -117,13 +118,24 @@ SweepTable merge_sweep(const std::string& results_dir, const std::vector<SweepPo
     row["status"] = status;
     row["exit_code"] = r == results.end() ? nlohmann::ordered_json(nullptr) : j["exit_code"];
     const bool has_run = r != results.end() && j.contains("run") && j["run"].is_object();
-    const auto& summary = has_run ? j["run"]["summary"] : none;
-    for (const char* m : kMetrics) row[m] = summary.is_object() && summary.contains(m) ? summary[m] : nlohmann::ordered_json(nullptr);
-    row["tensor_flops"] = summary.is_object() ? summary["flops"]["tensor"] : nlohmann::ordered_json(nullptr);
-    row["check"] = has_run && j["run"].contains("check") ? nlohmann::ordered_json(j["run"]["check"]["passed"] ? "passed" : "FAILED")
-                                                         : nlohmann::ordered_json(nullptr);
-    row["wall_seconds"] = r == results.end() ? nlohmann::ordered_json(nullptr) : j["wall_seconds"];
-    list.push_back(std::move(row));
+    // The run's summary, or with per_kernel each kernel's (a point that did not run keeps one row).
+    std::vector<std::pair<nlohmann::ordered_json, const nlohmann::ordered_json*>> parts;
+    if (options.per_kernel && has_run && j["run"].contains("kernels") && !j["run"]["kernels"].empty()) {
+      for (const auto& k : j["run"]["kernels"]) parts.push_back({k["name"], &k["summary"]});
+    } else {
+      parts.push_back({nullptr, has_run ? &j["run"]["summary"] : &none});
+    }
+    for (const auto& [kernel, summary_ptr] : parts) {
+      nlohmann::ordered_json out = row;
+      if (options.per_kernel) out["kernel"] = kernel;
+      const auto& summary = *summary_ptr;
+      for (const char* m : kMetrics) out[m] = summary.is_object() && summary.contains(m) ? summary[m] : nlohmann::ordered_json(nullptr);
+      out["tensor_flops"] = summary.is_object() ? summary["flops"]["tensor"] : nlohmann::ordered_json(nullptr);
+      out["check"] = has_run && j["run"].contains("check") ? nlohmann::ordered_json(j["run"]["check"]["passed"] ? "passed" : "FAILED")
+                                                           : nlohmann::ordered_json(nullptr);
+      out["wall_seconds"] = r == results.end() ? nlohmann::ordered_json(nullptr) : j["wall_seconds"];
+      list.push_back(std::move(out));
+    }
   }
   for (const auto& b : baselines)
     if (b.column != "arch" && std::find(axes.begin(), axes.end(), b.column) == axes.end())
@@ -131,7 +143,7 @@ SweepTable merge_sweep(const std::string& results_dir, const std::vector<SweepPo
   if (!baselines.empty()) add_speedups(list, axes, baselines);
   table.rows = list;
   table.axes = axes;
-  if (as_json) {
+  if (options.as_json) {
     table.text = list.dump(2) + "\n";
     return table;
   }
@@ -139,6 +151,7 @@ SweepTable merge_sweep(const std::string& results_dir, const std::vector<SweepPo
   std::vector<std::string> columns{"index", "point_id", "input", "arch"};
   columns.insert(columns.end(), axes.begin(), axes.end());
   columns.insert(columns.end(), {"status", "exit_code"});
+  if (options.per_kernel) columns.push_back("kernel");
   columns.insert(columns.end(), std::begin(kMetrics), std::end(kMetrics));
   columns.insert(columns.end(), {"tensor_flops", "check", "wall_seconds"});
   if (!baselines.empty()) columns.push_back("speedup");
@@ -164,6 +177,7 @@ std::string sweep_chart(const SweepTable& table, const std::string& x, const std
   // The other columns that vary name the lines.
   std::vector<std::string> others{"input", "arch"};
   others.insert(others.end(), table.axes.begin(), table.axes.end());
+  if (!table.rows.empty() && table.rows[0].contains("kernel")) others.push_back("kernel");
   others.erase(std::remove(others.begin(), others.end(), x), others.end());
   std::vector<std::string> varying;
   for (const auto& c : others)

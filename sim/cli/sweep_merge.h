@@ -22,11 +22,16 @@ struct SweepBaseline {
   std::string column, value;
 };
 
+struct SweepMergeOptions {
+  bool as_json = false;
+  bool per_kernel = false;  // a row per kernel of each point (a "kernel" column), not per point
+  std::vector<SweepBaseline> baselines;
+};
+
 // With `points`, every planned point gets a row ("missing" where no result exists); without,
 // every result file in `results_dir` does. Throws InputError for a result file that is not one,
 // UsageError for a baseline column that is neither "arch" nor an axis.
-SweepTable merge_sweep(const std::string& results_dir, const std::vector<SweepPoint>* points, bool as_json,
-                       const std::vector<SweepBaseline>& baselines = {});
+SweepTable merge_sweep(const std::string& results_dir, const std::vector<SweepPoint>* points, const SweepMergeOptions& options);
 
 // An SVG line chart of the numeric column `y` against axis `x` (its choices in plan order), a line
 // per combination of the other columns that vary. Throws UsageError for unknown columns.

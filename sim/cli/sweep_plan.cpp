@@ -126,7 +126,7 @@ struct Axis {
 };
 
 // The merged table's own columns; an axis may not take one of these names.
-const char* const kReservedColumns[] = {"index", "point_id", "input", "arch", "status", "exit_code", "cycles", "time_us", "ipc", "gpu_ipc",
+const char* const kReservedColumns[] = {"index", "point_id", "input", "arch", "status", "exit_code", "kernel", "speedup", "cycles", "time_us", "ipc", "gpu_ipc",
                                         "achieved_occupancy", "simt_efficiency", "l1_hit_rate", "l2_hit_rate", "dram_bytes_read",
                                         "dram_bytes_written", "dram_bandwidth_gbps", "bound", "tensor_flops", "check", "wall_seconds"};
 

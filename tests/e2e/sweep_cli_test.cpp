@@ -186,6 +186,35 @@ TEST(SweepCli, EachResultIsWhatWarpsimRunReportsAndTheTableHasARowPerPoint) {
   EXPECT_FALSE(std::filesystem::exists(dir.path("d.svg")));
 }
 
+// --kernels: a row per kernel of each point, with that kernel's summary; speed-ups pair the same
+// kernel.
+TEST(SweepCli, KernelRowsAreEachKernelsSummary) {
+  test::TempDir dir;
+  const std::string launch = source_path("traces/kernels/attention_naive.launch.yaml");  // two kernels
+  const std::string points = dir.path("points.jsonl");
+  ASSERT_EQ(run_cli({"sweep", "plan", dir.write("sweep.yaml", "inputs: " + launch + "\narch: h100\naxes:\n  scheduler.policy: [gto, lrr]\n"),
+                     "-o", points})
+                .exit_code,
+            0);
+  ASSERT_EQ(run_cli({"sweep", "run", points, "--results", dir.path("r"), "-j", "2"}).exit_code, 0);
+  auto m = run_cli({"sweep", "merge", dir.path("r"), "--points", points, "--kernels", "--baseline", "scheduler.policy=gto", "-o", dir.path("k.json")});
+  ASSERT_EQ(m.exit_code, 0) << m.err;
+  const auto rows = nlohmann::json::parse(test::read_file(dir.path("k.json")));
+  ASSERT_EQ(rows.size(), 4u);
+  const auto planned = lines_of(test::read_file(points));
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const auto& p = planned[i / 2];
+    std::vector<std::string> args{"run", "--arch", "h100"};
+    for (const auto& s : p["set"]) args.insert(args.end(), {"--set", s});
+    args.insert(args.end(), {launch, "--json", "-"});
+    const auto kernel = nlohmann::json::parse(run_cli(args).out)["kernels"][i % 2];
+    EXPECT_EQ(rows[i]["kernel"], kernel["name"]);
+    EXPECT_EQ(rows[i]["cycles"], kernel["summary"]["cycles"]);
+    EXPECT_DOUBLE_EQ(double(rows[i]["speedup"]), double(rows[i % 2]["time_us"]) / double(rows[i]["time_us"]));
+  }
+  EXPECT_NE(rows[0]["kernel"], rows[1]["kernel"]);
+}
+
 TEST(SweepCli, RerunsSkipWhatIsDoneAndJobCountsDoNotChangeResults) {
   test::TempDir dir;
   const std::string points = dir.path("points.jsonl");
