@@ -112,6 +112,30 @@ GeneratedKernel stream(uint32_t ctas, uint32_t warps, uint32_t loads, uint64_t b
   return k;
 }
 
+// Each lane of `warps` warps per CTA reads 4 bytes at `loads` pseudo-random addresses in a
+// 16 GiB span above `base`: every read is a sector of its own, nearly always in a row no other
+// read opens, so the DRAM's activation rate (tRRD, tFAW) rather than its bus bounds the rate.
+GeneratedKernel random_reads(uint32_t ctas, uint32_t warps, uint32_t loads, uint64_t base) {
+  const OpInfo* op = op_for("ld.global.f32");
+  GeneratedKernel k{info("random_reads", ctas, 32 * warps), nullptr};
+  k.program = [=](uint32_t cta, uint32_t warp) -> WarpProgram {
+    return [=, regs = std::array<RegId, 1>{}, lanes = std::array<uint64_t, 32>{}](uint64_t i, WarpInst& in) mutable {
+      if (i >= loads) return false;
+      for (uint32_t l = 0; l < 32; ++l) {
+        uint64_t h = ((uint64_t{cta} * warps + warp) * loads + i) * 32 + l + 1;  // splitmix64: fixed, well mixed
+        h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ULL;
+        h = (h ^ (h >> 27)) * 0x94d049bb133111ebULL;
+        lanes[l] = base + ((h ^ (h >> 31)) % (uint64_t{1} << 29)) * 32;
+      }
+      regs[0] = static_cast<RegId>(i % 32);
+      in.op = op, in.active_mask = 0xffffffffu, in.num_dst = 1, in.regs = regs.data();
+      in.addr = LaneAddresses{0, 0, lanes.data()};
+      return true;
+    };
+  };
+  return k;
+}
+
 // `count` independent instructions per warp, each accumulating into one of 8 registers.
 GeneratedKernel independent(const std::string& mnemonic, uint32_t ctas, uint32_t warps, uint64_t count) {
   const OpInfo* op = op_for(mnemonic);
@@ -267,6 +291,12 @@ std::vector<MicrobenchResult> run_microbenchmarks(const GpuSpec& spec, const Mic
     auto r = runner.simulate({stream(ctas, 8, loads, 0x100000000ull)});
     add("bandwidth", "DRAM read, " + std::to_string(8 * ctas_per_sm) + " warps/SM", "GB/s", r.summaries.at(0).dram_bandwidth_gbps,
         ctas_per_sm == 4 ? "dram_read_gbps" : "", "peak " + std::to_string(int(peak_gbps)) + " GB/s");
+  }
+  {
+    runner.label("dram_random_reads");
+    auto r = runner.simulate({random_reads(4 * spec.topology.sms, 8, 16, 0x100000000ull)});
+    add("bandwidth", "DRAM random sector reads", "GB/s", r.summaries.at(0).dram_bandwidth_gbps, "",
+        "32 B per read, each opening a row: activations (tRRD, tFAW; tRAS + tRP per bank) limit it; peak " + std::to_string(int(peak_gbps)) + " GB/s");
   }
   {
     // L1: every warp reads its own 8 KiB 34 times over (one CTA of 8 warps per SM: 64 KiB,

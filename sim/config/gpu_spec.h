@@ -117,6 +117,10 @@ struct HbmSpec {
   double t_rcd_ns = 0, t_rp_ns = 0, t_cl_ns = 0, t_ras_ns = 0;
   double t_refi_ns = 0, t_rfc_ns = 0;
   bool per_bank_refresh = false;  // REFpb (HBM3): one bank at a time; else all banks together
+  // The activation window: activates in one pseudo-channel at least t_rrd_ns apart, at most four
+  // per t_faw_ns (0: not modelled). A channel's banks split evenly into pseudo_channels.
+  double t_rrd_ns = 0, t_faw_ns = 0;
+  uint32_t pseudo_channels = 1;
   double peak_bytes_per_second() const { return bus_width_bits / 8.0 * data_rate_gtps * 1e9; }
 };
 

@@ -137,6 +137,11 @@ void read_memory(MapReader& root, GpuSpec& s) {
     mem.hbm.t_ras_ns = r.number("t_ras_ns", 0, 1000);
     mem.hbm.t_refi_ns = r.number("t_refi_ns", 0, 1e6);
     mem.hbm.t_rfc_ns = r.number("t_rfc_ns", 0, 1e5);
+    mem.hbm.t_rrd_ns = r.number_or("t_rrd_ns", 0, 0, 1000);
+    mem.hbm.t_faw_ns = r.number_or("t_faw_ns", 0, 0, 1000);
+    mem.hbm.pseudo_channels = static_cast<uint32_t>(r.integer_or("pseudo_channels", 1, 1, 64));
+    if (mem.hbm.banks_per_channel % mem.hbm.pseudo_channels != 0)
+      config_error(r.location("pseudo_channels"), "memory.hbm.banks_per_channel must divide evenly into pseudo_channels");
     const std::string refresh = r.string("refresh");
     if (refresh != "all_bank" && refresh != "per_bank") config_error(r.location("refresh"), "memory.hbm.refresh must be all_bank or per_bank, not '" + refresh + "'");
     mem.hbm.per_bank_refresh = refresh == "per_bank";

@@ -5,7 +5,43 @@
 namespace warpsim {
 
 DramChannel::DramChannel(double bytes_per_cycle, const DramTiming& timing)
-    : timing_(timing), bus_(bytes_per_cycle), banks_(std::max<uint32_t>(1, timing.banks)) {}
+    : timing_(timing), bus_(bytes_per_cycle), banks_(std::max<uint32_t>(1, timing.banks)),
+      activates_(std::clamp<uint32_t>(timing.activate_groups, 1, std::max<uint32_t>(1, timing.banks))) {}
+
+uint64_t DramChannel::book_activate(uint64_t t, uint32_t b) {
+  if (timing_.rrd == 0 && timing_.faw == 0) return t;
+  auto& list = activates_[b * activates_.size() / banks_.size()];
+  const uint64_t rrd = timing_.rrd * kScale, faw = timing_.faw * kScale;
+  // Activates long before t constrain nothing (requests reach the channel nearly in time order).
+  const uint64_t horizon = std::max(rrd, faw) + 4096 * kScale;
+  if (t > horizon) list.erase(list.begin(), std::lower_bound(list.begin(), list.end(), t - horizon));
+  // Activates are booked like the bus: the earliest time at or after t that keeps every pair
+  // tRRD apart and every five consecutive activates at least tFAW from first to last. Each
+  // violation moves t later, so the search ends past the last booked activate at the latest.
+  for (bool moved = true; moved;) {
+    moved = false;
+    const auto next = std::lower_bound(list.begin(), list.end(), t);
+    const auto at = static_cast<std::ptrdiff_t>(next - list.begin());
+    if (next != list.begin() && *std::prev(next) + rrd > t) {
+      t = *std::prev(next) + rrd, moved = true;
+      continue;
+    }
+    if (next != list.end() && *next < t + rrd) {
+      t = *next + rrd, moved = true;
+      continue;
+    }
+    if (faw == 0) break;
+    // The windows of five that would hold t: four booked neighbours around it.
+    for (std::ptrdiff_t first = std::max<std::ptrdiff_t>(0, at - 4); first <= at && !moved; ++first) {
+      const std::ptrdiff_t last = first + 3;  // the window is list[first .. last] plus t
+      if (last >= static_cast<std::ptrdiff_t>(list.size())) break;
+      const uint64_t lo = std::min(list[static_cast<size_t>(first)], t), hi = std::max(list[static_cast<size_t>(last)], t);
+      if (hi - lo < faw) t = std::max(t, list[static_cast<size_t>(first)] + faw), moved = true;
+    }
+  }
+  list.insert(std::lower_bound(list.begin(), list.end(), t), t);
+  return t;
+}
 
 uint64_t DramChannel::outside_refresh(uint64_t t, uint32_t b) const {
   const uint64_t offset = refresh_offset(b), refi = timing_.refi * kScale;
@@ -40,6 +76,9 @@ Cycle DramChannel::access(Cycle arrival, uint32_t bank_index, uint64_t row, uint
       kind = RowResult::kEmpty;
       ++stats_.row_empty;
     }
+    const uint64_t wanted_activate = activate;
+    activate = book_activate(activate, b);
+    stats_.activate_wait_cycles += (activate - wanted_activate) / kScale;
     bank.row = row;
     bank.activated = activate;
     column = activate + timing_.rcd * kScale;

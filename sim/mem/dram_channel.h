@@ -1,6 +1,7 @@
 #pragma once
 // One HBM channel: banks with an open row each (open-page policy), the activate / precharge /
-// column-access timings, all-bank refresh, and a data bus shared by the banks. Requests are
+// column-access timings, the activation window (tRRD, tFAW), refresh, and a data bus shared by
+// the banks. Requests are
 // served in the order they arrive at the controller (first come, first served per bank; banks
 // overlap their row operations with each other's data transfers). FR-FCFS would reorder row hits
 // ahead of misses; it is not modelled because the memory side hands requests over in address
@@ -23,6 +24,12 @@ struct DramTiming {
   Cycle refi = 0;  // refresh interval (0: no refresh)
   Cycle rfc = 0;   // refresh duration: the refreshed bank is busy and its row closes
   bool per_bank_refresh = false;  // banks take turns, staggered by refi / banks; else all at once
+  // Activations share a pseudo-channel's power budget: two activates at least rrd apart, at
+  // most four in any faw window (0: no limit). Banks split evenly into `activate_groups`
+  // pseudo-channels, each with its own budget.
+  Cycle rrd = 0;
+  Cycle faw = 0;
+  uint32_t activate_groups = 1;
 };
 
 class DramChannel {
@@ -31,6 +38,7 @@ class DramChannel {
   struct Stats {
     uint64_t row_hits = 0, row_empty = 0, row_conflicts = 0;
     uint64_t refresh_wait_cycles = 0;  // cycles requests waited for a refresh to end
+    uint64_t activate_wait_cycles = 0;  // cycles activates waited for tRRD / tFAW
   };
 
   DramChannel(double bytes_per_cycle, const DramTiming& timing);
@@ -56,6 +64,9 @@ class DramChannel {
   uint64_t refresh_offset(uint32_t b) const { return timing_.per_bank_refresh ? timing_.refi * kScale * b / banks_.size() : 0; }
   // The first time at or after `t` outside bank b's refresh windows.
   uint64_t outside_refresh(uint64_t t, uint32_t b) const;
+  // The first time at or after `t` (2^-20 cycles) when bank b's pseudo-channel may activate
+  // under tRRD and tFAW; records that activate.
+  uint64_t book_activate(uint64_t t, uint32_t b);
   uint64_t refreshes_before(uint64_t t, uint32_t b) const {
     const uint64_t offset = refresh_offset(b), refi = timing_.refi * kScale;
     return refi && t >= offset + refi ? (t - offset) / refi : 0;
@@ -64,6 +75,7 @@ class DramChannel {
   DramTiming timing_;
   BusCalendar bus_;
   std::vector<Bank> banks_;
+  std::vector<std::vector<uint64_t>> activates_;  // per pseudo-channel: recent activates, sorted
   Stats stats_;
 };
 

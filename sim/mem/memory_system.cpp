@@ -38,6 +38,7 @@ MemorySystem::MemorySystem(const GpuSpec& spec, Engine& engine, StatRegistry& st
   timing.rcd = cycles(m.hbm.t_rcd_ns), timing.rp = cycles(m.hbm.t_rp_ns), timing.cl = cycles(m.hbm.t_cl_ns);
   timing.ras = cycles(m.hbm.t_ras_ns), timing.refi = cycles(m.hbm.t_refi_ns), timing.rfc = cycles(m.hbm.t_rfc_ns);
   timing.per_bank_refresh = m.hbm.per_bank_refresh;
+  timing.rrd = cycles(m.hbm.t_rrd_ns), timing.faw = cycles(m.hbm.t_faw_ns), timing.activate_groups = m.hbm.pseudo_channels;
   channels_.assign(m.hbm.channels, DramChannel(channel_bytes_per_cycle, timing));
   channel_bytes_.assign(m.hbm.channels, 0);
   sm_request_ports_.assign(spec.topology.sms, BandwidthGate(double(m.interconnect.bytes_per_clk_per_sm)));

@@ -86,5 +86,57 @@ TEST(DramChannel, AllBankRefreshCostsItsShareOfTheBus) {
   EXPECT_LT(efficiency, 0.90);
 }
 
+// The activation window: activates in a pseudo-channel at least tRRD apart and at most four in
+// any tFAW. Empty banks at once: activates at 0, rrd, 2 rrd, ...; the data follows each by tRCD
+// + tCL (one cycle of bus each, never in each other's way here).
+TEST(DramChannel, ActivatesKeepTrrdApartAndFourPerTfaw) {
+  DramTiming t = timing();
+  t.banks = 8;
+  t.rrd = 4;
+  DramChannel c(32.0, t);
+  for (uint32_t b = 0; b < 5; ++b) EXPECT_EQ(c.access(0, b, 1, 32), 4u * b + 10 + 14 + 1) << b;
+  EXPECT_EQ(c.stats().activate_wait_cycles, 4u + 8 + 12 + 16);
+  DramChannel later(32.0, t);
+  later.access(0, 0, 1, 32);
+  EXPECT_EQ(later.access(2, 1, 1, 32), 4u + 10 + 14 + 1);  // arriving 2 after an activate: waits until 4
+  // Four activates 1 apart, then the fifth waits for the window opened by the first (0 + 20),
+  // and the sixth for the second's (1 + 20).
+  t.rrd = 1;
+  t.faw = 20;
+  DramChannel w(32.0, t);
+  for (uint32_t b = 0; b < 4; ++b) EXPECT_EQ(w.access(0, b, 1, 32), b + 10u + 14 + 1) << b;
+  EXPECT_EQ(w.access(0, 4, 1, 32), 20u + 10 + 14 + 1);
+  EXPECT_EQ(w.access(0, 5, 1, 32), 21u + 10 + 14 + 1);
+  // A row hit needs no activate, so the window does not hold it up.
+  const uint64_t waited = w.stats().activate_wait_cycles;
+  DramChannel::RowResult r;
+  w.access(100, 0, 1, 32, &r);
+  EXPECT_EQ(r, DramChannel::RowResult::kHit);
+  EXPECT_EQ(w.stats().activate_wait_cycles, waited);
+}
+
+// Each pseudo-channel has its own window; and an activate booked far ahead (a conflict waiting
+// for tRAS and tRP) does not hold up another bank's activate now, which takes the gap before it.
+TEST(DramChannel, ActivateWindowsArePerPseudoChannelAndBookedNotQueued) {
+  DramTiming t = timing();
+  t.banks = 8;
+  t.rrd = 1;
+  t.faw = 20;
+  t.activate_groups = 2;  // banks 0-3 and 4-7
+  DramChannel c(32.0, t);
+  for (uint32_t b = 0; b < 4; ++b) c.access(0, b, 1, 32);
+  EXPECT_EQ(c.stats().activate_wait_cycles, 1u + 2 + 3);
+  c.access(0, 4, 1, 32);  // the other pseudo-channel: activates at 0
+  EXPECT_EQ(c.stats().activate_wait_cycles, 1u + 2 + 3);
+  c.access(0, 5, 1, 32);  // and 1
+  EXPECT_EQ(c.stats().activate_wait_cycles, 1u + 2 + 3 + 1);
+  DramTiming u = timing();
+  u.rrd = 4;
+  DramChannel d(32.0, u);
+  d.access(0, 0, 1, 32);                                    // activate at 0
+  EXPECT_EQ(d.access(0, 0, 2, 32), 30u + 12 + 10 + 14 + 1);  // conflict: activate at tRAS + tRP = 42
+  EXPECT_EQ(d.access(0, 1, 1, 32), 4u + 10 + 14 + 1);        // activate at 4, between 0 and 42
+}
+
 }  // namespace
 }  // namespace warpsim
