@@ -40,6 +40,16 @@ std::vector<std::vector<std::string>> csv_rows(const std::string& text) {
   return rows;
 }
 
+// What `warpsim run` reports for a planned point, run on its own (empty on failure).
+nlohmann::json run_point(const nlohmann::json& p) {
+  std::vector<std::string> args{"run", "--arch", p["arch"]};
+  for (const auto& s : p["set"]) args.insert(args.end(), {"--set", s});
+  args.insert(args.end(), {p["input"], "--json", "-"});
+  auto r = run_cli(args);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  return r.exit_code == 0 ? nlohmann::json::parse(r.out) : nlohmann::json::object();
+}
+
 size_t column(const std::vector<std::string>& header, const std::string& name) {
   auto it = std::find(header.begin(), header.end(), name);
   EXPECT_NE(it, header.end()) << name;
@@ -138,12 +148,7 @@ TEST(SweepCli, EachResultIsWhatWarpsimRunReportsAndTheTableHasARowPerPoint) {
     const auto result = nlohmann::json::parse(test::read_file(dir.path("results/" + p["point_id"].get<std::string>() + ".json")));
     EXPECT_EQ(result["status"], "ok");
     EXPECT_EQ(result["point"], p);
-    std::vector<std::string> args{"run", "--arch", p["arch"]};
-    for (const auto& s : p["set"]) args.insert(args.end(), {"--set", s});
-    args.insert(args.end(), {p["input"], "--json", "-"});
-    auto single = run_cli(args);
-    ASSERT_EQ(single.exit_code, 0) << single.err;
-    const auto summary = nlohmann::json::parse(single.out)["summary"];
+    const auto summary = run_point(p)["summary"];
     EXPECT_EQ(result["run"]["summary"], summary) << p;
     const auto& row = rows[i + 1];
     EXPECT_EQ(row[column(header, "point_id")], p["point_id"]);
@@ -204,10 +209,7 @@ TEST(SweepCli, KernelRowsAreEachKernelsSummary) {
   const auto planned = lines_of(test::read_file(points));
   for (size_t i = 0; i < rows.size(); ++i) {
     const auto& p = planned[i / 2];
-    std::vector<std::string> args{"run", "--arch", "h100"};
-    for (const auto& s : p["set"]) args.insert(args.end(), {"--set", s});
-    args.insert(args.end(), {launch, "--json", "-"});
-    const auto kernel = nlohmann::json::parse(run_cli(args).out)["kernels"][i % 2];
+    const auto kernel = run_point(p)["kernels"][i % 2];
     EXPECT_EQ(rows[i]["kernel"], kernel["name"]);
     EXPECT_EQ(rows[i]["cycles"], kernel["summary"]["cycles"]);
     EXPECT_DOUBLE_EQ(double(rows[i]["speedup"]), double(rows[i % 2]["time_us"]) / double(rows[i]["time_us"]));
