@@ -5,7 +5,7 @@
 
 #include "cli/cli_common.h"
 #include "cli/sweep_merge.h"
-#include "cli/sweep_plan.h"
+#include "sweep/sweep_plan.h"
 #include "cli/sweep_run.h"
 #include "common/error.h"
 

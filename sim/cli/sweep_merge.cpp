@@ -47,7 +47,7 @@ std::map<std::string, Result> read_results(const std::string& dir) {
     nlohmann::ordered_json j;
     try {
       j = nlohmann::ordered_json::parse(text.str());
-    } catch (const nlohmann::json::parse_error& e) {
+    } catch (const nlohmann::json::exception& e) {  // a syntax error, or a number out of range
       throw InputError(where, std::string("not JSON (") + e.what() + "); expected a result of 'warpsim sweep run'");
     }
     if (!j.is_object() || !j.contains("point") || !j.contains("status"))

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/sweep_plan.h"
+#include "sweep/sweep_plan.h"
 
 namespace warpsim::cli {
 

@@ -104,6 +104,17 @@ TEST(SweepCli, PlanIsEveryCombinationInOrderWithIdsOfTheResolvedConfig) {
   EXPECT_EQ(ids.size(), points.size() - 8);  // 2 inputs x 2 GPUs x 2 latencies are restated
   // The same sweep file plans the same points, byte for byte.
   EXPECT_EQ(run_cli({"sweep", "plan", sweep}).out, r.out);
+  // Options reach every point, and change its id (the same config run another way).
+  const std::string with_options = dir.write("options.yaml", "inputs: k.trace\narch: a100\noptions: {checks: warn, reconvergence: independent}\n");
+  auto o = run_cli({"sweep", "plan", with_options});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  const auto optioned = lines_of(o.out);
+  ASSERT_EQ(optioned.size(), 1u);
+  EXPECT_EQ(optioned[0]["checks"], "warn");
+  EXPECT_EQ(optioned[0]["reconvergence"], "independent");
+  const auto plain = lines_of(run_cli({"sweep", "plan", dir.write("plain.yaml", "inputs: k.trace\narch: a100\n")}).out);
+  ASSERT_EQ(plain.size(), 1u);
+  EXPECT_NE(plain[0]["point_id"], optioned[0]["point_id"]);
 }
 
 // "x2" scales each GPU's own value, so "twice the L2" is one modifier for every GPU.
@@ -282,6 +293,26 @@ TEST(SweepCli, FailedAndMissingPointsAreRowsAndFailuresRunAgain) {
   EXPECT_NE(again.out.find("2 run, 0 already done, 1 failed"), std::string::npos) << again.out;
 }
 
+// A sweep's options are the run's flags: the spin lock that needs independent thread
+// scheduling livelocks when the sweep asks for the reconvergence stack.
+TEST(SweepCli, OptionsReachTheRuns) {
+  test::TempDir dir;
+  const std::string launch = source_path("traces/kernels/spin_lock.launch.yaml");
+  for (const auto& [reconvergence, status] : {std::pair{"independent", "ok"}, std::pair{"stack", "failed"}}) {
+    const std::string points = dir.path(std::string(reconvergence) + ".jsonl");
+    ASSERT_EQ(run_cli({"sweep", "plan", dir.write("s.yaml", "inputs: " + launch + "\narch: h100\noptions: {reconvergence: " + reconvergence + "}\n"), "-o", points})
+                  .exit_code,
+              0);
+    run_cli({"sweep", "run", points, "--results", dir.path("r")});
+    const auto p = lines_of(test::read_file(points)).at(0);
+    const auto result = nlohmann::json::parse(test::read_file(dir.path("r/" + p["point_id"].get<std::string>() + ".json")));
+    EXPECT_EQ(result["status"], status) << reconvergence;
+    if (std::string(status) == "failed") {
+      EXPECT_NE(result["error"].get<std::string>().find("livelock"), std::string::npos) << result["error"];
+    }
+  }
+}
+
 TEST(SweepCli, BadSweepFilesAreLocatedErrorsAndWriteNothing) {
   const std::string trace = source_path("traces/examples/fma_ilp.trace");
   struct Case {
@@ -315,6 +346,15 @@ TEST(SweepCli, BadSweepFilesAreLocatedErrorsAndWriteNothing) {
   auto bad = run_cli({"sweep", "run", dir.write("points.jsonl", "{\"index\": 0}\nnot json\n"), "--results", dir.path("r")});
   EXPECT_EQ(bad.exit_code, 3);
   EXPECT_NE(bad.err.find("points.jsonl:1:1: not a sweep point"), std::string::npos) << bad.err;
+  // Found by fuzz_sweep: valid JSON syntax with a number too large for a double.
+  auto huge = run_cli({"sweep", "run", dir.write("huge.jsonl", "{\"index\": 3E333}\n"), "--results", dir.path("r")});
+  EXPECT_EQ(huge.exit_code, 3);
+  EXPECT_NE(huge.err.find("huge.jsonl:1:1: not a sweep point"), std::string::npos) << huge.err;
+  std::filesystem::create_directories(dir.path("r"));
+  dir.write("r/0123456789abcdef.json", "{\"status\": 1E999}");
+  auto merged = run_cli({"sweep", "merge", dir.path("r")});
+  EXPECT_EQ(merged.exit_code, 3);
+  EXPECT_NE(merged.err.find("0123456789abcdef.json:1:1: not JSON"), std::string::npos) << merged.err;
   EXPECT_EQ(run_cli({"sweep"}).exit_code, 2);
   EXPECT_EQ(run_cli({"sweep", "walk"}).exit_code, 2);
   EXPECT_EQ(run_cli({"sweep", "run", dir.path("points.jsonl")}).exit_code, 2);  // no --results

@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 seconds=${1:-300}
 shift || true
-targets=("${@:-fuzz_ptx fuzz_trace fuzz_launch fuzz_config}")
+targets=("${@:-fuzz_ptx fuzz_trace fuzz_launch fuzz_config fuzz_sweep}")
 cmake --preset fuzz >/dev/null
 cmake --build --preset fuzz
 root=build/fuzz
@@ -36,6 +36,12 @@ for f in traces/kernels/*.launch.yaml; do
     -e "s|grid: \[[0-9, ]*\]|grid: [4, 1, 1]|" \
     "$f" > "$root/corpus/fuzz_launch/$(basename "$f")"
 done
+mkdir -p $root/corpus/fuzz_sweep
+for f in traces/sweeps/*.yaml; do  # inputs made absolute, as for the launch files
+  { printf '\x00'; sed -e "s|- \.\./\.\./|- $repo/|" -e "s|- \.\./|- $repo/traces/|" "$f"; } > "$root/corpus/fuzz_sweep/$(basename "$f")"
+done
+{ printf '\x01'; printf '{"index":0,"point_id":"048966a0be5277b6","input":"%s/traces/examples/fma_ilp.trace","arch":"a100","axes":{"l2":"half"},"set":["memory.l2.size_kib=20480"],"checks":"error","reconvergence":""}\n' "$repo"; } \
+  > $root/corpus/fuzz_sweep/points.jsonl
 
 # Dictionaries of the formats' own words, so mutations splice in real opcodes and keys.
 mkdir -p $root/dict
@@ -47,6 +53,8 @@ cat traces/kernels/ptx/*.ptx | grep -oE '^\s*(@!?%p[0-9]+ )?[.a-z][a-z0-9_:.]+' 
 cat $root/dict/fuzz_ptx.dict >> $root/dict/fuzz_trace.dict  # trace lines name PTX mnemonics
 cat configs/*.yaml | grep -oE '^\s*[a-z_0-9]+:' | tr -d ' ' | words > $root/dict/fuzz_config.dict
 cat traces/kernels/*.launch.yaml | grep -oE '[a-z_]+:' | words > $root/dict/fuzz_launch.dict
+{ cat traces/sweeps/*.yaml | grep -oE '[a-z_.]+:'; printf 'x2\nx0.5\n"point_id":\n"axes":\n"set":\n'; } | words > $root/dict/fuzz_sweep.dict
+cat $root/dict/fuzz_config.dict >> $root/dict/fuzz_sweep.dict  # sweeps name config keys
 
 for t in ${targets[@]}; do
   echo "== $t (${seconds}s)"

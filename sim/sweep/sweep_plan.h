@@ -12,7 +12,7 @@
 
 #include "common/source_location.h"
 
-namespace warpsim::cli {
+namespace warpsim {
 
 struct SweepPoint {
   uint64_t index = 0;
@@ -38,4 +38,4 @@ std::vector<SweepPoint> plan_sweep(const std::string& sweep_file);
 // Reads a points file written by `warpsim sweep plan` (one JSON object per line).
 std::vector<SweepPoint> read_points(const std::string& points_file);
 
-}  // namespace warpsim::cli
+}  // namespace warpsim

@@ -1,4 +1,4 @@
-#include "cli/sweep_plan.h"
+#include "sweep/sweep_plan.h"
 
 #include <algorithm>
 #include <cmath>
@@ -14,7 +14,7 @@
 #include "config/load_config.h"
 #include "report/json_report.h"
 
-namespace warpsim::cli {
+namespace warpsim {
 namespace fs = std::filesystem;
 
 namespace {
@@ -316,6 +316,8 @@ std::vector<SweepPoint> read_points(const std::string& points_file) {
       j = nlohmann::ordered_json::parse(line);
     } catch (const nlohmann::json::parse_error& e) {
       throw InputError(SourceLocation{points_file, n, static_cast<uint32_t>(e.byte)}, "not JSON; expected one sweep point per line");
+    } catch (const nlohmann::json::exception& e) {  // valid syntax the parser still refuses: a number out of range
+      throw InputError(SourceLocation{points_file, n, 1}, std::string("not a sweep point (") + e.what() + ")");
     }
     points.push_back(SweepPoint::from_json(j, SourceLocation{points_file, n, 1}));
   }
@@ -323,4 +325,4 @@ std::vector<SweepPoint> read_points(const std::string& points_file) {
   return points;
 }
 
-}  // namespace warpsim::cli
+}  // namespace warpsim
