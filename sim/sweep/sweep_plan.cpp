@@ -33,6 +33,12 @@ std::string stable_hash(const std::string& text) {
 
 constexpr uint64_t kMaxPoints = 1'000'000;
 
+std::string joined(const std::vector<std::string>& names) {
+  std::string list;
+  for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+  return list;
+}
+
 bool looks_like_path(const std::string& s) { return s.find('/') != std::string::npos || s.ends_with(".yaml"); }
 
 // A path written in the sweep file is relative to that file's folder. Points carry absolute
@@ -152,9 +158,7 @@ std::string option(const ConfigNode& options, const std::string& key, const std:
   const ConfigNode* n = options.find(key);
   if (!n) return fallback;
   if (n->kind != ConfigNode::Kind::kScalar || std::find(allowed.begin(), allowed.end(), n->scalar) == allowed.end()) {
-    std::string list;
-    for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
-    throw InputError(n->where, "options." + key + " must be one of: " + list);
+    throw InputError(n->where, "options." + key + " must be one of: " + joined(allowed));
   }
   return n->scalar;
 }
@@ -162,9 +166,7 @@ std::string option(const ConfigNode& options, const std::string& key, const std:
 void check_keys(const ConfigNode& map, const std::vector<std::string>& known, const std::string& what) {
   for (size_t i = 0; i < map.entries.size(); ++i) {
     if (std::find(known.begin(), known.end(), map.entries[i].key) != known.end()) continue;
-    std::string list;
-    for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
-    throw InputError(map.key_locations[i], "unknown key '" + map.entries[i].key + "' in " + what + "; expected one of: " + list);
+    throw InputError(map.key_locations[i], "unknown key '" + map.entries[i].key + "' in " + what + "; expected one of: " + joined(known));
   }
 }
 
@@ -179,9 +181,7 @@ std::string resolve_arch(const std::string& sweep_file, const ConfigNode& name) 
   }
   const auto shipped = shipped_config_names();
   if (std::find(shipped.begin(), shipped.end(), name.scalar) == shipped.end()) {
-    std::string list;
-    for (const auto& s : shipped) list += (list.empty() ? "" : ", ") + s;
-    throw InputError(name.where, "unknown config '" + name.scalar + "'; expected a YAML file or one of: " + list);
+    throw InputError(name.where, "unknown config '" + name.scalar + "'; expected a YAML file or one of: " + joined(shipped));
   }
   return name.scalar;
 }
