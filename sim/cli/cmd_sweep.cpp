@@ -5,9 +5,9 @@
 
 #include "cli/cli_common.h"
 #include "cli/sweep_merge.h"
-#include "sweep/sweep_plan.h"
 #include "cli/sweep_run.h"
 #include "common/error.h"
+#include "sweep/sweep_plan.h"
 
 namespace warpsim::cli {
 namespace po = boost::program_options;
@@ -29,13 +29,13 @@ that hashes its input, resolved config and options; every point's config is chec
 run runs the points (or chunk I of K points, for a Slurm array task), each as its own `warpsim
 run`, N at once, writing DIR/<point_id>.json atomically; points already "ok" there are skipped,
 so reruns resume. merge writes one row per point (axes, status, cycles, time, IPC, hit rates,
-DRAM traffic, bound; with --baseline l2=base, each row's speed-up over the row that differs only
-in that axis; with --svg, a line chart of one column against one axis) and reports failed and
-missing points on stderr. slurm prints a script
-that submits the run as a job array and the merge as a job that waits for it.
+DRAM traffic, bound), or per kernel with --kernels; --baseline l2=base adds each row's speed-up
+over the row that differs only in that axis, --svg a line chart of one column against one axis;
+failed and missing points are reported on stderr. slurm prints a script that submits the run as
+a job array and the merge as a job that waits for it.
 
 Examples:
-  warpsim sweep plan traces/sweeps/l2_size.yaml -o points.jsonl
+  warpsim sweep plan traces/sweeps/l2_and_scheduler.yaml -o points.jsonl
   warpsim sweep run points.jsonl --results results/ -j 8
   warpsim sweep merge results/ --points points.jsonl -o sweep.csv --baseline l2=base
   warpsim sweep slurm points.jsonl --results results/ --chunk 4 > submit.sh && bash submit.sh
