@@ -8,17 +8,13 @@
 
 #include "cli/cli_common.h"
 #include "common/error.h"
+#include "sweep/sweep_plan.h"
 #include "views/sweep_chart.h"
 
 namespace warpsim::cli {
 namespace fs = std::filesystem;
 
 namespace {
-
-// The run summary's fields, in the order the table shows them.
-const char* const kMetrics[] = {"cycles",          "time_us",           "ipc",          "gpu_ipc",          "achieved_occupancy",
-                                "simt_efficiency", "l1_hit_rate",       "l2_hit_rate",  "dram_bytes_read",  "dram_bytes_written",
-                                "dram_bandwidth_gbps", "bound"};
 
 std::string csv_field(const nlohmann::ordered_json& v) {
   std::string s = v.is_string() ? v.get<std::string>() : v.is_null() ? "" : v.dump();
@@ -129,7 +125,7 @@ SweepTable merge_sweep(const std::string& results_dir, const std::vector<SweepPo
       nlohmann::ordered_json out = row;
       if (options.per_kernel) out["kernel"] = kernel;
       const auto& summary = *summary_ptr;
-      for (const char* m : kMetrics) out[m] = summary.is_object() && summary.contains(m) ? summary[m] : nlohmann::ordered_json(nullptr);
+      for (const char* m : kSweepMetrics) out[m] = summary.is_object() && summary.contains(m) ? summary[m] : nlohmann::ordered_json(nullptr);
       out["tensor_flops"] = summary.is_object() ? summary["flops"]["tensor"] : nlohmann::ordered_json(nullptr);
       out["check"] = has_run && j["run"].contains("check") ? nlohmann::ordered_json(j["run"]["check"]["passed"] ? "passed" : "FAILED")
                                                            : nlohmann::ordered_json(nullptr);
@@ -148,15 +144,11 @@ SweepTable merge_sweep(const std::string& results_dir, const std::vector<SweepPo
     return table;
   }
   std::ostringstream csv;
-  std::vector<std::string> columns{"index", "point_id", "input", "arch"};
-  columns.insert(columns.end(), axes.begin(), axes.end());
-  columns.insert(columns.end(), {"status", "exit_code"});
-  if (options.per_kernel) columns.push_back("kernel");
-  columns.insert(columns.end(), std::begin(kMetrics), std::end(kMetrics));
-  columns.insert(columns.end(), {"tensor_flops", "check", "wall_seconds"});
-  if (!baselines.empty()) columns.push_back("speedup");
-  for (size_t i = 0; i < columns.size(); ++i) csv << (i ? "," : "") << csv_field(columns[i]);
-  csv << "\n";
+  if (!list.empty()) {  // every row has the same columns in the same order: the header is the first's
+    size_t i = 0;
+    for (const auto& [k, v] : list.front().items()) csv << (i++ ? "," : "") << csv_field(k);
+    csv << "\n";
+  }
   for (const auto& row : list) {
     size_t i = 0;
     for (const auto& [k, v] : row.items()) csv << (i++ ? "," : "") << csv_field(v);
@@ -169,11 +161,11 @@ SweepTable merge_sweep(const std::string& results_dir, const std::vector<SweepPo
 std::string sweep_chart(const SweepTable& table, const std::string& x, const std::string& y) {
   if (std::find(table.axes.begin(), table.axes.end(), x) == table.axes.end() && x != "arch")
     throw UsageError{"--x " + x + ": not an axis of this sweep (nor arch)"};
-  const bool numeric = std::find(std::begin(kMetrics), std::end(kMetrics), y) != std::end(kMetrics) && y != "bound";
-  if (!numeric && y != "tensor_flops" && y != "speedup" && y != "wall_seconds")
-    throw UsageError{"--y " + y + ": not a numeric column (cycles, time_us, ipc, l2_hit_rate, dram_bandwidth_gbps, speedup, ...)"};
-  if (y == "speedup" && (table.rows.empty() || !table.rows[0].contains("speedup")))
-    throw UsageError{"--y speedup needs --baseline"};
+  const auto& rows = table.rows;
+  const bool numeric = !rows.empty() && rows[0].contains(y) &&
+                       std::all_of(rows.begin(), rows.end(), [&](const auto& r) { return r[y].is_number() || r[y].is_null(); });
+  if (!numeric)
+    throw UsageError{"--y " + y + ": not a numeric column of this table (cycles, time_us, ipc, l2_hit_rate, dram_bandwidth_gbps, ...; speedup with --baseline)"};
   // The other columns that vary name the lines.
   std::vector<std::string> others{"input", "arch"};
   others.insert(others.end(), table.axes.begin(), table.axes.end());

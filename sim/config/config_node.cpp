@@ -71,6 +71,17 @@ ConfigNode* ConfigNode::find(const std::string& key) {
   return nullptr;
 }
 
+const ConfigNode* ConfigNode::find_path(const std::string& dotted) const {
+  const ConfigNode* node = this;
+  for (size_t start = 0; node;) {
+    const size_t dot = dotted.find('.', start);
+    node = node->kind == Kind::kMap ? node->find(dotted.substr(start, dot == std::string::npos ? dot : dot - start)) : nullptr;
+    if (dot == std::string::npos) break;
+    start = dot + 1;
+  }
+  return node;
+}
+
 const SourceLocation& ConfigNode::key_location(const std::string& key) const {
   for (size_t i = 0; i < entries.size(); ++i)
     if (entries[i].key == key) return key_locations[i];

@@ -22,6 +22,8 @@ struct ConfigNode {
 
   const ConfigNode* find(const std::string& key) const;
   ConfigNode* find(const std::string& key);
+  // The node a dotted path ("memory.l2.size_kib") names under this map; null if none does.
+  const ConfigNode* find_path(const std::string& dotted) const;
   const SourceLocation& key_location(const std::string& key) const;
   std::string kind_name() const;
 };

@@ -99,13 +99,7 @@ std::string with_scale_applied(const ConfigNode& root, const Override& o) {
   const size_t eq = o.assignment.find('=');
   const std::string key = o.assignment.substr(0, eq), value = o.assignment.substr(eq + 1);
   if (value.size() < 2 || value[0] != 'x' || value.find_first_not_of("0123456789.", 1) != std::string::npos) return o.assignment;
-  const ConfigNode* leaf = &root;
-  for (size_t start = 0; leaf;) {
-    const size_t dot = key.find('.', start);
-    leaf = leaf->kind == ConfigNode::Kind::kMap ? leaf->find(key.substr(start, dot == std::string::npos ? dot : dot - start)) : nullptr;
-    if (dot == std::string::npos) break;
-    start = dot + 1;
-  }
+  const ConfigNode* leaf = root.find_path(key);
   if (!leaf) return o.assignment;  // apply_override names the unknown key
   char* end = nullptr;
   const double factor = std::strtod(value.c_str() + 1, &end);
@@ -131,13 +125,8 @@ struct Axis {
   std::vector<std::pair<std::string, std::vector<Override>>> choices;
 };
 
-// The merged table's own columns; an axis may not take one of these names.
-const char* const kReservedColumns[] = {"index", "point_id", "input", "arch", "status", "exit_code", "kernel", "speedup", "cycles", "time_us", "ipc", "gpu_ipc",
-                                        "achieved_occupancy", "simt_efficiency", "l1_hit_rate", "l2_hit_rate", "dram_bytes_read",
-                                        "dram_bytes_written", "dram_bandwidth_gbps", "bound", "tensor_flops", "check", "wall_seconds"};
-
 Axis read_axis(const ConfigEntry& e, const SourceLocation& key_where) {
-  if (std::find(std::begin(kReservedColumns), std::end(kReservedColumns), e.key) != std::end(kReservedColumns))
+  if (is_sweep_table_column(e.key))
     throw InputError(key_where, "'" + e.key + "' names a column of the merged table; give this axis another name");
   Axis axis{e.key, {}};
   if (e.value.kind == ConfigNode::Kind::kSequence) {  // a config key swept over values
@@ -187,6 +176,13 @@ std::string resolve_arch(const std::string& sweep_file, const ConfigNode& name) 
 }
 
 }  // namespace
+
+bool is_sweep_table_column(const std::string& name) {
+  static const char* const kOwn[] = {"index", "point_id", "input", "arch", "status", "exit_code", "kernel", "tensor_flops", "check",
+                                     "wall_seconds", "speedup"};
+  auto in = [&](const auto& list) { return std::find(std::begin(list), std::end(list), name) != std::end(list); };
+  return in(kOwn) || in(kSweepMetrics);
+}
 
 nlohmann::ordered_json SweepPoint::to_json() const {
   nlohmann::ordered_json a = nlohmann::ordered_json::object();

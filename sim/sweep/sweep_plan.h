@@ -38,4 +38,11 @@ std::vector<SweepPoint> plan_sweep(const std::string& sweep_file);
 // Reads a points file written by `warpsim sweep plan` (one JSON object per line).
 std::vector<SweepPoint> read_points(const std::string& points_file);
 
+// The run summary's fields a sweep's merged table shows for each point, in order.
+inline constexpr const char* kSweepMetrics[] = {"cycles",          "time_us",           "ipc",          "gpu_ipc",
+                                                "achieved_occupancy", "simt_efficiency", "l1_hit_rate",  "l2_hit_rate",
+                                                "dram_bytes_read", "dram_bytes_written", "dram_bandwidth_gbps", "bound"};
+// Whether `name` is one of the merged table's own columns (an axis may not take such a name).
+bool is_sweep_table_column(const std::string& name);
+
 }  // namespace warpsim
