@@ -284,6 +284,37 @@ for i in range(2048):
     out.append(exact_f32(0.5 * i + 10 * (0.5 * j)))
 write("cluster_exchange_out.bin", "f", out)
 
+# async_store_ring: in[i] = 0.25 i; clusters of 4 CTAs of 256 values; CTA of rank r receives from
+# rank r - 1 (wrapping) of its cluster the values 2 in[j] + (r - 1 mod 4), j the same element there.
+out = []
+for i in range(2048):
+    cta, e = divmod(i, 256)
+    base, rank = divmod(cta, 4)
+    sender = (rank + 3) % 4
+    out.append(exact_f32(2 * (0.25 * ((base * 4 + sender) * 256 + e)) + sender))
+write("async_store_ring_out.bin", "f", out)
+
+# async_reduce: in[i] = -300 + 7 i (s32), 32 per CTA; in each cluster of 4, ranks 1-3 combine
+# lane t's value into rank 0's accumulators: sum (u32, wrapping), max (s32), min (u32 of the bits),
+# xor, inc with bound 1 (0, 1, 0, 1: three incs give 1), and the 64-bit sum of 0xC0000000 x (v & 0xff).
+out = []
+for cluster in range(2):
+    vals = [[-300 + 7 * ((cluster * 4 + r) * 32 + t) for r in (1, 2, 3)] for t in range(32)]
+    bits = [[v & 0xFFFFFFFF for v in vs] for vs in vals]
+    sums = [sum(b) & 0xFFFFFFFF for b in bits]
+    maxs = [max(vs) & 0xFFFFFFFF for vs in vals]
+    mins = [min(b) for b in bits]
+    xors = [b[0] ^ b[1] ^ b[2] for b in bits]
+    incs = []
+    for t in range(32):
+        x = 0
+        for _ in range(3):
+            x = 0 if x >= 1 else x + 1
+        incs.append(x)
+    wide = [sum(0xC0000000 * (v & 0xFF) for v in vs) & 0xFFFFFFFFFFFFFFFF for vs in vals]
+    out += sums + maxs + mins + xors + incs + [w & 0xFFFFFFFF for w in wide] + [w >> 32 for w in wide]
+write("async_reduce_out.bin", "I", out)
+
 # wgmma_gemm: C = A B, 128 x 128 x 128, A row-major, B given transposed (bt[n][k]), FP16 inputs,
 # in double; both staging layouts (plain and 128-byte swizzled) must give this.
 a = random_init(61, -1, 1, 16384, f16)

@@ -33,9 +33,7 @@ KernelRun Gpu::run_kernel(KernelSource& kernel) {
   if (observer_) observer_->kernel_started(run.info, run.start);
   clusters_.start_kernel(
       spec_.clusters.barrier_latency, [this](uint32_t sm, uint32_t warp, Cycle at) { sms_[sm]->release_cluster_wait(warp, at); },
-      [this](uint32_t sm, uint32_t slot, uint32_t address, uint32_t arrivals, uint32_t tx_expected, uint32_t tx_landed, Cycle at) {
-        sms_[sm]->mbarrier_signal(slot, address, arrivals, tx_expected, tx_landed, at);
-      });
+      [this](uint32_t sm, uint32_t slot, const MbarrierSignal& signal, Cycle at) { sms_[sm]->mbarrier_signal(slot, signal, at); });
   pending_.clear();
   next_gpc_ = 0;
   grid_done_ = false;

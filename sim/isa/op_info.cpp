@@ -265,6 +265,17 @@ bool decode_memory(std::string_view base, const std::vector<std::string_view>& p
     if (p == "cg" || p == "cv" || p == "volatile") out.bypass_l1 = true;
     if (p == "cs" || p == "lu") out.evict_first = true;
   }
+  // st.async / red.async (Hopper): a store or reduction into a cluster sibling's shared memory that
+  // completes its bytes on an mbarrier in the same CTA (PTX ISA, "st.async", "red.async").
+  if ((base == "st" || base == "red") && std::find(parts.begin(), parts.end(), "async") != parts.end()) {
+    const bool on_mbarrier = std::find(parts.begin(), parts.end(), "mbarrier::complete_tx::bytes") != parts.end();
+    if (!on_mbarrier || (space != MemSpace::kShared && space != MemSpace::kSharedCluster)) {
+      error = std::string(base) + ".async is modelled in its .shared::cluster form completing on an mbarrier (.mbarrier::complete_tx::bytes); not this one";
+      return false;
+    }
+    out.mbarrier = MbarrierOp::kCompleteTx;
+    out.mbarrier_sm90 = true;
+  }
   if (ldmatrix) space = MemSpace::kShared;
   if (space == MemSpace::kSharedCluster && (wmma || cp_async)) space = MemSpace::kShared;
   if (cp_async) space = MemSpace::kGlobal;  // timed as the global read; the shared write is not yet modelled
@@ -447,23 +458,28 @@ bool decode_mnemonic(std::string_view mnemonic, OpInfo& out, std::string& error)
     out.pipe = Pipe::kMio;
     if (what == "init") {
       out.mbarrier = MbarrierOp::kInit;
-    } else if (what == "arrive") {
+    } else if (what == "arrive" || what == "arrive_drop") {
       out.mbarrier = MbarrierOp::kArrive;
+      out.arrive_drop = what == "arrive_drop";
       out.writes_destination = true;  // the state token (or the sink _)
     } else if (what == "expect_tx") {
       out.mbarrier = MbarrierOp::kExpectTx;
+    } else if (what == "complete_tx") {
+      out.mbarrier = MbarrierOp::kCompleteTx;
     } else if (what == "try_wait" || what == "test_wait") {
       out.mbarrier = MbarrierOp::kWait;
       out.writes_destination = true;
     } else if (what == "inval") {
       out.mbarrier = MbarrierOp::kInval;
     } else {
-      error = "unknown mbarrier operation '" + std::string(what) + "'; expected init, arrive, expect_tx, try_wait, test_wait or inval (arrive_drop, complete_tx and pending_count are not modelled)";
+      error = "unknown mbarrier operation '" + std::string(what) +
+              "'; expected init, arrive, arrive_drop, expect_tx, complete_tx, try_wait, test_wait or inval (pending_count is not modelled)";
       return false;
     }
     // init, arrive, test_wait and inval are sm_80's (PTX ISA, "mbarrier"); transaction counts and
     // try_wait came with sm_90.
-    out.mbarrier_sm90 = what == "expect_tx" || what == "try_wait" || std::find(parts.begin(), parts.end(), "expect_tx") != parts.end();
+    out.mbarrier_sm90 = what == "expect_tx" || what == "complete_tx" || what == "try_wait" ||
+                        std::find(parts.begin(), parts.end(), "expect_tx") != parts.end();
     return true;
   }
   if (base == "tcgen05" && parts.size() > 1) {

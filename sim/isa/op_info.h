@@ -44,9 +44,11 @@ inline constexpr uint64_t kClusterOffsetMask = (uint64_t{1} << kClusterRankShift
 std::string_view mem_space_name(MemSpace s);
 
 // Hopper's transaction barriers (PTX mbarrier) and the bulk copies (TMA) that complete on them.
-// Arrive covers arrive.expect_tx too (WarpInst::mbar carries both amounts); a wait is try_wait
-// or test_wait; a bulk copy is cp.async.bulk from global to shared memory.
-enum class MbarrierOp : uint8_t { kNone, kInit, kArrive, kExpectTx, kWait, kInval, kBulkCopy };
+// Arrive covers arrive.expect_tx and arrive_drop too (WarpInst::mbar carries both amounts); a
+// wait is try_wait or test_wait; a bulk copy is cp.async.bulk from global to shared memory;
+// complete_tx is mbarrier.complete_tx, and st.async / red.async, stores into a cluster sibling's
+// shared memory that complete their bytes on an mbarrier there.
+enum class MbarrierOp : uint8_t { kNone, kInit, kArrive, kExpectTx, kWait, kInval, kBulkCopy, kCompleteTx };
 
 // Roofline counting follows ncu: FLOPs = fadd + fmul + 2*ffma (and the same for FP64/FP16).
 enum class FlopKind : uint8_t { kNone, kAdd, kMul, kFma };
@@ -99,6 +101,9 @@ struct OpInfo {
   // An mbarrier form Hopper (sm_90) introduced: expect_tx, arrive.expect_tx, try_wait (bulk
   // copies are sm_90 by their MbarrierOp).
   bool mbarrier_sm90 = false;
+  // mbarrier.arrive_drop: the arrivals also leave the barrier, lowering the count every later
+  // phase expects.
+  bool arrive_drop = false;
   bool sleep = false;       // nanosleep: the warp sleeps WarpInst::sleep_ns
   bool barrier_arrive = false;  // bar.arrive: arrives at a CTA barrier without waiting for it
   bool bulk_reduce = false; // cp.reduce.async.bulk: a bulk store L2 combines (MbarrierUse::elem_bytes per operation)

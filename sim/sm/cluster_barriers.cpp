@@ -32,12 +32,11 @@ void ClusterBarriers::place(uint64_t cluster, uint32_t rank, uint32_t sm, uint32
   c.where[rank] = {sm, cta_slot};
 }
 
-bool ClusterBarriers::signal(uint64_t cluster, uint32_t rank, uint32_t address, uint32_t arrivals, uint32_t tx_expected, uint32_t tx_landed,
-                             Cycle at) {
+bool ClusterBarriers::signal(uint64_t cluster, uint32_t rank, const MbarrierSignal& signal, Cycle at) {
   auto it = clusters_.find(cluster);
   if (it == clusters_.end() || rank >= it->second.where.size() || it->second.where[rank].first == UINT32_MAX) return false;
   const auto [sm, slot] = it->second.where[rank];
-  signal_(sm, slot, address, arrivals, tx_expected, tx_landed, at);
+  signal_(sm, slot, signal, at);
   return true;
 }
 

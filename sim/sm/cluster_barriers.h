@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "engine/cycle.h"
+#include "sm/mbarrier_table.h"
 
 namespace warpsim {
 
@@ -21,17 +22,16 @@ class ClusterBarriers {
   // Wakes a waiting warp: (sm, warp slot, cycle it may continue).
   using Release = std::function<void(uint32_t sm, uint32_t warp, Cycle at)>;
 
-  // Delivers an mbarrier signal to a CTA: (sm, CTA slot, barrier address in that CTA, arrivals,
-  // transaction bytes expected, transaction bytes landed, cycle it counts at).
-  using Signal = std::function<void(uint32_t sm, uint32_t cta_slot, uint32_t address, uint32_t arrivals, uint32_t tx_expected,
-                                    uint32_t tx_landed, Cycle at)>;
+  // Delivers an mbarrier signal to a CTA: (sm, CTA slot, the signal with the barrier's address in
+  // that CTA, cycle it counts at).
+  using Signal = std::function<void(uint32_t sm, uint32_t cta_slot, const MbarrierSignal& signal, Cycle at)>;
 
   void start_kernel(uint32_t barrier_latency, Release release, Signal signal);
   // The cluster's CTA of `rank` now sits in `cta_slot` of SM `sm`.
   void place(uint64_t cluster, uint32_t rank, uint32_t sm, uint32_t cta_slot);
   // Sends an mbarrier signal to the cluster's CTA of `rank`; false when it is not resident (it
   // exited, or the cluster has no such rank).
-  bool signal(uint64_t cluster, uint32_t rank, uint32_t address, uint32_t arrivals, uint32_t tx_expected, uint32_t tx_landed, Cycle at);
+  bool signal(uint64_t cluster, uint32_t rank, const MbarrierSignal& signal, Cycle at);
   // A cluster's `ctas` CTAs were placed: `warps` in all.
   void open(uint64_t cluster, uint32_t ctas, uint32_t warps);
   // One of its CTAs retired; the last one closes the cluster.

@@ -38,26 +38,19 @@ void MbarrierTable::maybe_complete(Barrier& b, Cycle at, Release& released) {
   b.waiters.erase(ready, b.waiters.end());
 }
 
-bool MbarrierTable::arrive(uint32_t address, uint32_t arrivals, uint32_t tx_bytes, Cycle at, Release& released, std::string& error) {
-  Barrier* b = find(address, error);
+bool MbarrierTable::signal(const MbarrierSignal& s, Cycle at, Release& released, std::string& error) {
+  Barrier* b = find(s.address, error);
   if (!b) return false;
-  b->tx += tx_bytes;
-  if (arrivals > b->pending) {
-    error = "mbarrier at shared " + hex(address) + ": " + std::to_string(arrivals) + " arrivals when only " +
+  // Bytes may land before the matching expect_tx: the count goes negative and the phase waits
+  // for the expect_tx (and its arrivals) to bring it back (PTX ISA: tx-count range is signed).
+  b->tx += int64_t{s.tx_expected} - int64_t{s.tx_landed};
+  if (s.arrivals > b->pending) {
+    error = "mbarrier at shared " + hex(s.address) + ": " + std::to_string(s.arrivals) + " arrivals when only " +
             std::to_string(b->pending) + " of its phase are pending";
     return false;
   }
-  b->pending -= arrivals;
-  maybe_complete(*b, at, released);
-  return true;
-}
-
-bool MbarrierTable::complete_tx(uint32_t address, uint32_t bytes, Cycle at, Release& released, std::string& error) {
-  Barrier* b = find(address, error);
-  if (!b) return false;
-  b->tx -= bytes;
-  // Bytes may land before the matching expect_tx: the count goes negative and the phase waits
-  // for the expect_tx (and its arrivals) to bring it back (PTX ISA: tx-count range is signed).
+  b->pending -= s.arrivals;
+  if (s.drop) b->expected -= s.arrivals;  // expected >= pending >= arrivals
   maybe_complete(*b, at, released);
   return true;
 }

@@ -17,6 +17,17 @@
 
 namespace warpsim {
 
+// What one instruction (or a copy landing) does to an mbarrier: bytes expected (expect_tx), bytes
+// landed (complete_tx), then arrivals; `drop` (arrive_drop) also takes the arrivals out of every
+// later phase's expected count.
+struct MbarrierSignal {
+  uint32_t address = 0;
+  uint32_t arrivals = 0;
+  uint32_t tx_expected = 0;
+  uint32_t tx_landed = 0;
+  bool drop = false;
+};
+
 class MbarrierTable {
  public:
   struct Waiter {
@@ -31,8 +42,13 @@ class MbarrierTable {
   // False and `error` set when the address holds no initialised mbarrier or arrivals exceed the
   // expected count: a trace (or frontend) inconsistent with itself.
   bool init(uint32_t address, uint32_t count, std::string& error);
-  bool arrive(uint32_t address, uint32_t arrivals, uint32_t tx_bytes, Cycle at, Release& released, std::string& error);
-  bool complete_tx(uint32_t address, uint32_t bytes, Cycle at, Release& released, std::string& error);
+  bool signal(const MbarrierSignal& s, Cycle at, Release& released, std::string& error);
+  bool arrive(uint32_t address, uint32_t arrivals, uint32_t tx_bytes, Cycle at, Release& released, std::string& error) {
+    return signal(MbarrierSignal{address, arrivals, tx_bytes, 0, false}, at, released, error);
+  }
+  bool complete_tx(uint32_t address, uint32_t bytes, Cycle at, Release& released, std::string& error) {
+    return signal(MbarrierSignal{address, 0, 0, bytes, false}, at, released, error);
+  }
   void inval(uint32_t address) { barriers_.erase(address); }
   bool known(uint32_t address, std::string& error) { return find(address, error) != nullptr; }
   // The cycle `phase` completed, or kNever while it has not; in that case `waiter` is queued.

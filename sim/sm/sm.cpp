@@ -347,6 +347,12 @@ void Sm::issue_memory(Warp& w, uint32_t slot, const WarpInst& in, Cycle now) {
     // A write into the cluster's shared memory must land before the warp's next barrier.cluster
     // arrive counts (its release semantics); a local one is done by then anyway.
     if (op.space == MemSpace::kSharedCluster && op.op_class != OpClass::kLoad) w.cluster_writes_done = std::max(w.cluster_writes_done, ready);
+    // st.async / red.async: the bytes complete on the destination CTA's mbarrier as they land
+    // (`ready` already holds the network's latency for another CTA's).
+    if (op.mbarrier == MbarrierOp::kCompleteTx && in.active_mask) {
+      require_clusters(in);
+      signal_mbarrier(ctas_[w.cta_slot], in, MbarrierSignal{in.mbar.address, 0, 0, in.mbar.tx_bytes, false}, ready);
+    }
     return;
   }
   if (in.active_mask == 0) return;  // predicated off: nothing reaches memory
@@ -453,23 +459,27 @@ void Sm::issue_mbarrier(Warp& w, uint32_t slot, const WarpInst& in, Cycle now) {
   Cycle ready = lsu_.issue_mio(in, now);
   Producer producer = Producer::kMio;
   if (in.active_mask != 0) {
-    MbarrierTable& table = ctas_[w.cta_slot].mbarriers;
+    CtaSlot& cta = ctas_[w.cta_slot];
+    MbarrierTable& table = cta.mbarriers;
     MbarrierTable::Release released;
     std::string error;
     bool ok = true;
     const MbarrierUse& m = in.mbar;
-    const bool adds = in.op->mbarrier == MbarrierOp::kArrive || in.op->mbarrier == MbarrierOp::kExpectTx;
-    if (adds && signal_remote_mbarrier(ctas_[w.cta_slot], in, in.op->mbarrier == MbarrierOp::kArrive ? m.arrivals : 0, m.tx_bytes, ready)) {
-      for (int i = 0; i < in.num_dst; ++i) w.scoreboard.set(in.dst(i), ready, producer);
-      return;
-    }
-    switch (in.op->mbarrier) {
-      case MbarrierOp::kInit: ok = table.init(m.address, m.arrivals, error); break;
+    const MbarrierOp kind = in.op->mbarrier;
+    switch (kind) {
       case MbarrierOp::kArrive:
-        // tcgen05.commit: the arrival happens when the warp's MMAs are done.
-        ok = table.arrive(m.address, m.arrivals, m.tx_bytes, in.op->after_tensor ? std::max(ready, w.tensor_done) : ready, released, error);
+      case MbarrierOp::kExpectTx:
+      case MbarrierOp::kCompleteTx: {
+        MbarrierSignal signal{m.address, kind == MbarrierOp::kArrive ? m.arrivals : 0, kind == MbarrierOp::kCompleteTx ? 0 : m.tx_bytes,
+                              kind == MbarrierOp::kCompleteTx ? m.tx_bytes : 0, in.op->arrive_drop};
+        // tcgen05.commit: the arrival happens when the warp's MMAs are done. A signal to another
+        // CTA crosses the SM-to-SM network, as a distributed-shared-memory access does.
+        Cycle at = in.op->after_tensor ? std::max(ready, w.tensor_done) : ready;
+        if (names_other_cta(cta, m.address)) at += spec_.clusters.dsmem_latency;
+        signal_mbarrier(cta, in, signal, at);
         break;
-      case MbarrierOp::kExpectTx: ok = table.arrive(m.address, 0, m.tx_bytes, ready, released, error); break;
+      }
+      case MbarrierOp::kInit: ok = table.init(m.address, m.arrivals, error); break;
       case MbarrierOp::kInval: table.inval(m.address); break;
       case MbarrierOp::kWait:
         // A wait the frontend saw succeed returns true no earlier than the phase completes here.
@@ -511,7 +521,7 @@ void Sm::bulk_copy_done(uint32_t slot, uint32_t mbarrier, uint32_t bytes, uint16
   for (uint32_t rank = 0; targets >> rank; ++rank) {
     if (!(targets >> rank & 1)) continue;
     if (rank != cta.rank) {
-      if (!clusters_.signal(cta.cluster, rank, mbarrier, 0, 0, bytes, ready)) {
+      if (!clusters_.signal(cta.cluster, rank, MbarrierSignal{mbarrier, 0, 0, bytes, false}, ready)) {
         throw InputError(SourceLocation{kernel_->source_file, 0, 1}, "multicast bulk copy completing: the cluster's CTA of rank " +
                                                                          std::to_string(rank) + " is not resident (it exited, or the cluster has fewer CTAs)");
       }

@@ -52,9 +52,9 @@ class Sm : public Component, public MemResponder, private LoadStoreClient {
   uint64_t l1_bytes() const { return lsu_.l1_bytes(); }
   // The cluster barrier `warp` waited on completed: it may continue from cycle `at`.
   void release_cluster_wait(uint32_t warp, Cycle at);
-  // Another CTA of the cluster signalled the mbarrier at `address` of this SM's CTA in `cta_slot`:
-  // arrivals and transaction bytes counting at cycle `at` (sm_cluster.cpp).
-  void mbarrier_signal(uint32_t cta_slot, uint32_t address, uint32_t arrivals, uint32_t tx_expected, uint32_t tx_landed, Cycle at);
+  // Another CTA of the cluster signalled an mbarrier of this SM's CTA in `cta_slot`: arrivals and
+  // transaction bytes counting at cycle `at` (sm_cluster.cpp).
+  void mbarrier_signal(uint32_t cta_slot, const MbarrierSignal& signal, Cycle at);
 
  private:
   struct Verdict {
@@ -120,9 +120,14 @@ class Sm : public Component, public MemResponder, private LoadStoreClient {
   void load_done(uint32_t warp, std::span<const RegId> dsts, Cycle ready) override;
   void store_acked(uint32_t warp) override;
   void bulk_copy_done(uint32_t warp, uint32_t mbarrier, uint32_t bytes, uint16_t multicast, Cycle ready) override;
-  // An mbarrier operation on another CTA of the cluster (sm_cluster.cpp): true when `address`
-  // names one, which then gets the contribution `at` plus the network's latency.
-  bool signal_remote_mbarrier(const CtaSlot& cta, const WarpInst& in, uint32_t arrivals, uint32_t tx_expected, Cycle at);
+  // Applies `signal` to the mbarrier its address names: the CTA's own, or, with a cluster rank in
+  // the address, another CTA's of the cluster (sm_cluster.cpp). It counts at `at`: callers add
+  // the network's latency where the signal crosses it.
+  void signal_mbarrier(CtaSlot& cta, const WarpInst& in, MbarrierSignal signal, Cycle at);
+  static bool names_other_cta(const CtaSlot& cta, uint32_t address) {
+    const uint32_t rank_plus_one = address >> kClusterRankShift;
+    return rank_plus_one != 0 && rank_plus_one != cta.rank + 1;
+  }
 
   uint32_t id_;
   const GpuSpec& spec_;

@@ -33,27 +33,30 @@ void Sm::issue_cluster_barrier(Warp& w, uint32_t slot, const WarpInst& in, Cycle
   w.held = true;
 }
 
-bool Sm::signal_remote_mbarrier(const CtaSlot& cta, const WarpInst& in, uint32_t arrivals, uint32_t tx_expected, Cycle at) {
-  const uint32_t rank_plus_one = in.mbar.address >> kClusterRankShift;
-  if (rank_plus_one == 0 || rank_plus_one == cta.rank + 1) return false;
-  require_clusters(in);
-  // The arrive crosses the SM-to-SM network, as a distributed-shared-memory access does.
-  const uint32_t address = in.mbar.address & ((1u << kClusterRankShift) - 1);
-  if (!clusters_.signal(cta.cluster, rank_plus_one - 1, address, arrivals, tx_expected, 0, at + spec_.clusters.dsmem_latency)) {
-    throw InputError(SourceLocation{kernel_->source_file, in.line, 1},
-                     "'" + in.op->mnemonic + "' on the mbarrier of the cluster's CTA of rank " + std::to_string(rank_plus_one - 1) +
-                         ", which is not resident (it exited, or the cluster has fewer CTAs)");
+void Sm::signal_mbarrier(CtaSlot& cta, const WarpInst& in, MbarrierSignal signal, Cycle at) {
+  const bool remote = names_other_cta(cta, signal.address);
+  const uint32_t rank = (signal.address >> kClusterRankShift) - 1;
+  signal.address &= (1u << kClusterRankShift) - 1;
+  if (remote) {
+    require_clusters(in);
+    if (!clusters_.signal(cta.cluster, rank, signal, at)) {
+      throw InputError(SourceLocation{kernel_->source_file, in.line, 1},
+                       "'" + in.op->mnemonic + "' on the mbarrier of the cluster's CTA of rank " + std::to_string(rank) +
+                           ", which is not resident (it exited, or the cluster has fewer CTAs)");
+    }
+    ++stats_.remote_mbarrier_signals;
+    return;
   }
-  ++stats_.remote_mbarrier_signals;
-  return true;
-}
-
-void Sm::mbarrier_signal(uint32_t cta_slot, uint32_t address, uint32_t arrivals, uint32_t tx_expected, uint32_t tx_landed, Cycle at) {
-  MbarrierTable& table = ctas_[cta_slot].mbarriers;
   MbarrierTable::Release released;
   std::string error;
-  const bool ok = (arrivals == 0 && tx_expected == 0) || table.arrive(address, arrivals, tx_expected, at, released, error);
-  if (!ok || (tx_landed && !table.complete_tx(address, tx_landed, at, released, error))) {
+  if (!cta.mbarriers.signal(signal, at, released, error)) throw InputError(SourceLocation{kernel_->source_file, in.line, 1}, error);
+  release_waiters(released);
+}
+
+void Sm::mbarrier_signal(uint32_t cta_slot, const MbarrierSignal& signal, Cycle at) {
+  MbarrierTable::Release released;
+  std::string error;
+  if (!ctas_[cta_slot].mbarriers.signal(signal, at, released, error)) {
     throw InputError(SourceLocation{kernel_->source_file, 0, 1}, "an mbarrier signal from another CTA of the cluster: " + error);
   }
   release_waiters(released);

@@ -49,7 +49,7 @@ void SmStats::register_with(StatRegistry& r, const std::string& p) const {
   r.add(p + ".dsmem.requests", &dsmem_requests, "requests", "shared::cluster instructions reaching another CTA's shared memory");
   r.add(p + ".dsmem.segments", &dsmem_segments, "segments", "32-byte segments moved over the SM-to-SM network");
   r.add(p + ".cluster_barriers", &cluster_barriers, "warp instructions", "barrier.cluster.wait instructions");
-  r.add(p + ".remote_mbarrier_signals", &remote_mbarrier_signals, "warp instructions", "mbarrier arrives and expect_tx on another CTA of the cluster");
+  r.add(p + ".remote_mbarrier_signals", &remote_mbarrier_signals, "warp instructions", "mbarrier arrives, expect_tx and complete_tx (st.async, red.async) on another CTA of the cluster");
 }
 
 }  // namespace warpsim

@@ -41,7 +41,7 @@ struct SmStats {
   uint64_t mbarrier_ops = 0;                          // mbarrier instructions
   uint64_t dsmem_requests = 0, dsmem_segments = 0;    // accesses to other CTAs' shared memory; 32-byte segments moved
   uint64_t cluster_barriers = 0;                      // barrier.cluster.wait instructions
-  uint64_t remote_mbarrier_signals = 0;               // mbarrier arrives on another CTA of the cluster
+  uint64_t remote_mbarrier_signals = 0;               // mbarrier signals to another CTA of the cluster
 
   void register_with(StatRegistry& r, const std::string& prefix) const;
 };

@@ -366,10 +366,12 @@ void CtaEmulator::execute_op(WarpState& w, const EmuInst& in, uint32_t exec, Rec
       return;
     case EmuOp::kLd:
     case EmuOp::kSt:
+      if (in.op.mbarrier == MbarrierOp::kCompleteTx) return async_store(w, in, exec, out);
       load_store(w, in, exec, out);
       return;
     case EmuOp::kAtom:
     case EmuOp::kRed: {
+      if (in.op.mbarrier == MbarrierOp::kCompleteTx) return async_store(w, in, exec, out);
       const bool returns = in.code == EmuOp::kAtom;
       const EmuOperand& addr = ops.at(returns ? 1 : 0);
       const std::string& op = in.atom_op;

@@ -206,6 +206,7 @@ class CtaEmulator : public CtaWork {
   void execute(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);
   void execute_op(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);
   void load_store(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);  // memory_access.cpp
+  void async_store(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);  // st.async, red.async (async_stores.cpp)
   void async_copy_group(WarpState& w, const EmuInst& in, Record& out);  // cp.async (and its waits' and arrives') pseudo registers
   void finish_lanes(WarpState& w, uint32_t lanes);
   // mbarrier_ops.cpp: transaction barriers (state per shared address) and bulk copies.

@@ -121,10 +121,11 @@ void CtaEmulator::mbarrier_op(WarpState& w, const EmuInst& in, uint32_t exec, Re
       return;
     }
     Mbarrier& b = mbarrier_at(a, w, l, in);
-    if (kind == MbarrierOp::kExpectTx) {
+    if (kind == MbarrierOp::kExpectTx || kind == MbarrierOp::kCompleteTx) {
       const auto tx = static_cast<uint32_t>(read(w, ops.at(1), l));
-      b.tx += tx;
+      b.tx += kind == MbarrierOp::kExpectTx ? int64_t{tx} : -int64_t{tx};
       use.tx_bytes += tx;
+      if (kind == MbarrierOp::kCompleteTx) complete_phase_if_done(b);
       return;
     }
     if (kind == MbarrierOp::kArrive) {
@@ -146,6 +147,11 @@ void CtaEmulator::mbarrier_op(WarpState& w, const EmuInst& in, uint32_t exec, Re
       }
       if (!after_copies) write(w, ops.at(0).kind == EmuOperand::Kind::kReg ? ops[0].reg : -1, l, b.phase);  // the state token: the phase arrived on
       b.pending -= count;
+      if (in.op.arrive_drop) b.expected -= count;  // and leaves: later phases expect fewer (expected >= pending)
+      // .noComplete: the PTX ISA leaves it undefined if this arrive completes the phase.
+      if (in.has("noComplete") && b.pending == 0 && b.tx == 0) {
+        fault(in, w, l, "mbarrier." + in.mods.at(0) + ".noComplete at shared " + hex(a) + " completes the phase, which the PTX ISA leaves undefined");
+      }
       if (!remote && clocks_.enabled()) clocks_.release(w.index, b.clock);
       use.arrivals += count;
       complete_phase_if_done(b);

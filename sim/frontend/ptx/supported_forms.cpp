@@ -189,9 +189,6 @@ std::string unsupported_form(const Instruction& in, const EmuInst& e) {
   if ((base == "ldmatrix" || base == "stmatrix") && in.opcode.find(".m8n8.") == std::string::npos) {
     return "the emulator runs " + base + " .m8n8 with .b16 elements only; not '" + in.opcode + "'";
   }
-  if ((base == "st" || base == "red") && e.has("async")) {
-    return "'" + in.opcode + "': st.async and red.async (a remote store completing on the other CTA's mbarrier) are not modelled";
-  }
   if (base == "cp" && in.opcode.rfind("cp.async.", 0) != 0 && in.opcode.rfind("cp.reduce.async.bulk.", 0) != 0) {
     return "the emulator cannot run '" + in.opcode + "' yet";
   }
@@ -199,8 +196,8 @@ std::string unsupported_form(const Instruction& in, const EmuInst& e) {
     return "the emulator runs mbarrier operations on .shared (or .shared::cta) addresses; not generic ones in '" + in.opcode + "'";
   }
   if (base == "mbarrier" && in.opcode.find(".shared::cluster") != std::string::npos && e.mods.at(0) != "arrive" &&
-      e.mods.at(0) != "expect_tx") {
-    return "'" + in.opcode + "': the PTX ISA reaches another CTA's mbarrier (.shared::cluster) with arrive and expect_tx only";
+      e.mods.at(0) != "arrive_drop" && e.mods.at(0) != "expect_tx" && e.mods.at(0) != "complete_tx") {
+    return "'" + in.opcode + "': the PTX ISA reaches another CTA's mbarrier (.shared::cluster) with arrive, arrive_drop, expect_tx and complete_tx only";
   }
   if (base == "cvt" && e.has("tf32") && !(e.has("rna") && e.types.size() == 1 && e.types[0] == "f32")) {
     return "the emulator converts to tf32 with cvt.rna.tf32.f32 only; not '" + in.opcode + "'";

@@ -348,6 +348,10 @@ WarpInst parse_instruction(LineCursor& c, uint32_t full_mask, OpcodeCache& opcod
     c.fail_at(at, "'" + std::string(w) + "' needs '; mbar=ADDRESS' (the mbarrier's shared-memory address)" +
                       (op->mbarrier == MbarrierOp::kBulkCopy ? " and tx=BYTES (the bytes each issuing lane copies)" : ""));
   }
+  // st.async / red.async complete what their active lanes store, unless tx= says otherwise.
+  if (op->mbarrier == MbarrierOp::kCompleteTx && op->space != MemSpace::kNone && inst.mbar.tx_bytes == 0) {
+    inst.mbar.tx_bytes = static_cast<uint32_t>(std::popcount(mask)) * op->access_bytes;
+  }
   if ((op->mbarrier == MbarrierOp::kBulkCopy || op->bulk_store) && mask != 0 && (inst.mbar.tx_bytes == 0 || inst.mbar.tx_bytes % 16 != 0)) {
     c.fail_at(at, "'" + std::string(w) + "' needs tx=BYTES, a positive multiple of 16 (the bytes each issuing lane copies)");
   }

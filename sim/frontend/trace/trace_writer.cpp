@@ -95,7 +95,7 @@ void TraceWriter::instruction(const WarpInst& inst, uint32_t full_mask, const st
     if (inst.mbar.row_count() != 1 || inst.mbar.row_bytes != 0) line += box_rows(inst.mbar);
   }
   if (inst.op->mbarrier != MbarrierOp::kNone && inst.active_mask != 0) {
-    const bool after_addr = inst.op->space != MemSpace::kNone && inst.op->mbarrier == MbarrierOp::kBulkCopy;
+    const bool after_addr = inst.op->space != MemSpace::kNone;  // a bulk copy, st.async or red.async
     line += (after_addr ? " mbar=" : first ? " ; mbar=" : "; mbar=") + hex(inst.mbar.address);
     if (inst.mbar.arrivals) line += (inst.op->mbarrier == MbarrierOp::kInit ? " count=" : " arrive=") + std::to_string(inst.mbar.arrivals);
     if (inst.mbar.tx_bytes) line += " tx=" + std::to_string(inst.mbar.tx_bytes);

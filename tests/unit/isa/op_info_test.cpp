@@ -193,8 +193,31 @@ TEST(DecodeMnemonic, MbarrierAndBulkCopies) {
   const OpInfo tensor_store = decode("cp.async.bulk.tensor.3d.global.shared::cta.tile.bulk_group");
   EXPECT_TRUE(tensor_store.bulk_store);
   EXPECT_EQ(tensor_store.mbarrier, MbarrierOp::kNone);
-  EXPECT_FALSE(decode_mnemonic("mbarrier.arrive_drop.shared.b64", op, error));
-  EXPECT_NE(error.find("arrive_drop, complete_tx and pending_count are not modelled"), std::string::npos) << error;
+  const OpInfo drop = decode("mbarrier.arrive_drop.shared.b64");
+  EXPECT_EQ(drop.mbarrier, MbarrierOp::kArrive);
+  EXPECT_TRUE(drop.arrive_drop);
+  EXPECT_FALSE(drop.mbarrier_sm90);  // an sm_80 form
+  const OpInfo complete = decode("mbarrier.complete_tx.relaxed.cluster.shared::cluster.b64");
+  EXPECT_EQ(complete.mbarrier, MbarrierOp::kCompleteTx);
+  EXPECT_TRUE(complete.mbarrier_sm90);
+  EXPECT_FALSE(decode_mnemonic("mbarrier.pending_count.b64", op, error));
+  EXPECT_NE(error.find("(pending_count is not modelled)"), std::string::npos) << error;
+  // st.async and red.async: stores into the cluster's shared memory completing on an mbarrier.
+  const OpInfo st = decode("st.async.weak.shared::cluster.mbarrier::complete_tx::bytes.v4.b32");
+  EXPECT_EQ(st.op_class, OpClass::kStore);
+  EXPECT_EQ(st.space, MemSpace::kSharedCluster);
+  EXPECT_EQ(st.pipe, Pipe::kMio);
+  EXPECT_EQ(st.access_bytes, 16u);
+  EXPECT_EQ(st.mbarrier, MbarrierOp::kCompleteTx);
+  const OpInfo red = decode("red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.u64");
+  EXPECT_EQ(red.op_class, OpClass::kReduction);
+  EXPECT_EQ(red.access_bytes, 8u);
+  EXPECT_EQ(red.mbarrier, MbarrierOp::kCompleteTx);
+  for (const char* unmodelled : {"st.async.release.gpu.global.b32", "st.async.weak.shared::cluster.b32"}) {
+    error.clear();
+    EXPECT_FALSE(decode_mnemonic(unmodelled, op, error)) << unmodelled;
+    EXPECT_NE(error.find("st.async is modelled in its .shared::cluster form completing on an mbarrier"), std::string::npos) << error;
+  }
 }
 
 TEST(DecodeMnemonic, UnknownNamesWhatWasExpected) {

@@ -63,6 +63,43 @@ TEST(ClusterMbarrier, AMulticastCopyReadsOnceAndCompletesEveryCtasBarrier) {
   EXPECT_NE(r.err.find("the cluster's CTA of rank 2 is not resident"), std::string::npos) << r.err;
 }
 
+// CTA 0 expects 128 bytes on its barrier and waits; CTA 1's warp stores 32 words into CTA 0's
+// shared memory with st.async (`store`, whose lanes and barrier can be varied).
+std::string async_store_trace(const std::string& store) {
+  return header() + ".cta 0 0 0\n.warp 0\nmbarrier.init.shared::cta.b64 [%r1], 1; mbar=0x100 count=1\n" + kSync +
+         "mbarrier.arrive.expect_tx.shared::cta.b64 %rd2, [%r1], %r4; mbar=0x100 arrive=1 tx=128\n"
+         "mbarrier.try_wait.parity.shared::cta.b64 %p1, [%r1], %r5; mbar=0x100 phase=0\n@%p1 add.s32 %r6, %r6, 1\nexit\n"
+         ".cta 1 0 0\n.warp 0\n" + kSync + store + "\nexit\n";
+}
+const char* kStore = "st.async.weak.shared::cluster.mbarrier::complete_tx::bytes.b32 [%r2], %r3, [%r4]; addr=0x1000200+4 mbar=0x1000100";
+
+TEST(ClusterMbarrier, AnAsyncStoreCompletesItsBytesOnTheReceiversBarrierAfterTheNetwork) {
+  auto fast = test::simulate_text("h100", async_store_trace(kStore), {"clusters.dsmem_latency=100"});
+  auto slow = test::simulate_text("h100", async_store_trace(kStore), {"clusters.dsmem_latency=1100"});
+  // The bytes land, and the waiting warp goes on, exactly 1000 cycles later; the store crossed
+  // the network once, as four 32-byte segments, and signalled the other CTA's barrier once.
+  EXPECT_EQ(slow.kernels.at(0).cycles - fast.kernels.at(0).cycles, 1000u);
+  EXPECT_EQ(fast.sum("gpu.sm[*].dsmem.requests"), 1u);
+  EXPECT_EQ(fast.sum("gpu.sm[*].dsmem.segments"), 4u);
+  EXPECT_EQ(fast.sum("gpu.sm[*].remote_mbarrier_signals"), 1u);
+  // The same bytes in two stores of 16 lanes each: the phase needs both.
+  const std::string halves = std::string("0000ffff ") + kStore + "\nffff0000 " + kStore;
+  auto two = test::simulate_text("h100", async_store_trace(halves), {"clusters.dsmem_latency=100"});
+  EXPECT_EQ(two.sum("gpu.sm[*].remote_mbarrier_signals"), 2u);
+  EXPECT_GE(two.kernels.at(0).cycles, fast.kernels.at(0).cycles);
+  test::TempDir dir;
+  // Half the bytes: the phase never completes, and the run reports the stuck wait.
+  auto r = test::run_cli({"run", "--arch", "h100", dir.write("short.trace", async_store_trace(std::string("0000ffff ") + kStore)), "-q"});
+  EXPECT_NE(r.err.find("deadlock in kernel 'k'"), std::string::npos) << r.err;
+  // A barrier in a CTA the cluster lacks, and a GPU without clusters, are refused at the line.
+  std::string bad = async_store_trace(kStore);
+  bad.replace(bad.find("mbar=0x1000100"), 14, "mbar=0x3000100");
+  r = test::run_cli({"run", "--arch", "h100", dir.write("bad.trace", bad), "-q"});
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_NE(r.err.find("bad.trace:21:1: 'st.async.weak.shared::cluster.mbarrier::complete_tx::bytes.b32' on the mbarrier of the cluster's CTA of rank 2, which is not resident"),
+            std::string::npos) << r.err;
+}
+
 // The shipped kernel: 4 clusters of 2 CTAs each stream 8 tiles; a CTA reads each tile's half
 // once (2 KiB: 64 sectors) for both CTAs, and arrives once a tile on the other CTA's barrier.
 TEST(ClusterMbarrier, ShippedMulticastKernelReplaysAndReadsEachHalfOnce) {

@@ -20,9 +20,7 @@ TEST(ClusterBarriers, APhaseCompletesWhenEveryWarpArrivedOrExited) {
   std::vector<std::tuple<uint32_t, uint32_t, Cycle>> released;
   std::vector<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t, Cycle>> signals;  // sm, slot, address, landed, at
   b.start_kernel(100, [&](uint32_t sm, uint32_t warp, Cycle at) { released.emplace_back(sm, warp, at); },
-                 [&](uint32_t sm, uint32_t slot, uint32_t address, uint32_t, uint32_t, uint32_t landed, Cycle at) {
-                   signals.emplace_back(sm, slot, address, landed, at);
-                 });
+                 [&](uint32_t sm, uint32_t slot, const MbarrierSignal& s, Cycle at) { signals.emplace_back(sm, slot, s.address, s.tx_landed, at); });
   b.open(7, 2, 3);  // two CTAs, three warps
   b.place(7, 0, 5, 1);
   b.place(7, 1, 6, 0);
@@ -40,12 +38,12 @@ TEST(ClusterBarriers, APhaseCompletesWhenEveryWarpArrivedOrExited) {
   ASSERT_EQ(released.size(), 2u);
   EXPECT_EQ(released[1], std::make_tuple(1u, 2u, Cycle{145}));
   // Signals reach the CTA of a rank where it sits, until it retires.
-  EXPECT_TRUE(b.signal(7, 1, 0x40, 0, 0, 256, 50));
+  EXPECT_TRUE(b.signal(7, 1, MbarrierSignal{0x40, 0, 0, 256, false}, 50));
   ASSERT_EQ(signals.size(), 1u);
   EXPECT_EQ(signals[0], std::make_tuple(6u, 0u, 0x40u, 256u, Cycle{50}));
-  EXPECT_FALSE(b.signal(7, 2, 0x40, 1, 0, 0, 50));  // no rank 2 in a cluster of two
+  EXPECT_FALSE(b.signal(7, 2, MbarrierSignal{0x40, 1, 0, 0, false}, 50));  // no rank 2 in a cluster of two
   b.cta_retired(7, 1);
-  EXPECT_FALSE(b.signal(7, 1, 0x40, 1, 0, 0, 60));
+  EXPECT_FALSE(b.signal(7, 1, MbarrierSignal{0x40, 1, 0, 0, false}, 60));
   EXPECT_EQ(b.open_clusters(), 1u);
   b.cta_retired(7, 0);
   EXPECT_EQ(b.open_clusters(), 0u);

@@ -38,6 +38,26 @@ TEST(MbarrierTable, APhaseCompletesWhenArrivalsAndBytesAreDone) {
   EXPECT_EQ(released[0].second, 70u);
 }
 
+TEST(MbarrierTable, ArriveDropLowersWhatLaterPhasesExpect) {
+  MbarrierTable t;
+  MbarrierTable::Release released;
+  std::string error;
+  ASSERT_TRUE(t.init(0x40, 3, error)) << error;
+  ASSERT_TRUE(t.signal(MbarrierSignal{0x40, 1, 0, 0, true}, 5, released, error)) << error;  // arrive_drop
+  ASSERT_TRUE(t.arrive(0x40, 2, 0, 9, released, error)) << error;  // phase 0 still needed all three
+  EXPECT_EQ(t.wait(0x40, {1, 1, 0}, error), 9u);
+  // Phase 1 expects two: one arrival leaves it open, the second completes it.
+  ASSERT_TRUE(t.arrive(0x40, 1, 0, 20, released, error)) << error;
+  EXPECT_EQ(t.wait(0x40, {1, 1, 1}, error), kNever);
+  released.clear();
+  ASSERT_TRUE(t.arrive(0x40, 1, 0, 24, released, error)) << error;
+  ASSERT_EQ(released.size(), 1u);
+  EXPECT_EQ(released[0].second, 24u);
+  // One signal can carry bytes expected, bytes landed and an arrival at once.
+  ASSERT_TRUE(t.signal(MbarrierSignal{0x40, 2, 32, 32, false}, 30, released, error)) << error;
+  EXPECT_EQ(t.wait(0x40, {1, 1, 2}, error), 30u);
+}
+
 TEST(MbarrierTable, InconsistentUseIsAnError) {
   MbarrierTable t;
   MbarrierTable::Release released;
