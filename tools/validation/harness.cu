@@ -43,6 +43,7 @@
 #include "../../traces/kernels/tma_transpose.cu"
 #include "../../traces/kernels/tma_tiles.cu"
 #include "../../traces/kernels/tma_multicast.cu"
+#include "../../traces/kernels/async_store.cu"
 
 #include "suite_table.h"
 
@@ -68,6 +69,7 @@ const KernelRef kKernels[] = {
     {"wgmma_gemm", (const void*)wgmma_gemm}, {"tma_wgmma_gemm", (const void*)tma_wgmma_gemm}, {"tcgen05_gemm", (const void*)tcgen05_gemm}, {"tcgen05_block_scaled", (const void*)tcgen05_block_scaled}, {"cluster_histogram", (const void*)cluster_histogram},
     {"cluster_exchange", (const void*)cluster_exchange}, {"tma_transpose", (const void*)tma_transpose},
     {"tma_scale_3d", (const void*)tma_scale_3d}, {"tma_multicast", (const void*)tma_multicast},
+    {"async_store_ring", (const void*)async_store_ring}, {"async_reduce_to_leader", (const void*)async_reduce_to_leader},
 };
 
 #define CUDA_OK(call)                                                                              \

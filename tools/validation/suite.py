@@ -41,6 +41,8 @@ REUSED = [
     ("tma_transpose", "tma", "tma_transpose"),  # Hopper and later: 2D tensor map
     ("tma_tiles", "tma", "tma_tiles"),  # Hopper and later: 3D, 128-byte swizzle, TMA tensor stores
     ("tma_multicast", "clusters", "tma_multicast"),  # Hopper and later: multicast, remote mbarrier arrives
+    ("async_store_ring", "clusters", "async_store_ring"),  # Hopper and later: st.async into a sibling, cluster given at launch
+    ("async_reduce", "clusters", "async_reduce"),  # Hopper and later: red.async into the leader
 ]
 
 MB = "ptx/microbench.sm_{sm}.ptx"

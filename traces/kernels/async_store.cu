@@ -7,22 +7,23 @@
 #include <cuda/ptx>
 #include <cstdint>
 namespace cg = cooperative_groups;
-namespace ptx = cuda::ptx;
 
 #if __CUDA_ARCH__ >= 900
+namespace {
 // Initialises `bar` for one arrival and makes it visible to the cluster before anyone signals it.
 __device__ void init_cluster_barrier(uint64_t* bar, cg::cluster_group& cluster) {
   if (threadIdx.x == 0) {
-    ptx::mbarrier_init(bar, 1);
-    ptx::fence_mbarrier_init(ptx::sem_release, ptx::scope_cluster);
+    cuda::ptx::mbarrier_init(bar, 1);
+    cuda::ptx::fence_mbarrier_init(cuda::ptx::sem_release, cuda::ptx::scope_cluster);
   }
   cluster.sync();
 }
 
 __device__ void wait_phase0(uint64_t* bar) {
-  while (!ptx::mbarrier_try_wait_parity(bar, 0)) {
+  while (!cuda::ptx::mbarrier_try_wait_parity(bar, 0)) {
   }
 }
+}  // namespace
 #endif
 
 // A ring: CTA r of the cluster sends its 256 values to CTA r + 1 (wrapping), element i as
@@ -38,27 +39,27 @@ extern "C" __global__ void async_store_ring(const float* __restrict__ in, float*
   init_cluster_barrier(&full, cluster);
   const unsigned rank = cluster.block_rank(), next = (rank + 1) % cluster.num_blocks();
   const float* src = in + blockIdx.x * 256;
-  if (threadIdx.x == 0) ptx::mbarrier_arrive_expect_tx(ptx::sem_release, ptx::scope_cta, ptx::space_shared, &full, 256 * 4);
+  if (threadIdx.x == 0) cuda::ptx::mbarrier_arrive_expect_tx(cuda::ptx::sem_release, cuda::ptx::scope_cta, cuda::ptx::space_shared, &full, 256 * 4);
   float* remote = cluster.map_shared_rank(inbox, next);
   uint64_t* remote_full = cluster.map_shared_rank(&full, next);
   auto value = [&](int i) { return 2.0f * src[i] + static_cast<float>(rank); };
   const int t = threadIdx.x;
   if (t < 32) {
-    ptx::st_async(remote + t, value(t), remote_full);
+    cuda::ptx::st_async(remote + t, value(t), remote_full);
   } else if (t < 64) {
     const int i = 32 + 2 * (t - 32);
     const float pair[2] = {value(i), value(i + 1)};
-    ptx::st_async(remote + i, pair, remote_full);
+    cuda::ptx::st_async(remote + i, pair, remote_full);
   } else {
     const int i = 96 + 4 * (t - 64);
     const float quad[4] = {value(i), value(i + 1), value(i + 2), value(i + 3)};
-    ptx::st_async(remote + i, quad, remote_full);
+    cuda::ptx::st_async(remote + i, quad, remote_full);
   }
   if (t < 16) {  // the last 32 floats as 64-bit stores
     const int i = 224 + 2 * t;
     const float a = value(i), b = value(i + 1);
     uint64_t bits = (uint64_t{__float_as_uint(b)} << 32) | __float_as_uint(a);
-    ptx::st_async(reinterpret_cast<uint64_t*>(remote + i), bits, remote_full);
+    cuda::ptx::st_async(reinterpret_cast<uint64_t*>(remote + i), bits, remote_full);
   }
   wait_phase0(&full);
   for (int i = t; i < 256; i += blockDim.x) out[blockIdx.x * 256 + i] = inbox[i];
@@ -82,7 +83,7 @@ extern "C" __global__ void async_reduce_to_leader(const int* __restrict__ in, ui
   init_cluster_barrier(&full, cluster);  // its cluster.sync also publishes the initial values
   if (rank == 0) {
     if (t == 0) {
-      ptx::mbarrier_arrive_expect_tx(ptx::sem_release, ptx::scope_cta, ptx::space_shared, &full, senders * 32 * (5 * 4 + 8));
+      cuda::ptx::mbarrier_arrive_expect_tx(cuda::ptx::sem_release, cuda::ptx::scope_cta, cuda::ptx::space_shared, &full, senders * 32 * (5 * 4 + 8));
     }
     wait_phase0(&full);
     if (t < 32) {
@@ -93,12 +94,12 @@ extern "C" __global__ void async_reduce_to_leader(const int* __restrict__ in, ui
   } else if (t < 32) {
     const int v = in[blockIdx.x * 32 + t];
     uint64_t* bar = cluster.map_shared_rank(&full, 0);
-    ptx::red_async(ptx::op_add, cluster.map_shared_rank(sum, 0) + t, static_cast<uint32_t>(v), bar);
-    ptx::red_async(ptx::op_max, reinterpret_cast<int32_t*>(cluster.map_shared_rank(biggest, 0)) + t, v, bar);
-    ptx::red_async(ptx::op_min, cluster.map_shared_rank(smallest, 0) + t, static_cast<uint32_t>(v), bar);
-    ptx::red_async(ptx::op_xor_op, cluster.map_shared_rank(parity, 0) + t, static_cast<uint32_t>(v), bar);
-    ptx::red_async(ptx::op_inc, cluster.map_shared_rank(wraps, 0) + t, 1u, bar);  // counts 0, 1, 0, 1, ...
-    ptx::red_async(ptx::op_add, cluster.map_shared_rank(wide, 0) + t, uint64_t{0xC0000000u} * static_cast<uint32_t>(v & 0xff), bar);
+    cuda::ptx::red_async(cuda::ptx::op_add, cluster.map_shared_rank(sum, 0) + t, static_cast<uint32_t>(v), bar);
+    cuda::ptx::red_async(cuda::ptx::op_max, reinterpret_cast<int32_t*>(cluster.map_shared_rank(biggest, 0)) + t, v, bar);
+    cuda::ptx::red_async(cuda::ptx::op_min, cluster.map_shared_rank(smallest, 0) + t, static_cast<uint32_t>(v), bar);
+    cuda::ptx::red_async(cuda::ptx::op_xor_op, cluster.map_shared_rank(parity, 0) + t, static_cast<uint32_t>(v), bar);
+    cuda::ptx::red_async(cuda::ptx::op_inc, cluster.map_shared_rank(wraps, 0) + t, 1u, bar);  // counts 0, 1, 0, 1, ...
+    cuda::ptx::red_async(cuda::ptx::op_add, cluster.map_shared_rank(wide, 0) + t, uint64_t{0xC0000000u} * static_cast<uint32_t>(v & 0xff), bar);
   }
 #endif
 }
