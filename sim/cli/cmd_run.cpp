@@ -16,6 +16,7 @@
 #include "gpu/simulation.h"
 #include "report/csv_report.h"
 #include "report/json_report.h"
+#include "report/stats_report.h"
 #include "report/text_report.h"
 
 namespace warpsim::cli {
@@ -38,7 +39,8 @@ Examples:
   warpsim run --arch v100 traces/examples/divergence.trace --json out.json --csv out.csv
 
 Output: a summary on stdout (cycles, time, IPC, occupancy, SIMT efficiency, stall breakdown,
-cache hit rates, DRAM traffic, and what bounds the kernel). --view warps adds each chosen
+cache hit rates, DRAM traffic, and what bounds the kernel). --stats writes every counter the
+components register (per SM, L1, L2 slice, HBM channel, ...), per kernel. --view warps adds each chosen
 warp's lanes over time and the cost of each divergent branch. --timeline (Perfetto), --roofline
 (SVG) and --report (self-contained HTML) are described in docs/views.md. Output files are
 written only after the whole simulation succeeded, and atomically. With a launch file, what the
@@ -72,7 +74,7 @@ class Progress {
 }  // namespace
 
 int run_command(const std::vector<std::string>& args) {
-  std::string arch, input, json_path, csv_path, dump_dir, checks = "error", reconvergence;
+  std::string arch, input, json_path, csv_path, stats_path, dump_dir, checks = "error", reconvergence;
   std::vector<std::string> sets;
   bool quiet = false;
   po::options_description opts(kRunHelp);
@@ -81,6 +83,7 @@ int run_command(const std::vector<std::string>& args) {
       "set", po::value(&sets)->composing(), "override a config leaf, e.g. --set memory.l2.size_kib=81920 (repeatable)")(
       "json", po::value(&json_path), "write results as JSON to FILE ('-' for stdout)")(
       "csv", po::value(&csv_path), "write per-kernel Nsight-Compute-named metrics as CSV to FILE")(
+      "stats", po::value(&stats_path), "write every registered counter per kernel (value, unit, description) as CSV to FILE, or as JSON when FILE ends in .json")(
       "quiet,q", po::bool_switch(&quiet), "do not print the summary")(
       "dump-dir", po::value(&dump_dir), "with a launch file: write the buffers named in 'dump:' to DIR as <name>.bin")(
       "reconvergence", po::value(&reconvergence), "with a launch file: stack (classic SIMT stack) or independent (Volta-style independent thread scheduling)")(
@@ -146,6 +149,10 @@ int run_command(const std::vector<std::string>& args) {
     write_output(json_path, j.dump(2) + "\n");
   }
   if (!csv_path.empty()) write_output(csv_path, csv_report(kernels));
+  if (!stats_path.empty()) {
+    const bool json = stats_path.size() >= 5 && stats_path.compare(stats_path.size() - 5, 5, ".json") == 0;
+    write_output(stats_path, json ? stats_json(gpu.stats(), result.kernels) : stats_csv(gpu.stats(), result.kernels));
+  }
   if (!dump_dir.empty()) {
     if (!launch) throw UsageError{"--dump-dir needs a launch file"};
     launch->dump(dump_dir);

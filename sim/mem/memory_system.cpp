@@ -61,6 +61,8 @@ MemorySystem::MemorySystem(const GpuSpec& spec, Engine& engine, StatRegistry& st
     stats.add(channel + "row_hits", &row.row_hits, "accesses", "accesses to the row already open in their bank");
     stats.add(channel + "row_empty", &row.row_empty, "accesses", "accesses to a bank with no open row (activate only)");
     stats.add(channel + "row_conflicts", &row.row_conflicts, "accesses", "accesses that closed another row first (precharge + activate)");
+    stats.add(channel + "refresh_wait_cycles", &row.refresh_wait_cycles, "cycles", "cycles requests waited for their bank's refresh to end");
+    stats.add(channel + "activate_wait_cycles", &row.activate_wait_cycles, "cycles", "cycles activates waited for the activation window (tRRD, tFAW)");
   }
 }
 

@@ -3,12 +3,13 @@
 #include <cstdio>
 
 namespace warpsim {
-namespace {
-std::string quote(const std::string& s) {
+std::string csv_quote(const std::string& s) {
   std::string q = "\"";
   for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
   return q + "\"";
 }
+
+namespace {
 std::string num(double v) {
   char buf[40];
   std::snprintf(buf, sizeof buf, "%.10g", v);
@@ -20,7 +21,7 @@ std::string csv_report(const std::vector<Summary>& kernels) {
   std::string out = "\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\",\"Kind\"\n";
   for (const auto& k : kernels) {
     for (const auto& m : k.metrics) {
-      out += quote(k.name) + "," + quote(m.name) + "," + quote(m.unit) + "," + num(m.value) + "," + quote(m.kind) + "\n";
+      out += csv_quote(k.name) + "," + csv_quote(m.name) + "," + csv_quote(m.unit) + "," + num(m.value) + "," + csv_quote(m.kind) + "\n";
     }
   }
   return out;

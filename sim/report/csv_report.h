@@ -10,4 +10,7 @@ namespace warpsim {
 // Columns: Kernel Name, Metric Name, Metric Unit, Metric Value, Kind.
 std::string csv_report(const std::vector<Summary>& kernels);
 
+// A CSV field: quoted, with embedded quotes doubled (RFC 4180).
+std::string csv_quote(const std::string& s);
+
 }  // namespace warpsim

@@ -4,6 +4,8 @@
 #include <zlib.h>
 
 #include <filesystem>
+#include <map>
+#include <sstream>
 #include <nlohmann/json.hpp>
 
 #include "support/test_support.h"
@@ -109,6 +111,56 @@ TEST(Cli, CsvUsesNcuLongFormat) {
   std::string csv = test::read_file(dir.path("o.csv"));
   EXPECT_EQ(csv.rfind("\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\",\"Kind\"\n", 0), 0u);
   EXPECT_NE(csv.find("\"fma_ilp1\",\"smsp__inst_executed.sum\",\"inst\",258,\"modelled\""), std::string::npos) << csv.substr(0, 400);
+}
+
+// --stats: every registered counter per kernel. The group rows must equal the sums of their
+// instances, and the totals the JSON summary reports independently (instructions from the
+// trace's lines, DRAM bytes), per kernel.
+TEST(Cli, StatsDumpEveryCounterPerKernelConsistentWithTheSummary) {
+  TempDir dir;
+  const std::string trace = test::source_path("traces/accelsim/kernelslist.g");
+  auto r = run_cli({"run", "--arch", "h100", trace, "--json", dir.path("o.json"), "--stats", dir.path("s.csv"), "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto summary = nlohmann::json::parse(test::read_file(dir.path("o.json")));
+  std::istringstream csv(test::read_file(dir.path("s.csv")));
+  std::string line;
+  std::getline(csv, line);
+  EXPECT_EQ(line, "\"Kernel\",\"Kernel Index\",\"Counter\",\"Value\",\"Unit\",\"Description\"");
+  // kernel index -> counter -> value
+  std::map<int, std::map<std::string, uint64_t>> value;
+  while (std::getline(csv, line)) {
+    const size_t a = line.find("\","), b = line.find(",\"", a + 2), c = line.find("\",", b + 2), d = line.find(',', c + 2);
+    ASSERT_TRUE(a != std::string::npos && b != std::string::npos && c != std::string::npos && d != std::string::npos) << line;
+    value[std::stoi(line.substr(a + 2, b - a - 2))][line.substr(b + 2, c - b - 2)] = std::stoull(line.substr(c + 2, d - c - 2));
+  }
+  ASSERT_EQ(value.size(), summary["kernels"].size());
+  for (const auto& [k, counters] : value) {
+    SCOPED_TRACE("kernel " + std::to_string(k));
+    const auto& ks = summary["kernels"][k]["summary"];
+    uint64_t inst = 0, dram = 0;
+    for (const auto& [name, v] : counters) {
+      if (name.starts_with("gpu.sm[") && name != "gpu.sm[*].inst_executed" && name.ends_with("].inst_executed")) inst += v;
+      if (name.starts_with("gpu.dram.channel[") && name.find("[*]") == std::string::npos && name.ends_with("].bytes")) dram += v;
+    }
+    EXPECT_EQ(inst, ks["warp_instructions"].get<uint64_t>());
+    EXPECT_EQ(counters.at("gpu.sm[*].inst_executed"), inst);
+    EXPECT_EQ(dram, ks["dram_bytes_read"].get<uint64_t>() + ks["dram_bytes_written"].get<uint64_t>());
+    EXPECT_EQ(counters.at("gpu.dram.channel[*].bytes"), dram);
+    EXPECT_TRUE(counters.contains("gpu.dram.channel[0].activate_wait_cycles"));
+  }
+  // JSON: the same counters, with each group's unit and description once.
+  r = run_cli({"run", "--arch", "h100", trace, "--stats", dir.path("s.json"), "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(test::read_file(dir.path("s.json")));
+  EXPECT_EQ(j["units"]["gpu.dram.channel[*].refresh_wait_cycles"]["unit"], "cycles");
+  ASSERT_EQ(j["kernels"].size(), value.size());
+  EXPECT_EQ(j["kernels"][1]["counters"]["gpu.sm[*].inst_executed"].get<uint64_t>(), value[1]["gpu.sm[*].inst_executed"]);
+  EXPECT_EQ(j["kernels"][1]["counters"].size(), value[1].size());
+  // Nothing is written when the run fails.
+  std::string bad = dir.write("bad.trace", ".version 1\n.kernel k\n.grid 1\n.block 32\n.cta 0 0 0\n.warp 0\nfrob %r1\n");
+  r = run_cli({"run", "--arch", "a100", bad, "--stats", dir.path("bad.csv")});
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_FALSE(std::filesystem::exists(dir.path("bad.csv")));
 }
 
 TEST(Cli, SetOverridesReachTheModel) {
