@@ -315,6 +315,14 @@ for cluster in range(2):
     out += sums + maxs + mins + xors + incs + [w & 0xFFFFFFFF for w in wide] + [w >> 32 for w in wide]
 write("async_reduce_out.bin", "I", out)
 
+# grid_sync: a[i] = 1 + 3 i (u32), three rounds of b = a[i-1] + a[i] + a[i+1] (0 beyond the ends)
+# ping-ponging a -> b -> a -> b, modulo 2^32; then the sum of b.
+vals = [1 + 3 * i for i in range(2048)]
+for _ in range(3):
+    vals = [((vals[i - 1] if i > 0 else 0) + vals[i] + (vals[i + 1] if i + 1 < 2048 else 0)) & 0xFFFFFFFF for i in range(2048)]
+write("grid_sync_b.bin", "I", vals)
+write("grid_sync_sum.bin", "I", [sum(vals) & 0xFFFFFFFF])
+
 # wgmma_gemm: C = A B, 128 x 128 x 128, A row-major, B given transposed (bt[n][k]), FP16 inputs,
 # in double; both staging layouts (plain and 128-byte swizzled) must give this.
 a = random_init(61, -1, 1, 16384, f16)

@@ -21,6 +21,9 @@ struct KernelInfo {
   uint32_t shared_bytes = 0;      // static + dynamic shared memory per CTA
   uint32_t registers_per_thread = 0;
   std::string source_file;        // for messages that point at an instruction's line
+  // cudaLaunchCooperativeKernel: the CTAs may wait for each other (grid.sync()), so all of them
+  // must be resident at once; the GPU refuses a grid larger than that.
+  bool cooperative = false;
   bool clustered() const { return cluster.count() > 1; }
   // The cluster a CTA belongs to (linear, x fastest over the grid of clusters) and its rank
   // inside it (x fastest, as %cluster_ctarank numbers them).

@@ -305,7 +305,7 @@ void Sm::issue(SubPartition& sp, uint32_t slot, Cycle now) {
       break;
     }
     case OpClass::kBarrier:
-      issue_barrier(w, in);
+      issue_barrier(w, in, now);
       break;
     case OpClass::kMembar:
       if (w.outstanding_stores) w.at_membar = true;
@@ -392,6 +392,15 @@ void Sm::set_current(Warp& w, const WarpInst* in) {
 }
 
 void Sm::advance(Warp& w, uint32_t slot, Cycle now) {
+  // A warp waiting at a CTA barrier fetches its next instruction once released. Fetching it now
+  // would make an emulating frontend run the other warps ahead of the timing model to complete
+  // the barrier first, which never ends when one of them waits for another CTA (a cooperative
+  // launch's grid sync spins on global memory that CTAs not yet emulated must write).
+  if (w.at_barrier) {
+    set_current(w, nullptr);
+    w.fetch_deferred = true;
+    return;
+  }
   set_current(w, w.stream->next());
   if (!w.current) exit_warp(w, slot, now);
 }
@@ -403,7 +412,7 @@ void Sm::exit_warp(Warp& w, uint32_t slot, Cycle now) {
   CtaSlot& cta = ctas_[w.cta_slot];
   --cta.live;
   for (uint32_t id = 0; id < cta.barriers.size(); ++id)
-    if (cta.barriers[id].expected == 0) check_barrier(cta, id);
+    if (cta.barriers[id].expected == 0) check_barrier(cta, id, now);
   if (spec_.clusters.supported()) clusters_.exit(cta.cluster, w.cluster_arrivals, std::max(now, w.cluster_writes_done));
   maybe_retire(w, slot, now);
 }

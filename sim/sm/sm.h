@@ -114,8 +114,8 @@ class Sm : public Component, public MemResponder, private LoadStoreClient {
   void advance(Warp& w, uint32_t slot, Cycle now);
   void exit_warp(Warp& w, uint32_t slot, Cycle now);
   void maybe_retire(Warp& w, uint32_t slot, Cycle now);
-  void issue_barrier(Warp& w, const WarpInst& in);  // sm_barriers.cpp
-  void check_barrier(CtaSlot& cta, uint32_t id);    // releases its waiting warps if the phase is complete
+  void issue_barrier(Warp& w, const WarpInst& in, Cycle now);  // sm_barriers.cpp
+  void check_barrier(CtaSlot& cta, uint32_t id, Cycle now);  // releases its waiting warps if the phase is complete
   void mark_dirty(uint32_t slot);
   void load_done(uint32_t warp, std::span<const RegId> dsts, Cycle ready) override;
   void store_acked(uint32_t warp) override;

@@ -13,6 +13,8 @@ struct Warp {
   bool exited = false;      // executed exit or ran out of instructions; may still be draining
   bool at_barrier = false;
   uint8_t barrier_id = 0;   // the CTA barrier it waits at, when at_barrier
+  // At a CTA barrier, the next instruction is fetched when the barrier releases the warp (Sm::advance).
+  bool fetch_deferred = false;
   bool at_membar = false;
   // Held until held_until, in state held_for: barrier.cluster.wait (kNever until its phase
   // completes) or nanosleep.

@@ -44,6 +44,7 @@
 #include "../../traces/kernels/tma_tiles.cu"
 #include "../../traces/kernels/tma_multicast.cu"
 #include "../../traces/kernels/async_store.cu"
+#include "../../traces/kernels/grid_sync.cu"
 
 #include "suite_table.h"
 
@@ -70,6 +71,7 @@ const KernelRef kKernels[] = {
     {"cluster_exchange", (const void*)cluster_exchange}, {"tma_transpose", (const void*)tma_transpose},
     {"tma_scale_3d", (const void*)tma_scale_3d}, {"tma_multicast", (const void*)tma_multicast},
     {"async_store_ring", (const void*)async_store_ring}, {"async_reduce_to_leader", (const void*)async_reduce_to_leader},
+    {"grid_stencil", (const void*)grid_stencil},
 };
 
 #define CUDA_OK(call)                                                                              \
@@ -314,12 +316,13 @@ int main(int argc, char** argv) {
         std::vector<void*> args;
         dim3 cluster;  // 0 x 0 x 0: launched without a cluster attribute
         std::vector<CUtensorMap> maps;
+        bool cooperative = false;
       };
       std::vector<Prepared> launches;
       for (const SuiteLaunch& l : s.launches) {
         if (!l.kernel) break;
         Prepared p{nullptr, dim3(l.grid[0], l.grid[1], l.grid[2]), dim3(l.block[0], l.block[1], l.block[2]), l.dynamic_shared, {}, {},
-                   dim3(l.cluster[0], l.cluster[1], l.cluster[2]), {}};
+                   dim3(l.cluster[0], l.cluster[1], l.cluster[2]), {}, l.cooperative};
         for (const KernelRef& r : kKernels)
           if (std::strcmp(r.name, l.kernel) == 0) p.fn = r.fn;
         if (!p.fn) { std::fprintf(stderr, "harness: no kernel %s in this build\n", l.kernel); return 1; }
@@ -347,6 +350,10 @@ int main(int argc, char** argv) {
       }
       auto run_all = [&]() {
         for (auto& p : launches) {
+          if (p.cooperative) {  // every CTA resident at once; grid.sync() allowed
+            CUDA_OK(cudaLaunchCooperativeKernel(p.fn, p.grid, p.block, p.args.data(), p.shared, 0));
+            continue;
+          }
           if (p.cluster.x == 0) {
             CUDA_OK(cudaLaunchKernel(p.fn, p.grid, p.block, p.args.data(), p.shared, 0));
             continue;

@@ -43,6 +43,7 @@ REUSED = [
     ("tma_multicast", "clusters", "tma_multicast"),  # Hopper and later: multicast, remote mbarrier arrives
     ("async_store_ring", "clusters", "async_store_ring"),  # Hopper and later: st.async into a sibling, cluster given at launch
     ("async_reduce", "clusters", "async_reduce"),  # Hopper and later: red.async into the leader
+    ("grid_sync", "grid_sync", "grid_sync"),  # a cooperative launch: cooperative groups' grid.sync()
 ]
 
 MB = "ptx/microbench.sm_{sm}.ptx"
@@ -286,7 +287,8 @@ def harness_table():
             bl = (ln["block"] + [1, 1])[:3]
             cl = (ln.get("cluster", [0, 0, 0]) + [1, 1])[:3]
             launch_lines.append(f"{{{cxx_string(ln['kernel'])}, {{{g[0]}, {g[1]}, {g[2]}}}, {{{bl[0]}, {bl[1]}, {bl[2]}}}, "
-                                f"{ln.get('dynamic_shared_bytes', 0)}u, {{{', '.join(args)}}}, {{{cl[0]}, {cl[1]}, {cl[2]}}}}}")
+                                f"{ln.get('dynamic_shared_bytes', 0)}u, {{{', '.join(args)}}}, {{{cl[0]}, {cl[1]}, {cl[2]}}}, "
+                                f"{'true' if ln.get('cooperative') else 'false'}}}")
         checks = []
         for bname, e in (spec.get("expect") or {}).items():
             checks.append(f"{{{order[bname]}, CheckKind::kFile, {cxx_string(os.path.relpath(os.path.join(base, e['file']), HERE))}, "

@@ -42,6 +42,7 @@ struct SuiteLaunch {
   unsigned dynamic_shared;
   SuiteArg args[8];
   unsigned cluster[3];  // thread-block cluster dims from the launch file (all 0: none given)
+  bool cooperative = false;  // cudaLaunchCooperativeKernel (the launch file's cooperative: true)
 };
 
 struct SuiteCheck {

@@ -74,7 +74,22 @@ void CtaEmulator::barrier_op(WarpState& w, const EmuInst& in, uint32_t exec, Rec
     w.barrier_dst = red && ops[0].kind == EmuOperand::Kind::kReg ? ops[0].reg : -1;
     w.barrier_lanes = exec;
   }
+  check_can_complete(static_cast<uint32_t>(id), in);
   complete_barrier_if_done(static_cast<uint32_t>(id));
+}
+
+// A phase that expects more warps than have arrived plus those that still could (every warp
+// that has not exited and does not already wait here) can never complete: said at once, at the
+// barrier, rather than left to the timing model's deadlock report.
+void CtaEmulator::check_can_complete(uint32_t id, const EmuInst& at) const {
+  const CtaBarrier& b = barriers_[id];
+  uint32_t could = 0;
+  for (const WarpState& o : warps_) could += !o.done && o.barrier_wait != static_cast<int32_t>(id) ? 1 : 0;
+  if (b.arrived == 0 || b.expected == 0 || b.arrived + could >= b.expected) return;
+  throw InputError(SourceLocation{launch_.file, at.line, 1},
+                   "barrier " + std::to_string(id) + " can never complete in CTA " + id_.str() + ": its phase expects " +
+                       std::to_string(b.expected * 32) + " threads (" + std::to_string(b.expected) +
+                       " warps), more than can still arrive (warps that exited without arriving never will)");
 }
 
 void CtaEmulator::complete_barrier_if_done(uint32_t id) {
@@ -101,8 +116,12 @@ void CtaEmulator::complete_barrier_if_done(uint32_t id) {
 }
 
 void CtaEmulator::warp_finished() {
-  for (uint32_t id = 0; id < barriers_.size(); ++id)
+  for (uint32_t id = 0; id < barriers_.size(); ++id) {
     if (barriers_[id].expected == 0) complete_barrier_if_done(id);
+    for (const WarpState& o : warps_) {  // located at a waiting warp's barrier
+      if (o.barrier_wait == static_cast<int32_t>(id)) check_can_complete(id, launch_.program->insts[o.barrier_pc]);
+    }
+  }
 }
 
 // Runs other warps ahead until `done`: this CTA's, and in a cluster its siblings' too (a remote

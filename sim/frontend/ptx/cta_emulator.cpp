@@ -58,7 +58,11 @@ const WarpInst* CtaEmulator::Stream::next() {
     cta_.filling_warp_ = warp_;
     while (filled_ < kBatch) {
       // Waiting at a barrier, the warp goes on once the other warps have completed its phase.
-      if (w.barrier_wait >= 0) cta_.wait_at_barrier(w);
+      // A batch ends there: the timing model asks again once its barrier released the warp.
+      if (w.barrier_wait >= 0) {
+        if (filled_ > 0) break;
+        cta_.wait_at_barrier(w);
+      }
       if (!cta_.step(w, batch_[filled_])) break;
       ++filled_;
     }

@@ -70,6 +70,7 @@ struct LaunchContext {
   Dim3 cluster;                 // thread-block cluster shape; (1,1,1) without clusters
   bool explicit_cluster = false;  // %is_explicit_cluster: launched with a cluster shape
   uint64_t grid_id = 1;         // %gridid: the launch's number in the launch file, from 1
+  uint64_t grid_workspace = 0;  // a cooperative launch's grid-barrier workspace (%envreg1:%envreg2); 0 otherwise
   uint32_t dynamic_shared_bytes = 0;
   uint32_t shared_allocation_unit = 128;  // %total_smem_size is a multiple of it
   DeviceOutput* device_output = nullptr;  // where printf writes; null: nowhere
@@ -195,6 +196,7 @@ class CtaEmulator : public CtaWork {
   std::array<CtaBarrier, 16> barriers_;
   void barrier_op(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);
   void complete_barrier_if_done(uint32_t id);
+  void check_can_complete(uint32_t id, const EmuInst& at) const;  // throws when the phase never can
   void warp_finished();  // a warp exited: phases expecting every live warp may now be complete
   // Runs the other warps until `w`'s barrier phase completes; a clear error if it never can.
   void wait_at_barrier(WarpState& w);

@@ -192,6 +192,7 @@ void PtxWorkload::add_launch(MapReader& r, const fs::path& dir) {
   if (cluster_given) l->context.cluster = dim3_of(r, "cluster");
   l->dynamic_shared_bytes = static_cast<uint32_t>(r.integer_or("dynamic_shared_bytes", 0, 0, 1 << 20));
   l->registers_per_thread = static_cast<uint32_t>(r.integer_or("registers_per_thread", 32, 1, 255));
+  l->cooperative = r.boolean_or("cooperative", false);
   const Function* f = module_.find(l->kernel);
   if (!f || !f->is_entry) {
     std::string names;
@@ -277,6 +278,9 @@ void PtxWorkload::add_launch(MapReader& r, const fs::path& dir) {
   l->context.max_warp_instructions = max_warp_instructions_;
   l->context.run_time_ops = &l->run_time_ops;
   l->context.grid_id = launches_.size() + 1;  // grids numbered in launch order, from 1
+  // A cooperative launch gets the driver's grid-barrier workspace (cooperative groups keep an
+  // arrival counter in it), zeroed, one per launch.
+  if (l->cooperative) l->context.grid_workspace = memory_.allocate("<grid barrier of launch " + std::to_string(l->context.grid_id) + ">", std::vector<uint8_t>(16, 0));
   launches_.push_back(std::move(l));
   launches_.back()->context.program = &launches_.back()->program;
 }
@@ -495,6 +499,7 @@ std::unique_ptr<KernelSource> PtxWorkload::next_kernel() {
   info.shared_bytes = static_cast<uint32_t>(l.program.static_shared_bytes) + l.dynamic_shared_bytes;
   info.registers_per_thread = l.registers_per_thread;
   info.source_file = spec_.ptx_path;
+  info.cooperative = l.cooperative;
   return std::make_unique<PtxKernel>(l.context, std::move(info));
 }
 

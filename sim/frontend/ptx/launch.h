@@ -74,6 +74,7 @@ class PtxWorkload : public Workload {
     std::string kernel;
     Dim3 grid, block;
     uint32_t dynamic_shared_bytes = 0, registers_per_thread = 32;
+    bool cooperative = false;  // cudaLaunchCooperativeKernel: every CTA resident at once, grid.sync() allowed
     Program program;
     LaunchContext context;
     std::map<std::string, OpInfo> run_time_ops;  // LaunchContext::run_time_ops

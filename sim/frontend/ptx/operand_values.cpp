@@ -38,6 +38,13 @@ Special special_register(const std::string& name, uint8_t& dim) {
   if (base == "%nclusterid") return Special::kNclusterid;
   if (base == "%is_explicit_cluster") return Special::kIsExplicitCluster;
   if (base == "%gridid") return Special::kGridid;
+  if (base.starts_with("%envreg") && base.size() > 7 && base.size() <= 9 && base.find_first_not_of("0123456789", 7) == std::string::npos) {
+    const int n = std::stoi(base.substr(7));
+    if (n < 32) {
+      dim = static_cast<uint8_t>(n);
+      return Special::kEnvreg;
+    }
+  }
   return Special::kNone;
 }
 
@@ -92,6 +99,11 @@ uint64_t CtaEmulator::read_other(const WarpState& w, const EmuOperand& o, uint32
         // A temporal grid id (PTX ISA: what debuggers use to tell concurrent grids apart); the
         // driver's values are not specified, so each launch's number in the launch file.
         case Special::kGridid: return launch_.grid_id;
+        // The CUDA driver puts the address of a cooperative launch's grid-barrier workspace in
+        // %envreg1 (high 32 bits) and %envreg2 (low), which cooperative groups' this_grid()
+        // reads (nvcc's PTX: bfi.b64 of the two); 0 in an ordinary launch, where grid.sync() traps.
+        case Special::kEnvreg:
+          return o.dim == 1 ? launch_.grid_workspace >> 32 : o.dim == 2 ? launch_.grid_workspace & 0xffffffffu : 0;
         case Special::kNone: return 0;
       }
       return 0;

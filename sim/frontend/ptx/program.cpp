@@ -150,16 +150,13 @@ class Lowering {
         uint8_t dim;
         Special s = special_register(o.name, dim);
         if (s != Special::kNone) {
+          if (s == Special::kEnvreg) p_.reads_envreg = true;
           e.kind = EmuOperand::Kind::kSpecial;
           e.special = s;
           e.dim = dim;
           return e;
         }
         auto it = regs_.find(o.name);
-        if (it == regs_.end() && o.name.starts_with("%envreg")) {
-          fail(o.line, o.column, o.name + " is set by the driver for a cooperative launch (cooperative groups' this_grid().sync() reads it), "
-                                 "which warpsim does not model");
-        }
         if (it == regs_.end()) fail(o.line, o.column, "register " + o.name + " is not declared (expected a .reg declaration)");
         e.kind = EmuOperand::Kind::kReg;
         e.reg = it->second;

@@ -20,7 +20,8 @@ namespace warpsim::ptx {
 enum class Special : uint8_t {
   kNone, kTid, kNtid, kCtaid, kNctaid, kLaneid, kWarpid, kNwarpid, kSmid, kNsmid, kClock, kLanemaskLt, kLanemaskLe, kLanemaskEq,
   kClusterCtarank, kClusterNctarank, kClusterCtaid, kClusterNctaid, kClusterid, kNclusterid, kIsExplicitCluster, kGridid,
-  kLanemaskGt, kLanemaskGe, kDynamicSmemSize, kTotalSmemSize
+  kLanemaskGt, kLanemaskGe, kDynamicSmemSize, kTotalSmemSize,
+  kEnvreg,  // %envreg0-31, set by the driver; `dim` holds the number
 };
 
 // The special register a PTX name such as "%ctaid.y" or "%cluster_ctarank" names (kNone if it
@@ -168,6 +169,7 @@ struct Program {
   std::vector<uint8_t> constant_bank;   // module .const variables, initialised
   std::map<std::string, std::pair<uint64_t, uint64_t>> constant_symbols;  // name -> offset, bytes
   uint32_t source_file = 0;
+  bool reads_envreg = false;  // reads %envreg1/2: cooperative groups' grid-wide sync (a cooperative launch)
 };
 
 // Lowers `entry` of `module`. Throws InputError (at the PTX line) for instructions the emulator

@@ -75,7 +75,14 @@ void CtaEmulator::runtime_op(WarpState& w, const EmuInst& in, uint32_t exec) {
       });
       return;
     case EmuOp::kTrap:
-      if (exec) fault(in, w, static_cast<uint32_t>(std::countr_zero(exec)), "the kernel executed trap (on a GPU the launch fails)");
+      if (exec) {
+        fault(in, w, static_cast<uint32_t>(std::countr_zero(exec)),
+              std::string("the kernel executed trap (on a GPU the launch fails)") +
+                  (launch_.program->reads_envreg && launch_.grid_workspace == 0
+                       ? "; the kernel reads %envreg, as cooperative groups' this_grid().sync() does, which traps unless the kernel is "
+                         "launched cooperatively: give the launch 'cooperative: true'"
+                       : ""));
+      }
       return;
     case EmuOp::kAssertFail:
       // __assertfail(message, file, line, function, char size): the first failing lane stops the run,

@@ -5,6 +5,7 @@
 #include <sstream>
 #include <vector>
 
+#include "common/error.h"
 #include "common/format.h"
 
 namespace warpsim {
@@ -115,6 +116,13 @@ void TraceWriter::workload(Workload& workload, const std::function<std::string(R
                            const std::function<std::string(const WarpInst&)>& comment_of) {
   while (auto kernel = workload.next_kernel()) {
     const KernelInfo& info = kernel->info();
+    if (info.cooperative) {
+      // Its CTAs wait for each other through global memory (grid.sync()); written one CTA at a
+      // time, the first would wait for the others forever.
+      throw InputError(SourceLocation{info.source_file, 0, 0},
+                       "'" + info.name + "' is a cooperative launch, whose CTAs wait for each other through memory; warpsim trace writes "
+                       "one CTA at a time and cannot emulate it (warpsim run can)");
+    }
     begin_kernel(info);
     // A cluster's CTAs are taken together and kept until all are written: emulating one may
     // need the others (distributed shared memory, barrier.cluster).
