@@ -563,7 +563,7 @@ std::string Sm::describe_state() const {
     const Warp& w = warps_[slot];
     if (!w.resident) continue;
     s << "\n  warp slot " << slot << " (CTA slot " << w.cta_slot << ", warp " << w.warp_in_cta << "): "
-      << (w.exited ? "exited" : w.at_barrier ? "at barrier" : "running") << ", loads " << w.outstanding_loads
+      << (w.exited ? "exited" : w.at_barrier ? "at barrier " + std::to_string(w.barrier_id) : std::string("running")) << ", loads " << w.outstanding_loads
       << ", stores " << w.outstanding_stores;
     if (w.current && !w.exited) s << ", next " << w.current->op->mnemonic << " (line " << w.current->line << ")";
   }

@@ -158,6 +158,57 @@ TEST(AsyncStorePtx, RemoteStoresLandBeforeTheReceiversPhaseCompletes) {
   EXPECT_EQ(std::vector<uint32_t>(reinterpret_cast<const uint32_t*>(out.data()), reinterpret_cast<const uint32_t*>(out.data()) + 32), expected);
 }
 
+// A CTA may st.async into its own shared memory (its own rank, or no rank bits): a banked shared
+// store whose bytes complete on its own barrier, with nothing crossing the network.
+TEST(AsyncStorePtx, AStoreIntoTheIssuingCtaCompletesLocally) {
+  const std::string ptx = R"(.version 8.1
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 out)
+.reqnctapercluster 1, 1, 1
+{
+  .reg .pred %p<4>;
+  .reg .b32 %r<16>;
+  .reg .b64 %rd<8>;
+  .shared .align 8 .b64 bar;
+  .shared .align 16 .b32 words[32];
+  mov.u32 %r2, %tid.x;
+  mov.u32 %r5, bar;
+  setp.ne.u32 %p1, %r2, 0;
+  @%p1 bra INITED;
+  mbarrier.init.shared.b64 [%r5], 1;
+  mbarrier.arrive.expect_tx.shared.b64 %rd2, [%r5], 128;
+INITED:
+  bar.sync 0;
+  mov.u32 %r3, words;
+  shl.b32 %r8, %r2, 2;
+  add.u32 %r4, %r3, %r8;
+  mul.lo.u32 %r11, %r2, 5;
+  st.async.weak.shared::cluster.mbarrier::complete_tx::bytes.b32 [%r4], %r11, [%r5];
+WAIT:
+  mbarrier.try_wait.parity.shared.b64 %p3, [%r5], 0;
+  @!%p3 bra WAIT;
+  ld.shared.u32 %r10, [%r4];
+  ld.param.u64 %rd1, [out];
+  mul.wide.u32 %rd3, %r2, 4;
+  add.s64 %rd4, %rd1, %rd3;
+  st.global.u32 [%rd4], %r10;
+  ret;
+}
+)";
+  std::vector<uint32_t> expected;
+  for (uint32_t t = 0; t < 32; ++t) expected.push_back(5 * t);
+  EXPECT_EQ(test::run_words("h100", ptx, 32, 32), expected);
+  test::TempDir dir;
+  auto r = test::run_cli({"trace", "--arch", "h100", dir.write("k.launch.yaml", "ptx: " + dir.write("k.ptx", ptx) +
+                                                                                  "\nkernel: k\ngrid: [1]\nblock: [32]\nargs:\n  - {buffer: {name: out, elem: u32, count: 32}}\n"),
+                          "-o", dir.path("k.trace")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto run = test::simulate_text("h100", test::read_file(dir.path("k.trace")));
+  EXPECT_EQ(run.sum("gpu.sm[*].dsmem.requests"), 0u);  // nothing crossed the network
+  EXPECT_EQ(run.sum("gpu.sm[*].remote_mbarrier_signals"), 0u);
+}
+
 TEST(AsyncStorePtx, MisuseIsAFaultAtItsLine) {
   test::TempDir dir;
   // The barrier in the sender's own CTA while the store goes to rank 0.
