@@ -323,6 +323,12 @@ for _ in range(3):
 write("grid_sync_b.bin", "I", vals)
 write("grid_sync_sum.bin", "I", [sum(vals) & 0xFFFFFFFF])
 
+# device_malloc: thread t of 512 sums k t for k < (t mod 8) + 1; every block's 1 GiB request
+# returns NULL; the kept blocks hold 100 b + j.
+write("device_malloc_sums.bin", "I", [sum(k * t for k in range(t % 8 + 1)) for t in range(512)])
+write("device_malloc_null_seen.bin", "I", [1] * 8)
+write("device_malloc_out.bin", "i", [100 * b + j for b in range(8) for j in range(16)])
+
 # wgmma_gemm: C = A B, 128 x 128 x 128, A row-major, B given transposed (bt[n][k]), FP16 inputs,
 # in double; both staging layouts (plain and 128-byte swizzled) must give this.
 a = random_init(61, -1, 1, 16384, f16)

@@ -494,6 +494,8 @@ void CtaEmulator::execute_op(WarpState& w, const EmuInst& in, uint32_t exec, Rec
     case EmuOp::kTrap:
     case EmuOp::kPrintf:
     case EmuOp::kAssertFail:
+    case EmuOp::kMalloc:
+    case EmuOp::kFree:
       runtime_op(w, in, exec);
       return;
     default:

@@ -20,6 +20,7 @@
 
 #include "common/dim3.h"
 #include "frontend/kernel_source.h"
+#include "frontend/ptx/device_heap.h"
 #include "frontend/ptx/device_memory.h"
 #include "frontend/ptx/program.h"
 #include "frontend/ptx/register_file.h"
@@ -71,6 +72,7 @@ struct LaunchContext {
   bool explicit_cluster = false;  // %is_explicit_cluster: launched with a cluster shape
   uint64_t grid_id = 1;         // %gridid: the launch's number in the launch file, from 1
   uint64_t grid_workspace = 0;  // a cooperative launch's grid-barrier workspace (%envreg1:%envreg2); 0 otherwise
+  DeviceHeap* heap = nullptr;   // what in-kernel malloc and free use (null: the module calls neither)
   uint32_t dynamic_shared_bytes = 0;
   uint32_t shared_allocation_unit = 128;  // %total_smem_size is a multiple of it
   DeviceOutput* device_output = nullptr;  // where printf writes; null: nowhere

@@ -75,7 +75,7 @@ class Inliner {
 
   bool runtime_builtin(const std::string& name) const {
     const Function* f = m_.find(name);
-    return (name == "vprintf" || name == "__assertfail") && (!f || f->is_declaration);
+    return (name == "vprintf" || name == "__assertfail" || name == "malloc" || name == "free") && (!f || f->is_declaration);
   }
 
   void inline_call(const Instruction& call, int depth) {
@@ -93,7 +93,7 @@ class Inliner {
     }
     if (!callee_name) fail("expected the name of the called function");
     if (runtime_builtin(callee_name->name)) {
-      // The CUDA runtime's device-side vprintf and __assertfail have no PTX body: the emulator
+      // The CUDA runtime's device-side vprintf, __assertfail, malloc and free have no PTX body: the emulator
       // runs them itself. The call keeps its opcode and the callee's name, and its return and
       // argument lists become the call-site .param variables' addresses, in order.
       Instruction builtin = call;

@@ -200,6 +200,11 @@ void PtxWorkload::add_launch(MapReader& r, const fs::path& dir) {
       if (fn.is_entry) names += (names.empty() ? "" : ", ") + fn.name;
     config_error(r.location("kernel"), "no kernel '" + l->kernel + "' in " + spec_.ptx_path + "; its kernels are: " + names);
   }
+  if (!heap_ && (module_.find("malloc") || module_.find("free"))) {
+    // The heap exists once per launch file, so blocks outlive the kernel that allocated them.
+    const uint64_t base = memory_.allocate("<device heap>", std::vector<uint8_t>(malloc_heap_bytes_, 0));
+    heap_ = std::make_unique<DeviceHeap>(base, malloc_heap_bytes_);
+  }
   if (!globals_placed_) {
     // __device__ variables live in global memory for the whole launch file, after the buffers
     // declared so far (so a module without any leaves every address as it was).
@@ -278,6 +283,7 @@ void PtxWorkload::add_launch(MapReader& r, const fs::path& dir) {
   l->context.max_warp_instructions = max_warp_instructions_;
   l->context.run_time_ops = &l->run_time_ops;
   l->context.grid_id = launches_.size() + 1;  // grids numbered in launch order, from 1
+  l->context.heap = heap_.get();
   // A cooperative launch gets the driver's grid-barrier workspace (cooperative groups keep an
   // arrival counter in it), zeroed, one per launch.
   if (l->cooperative) l->context.grid_workspace = memory_.allocate("<grid barrier of launch " + std::to_string(l->context.grid_id) + ">", std::vector<uint8_t>(16, 0));
@@ -367,6 +373,7 @@ PtxWorkload::PtxWorkload(const std::string& launch_file, uint32_t cc) {
   std::error_code ec;  // the non-throwing form: a path the OS refuses (too long, say) is just not there
   if (!fs::exists(spec_.ptx_path, ec)) config_error(r.location("ptx"), "no PTX file " + spec_.ptx_path);
   module_ = parse_ptx_file(spec_.ptx_path);
+  malloc_heap_bytes_ = static_cast<uint64_t>(r.integer_or("malloc_heap_bytes", 8 << 20, 16, int64_t{1} << 32));
   // PTX for an architecture-specific target (sm_90a: wgmma, setmaxnreg) loads only on that
   // exact compute capability, as the driver requires; later GPUs lack those instructions.
   for (const auto& t : module_.targets) {

@@ -89,6 +89,8 @@ class PtxWorkload : public Workload {
   std::map<std::string, uint64_t> global_addresses_;  // module __device__ variables
   bool globals_placed_ = false;
   DeviceMemory memory_;
+  std::unique_ptr<DeviceHeap> heap_;  // in-kernel malloc/free; made when the module declares either
+  uint64_t malloc_heap_bytes_ = 8 << 20;  // cudaLimitMallocHeapSize (CUDA's default: 8 MB)
   std::vector<std::unique_ptr<Launch>> launches_;
   size_t next_ = 0;
   const Launch* current_ = nullptr;

@@ -306,7 +306,7 @@ class Lowering {
     }
     for (const auto& o : in.operands) {
       if (e.base == "call" && o.kind == Operand::Kind::kSymbol) {  // the runtime function the inliner left (inliner.h)
-        e.code = o.name == "vprintf" ? EmuOp::kPrintf : EmuOp::kAssertFail;
+        e.code = o.name == "vprintf" ? EmuOp::kPrintf : o.name == "malloc" ? EmuOp::kMalloc : o.name == "free" ? EmuOp::kFree : EmuOp::kAssertFail;
         e.operands.emplace_back();
         continue;
       }

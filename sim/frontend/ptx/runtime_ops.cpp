@@ -4,6 +4,7 @@
 #include <bit>
 
 #include "common/error.h"
+#include "common/format.h"
 #include "frontend/ptx/cta_emulator.h"
 #include "frontend/ptx/device_printf.h"
 #include "frontend/ptx/value_bits.h"
@@ -97,6 +98,26 @@ void CtaEmulator::runtime_op(WarpState& w, const EmuInst& in, uint32_t exec) {
                             ": Assertion `" + string_at(param(ops[n - 5], l), l) + "` failed");
       }
       return;
+    case EmuOp::kMalloc:
+    case EmuOp::kFree: {
+      // malloc(size) -> pointer and free(pointer), one call per active lane in lane order (a
+      // deterministic order for the blocks); the call-site .param slots are in local memory.
+      const bool alloc = in.code == EmuOp::kMalloc;
+      const size_t n = ops.size();
+      if (n < (alloc ? 3u : 2u)) fault(in, w, exec ? static_cast<uint32_t>(std::countr_zero(exec)) : 0, alloc ? "malloc takes 1 parameter and returns a pointer" : "free takes 1 parameter");
+      for_lanes(exec, [&](uint32_t l) {
+        uint64_t arg = 0;
+        std::memcpy(&arg, memory_at(MemSpace::kLocal, address(w, ops[n - 1], l), 8, w, l, in), 8);
+        if (!launch_.heap) fault(in, w, l, "internal: no device heap for malloc/free");
+        if (alloc) {
+          const uint64_t p = launch_.heap->allocate(arg);
+          std::memcpy(memory_at(MemSpace::kLocal, address(w, ops[n - 2], l), 8, w, l, in), &p, 8);
+        } else if (arg != 0 && !launch_.heap->release(arg)) {
+          fault(in, w, l, "free(" + hex(arg) + ") of a pointer that malloc did not return, or that was freed already");
+        }
+      });
+      return;
+    }
     case EmuOp::kPrintf: {
       // vprintf(format, arguments) with an optional int result: one call per active lane, in
       // lane order; the text goes to the launch's device output.
