@@ -658,8 +658,10 @@ TEST(PtxEmulator, EveryShippedKernelPassesItsReferenceCheckOnEveryConfig) {
       SCOPED_TRACE(arch + " " + launch);
 #ifdef WARPSIM_SANITIZED
       // Attention is the slowest to emulate; under the sanitizers (whose findings do not depend on
-      // the config) it runs on two configs, and on all five in the release build.
+      // the config) it runs on two configs, and on all five in the release build. H200 runs the
+      // same PTX as H100 through the same code with other timing numbers, so the sanitizers skip it.
       if (launch.find("attention") != std::string::npos && arch != "h100" && arch != "v100") continue;
+      if (arch == "h200") continue;
 #endif
       std::string text = test::read_file(launch);
       ASSERT_NE(text.find("\nexpect:"), std::string::npos) << "every shipped kernel names a reference";
