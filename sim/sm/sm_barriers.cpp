@@ -1,8 +1,6 @@
 // The CTA's 16 barriers in the timing model (PTX bar/barrier): a phase expects the warps its
 // first arrival names (WarpInst::barrier_warps; 0: every warp that has not exited, exited warps
 // counting as arrived), holds only the warps that wait at it, and bar.arrive does not wait.
-#include <array>
-
 #include "sm/sm.h"
 
 namespace warpsim {
@@ -24,24 +22,22 @@ void Sm::issue_barrier(Warp& w, const WarpInst& in, Cycle now) {
 void Sm::check_barrier(CtaSlot& cta, uint32_t id, Cycle now) {
   CtaSlot::Barrier& b = cta.barriers[id];
   if (b.arrived == 0 || b.arrived < (b.expected ? b.expected : cta.live)) return;
-  std::array<uint32_t, 64> fetch;  // released warps whose next instruction is still to fetch (at most 32 per CTA)
-  size_t fetching = 0;
   for (uint32_t slot : cta.warps) {
     Warp& w = warps_[slot];
     if (!w.at_barrier || w.barrier_id != id) continue;
     w.at_barrier = false;
     mark_dirty(slot);
-    if (w.fetch_deferred && fetching < fetch.size()) fetch[fetching++] = slot;
   }
   b = CtaSlot::Barrier{};
   woke_work_ = true;
-  // Every warp of the phase has now arrived in the frontend too, so their next instructions
-  // follow the barrier without anyone running ahead.
-  for (size_t i = 0; i < fetching; ++i) {
-    Warp& w = warps_[fetch[i]];
+  // Every warp of the phase has now arrived in the frontend too, so the released warps' next
+  // instructions follow the barrier without anyone running ahead.
+  for (uint32_t slot : cta.warps) {
+    Warp& w = warps_[slot];
+    if (!w.fetch_deferred || w.at_barrier) continue;
     w.fetch_deferred = false;
     set_current(w, w.stream->next());
-    if (!w.current) exit_warp(w, fetch[i], now);
+    if (!w.current) exit_warp(w, slot, now);
   }
 }
 
