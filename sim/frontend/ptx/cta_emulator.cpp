@@ -173,6 +173,8 @@ bool CtaEmulator::step_independent(WarpState& w, Record& out) {
   if (w.following == ~0u) w.following = group;
   const EmuInst& in = insts[pc];
   const uint32_t exec = guard_lanes(w, in, group);
+  if (!in.register_only && exec) ++unit_effects();
+  if (!w.timed.empty()) track_timed(w, in);
   begin_record(in, exec, out);
   if (in.code == EmuOp::kBra) {
     out.inst.active_mask = group;
@@ -225,6 +227,8 @@ bool CtaEmulator::step(WarpState& w, Record& out) {
   StackEntry& top = w.stack.back();
   const EmuInst& in = insts[top.pc];
   const uint32_t exec = guard_lanes(w, in, top.mask);
+  if (!in.register_only && exec) ++unit_effects();  // an instruction no lane runs does nothing
+  if (!w.timed.empty()) track_timed(w, in);
   begin_record(in, exec, out);
   execute(w, in, exec, out);
   return true;

@@ -24,6 +24,7 @@
 #include "frontend/ptx/device_memory.h"
 #include "frontend/ptx/program.h"
 #include "frontend/ptx/register_file.h"
+#include "frontend/ptx/spin_watch.h"
 #include "frontend/ptx/sync_clocks.h"
 #include "frontend/ptx/tensor_map.h"
 #include "frontend/ptx/value_bits.h"
@@ -101,6 +102,7 @@ struct ClusterState {
   std::vector<std::vector<uint8_t>> retired_shared;  // by rank
   uint32_t catching_up = 0;                         // nesting of barrier.cluster catch-ups
   bool yielding = false;                            // some CTA's failing mbarrier wait is running the others ahead
+  uint64_t effects = 0;                             // instructions executed with effects beyond registers (spin_watch.h)
 };
 
 class CtaEmulator : public CtaWork {
@@ -164,6 +166,11 @@ class CtaEmulator : public CtaWork {
     uint32_t async_next = 0;
     std::vector<RegId> async_open;
     std::deque<std::vector<RegId>> async_groups;
+    uint32_t failed_polls = 0;  // mbarrier waits failed in a row
+    SpinWatch spin;             // whether those polls go round a loop that writes nothing
+    // While failed_polls is past the watch's threshold: registers (by slot, slot(r) >> 1) whose
+    // value comes from a clock read, which the watch leaves out (a backoff reads the time).
+    std::vector<uint8_t> timed;
   };
   class Stream : public WarpStream {
    public:
@@ -267,6 +274,14 @@ class CtaEmulator : public CtaWork {
   bool wait_satisfied(const WarpState& w, const EmuInst& in, uint32_t exec) const;
   bool blocked_on_wait(const WarpState& w) const;
   bool yielding_ = false;
+  // stuck_waits.cpp: a failing (or passing) poll of an mbarrier; reports a phase that can never complete.
+  void watch_poll(WarpState& w, const EmuInst& in, uint32_t exec, bool failed);
+  void track_timed(WarpState& w, const EmuInst& in);
+  bool others_spin_forever(const WarpState& waiting);  // every other warp done, at a barrier or polling in vain
+  std::span<const uint32_t> warp_state(const WarpState& w);
+  uint64_t& unit_effects() { return cluster_ ? cluster_->effects : effects_; }
+  uint64_t effects_ = 0;                   // as ClusterState::effects, for a CTA outside clusters
+  std::vector<uint32_t> spin_scratch_;
   int64_t filling_warp_ = -1;  // the warp whose Stream is filling its batch: never run ahead here
   // Registers are by far the commonest operand: that case is inline, the rest out of line.
   bool arithmetic_fast32(WarpState& w, const EmuInst& in, uint32_t exec);

@@ -94,6 +94,7 @@ void CtaEmulator::mbarrier_op(WarpState& w, const EmuInst& in, uint32_t exec, Re
   MbarrierUse& use = out.inst.mbar;
   bool first = true;
   int64_t waited = -1;
+  bool all_done = true;  // a wait: every lane's phase has completed
   if (kind == MbarrierOp::kWait && !wait_satisfied(w, in, exec)) run_others_until(w, [&] { return wait_satisfied(w, in, exec); });
   for_lanes(exec, [&](uint32_t l) {
     uint64_t a = address(w, addr, l);
@@ -163,11 +164,15 @@ void CtaEmulator::mbarrier_op(WarpState& w, const EmuInst& in, uint32_t exec, Re
     const bool parity = in.has("parity");
     const bool done = parity ? (b.phase & 1) != (operand & 1) : operand < b.phase;
     write(w, ops.at(0).kind == EmuOperand::Kind::kReg ? ops[0].reg : -1, l, done ? 1 : 0);
+    all_done = all_done && done;
     if (done) waited = std::max<int64_t>(waited, parity ? int64_t{b.phase} - 1 : static_cast<int64_t>(operand));
     // The phase waited for: what its arriving warps had seen is ordered before what follows.
     if (done && clocks_.enabled()) clocks_.acquire(w.index, b.completed[waited & 1]);
   });
-  if (kind == MbarrierOp::kWait) use.phase = static_cast<int32_t>(waited);
+  if (kind == MbarrierOp::kWait) {
+    use.phase = static_cast<int32_t>(waited);
+    watch_poll(w, in, exec, !all_done);
+  }
   // The timing model holds the arrive until the warp's copies so far have landed.
   if (after_copies) async_copy_group(w, in, out);
 }

@@ -24,6 +24,12 @@ enum class Special : uint8_t {
   kEnvreg,  // %envreg0-31, set by the driver; `dim` holds the number
 };
 
+struct EmuInst;
+// Whether an instruction's effects stay in its warp's registers: no store, atomic, arrive,
+// barrier, copy or exit, no load of memory another grid's CTA may write, no clock read
+// (stuck_waits.cpp).
+bool keeps_to_registers(const EmuInst& in);
+
 // The special register a PTX name such as "%ctaid.y" or "%cluster_ctarank" names (kNone if it
 // is not one), and its dimension (0-2 for .x .y .z).
 Special special_register(const std::string& name, uint8_t& dim);
@@ -75,6 +81,9 @@ struct EmuInst {
   // Read for every executed instruction: kept together at the front, so that emulating one
   // touches as few cache lines of it as possible.
   EmuOp code = EmuOp::kMov;
+  // Its effects stay in the warp's registers (keeps_to_registers): what the emulator's watch for
+  // hopeless mbarrier polls counts on (spin_watch.h).
+  bool register_only = false;
   int32_t guard = -1;
   bool guard_negated = false;
   MemSpace space = MemSpace::kGlobal;

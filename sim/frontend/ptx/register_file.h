@@ -5,6 +5,7 @@
 // (docs/performance.md).
 #include <cstdint>
 #include <cstring>
+#include <span>
 #include <vector>
 
 namespace warpsim::ptx {
@@ -34,6 +35,9 @@ class RegisterFile {
       words_[(s >> 1) + lane] = static_cast<uint32_t>(v);
     }
   }
+  std::span<const uint32_t> words() const { return words_; }
+  // Where register r lives: its first word << 1, | 1 when it is 64-bit (32 or 64 words in all).
+  uint32_t slot(int32_t r) const { return slots_[r]; }
   // A 32-bit register's lanes, for loops that know the width.
   uint32_t* lanes32(int32_t r) { return &words_[slots_[r] >> 1]; }
 

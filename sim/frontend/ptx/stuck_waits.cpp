@@ -1,0 +1,158 @@
+// An mbarrier phase that can never complete, reported where a warp polls it (spin_watch.h has
+// the argument). Without this a kernel whose TMA box delivers fewer bytes than its expect_tx
+// announced spins until the livelock limit: minutes, and a message about locks.
+#include <algorithm>
+#include <string>
+
+#include "common/error.h"
+#include "common/format.h"
+#include "frontend/ptx/cta_emulator.h"
+
+namespace warpsim::ptx {
+
+namespace {
+// Polls a warp fails in a row before its loop is watched: a wait the other warps can satisfy
+// is satisfied within one poll (run_others_until), so the watch costs nothing there.
+constexpr uint32_t kWatchAfter = 8;
+
+bool reads_clock(const EmuInst& in) {
+  for (const EmuOperand& o : in.operands)
+    if (o.kind == EmuOperand::Kind::kSpecial && o.special == Special::kClock) return true;
+  return false;
+}
+}  // namespace
+
+// Loads count when what they read changes only by this CTA's (cluster's) own instructions;
+// global memory is not such. A clock read counts: the watch leaves what it computes out.
+bool keeps_to_registers(const EmuInst& in) {
+  switch (in.code) {
+    case EmuOp::kLd:
+    case EmuOp::kLdmatrix:
+      return !in.generic && (in.space == MemSpace::kShared || in.space == MemSpace::kSharedCluster || in.space == MemSpace::kLocal ||
+                             in.space == MemSpace::kParam || in.space == MemSpace::kConst);
+    case EmuOp::kMbarrier:
+      return in.op.mbarrier == MbarrierOp::kWait;  // test_wait / try_wait only read the barrier
+    case EmuOp::kSt: case EmuOp::kAtom: case EmuOp::kRed: case EmuOp::kBar: case EmuOp::kRet: case EmuOp::kStmatrix:
+    case EmuOp::kCpAsync: case EmuOp::kCpAsyncCommit: case EmuOp::kCpAsyncWait: case EmuOp::kBulkCopy:
+    case EmuOp::kWmmaLoad: case EmuOp::kWmmaStore: case EmuOp::kClusterArrive: case EmuOp::kClusterWait: case EmuOp::kWgmma:
+    case EmuOp::kTcgen05: case EmuOp::kTrap: case EmuOp::kPrintf: case EmuOp::kAssertFail: case EmuOp::kMalloc: case EmuOp::kFree:
+    case EmuOp::kAlloca: case EmuOp::kStackSave: case EmuOp::kStackRestore:
+      return false;
+    default:
+      return true;  // arithmetic, moves, comparisons, branches, shuffles and votes
+  }
+}
+
+// A value computed from a clock read is timed (a backoff's elapsed time, its sleep, its branch).
+// w.timed holds, by a register's first word, 0 (not timed) or its words + 1 (timed). Registers
+// as the operands name them (storage registers, after packing), the scoreboard's rule for which
+// operand is written.
+void CtaEmulator::track_timed(WarpState& w, const EmuInst& in) {
+  const auto registers = static_cast<int32_t>(launch_.program->storage_bits.size());
+  auto each_register = [&](const EmuOperand& o, auto&& f) {
+    if ((o.kind == EmuOperand::Kind::kReg || o.kind == EmuOperand::Kind::kAddr) && o.reg >= 0 && o.reg < registers) f(o.reg);
+    if (o.kind == EmuOperand::Kind::kVector || o.kind == EmuOperand::Kind::kAddr)
+      for (int32_t r : o.regs)
+        if (r >= 0 && r < registers) f(r);
+  };
+  bool timed = reads_clock(in) || (in.guard >= 0 && w.timed[w.regs.slot(in.guard) >> 1] != 0);
+  const bool writes = in.op.writes_destination && !in.operands.empty() && in.operands[0].kind != EmuOperand::Kind::kAddr;
+  for (size_t i = writes ? 1 : 0; i < in.operands.size(); ++i)
+    each_register(in.operands[i], [&](int32_t r) { timed = timed || w.timed[w.regs.slot(r) >> 1] != 0; });
+  if (!writes) return;
+  each_register(in.operands[0], [&](int32_t r) {
+    const uint32_t slot = w.regs.slot(r);
+    w.timed[slot >> 1] = timed ? static_cast<uint8_t>((slot & 1 ? 64 : 32) + 1) : 0;
+  });
+}
+
+// Everything a warp's next steps depend on besides memory and the time: its registers (less the
+// timed ones), the reconvergence stack or the lanes' PCs and independent thread scheduling's
+// turn, and the carry flags.
+std::span<const uint32_t> CtaEmulator::warp_state(const WarpState& w) {
+  auto& s = spin_scratch_;
+  const auto regs = w.regs.words();
+  s.assign(regs.begin(), regs.end());
+  for (size_t i = 0; i < w.timed.size(); ++i)
+    if (w.timed[i]) std::fill_n(s.begin() + static_cast<std::ptrdiff_t>(i), w.timed[i] - 1, 0);
+  for (const StackEntry& e : w.stack) s.insert(s.end(), {e.pc, e.rpc, e.mask});
+  s.insert(s.end(), w.pcs.begin(), w.pcs.end());
+  s.insert(s.end(), {w.live, w.turn, w.run_length, w.following, uint32_t{w.waited_on_memory}, w.carry, static_cast<uint32_t>(w.stack.size())});
+  return s;
+}
+
+bool CtaEmulator::others_spin_forever(const WarpState& waiting) {
+  const uint64_t effects = unit_effects();
+  const std::vector<CtaEmulator*> ctas = cluster_ ? cluster_->ctas : std::vector<CtaEmulator*>{this};
+  for (const CtaEmulator* cta : ctas) {
+    if (!cta) continue;
+    for (const WarpState& o : cta->warps_)
+      if (&o != &waiting && !o.done && o.barrier_wait < 0 && !o.spin.cycling(effects)) return false;
+  }
+  return true;
+}
+
+void CtaEmulator::watch_poll(WarpState& w, const EmuInst& in, uint32_t exec, bool failed) {
+  if (!failed) {
+    if (w.failed_polls >= kWatchAfter) w.timed.clear(), w.spin.reset();
+    w.failed_polls = 0;
+    return;
+  }
+  if (++w.failed_polls < kWatchAfter) return;
+  if (w.timed.empty()) w.timed.assign(w.regs.words().size(), 0);
+  const uint64_t effects = unit_effects();
+  w.spin.poll(effects, warp_state(w));
+  if (!w.spin.cycling(effects)) return;
+  const std::vector<CtaEmulator*> ctas = cluster_ ? cluster_->ctas : std::vector<CtaEmulator*>{this};
+  uint32_t exited = 0, at_barrier = 0, polling = 0, retired = 0;
+  for (const CtaEmulator* cta : ctas) {
+    if (!cta) {
+      ++retired;
+      continue;
+    }
+    for (const WarpState& o : cta->warps_) {
+      if (o.done) {
+        ++exited;
+      } else if (o.barrier_wait >= 0) {
+        ++at_barrier;
+      } else if (o.spin.cycling(effects)) {
+        ++polling;
+      } else {
+        return;  // a warp that may still write
+      }
+    }
+  }
+  // The first lane whose barrier has not reached its phase names it.
+  std::string what;
+  const bool parity = in.has("parity");
+  for_lanes(exec, [&](uint32_t l) {
+    if (!what.empty()) return;
+    const uint64_t a = address(w, in.operands.at(1), l);
+    const Mbarrier& b = mbarrier_at(a, w, l, in);
+    const uint64_t operand = read(w, in.operands.at(2), l);
+    if (parity ? (b.phase & 1) != (operand & 1) : operand < b.phase) return;
+    what = "the mbarrier at shared " + hex(a & kClusterOffsetMask) +
+           ((a >> kClusterRankShift) != 0 && (a >> kClusterRankShift) != uint64_t{rank_} + 1
+                ? " of the CTA of rank " + std::to_string((a >> kClusterRankShift) - 1)
+                : "") +
+           ": its phase " + std::to_string(b.phase) + " (waited for with " + (parity ? "parity " : "state ") + std::to_string(operand) + ") ";
+    const std::string arrivals = b.expected == 1 ? " arrival" : " arrivals";
+    what += b.pending ? "misses " + std::to_string(b.pending) + " of its " + std::to_string(b.expected) + arrivals
+                      : "has had its " + std::to_string(b.expected) + arrivals;
+    if (b.tx > 0) {
+      what += (b.pending ? " and " : " but ") + std::to_string(b.tx) +
+              " of the transaction bytes expect_tx announced never arrive (copies smaller than announced?)";
+    } else if (b.tx < 0) {
+      what += (b.pending ? " and " : " but ") + std::to_string(-b.tx) +
+              " transaction bytes more than expect_tx announced have arrived (copies larger than announced?)";
+    }
+  });
+  if (what.empty()) return;
+  std::string others = "its warps: " + std::to_string(polling) + " polling in loops that write nothing, " + std::to_string(at_barrier) +
+                       " at barriers, " + std::to_string(exited) + " exited";
+  if (retired) others += "; " + std::to_string(retired) + " CTA" + (retired == 1 ? " has" : "s have") + " exited";
+  throw InputError(SourceLocation{launch_.file, in.line, 1}, "warp " + std::to_string(w.index) + " of CTA " + id_.str() + " waits forever on " + what +
+                                                               "; nothing in its " + (cluster_ ? "cluster" : "CTA") + " can change that (" + others + ")");
+}
+
+}  // namespace warpsim::ptx
