@@ -41,6 +41,7 @@ CtaEmulator::CtaEmulator(const LaunchContext& launch, Dim3 cta_id, std::shared_p
 CtaEmulator::~CtaEmulator() {
   if (!cluster_) return;
   cluster_->ctas[rank_] = nullptr;
+  ++cluster_->retired;
   cluster_->retired_shared[rank_] = std::move(shared_);
 }
 

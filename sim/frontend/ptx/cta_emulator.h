@@ -103,6 +103,7 @@ struct ClusterState {
   uint32_t catching_up = 0;                         // nesting of barrier.cluster catch-ups
   bool yielding = false;                            // some CTA's failing mbarrier wait is running the others ahead
   uint64_t effects = 0;                             // instructions executed with effects beyond registers (spin_watch.h)
+  uint32_t retired = 0;                             // CTAs that have exited (a null rank may also be one not yet begun)
 };
 
 class CtaEmulator : public CtaWork {

@@ -84,12 +84,16 @@ std::span<const uint32_t> CtaEmulator::warp_state(const WarpState& w) {
 bool CtaEmulator::others_spin_forever(const WarpState& waiting) {
   const uint64_t effects = unit_effects();
   const std::vector<CtaEmulator*> ctas = cluster_ ? cluster_->ctas : std::vector<CtaEmulator*>{this};
+  uint32_t missing = 0;
   for (const CtaEmulator* cta : ctas) {
-    if (!cta) continue;
+    if (!cta) {
+      ++missing;
+      continue;
+    }
     for (const WarpState& o : cta->warps_)
       if (&o != &waiting && !o.done && o.barrier_wait < 0 && !o.spin.cycling(effects)) return false;
   }
-  return true;
+  return !cluster_ || missing == cluster_->retired;  // a CTA of the cluster yet to begin may still write
 }
 
 void CtaEmulator::watch_poll(WarpState& w, const EmuInst& in, uint32_t exec, bool failed) {
@@ -122,6 +126,7 @@ void CtaEmulator::watch_poll(WarpState& w, const EmuInst& in, uint32_t exec, boo
       }
     }
   }
+  if (cluster_ && retired != cluster_->retired) return;  // a CTA of the cluster yet to begin may still write
   // The first lane whose barrier has not reached its phase names it.
   std::string what;
   const bool parity = in.has("parity");
