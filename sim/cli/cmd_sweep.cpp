@@ -28,7 +28,7 @@ plan expands a sweep file (docs/sweeps.md) into one JSON line per point, each wi
 that hashes its input, resolved config and options; every point's config is checked first.
 run runs the points (or chunk I of K points, for a Slurm array task), each as its own `warpsim
 run`, N at once, writing DIR/<point_id>.json atomically; points already "ok" there are skipped,
-so reruns resume. merge writes one row per point (axes, status, cycles, time, IPC, hit rates,
+so reruns resume, unless the files their run read (input, PTX, references) have changed since. merge writes one row per point (axes, status, cycles, time, IPC, hit rates,
 DRAM traffic, bound), or per kernel with --kernels; --baseline l2=base adds each row's speed-up
 over the row that differs only in that axis, --svg a line chart of one column against one axis;
 failed and missing points are reported on stderr. slurm prints a script that submits the run as
@@ -86,7 +86,9 @@ int run(const std::vector<std::string>& args) {
   if (index < -1) throw UsageError{"--index must be 0 or more"};
   if (index >= 0) o.index = static_cast<uint64_t>(index);
   const auto tally = run_sweep(read_points(points_file), o, std::cerr);
-  std::cout << "warpsim sweep: " << tally.ran << " run, " << tally.skipped << " already done, " << tally.failed << " failed; results in "
+  std::cout << "warpsim sweep: " << tally.ran << " run"
+            << (tally.stale ? " (" + std::to_string(tally.stale) + " because the files their results came from have changed)" : "") << ", "
+            << tally.skipped << " already done, " << tally.failed << " failed; results in "
             << o.results_dir << "\n";
   return tally.failed ? kExitSimulation : kExitOk;
 }

@@ -14,6 +14,7 @@
 
 #include "cli/cli_common.h"
 #include "common/atomic_file.h"
+#include "sweep/input_digest.h"
 
 extern char** environ;
 
@@ -31,18 +32,25 @@ std::string slurp(const std::string& path) {
   return s.str();
 }
 
-bool already_done(const std::string& result_path) {
+enum class Previous { kNone, kDone, kStale };
+
+// A result that says "ok" and was made from files with this digest is done; one made from other
+// files (or before results kept a digest) is stale.
+Previous previous_result(const std::string& result_path, const std::string& digest) {
   std::error_code ec;
-  if (!fs::exists(result_path, ec)) return false;
+  if (!fs::exists(result_path, ec)) return Previous::kNone;
   try {
-    return nlohmann::json::parse(slurp(result_path)).value("status", "") == "ok";
+    const auto result = nlohmann::json::parse(slurp(result_path));
+    if (result.value("status", "") != "ok") return Previous::kNone;
+    return result.value("input_digest", "") == digest ? Previous::kDone : Previous::kStale;
   } catch (const nlohmann::json::exception&) {
-    return false;  // unreadable: run it again
+    return Previous::kNone;  // unreadable: run it again
   }
 }
 
 struct Child {
   SweepPoint point;
+  std::string digest;  // of the files the run reads, taken before it starts
   std::string json_path, err_path;
   Clock::time_point started;
 };
@@ -86,7 +94,7 @@ bool finish(const Child& c, int wait_status, const std::string& result_path) {
   nlohmann::ordered_json result{{"point", c.point.to_json()},   {"status", ok ? "ok" : "failed"},
                                 {"exit_code", exit_code},       {"error", error},
                                 {"wall_seconds", seconds},      {"warpsim_version", kVersion},
-                                {"run", run}};
+                                {"input_digest", c.digest},     {"run", run}};
   write_file_atomically(result_path, result.dump(1) + "\n");
   fs::remove(c.json_path, ec);
   fs::remove(c.err_path, ec);
@@ -119,16 +127,21 @@ SweepRunTally run_sweep(const std::vector<SweepPoint>& all, const SweepRunOption
   fs::create_directories(options.results_dir);
   const std::string self = fs::read_symlink("/proc/self/exe").string();
   SweepRunTally tally;
-  std::vector<SweepPoint> todo;
+  std::vector<std::pair<SweepPoint, std::string>> todo;  // with its files' digest
   std::set<std::string> seen;  // points with the same id are one simulation
+  std::map<std::string, std::string> digests;  // by input: each input's files are read once
   for (const auto& p : points) {
     if (!seen.insert(p.id).second) continue;
+    auto [at, fresh] = digests.try_emplace(p.input);
+    if (fresh) at->second = digest_files(files_read_by(p.input));
     const std::string result = (fs::path(options.results_dir) / (p.id + ".json")).string();
-    if (!options.force && already_done(result)) {
+    const Previous previous = options.force ? Previous::kNone : previous_result(result, at->second);
+    if (previous == Previous::kDone) {
       ++tally.skipped;
       continue;
     }
-    todo.push_back(p);
+    if (previous == Previous::kStale) ++tally.stale;
+    todo.emplace_back(p, at->second);
   }
   // Temporary names carry this process's id: array tasks sharing a results folder never clash.
   const std::string tag = "." + std::to_string(::getpid());
@@ -136,9 +149,9 @@ SweepRunTally run_sweep(const std::vector<SweepPoint>& all, const SweepRunOption
   size_t next = 0, finished = 0;
   while (next < todo.size() || !running.empty()) {
     while (next < todo.size() && running.size() < options.jobs) {
-      const SweepPoint& p = todo[next++];
+      const auto& [p, digest] = todo[next++];
       const std::string base = (fs::path(options.results_dir) / ("." + p.id + tag)).string();
-      Child c{p, base + ".run.json", base + ".err", Clock::now()};
+      Child c{p, digest, base + ".run.json", base + ".err", Clock::now()};
       running.emplace(spawn(self, c), std::move(c));
     }
     int status = 0;

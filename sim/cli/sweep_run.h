@@ -2,7 +2,8 @@
 // Runs sweep points, each as its own `warpsim run` process (a point that crashes or runs out of
 // memory fails alone), several at once, and writes one result file per point:
 // <results>/<point_id>.json, atomically. A point whose result says "ok" is not run again, so a
-// sweep that was interrupted, or a Slurm array task that is resubmitted, picks up where it was.
+// sweep that was interrupted, or a Slurm array task that is resubmitted, picks up where it was;
+// unless the files its run read have changed since (the result keeps their digest).
 #include <cstdint>
 #include <optional>
 #include <ostream>
@@ -23,6 +24,7 @@ struct SweepRunOptions {
 
 struct SweepRunTally {
   uint64_t ran = 0, skipped = 0, failed = 0;
+  uint64_t stale = 0;  // of those run: points whose result was made from files that have changed
 };
 
 // The points chunk `index` covers: [index x chunk, (index + 1) x chunk). Throws UsageError when

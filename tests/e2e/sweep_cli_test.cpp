@@ -248,6 +248,42 @@ TEST(SweepCli, RerunsSkipWhatIsDoneAndJobCountsDoNotChangeResults) {
   EXPECT_NE(forced.out.find("4 run, 0 already done"), std::string::npos) << forced.out;
 }
 
+// A point's id hashes its input's path; its result keeps a digest of the files the run read,
+// so a resumed sweep runs again the points whose files changed in place, and only those.
+TEST(SweepCli, PointsWhoseFilesChangedRunAgain) {
+  test::TempDir dir;
+  std::filesystem::copy_file(source_path("traces/examples/divergence.trace"), dir.path("k.trace"));
+  std::filesystem::create_directories(dir.path("ptx"));
+  std::filesystem::copy_file(source_path("traces/kernels/ptx/saxpy.sm_90.ptx"), dir.path("ptx/saxpy.sm_90.ptx"));
+  std::string launch = test::read_file(source_path("traces/kernels/saxpy.launch.yaml"));
+  launch.replace(launch.find("file: ref/"), 10, "file: " + source_path("traces/kernels/ref/"));
+  dir.write("saxpy.launch.yaml", launch);
+  const std::string sweep = dir.write("sweep.yaml", "inputs: [k.trace, saxpy.launch.yaml]\narch: [h100]\n");
+  const std::string points = dir.path("points.jsonl");
+  ASSERT_EQ(run_cli({"sweep", "plan", sweep, "-o", points}).exit_code, 0);
+  const auto planned = lines_of(test::read_file(points));
+  ASSERT_EQ(planned.size(), 2u);
+  auto result = [&](size_t i) { return nlohmann::json::parse(test::read_file(dir.path("r/" + planned[i]["point_id"].get<std::string>() + ".json"))); };
+  auto r = run_cli({"sweep", "run", points, "--results", dir.path("r")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("2 run, 0 already done"), std::string::npos) << r.out;
+  const auto first = result(0);
+  // The trace replaced in place by another: its point runs again and gets the new trace's result.
+  std::filesystem::copy_file(source_path("traces/examples/fma_ilp.trace"), dir.path("k.trace"), std::filesystem::copy_options::overwrite_existing);
+  r = run_cli({"sweep", "run", points, "--results", dir.path("r")});
+  EXPECT_NE(r.out.find("1 run (1 because the files their results came from have changed), 1 already done"), std::string::npos) << r.out;
+  const auto direct = run_cli({"run", "--arch", "h100", dir.path("k.trace"), "--json", "-"});
+  EXPECT_EQ(result(0)["run"]["kernels"], nlohmann::json::parse(direct.out)["kernels"]);
+  EXPECT_NE(result(0)["input_digest"], first["input_digest"]);
+  // A launch file's PTX counts as its input: a changed comment there is enough.
+  std::ofstream(dir.path("ptx/saxpy.sm_90.ptx"), std::ios::app) << "// edited\n";
+  r = run_cli({"sweep", "run", points, "--results", dir.path("r")});
+  EXPECT_NE(r.out.find("1 run (1 because"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("1 already done"), std::string::npos) << r.out;
+  r = run_cli({"sweep", "run", points, "--results", dir.path("r")});
+  EXPECT_NE(r.out.find("0 run, 2 already done"), std::string::npos) << r.out;
+}
+
 TEST(SweepCli, ChunksCoverEveryPointOnce) {
   test::TempDir dir;
   const std::string points = dir.path("points.jsonl");
