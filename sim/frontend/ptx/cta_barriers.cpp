@@ -165,7 +165,7 @@ void CtaEmulator::run_others_until(const WarpState& waiting, const std::function
     }
     // Once every other warp polls in a loop that writes nothing (stuck_waits.cpp), running them
     // on changes nothing: the waiting warp's own watch then decides.
-    if (progressed && others_spin_forever(waiting)) break;
+    if (progressed && !census(&waiting).may_write) break;
   }
   yielding = false;
 }

@@ -278,7 +278,11 @@ class CtaEmulator : public CtaWork {
   // stuck_waits.cpp: a failing (or passing) poll of an mbarrier; reports a phase that can never complete.
   void watch_poll(WarpState& w, const EmuInst& in, uint32_t exec, bool failed);
   void track_timed(WarpState& w, const EmuInst& in);
-  bool others_spin_forever(const WarpState& waiting);  // every other warp done, at a barrier or polling in vain
+  struct Census {
+    uint32_t exited = 0, at_barrier = 0, polling = 0, retired = 0;
+    bool may_write = false;
+  };
+  Census census(const WarpState* except);
   std::span<const uint32_t> warp_state(const WarpState& w);
   uint64_t& unit_effects() { return cluster_ ? cluster_->effects : effects_; }
   uint64_t effects_ = 0;                   // as ClusterState::effects, for a CTA outside clusters

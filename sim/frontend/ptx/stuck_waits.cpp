@@ -81,19 +81,33 @@ std::span<const uint32_t> CtaEmulator::warp_state(const WarpState& w) {
   return s;
 }
 
-bool CtaEmulator::others_spin_forever(const WarpState& waiting) {
+// What the warps of the CTA (cluster) other than `except` are doing; `may_write` when one of
+// them might still write (it runs code that is not a loop known to write nothing, or its CTA
+// has yet to begin).
+CtaEmulator::Census CtaEmulator::census(const WarpState* except) {
+  Census c;
   const uint64_t effects = unit_effects();
   const std::vector<CtaEmulator*> ctas = cluster_ ? cluster_->ctas : std::vector<CtaEmulator*>{this};
-  uint32_t missing = 0;
   for (const CtaEmulator* cta : ctas) {
     if (!cta) {
-      ++missing;
+      ++c.retired;
       continue;
     }
-    for (const WarpState& o : cta->warps_)
-      if (&o != &waiting && !o.done && o.barrier_wait < 0 && !o.spin.cycling(effects)) return false;
+    for (const WarpState& o : cta->warps_) {
+      if (&o == except) continue;
+      if (o.done) {
+        ++c.exited;
+      } else if (o.barrier_wait >= 0) {
+        ++c.at_barrier;
+      } else if (o.spin.cycling(effects)) {
+        ++c.polling;
+      } else {
+        c.may_write = true;
+      }
+    }
   }
-  return !cluster_ || missing == cluster_->retired;  // a CTA of the cluster yet to begin may still write
+  if (cluster_ && c.retired != cluster_->retired) c.may_write = true;  // a null rank not yet begun
+  return c;
 }
 
 void CtaEmulator::watch_poll(WarpState& w, const EmuInst& in, uint32_t exec, bool failed) {
@@ -107,26 +121,8 @@ void CtaEmulator::watch_poll(WarpState& w, const EmuInst& in, uint32_t exec, boo
   const uint64_t effects = unit_effects();
   w.spin.poll(effects, warp_state(w));
   if (!w.spin.cycling(effects)) return;
-  const std::vector<CtaEmulator*> ctas = cluster_ ? cluster_->ctas : std::vector<CtaEmulator*>{this};
-  uint32_t exited = 0, at_barrier = 0, polling = 0, retired = 0;
-  for (const CtaEmulator* cta : ctas) {
-    if (!cta) {
-      ++retired;
-      continue;
-    }
-    for (const WarpState& o : cta->warps_) {
-      if (o.done) {
-        ++exited;
-      } else if (o.barrier_wait >= 0) {
-        ++at_barrier;
-      } else if (o.spin.cycling(effects)) {
-        ++polling;
-      } else {
-        return;  // a warp that may still write
-      }
-    }
-  }
-  if (cluster_ && retired != cluster_->retired) return;  // a CTA of the cluster yet to begin may still write
+  const Census others = census(nullptr);
+  if (others.may_write) return;
   // The first lane whose barrier has not reached its phase names it.
   std::string what;
   const bool parity = in.has("parity");
@@ -153,11 +149,11 @@ void CtaEmulator::watch_poll(WarpState& w, const EmuInst& in, uint32_t exec, boo
     }
   });
   if (what.empty()) return;
-  std::string others = "its warps: " + std::to_string(polling) + " polling in loops that write nothing, " + std::to_string(at_barrier) +
-                       " at barriers, " + std::to_string(exited) + " exited";
-  if (retired) others += "; " + std::to_string(retired) + " CTA" + (retired == 1 ? " has" : "s have") + " exited";
+  std::string warps = "its warps: " + std::to_string(others.polling) + " polling in loops that write nothing, " + std::to_string(others.at_barrier) +
+                      " at barriers, " + std::to_string(others.exited) + " exited";
+  if (others.retired) warps += "; " + std::to_string(others.retired) + " CTA" + (others.retired == 1 ? " has" : "s have") + " exited";
   throw InputError(SourceLocation{launch_.file, in.line, 1}, "warp " + std::to_string(w.index) + " of CTA " + id_.str() + " waits forever on " + what +
-                                                               "; nothing in its " + (cluster_ ? "cluster" : "CTA") + " can change that (" + others + ")");
+                                                               "; nothing in its " + (cluster_ ? "cluster" : "CTA") + " can change that (" + warps + ")");
 }
 
 }  // namespace warpsim::ptx
