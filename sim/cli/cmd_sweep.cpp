@@ -28,8 +28,9 @@ plan expands a sweep file (docs/sweeps.md) into one JSON line per point, each wi
 that hashes its input, resolved config and options; every point's config is checked first.
 run runs the points (or chunk I of K points, for a Slurm array task), each as its own `warpsim
 run`, N at once, writing DIR/<point_id>.json atomically; points already "ok" there are skipped,
-so reruns resume, unless the files their run read (input, PTX, references) have changed since. merge writes one row per point (axes, status, cycles, time, IPC, hit rates,
-DRAM traffic, bound), or per kernel with --kernels; --baseline l2=base adds each row's speed-up
+so reruns resume, unless the files their run read (input, PTX, references) have changed since.
+merge writes one row per point (axes, status, cycles, time, IPC, hit rates, DRAM traffic,
+bound), or per kernel with --kernels; --baseline l2=base adds each row's speed-up
 over the row that differs only in that axis, --svg a line chart of one column against one axis;
 failed and missing points are reported on stderr. slurm prints a script that submits the run as
 a job array and the merge as a job that waits for it.

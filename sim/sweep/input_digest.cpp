@@ -3,17 +3,16 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <regex>
+
+#include "sweep/fnv1a.h"
 
 namespace warpsim {
 namespace fs = std::filesystem;
 
 namespace {
-
-bool ends_with(const std::string& s, const std::string& e) { return s.size() >= e.size() && s.compare(s.size() - e.size(), e.size(), e) == 0; }
 
 // Scalars under `ptx` and `file` keys anywhere in a launch file (launches, buffers' init, expect).
 void named_files(const YAML::Node& node, std::vector<std::string>& out) {
@@ -48,7 +47,7 @@ void expand_sm(const fs::path& path, std::vector<std::string>& out) {
 std::vector<std::string> files_read_by(const std::string& input) {
   std::vector<std::string> files{fs::path(input).lexically_normal().string()};
   const fs::path dir = fs::path(input).parent_path();
-  if (ends_with(input, ".yaml") || ends_with(input, ".yml")) {
+  if (input.ends_with(".yaml") || input.ends_with(".yml")) {
     std::vector<std::string> named;
     try {
       named_files(YAML::LoadFile(input), named);
@@ -56,7 +55,7 @@ std::vector<std::string> files_read_by(const std::string& input) {
       // The run reports the error; the file's own bytes are digested.
     }
     for (const auto& n : named) expand_sm(fs::path(n).is_absolute() ? fs::path(n) : dir / n, files);
-  } else if (ends_with(input, ".g")) {
+  } else if (input.ends_with(".g")) {
     std::ifstream in(input);
     std::string line;
     while (std::getline(in, line)) {
@@ -70,26 +69,18 @@ std::vector<std::string> files_read_by(const std::string& input) {
 }
 
 std::string digest_files(const std::vector<std::string>& files) {
-  uint64_t h = 0xcbf29ce484222325ULL;
-  auto mix = [&](const char* data, size_t n) {
-    for (size_t i = 0; i < n; ++i) {
-      h ^= static_cast<unsigned char>(data[i]);
-      h *= 0x100000001b3ULL;
-    }
-  };
+  Fnv1a h;
   std::vector<char> buffer(1 << 16);
   for (const auto& f : files) {
-    mix(f.data(), f.size() + 1);  // with its terminating zero: names and contents cannot run together
+    h.add(f.data(), f.size() + 1);  // with its terminating zero: names and contents cannot run together
     std::ifstream in(f, std::ios::binary);
     if (!in) {
-      mix("missing", 8);
+      h.add("missing", 8);
       continue;
     }
-    while (in.read(buffer.data(), static_cast<std::streamsize>(buffer.size())) || in.gcount() > 0) mix(buffer.data(), static_cast<size_t>(in.gcount()));
+    while (in.read(buffer.data(), static_cast<std::streamsize>(buffer.size())) || in.gcount() > 0) h.add(buffer.data(), static_cast<size_t>(in.gcount()));
   }
-  char out[17];
-  std::snprintf(out, sizeof out, "%016llx", static_cast<unsigned long long>(h));
-  return out;
+  return h.hex();
 }
 
 }  // namespace warpsim

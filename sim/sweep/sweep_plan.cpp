@@ -13,22 +13,17 @@
 #include "config/config_node.h"
 #include "config/load_config.h"
 #include "report/json_report.h"
+#include "sweep/fnv1a.h"
 
 namespace warpsim {
 namespace fs = std::filesystem;
 
 namespace {
 
-// FNV-1a, 64 bits: stable across runs, machines and compilers (std::hash is not).
 std::string stable_hash(const std::string& text) {
-  uint64_t h = 0xcbf29ce484222325ULL;
-  for (unsigned char c : text) {
-    h ^= c;
-    h *= 0x100000001b3ULL;
-  }
-  char out[17];
-  std::snprintf(out, sizeof out, "%016llx", static_cast<unsigned long long>(h));
-  return out;
+  Fnv1a h;
+  h.add(text.data(), text.size());
+  return h.hex();
 }
 
 constexpr uint64_t kMaxPoints = 1'000'000;

@@ -77,7 +77,7 @@ std::span<const uint32_t> CtaEmulator::warp_state(const WarpState& w) {
     if (w.timed[i]) std::fill_n(s.begin() + static_cast<std::ptrdiff_t>(i), w.timed[i] - 1, 0);
   for (const StackEntry& e : w.stack) s.insert(s.end(), {e.pc, e.rpc, e.mask});
   s.insert(s.end(), w.pcs.begin(), w.pcs.end());
-  s.insert(s.end(), {w.live, w.turn, w.run_length, w.following, uint32_t{w.waited_on_memory}, w.carry, static_cast<uint32_t>(w.stack.size())});
+  s.insert(s.end(), {w.live, w.turn, w.run_length, w.following, uint32_t{w.waited_on_memory}, w.carry});
   return s;
 }
 
@@ -87,7 +87,8 @@ std::span<const uint32_t> CtaEmulator::warp_state(const WarpState& w) {
 CtaEmulator::Census CtaEmulator::census(const WarpState* except) {
   Census c;
   const uint64_t effects = unit_effects();
-  const std::vector<CtaEmulator*> ctas = cluster_ ? cluster_->ctas : std::vector<CtaEmulator*>{this};
+  CtaEmulator* self = this;
+  const std::span<CtaEmulator* const> ctas = cluster_ ? std::span<CtaEmulator* const>(cluster_->ctas) : std::span<CtaEmulator* const>(&self, 1);
   for (const CtaEmulator* cta : ctas) {
     if (!cta) {
       ++c.retired;
@@ -102,7 +103,8 @@ CtaEmulator::Census CtaEmulator::census(const WarpState* except) {
       } else if (o.spin.cycling(effects)) {
         ++c.polling;
       } else {
-        c.may_write = true;
+        c.may_write = true;  // the counts no longer matter
+        return c;
       }
     }
   }
