@@ -37,6 +37,14 @@ std::string TempDir::write(const std::string& name, const std::string& content) 
 
 std::string source_path(const std::string& relative) { return std::string(WARPSIM_SOURCE_DIR) + "/" + relative; }
 
+std::string shipped_launch(const std::string& name) {
+  std::string text = read_file(source_path("traces/kernels/" + name));
+  for (const auto& [from, to] : {std::pair<std::string, std::string>{"ptx: ptx/", "ptx: " + source_path("traces/kernels/ptx/")},
+                                 std::pair<std::string, std::string>{"file: ref/", "file: " + source_path("traces/kernels/ref/")}})
+    for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) text.replace(at, from.size(), to);
+  return text;
+}
+
 std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::stringstream s;

@@ -31,6 +31,9 @@ CliResult run_cli(const std::vector<std::string>& args);
 
 std::string source_path(const std::string& relative);  // inside the repository
 std::string read_file(const std::string& path);
+// The text of a launch file shipped in traces/kernels/ (`name`, e.g. "saxpy.launch.yaml") with its
+// `ptx: ptx/` and `file: ref/` paths made absolute, so that a variant written elsewhere runs.
+std::string shipped_launch(const std::string& name);
 
 // Simulates `trace_text` on a shipped config (with overrides); returns the summaries.
 struct Simulated {

@@ -13,8 +13,9 @@
 #include "frontend/ptx/value_bits.h"
 
 namespace warpsim::ptx {
-CtaEmulator::CtaEmulator(const LaunchContext& launch, Dim3 cta_id, std::shared_ptr<ClusterState> cluster, uint32_t rank)
-    : cluster_(std::move(cluster)), rank_(rank), launch_(launch), id_(cta_id) {
+CtaEmulator::CtaEmulator(const LaunchContext& launch, Dim3 cta_id, std::shared_ptr<ClusterState> cluster, uint32_t rank,
+                         std::shared_ptr<GridState> grid)
+    : cluster_(std::move(cluster)), rank_(rank), grid_(std::move(grid)), launch_(launch), id_(cta_id) {
   const uint64_t threads = launch.block.count();
   const uint32_t nwarps = static_cast<uint32_t>((threads + 31) / 32);
   warps_.resize(nwarps);
@@ -36,9 +37,20 @@ CtaEmulator::CtaEmulator(const LaunchContext& launch, Dim3 cta_id, std::shared_p
   }
   local_.resize(threads);
   if (cluster_) cluster_->ctas.at(rank_) = this;
+  if (grid_) {
+    grid_index_ = grid_->live.size();
+    grid_->live.push_back(this);
+    ++grid_->begun;
+  }
 }
 
 CtaEmulator::~CtaEmulator() {
+  if (grid_) {
+    grid_->live[grid_index_] = grid_->live.back();
+    grid_->live[grid_index_]->grid_index_ = grid_index_;
+    grid_->live.pop_back();
+    ++grid_->retired;
+  }
   if (!cluster_) return;
   cluster_->ctas[rank_] = nullptr;
   ++cluster_->retired;
@@ -174,7 +186,7 @@ bool CtaEmulator::step_independent(WarpState& w, Record& out) {
   if (w.following == ~0u) w.following = group;
   const EmuInst& in = insts[pc];
   const uint32_t exec = guard_lanes(w, in, group);
-  if (!in.register_only && exec) ++unit_effects();
+  if (!in.register_only && exec) count_effects(in);
   if (!w.timed.empty()) track_timed(w, in);
   begin_record(in, exec, out);
   if (in.code == EmuOp::kBra) {
@@ -187,7 +199,10 @@ bool CtaEmulator::step_independent(WarpState& w, Record& out) {
     const uint32_t target = in.operands.at(0).target;
     bool elsewhere = false;
     for (uint32_t l = 0; l < 32; ++l) elsewhere |= (w.live >> l & 1) && w.pcs[l] != target;
-    if (exec && target <= pc && elsewhere && w.waited_on_memory) w.run_length = 63;
+    if (exec && target <= pc && w.waited_on_memory) {
+      if (elsewhere) w.run_length = 63;
+      if (grid_) watch_memory_poll(w, in);
+    }
     w.waited_on_memory = false;
     return true;
   }
@@ -200,7 +215,6 @@ bool CtaEmulator::step_independent(WarpState& w, Record& out) {
   // Everything else runs through the common path on a one-entry stack.
   w.stack.assign(1, StackEntry{pc, end, group});
   execute(w, in, exec, out);
-  w.waited_on_memory |= in.code == EmuOp::kAtom || (in.code == EmuOp::kLd && in.strong);
   for (uint32_t l = 0; l < 32; ++l)
     if (group >> l & 1) w.pcs[l] = pc + 1;
   return true;
@@ -214,7 +228,7 @@ bool CtaEmulator::step(WarpState& w, Record& out) {
                      "warp " + std::to_string(w.index) + " of CTA " + id_.str() + " executed more than " +
                          std::to_string(launch_.max_warp_instructions) +
                          " instructions without finishing: a livelock? (lanes spinning on a lock another lane of the same warp "
-                         "holds never progress under the reconvergence stack; try reconvergence: independent)");
+                         "holds never progress under the reconvergence stack; try reconvergence: independent)" + waiting_for_ctas(w));
   }
   if (launch_.independent_thread_scheduling) return step_independent(w, out);
   const auto& insts = launch_.program->insts;
@@ -228,7 +242,7 @@ bool CtaEmulator::step(WarpState& w, Record& out) {
   StackEntry& top = w.stack.back();
   const EmuInst& in = insts[top.pc];
   const uint32_t exec = guard_lanes(w, in, top.mask);
-  if (!in.register_only && exec) ++unit_effects();  // an instruction no lane runs does nothing
+  if (!in.register_only && exec) count_effects(in);  // an instruction no lane runs does nothing
   if (!w.timed.empty()) track_timed(w, in);
   begin_record(in, exec, out);
   execute(w, in, exec, out);
@@ -263,6 +277,10 @@ void CtaEmulator::execute_op(WarpState& w, const EmuInst& in, uint32_t exec, Rec
       out.inst.active_mask = top.mask;
       uint32_t target = ops.at(0).target;
       uint32_t taken = exec, not_taken = top.mask & ~exec;
+      if (w.waited_on_memory) {
+        w.waited_on_memory = false;
+        if (taken && target <= pc && grid_) watch_memory_poll(w, in);
+      }
       if (not_taken == 0) {
         top.pc = target;
       } else if (taken == 0) {
@@ -376,6 +394,7 @@ void CtaEmulator::execute_op(WarpState& w, const EmuInst& in, uint32_t exec, Rec
     case EmuOp::kLd:
     case EmuOp::kSt:
       if (in.op.mbarrier == MbarrierOp::kCompleteTx) return async_store(w, in, exec, out);
+      if (in.code == EmuOp::kLd && in.strong && exec) note_poll(w, in, address(w, ops.at(1), static_cast<uint32_t>(std::countr_zero(exec))));
       load_store(w, in, exec, out);
       return;
     case EmuOp::kAtom:
@@ -390,6 +409,8 @@ void CtaEmulator::execute_op(WarpState& w, const EmuInst& in, uint32_t exec, Rec
       std::array<uint64_t, 32> lane_address;
       lanes([&](uint32_t l) { lane_address[l] = address(w, addr, l); });
       const MemSpace space = in.generic || in.space == MemSpace::kSharedCluster ? resolve_space(w, in, exec, lane_address, out) : in.space;
+      if (returns && exec) note_poll(w, in, lane_address[std::countr_zero(exec)]);
+      bool changed = false;
       lanes([&](uint32_t l) {  // lanes in order: a deterministic serialisation
         const uint64_t a = lane_address[l];
         out.addresses.push_back(a);
@@ -402,9 +423,11 @@ void CtaEmulator::execute_op(WarpState& w, const EmuInst& in, uint32_t exec, Rec
         uint64_t r = op == "cas" ? (mask_bits(old, type.bits) == mask_bits(v, type.bits) ? read(w, ops.at(3), l) : old)
                                  : combine_bits(op, type, old, v);
         if (half && type.packed == 2) r = (r & 0xffff) | (combine_bits(op, type, old >> 16, v >> 16) << 16);
+        changed |= mask_bits(r ^ old, size * 8) != 0;
         std::memcpy(p, &r, size);
         if (returns) write(w, dst_reg(), l, old);
       });
+      if (changed && returns && grid_) ++grid_->effects;  // red is counted with every instruction with effects
       if (clocks_.enabled()) sync_through_memory(w, space, lane_address, exec, true, in.code == EmuOp::kAtom);
       return;
     }

@@ -106,10 +106,24 @@ struct ClusterState {
   uint32_t retired = 0;                             // CTAs that have exited (a null rank may also be one not yet begun)
 };
 
+// The CTAs of one launch. Once every CTA of the grid has begun (a cooperative launch, or a grid
+// the GPU holds at once), nothing outside them writes the memory they read, so a warp polling
+// memory in a loop that writes nothing, while every other warp of the grid has exited, waits at a
+// barrier or is in such a loop too, waits forever (stuck_waits.cpp).
+struct GridState {
+  uint64_t ctas = 0;                // in the grid
+  uint64_t begun = 0, retired = 0;  // CTAs created so far, and destroyed
+  std::vector<CtaEmulator*> live;   // begun and not retired, in no particular order
+  uint64_t effects = 0;             // instructions executed that change what other warps of the grid may read
+  bool closed() const { return begun == ctas; }
+};
+
 class CtaEmulator : public CtaWork {
  public:
-  // `cluster`: the cluster this CTA belongs to (null when the kernel has none), `rank` its place there.
-  CtaEmulator(const LaunchContext& launch, Dim3 cta_id, std::shared_ptr<ClusterState> cluster = nullptr, uint32_t rank = 0);
+  // `cluster`: the cluster this CTA belongs to (null when the kernel has none), `rank` its place
+  // there; `grid`: its launch's CTAs (null: not watched for polls of global memory).
+  CtaEmulator(const LaunchContext& launch, Dim3 cta_id, std::shared_ptr<ClusterState> cluster = nullptr, uint32_t rank = 0,
+              std::shared_ptr<GridState> grid = nullptr);
   ~CtaEmulator() override;
   CtaEmulator(const CtaEmulator&) = delete;
   CtaEmulator& operator=(const CtaEmulator&) = delete;
@@ -172,6 +186,12 @@ class CtaEmulator : public CtaWork {
     // While failed_polls is past the watch's threshold: registers (by slot, slot(r) >> 1) whose
     // value comes from a clock read, which the watch leaves out (a backoff reads the time).
     std::vector<uint8_t> timed;
+    // Polls of memory (a taken backward branch after an atomic or a strong load), watched as the
+    // mbarrier polls are but with the grid as the unit; where the last strong load or atomic read.
+    uint32_t memory_polls = 0;
+    SpinWatch grid_spin;
+    const EmuInst* poll = nullptr;  // the last strong load or atomic, and its first lane's address
+    uint64_t poll_address = 0;
   };
   class Stream : public WarpStream {
    public:
@@ -283,8 +303,21 @@ class CtaEmulator : public CtaWork {
     bool may_write = false;
   };
   Census census(const WarpState* except);
+  // A taken backward branch after a strong load or atomic: reports a poll nothing in the grid can satisfy.
+  void watch_memory_poll(WarpState& w, const EmuInst& in);
+  void note_poll(WarpState& w, const EmuInst& in, uint64_t address) const { w.waited_on_memory = true, w.poll = &in, w.poll_address = address; }
+  Census grid_census(const WarpState* except) const;
+  // For the livelock report: the CTAs a warp that polls memory may be waiting for have not begun.
+  std::string waiting_for_ctas(const WarpState& w) const;
+  std::shared_ptr<GridState> grid_;
+  size_t grid_index_ = 0;  // in grid_->live
   std::span<const uint32_t> warp_state(const WarpState& w);
   uint64_t& unit_effects() { return cluster_ ? cluster_->effects : effects_; }
+  uint64_t unit_effects() const { return cluster_ ? cluster_->effects : effects_; }
+  void count_effects(const EmuInst& in) {  // for an executed instruction that is not register_only
+    ++unit_effects();
+    if (grid_ && !in.grid_register_only) ++grid_->effects;
+  }
   uint64_t effects_ = 0;                   // as ClusterState::effects, for a CTA outside clusters
   std::vector<uint32_t> spin_scratch_;
   int64_t filling_warp_ = -1;  // the warp whose Stream is filling its batch: never run ahead here

@@ -462,7 +462,9 @@ PtxWorkload::~PtxWorkload() = default;
 namespace {
 class PtxKernel : public KernelSource {
  public:
-  PtxKernel(const LaunchContext& context, KernelInfo info) : context_(context), info_(std::move(info)) {}
+  PtxKernel(const LaunchContext& context, KernelInfo info) : context_(context), info_(std::move(info)), grid_(std::make_shared<GridState>()) {
+    grid_->ctas = info_.grid.count();
+  }
   const KernelInfo& info() const override { return info_; }
   // CTAs in launch order, a cluster's CTAs one after another (rank order), clusters x fastest.
   std::unique_ptr<CtaWork> next_cta() override {
@@ -473,13 +475,13 @@ class PtxKernel : public KernelSource {
     const Dim3 at = unlinear(cluster, clusters), in = unlinear(rank, c);
     const Dim3 id{at.x * c.x + in.x, at.y * c.y + in.y, at.z * c.z + in.z};
     ++next_;
-    if (!info_.clustered()) return std::make_unique<CtaEmulator>(context_, id);
+    if (!info_.clustered()) return std::make_unique<CtaEmulator>(context_, id, nullptr, 0, grid_);
     if (rank == 0) {
       cluster_ = std::make_shared<ClusterState>();
       cluster_->ctas.assign(size, nullptr);
       cluster_->retired_shared.resize(size);
     }
-    return std::make_unique<CtaEmulator>(context_, id, cluster_, static_cast<uint32_t>(rank));
+    return std::make_unique<CtaEmulator>(context_, id, cluster_, static_cast<uint32_t>(rank), grid_);
   }
 
  private:
@@ -491,6 +493,7 @@ class PtxKernel : public KernelSource {
   KernelInfo info_;
   uint64_t next_ = 0;
   std::shared_ptr<ClusterState> cluster_;
+  std::shared_ptr<GridState> grid_;
 };
 }  // namespace
 

@@ -78,7 +78,7 @@ class Lowering {
       }
     }
     reconvergence();
-    for (EmuInst& in : p_.insts) in.register_only = keeps_to_registers(in);
+    for (EmuInst& in : p_.insts) in.register_only = keeps_to_registers(in), in.grid_register_only = keeps_to_grid(in);
     p_.async_copy_reg_base = static_cast<RegId>(p_.register_names.size());
     pack_registers(p_);
     return std::move(p_);

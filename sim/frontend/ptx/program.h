@@ -29,6 +29,9 @@ struct EmuInst;
 // barrier, copy or exit, no load of memory another grid's CTA may write, no clock read
 // (stuck_waits.cpp).
 bool keeps_to_registers(const EmuInst& in);
+// The same when the whole grid is the unit watched (every CTA resident): loads of any space
+// count as register-only too, and atomics are counted where they run, when they change memory.
+bool keeps_to_grid(const EmuInst& in);
 
 // The special register a PTX name such as "%ctaid.y" or "%cluster_ctarank" names (kNone if it
 // is not one), and its dimension (0-2 for .x .y .z).
@@ -84,6 +87,7 @@ struct EmuInst {
   // Its effects stay in the warp's registers (keeps_to_registers): what the emulator's watch for
   // hopeless mbarrier polls counts on (spin_watch.h).
   bool register_only = false;
+  bool grid_register_only = false;  // keeps_to_grid: its effects stay in the warp's registers, seen from the grid
   int32_t guard = -1;
   bool guard_negated = false;
   MemSpace space = MemSpace::kGlobal;

@@ -2,6 +2,7 @@
 // the argument). Without this a kernel whose TMA box delivers fewer bytes than its expect_tx
 // announced spins until the livelock limit: minutes, and a message about locks.
 #include <algorithm>
+#include <cstring>
 #include <string>
 
 #include "common/error.h"
@@ -40,6 +41,17 @@ bool keeps_to_registers(const EmuInst& in) {
       return false;
     default:
       return true;  // arithmetic, moves, comparisons, branches, shuffles and votes
+  }
+}
+
+bool keeps_to_grid(const EmuInst& in) {
+  if (in.op.mbarrier == MbarrierOp::kCompleteTx) return false;  // st.async, red.async: they arrive
+  switch (in.code) {
+    case EmuOp::kLd: case EmuOp::kLdmatrix: case EmuOp::kWmmaLoad:
+    case EmuOp::kAtom:  // counted where it runs when it changes memory (cta_emulator.cpp)
+      return true;
+    default:
+      return keeps_to_registers(in);
   }
 }
 
@@ -121,7 +133,7 @@ void CtaEmulator::watch_poll(WarpState& w, const EmuInst& in, uint32_t exec, boo
   if (++w.failed_polls < kWatchAfter) return;
   if (w.timed.empty()) w.timed.assign(w.regs.words().size(), 0);
   const uint64_t effects = unit_effects();
-  w.spin.poll(effects, warp_state(w));
+  w.spin.poll(effects, [&] { return warp_state(w); });
   if (!w.spin.cycling(effects)) return;
   const Census others = census(nullptr);
   if (others.may_write) return;
@@ -156,6 +168,92 @@ void CtaEmulator::watch_poll(WarpState& w, const EmuInst& in, uint32_t exec, boo
   if (others.retired) warps += "; " + std::to_string(others.retired) + " CTA" + (others.retired == 1 ? " has" : "s have") + " exited";
   throw InputError(SourceLocation{launch_.file, in.line, 1}, "warp " + std::to_string(w.index) + " of CTA " + id_.str() + " waits forever on " + what +
                                                                "; nothing in its " + (cluster_ ? "cluster" : "CTA") + " can change that (" + warps + ")");
+}
+
+namespace {
+// A memory poll's state is sampled at every eighth poll: a spin repeats on any subsequence of its
+// polls, and loops that read memory strongly while working (their state changes each round) pay
+// a comparison of states an eighth as often.
+constexpr uint32_t kMemoryPollStride = 8;
+}  // namespace
+
+CtaEmulator::Census CtaEmulator::grid_census(const WarpState* except) const {
+  Census c;
+  c.retired = static_cast<uint32_t>(grid_->retired);
+  for (const CtaEmulator* cta : grid_->live)
+    for (const WarpState& o : cta->warps_) {
+      if (&o == except) continue;
+      if (o.done) {
+        ++c.exited;
+      } else if (o.barrier_wait >= 0) {
+        ++c.at_barrier;
+      } else if (o.grid_spin.cycling(grid_->effects) || o.spin.cycling(cta->unit_effects())) {
+        ++c.polling;  // an mbarrier poll loop depends on its CTA (cluster) alone
+      } else {
+        c.may_write = true;
+        return c;
+      }
+    }
+  return c;
+}
+
+void CtaEmulator::watch_memory_poll(WarpState& w, const EmuInst& in) {
+  if (!grid_->closed() || ++w.memory_polls % kMemoryPollStride != 0 || !w.poll) return;
+  const uint64_t effects = grid_->effects;
+  w.grid_spin.poll(effects, [&] { return warp_state(w); });
+  if (!w.grid_spin.cycling(effects)) return;
+  const Census others = grid_census(&w);
+  if (others.may_write) return;
+  const EmuInst& at = *w.poll;
+  const uint32_t bytes = std::clamp<uint32_t>(at.type.bits / 8, 1, 8);
+  std::string what;
+  const uint64_t a = w.poll_address;
+  if (!at.generic && at.space == MemSpace::kShared) {
+    what = "shared " + hex(a);
+  } else if (const uint8_t* p = launch_.memory->at(a, bytes)) {
+    uint64_t value = 0;
+    std::memcpy(&value, p, bytes);
+    const DeviceMemory::Buffer* buffer = nullptr;
+    for (const DeviceMemory::Buffer& b : launch_.memory->buffers())
+      if (a >= b.base && a - b.base < b.bytes.size()) buffer = &b;
+    what = "byte " + std::to_string(a - buffer->base) + " of buffer '" + buffer->name + "' (its " + std::to_string(bytes) + " bytes hold " +
+           std::to_string(value) + ")";
+  } else {
+    what = "address " + hex(a);
+  }
+  std::string grid = "the grid's " + std::to_string(grid_->ctas) + " CTAs have all begun";
+  if (others.retired) grid += ", " + std::to_string(others.retired) + " of them exited";
+  grid += "; the other warps of those still running: " + std::to_string(others.polling) + " polling in loops that write nothing, " +
+          std::to_string(others.at_barrier) + " at barriers, " + std::to_string(others.exited) + " exited";
+  // Under the stack, lanes that left a loop wait for it to end; they may be what it waits for.
+  auto lanes_behind = [&](const WarpState& o) {
+    uint32_t behind = 0;
+    if (!launch_.independent_thread_scheduling && !o.done)
+      for (size_t i = 0; i + 1 < o.stack.size(); ++i)
+        if (o.stack[i].pc != o.stack[i].rpc) behind |= o.stack[i].mask & ~o.stack.back().mask;
+    return behind;
+  };
+  auto stack_note = [&]() -> std::string {  // the first such warp is enough
+    for (const CtaEmulator* cta : grid_->live)
+      for (const WarpState& o : cta->warps_)
+        if (const uint32_t behind = lanes_behind(o); behind && o.barrier_wait < 0)
+          return "; lanes " + hex(behind) + " of warp " + std::to_string(o.index) + " of CTA " + cta->id_.str() +
+                 " wait on its reconvergence stack until the loop its other lanes run ends: if that loop waits for them, for a lock one "
+                 "of them holds, say, that is the stack's livelock, which reconvergence: independent avoids";
+    return "";
+  };
+  grid += stack_note();
+  throw InputError(SourceLocation{launch_.file, at.line, 1},
+                   "warp " + std::to_string(w.index) + " of CTA " + id_.str() + " waits forever: its loop (lines " +
+                       std::to_string(launch_.program->insts.at(in.operands.at(0).target).line) + "-" + std::to_string(in.line) + ") polls " + what +
+                       ", which nothing in the grid can change (" + grid + ")");
+}
+
+std::string CtaEmulator::waiting_for_ctas(const WarpState& w) const {
+  if (!grid_ || grid_->closed() || !w.poll) return "";
+  return "; it polls memory (line " + std::to_string(w.poll->line) + "), and " + std::to_string(grid_->ctas - grid_->begun) + " of the grid's " +
+         std::to_string(grid_->ctas) + " CTAs had not begun: a CTA that waits for another through memory needs that one resident at " +
+         "the same time, which only a cooperative launch promises (warpsim trace emulates one CTA at a time)";
 }
 
 }  // namespace warpsim::ptx

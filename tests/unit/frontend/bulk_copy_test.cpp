@@ -141,8 +141,7 @@ TEST(TensorCopyPtx, BoxesReadExactlyTheirInBoundsSectors) {
 
 TEST(TensorCopyPtx, TensorMapArgumentsAreChecked) {
   test::TempDir dir;
-  std::string text = test::read_file(test::source_path("traces/kernels/tma_transpose.launch.yaml"));
-  text.replace(text.find("ptx/"), 4, test::source_path("traces/kernels/ptx/"));
+  std::string text = test::shipped_launch("tma_transpose.launch.yaml");
   auto with = [&](const std::string& from, const std::string& to) {
     std::string t = text;
     t.replace(t.find(from), from.size(), to);

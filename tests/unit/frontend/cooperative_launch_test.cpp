@@ -13,8 +13,7 @@ namespace {
 // The shipped launch file with `extra` lines added before its arguments and the PTX path made
 // absolute, written into `dir`.
 std::string variant(test::TempDir& dir, const std::string& extra, const std::string& from = "cooperative: true\n", const std::string& to = "") {
-  std::string text = test::read_file(test::source_path("traces/kernels/grid_sync.launch.yaml"));
-  text.replace(text.find("ptx: "), 5, "ptx: " + test::source_path("traces/kernels") + "/");
+  std::string text = test::shipped_launch("grid_sync.launch.yaml");
   text.replace(text.find("expect:"), std::string::npos, "");
   if (!from.empty()) text.replace(text.find(from), from.size(), to.empty() ? from : to);
   text.replace(text.find("args:"), 5, extra + "args:");

@@ -36,8 +36,7 @@ TEST(DeviceHeap, KernelsAllocateFreeAndKeepBlocksAcrossLaunches) {
   }
   // A heap too small for the kept blocks: malloc returns NULL and the kernel's store through it faults.
   test::TempDir dir;
-  std::string text = test::read_file(launch);
-  text.replace(text.find("ptx: "), 5, "ptx: " + test::source_path("traces/kernels") + "/");
+  std::string text = test::shipped_launch("device_malloc.launch.yaml");
   text.replace(text.find("malloc_heap_bytes: 8388608"), 26, "malloc_heap_bytes: 16");
   text.replace(text.find("expect:"), std::string::npos, "");
   auto r = test::run_cli({"run", "--arch", "h100", dir.write("small.launch.yaml", text), "-q"});

@@ -66,9 +66,7 @@ TEST(DevicePrintf, StarWidthsTakeAnArgumentAndUnknownConversionsPassThrough) {
 // thread t's sum is 8 * t/2 + (0 + 1 + ... + 7) = 4t + 28.
 TEST(DevicePrintf, AKernelsPrintfOutputComesBeforeTheReport) {
   test::TempDir dir;
-  std::string launch = test::read_file(test::source_path("traces/kernels/device_printf.launch.yaml"));
-  launch.replace(launch.find("ptx/"), 4, test::source_path("traces/kernels/ptx/"));
-  launch.replace(launch.find("ref/"), 4, test::source_path("traces/kernels/ref/"));
+  std::string launch = test::shipped_launch("device_printf.launch.yaml");
   const std::string file = dir.write("p.launch.yaml", launch);
   for (const char* arch : {"v100", "h100", "b200"}) {
     auto r = test::run_cli({"run", "--arch", arch, file});
@@ -101,9 +99,7 @@ TEST(DevicePrintf, AKernelsPrintfOutputComesBeforeTheReport) {
 // PTX line of the call, as a GPU stops the kernel with cudaErrorAssert.
 TEST(DevicePrintf, AFailedAssertStopsTheRunWithItsMessage) {
   test::TempDir dir;
-  std::string launch = test::read_file(test::source_path("traces/kernels/device_printf.launch.yaml"));
-  launch.replace(launch.find("ptx/"), 4, test::source_path("traces/kernels/ptx/"));
-  launch.replace(launch.find("ref/"), 4, test::source_path("traces/kernels/ref/"));
+  std::string launch = test::shipped_launch("device_printf.launch.yaml");
   launch.replace(launch.find("start: 0,"), 9, "start: -9,");
   auto r = test::run_cli({"run", "--arch", "h100", dir.write("a.launch.yaml", launch)});
   EXPECT_EQ(r.exit_code, 3) << r.err;

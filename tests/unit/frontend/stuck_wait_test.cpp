@@ -143,9 +143,7 @@ TEST(StuckWait, APollingLoopThatCountsInMemoryIsLeftToFinish) {
 // the kernel expects (16 x 32 floats where it expects 32 x 32) never completes the phase.
 TEST(StuckWait, ABackoffThatReadsTheClockIsSeenThrough) {
   test::TempDir dir;
-  std::string text = test::read_file(test::source_path("traces/kernels/tma_transpose.launch.yaml"));
-  text.replace(text.find("ptx/"), 4, test::source_path("traces/kernels/ptx/"));
-  text.replace(text.find("ref/"), 4, test::source_path("traces/kernels/ref/"));
+  std::string text = test::shipped_launch("tma_transpose.launch.yaml");
   text.replace(text.find("box: [32, 32]"), 13, "box: [16, 32]");
   text += "max_warp_instructions: 2000000\n";
   const auto r = test::run_cli({"run", "--arch", "h100", dir.write("k.launch.yaml", text), "-q"});
