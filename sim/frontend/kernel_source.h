@@ -68,6 +68,10 @@ class KernelSource {
   // The next CTA in launch order, or nullptr when all have been handed out. Throws InputError
   // for malformed input.
   virtual std::unique_ptr<CtaWork> next_cta() = 0;
+  // How many of its CTAs the GPU holds at once, told before the first is asked for (kernels
+  // without clusters): an emulating source can then tell a grid whose resident CTAs all wait for
+  // ones that cannot begin.
+  virtual void resident_ctas(uint64_t /*ctas*/) {}
 };
 
 class Workload {

@@ -50,6 +50,7 @@ KernelRun Gpu::run_kernel(KernelSource& kernel) {
   if (run.info.clustered()) {
     dispatch_clusters(run.start);
   } else {
+    kernel.resident_ctas(resident);
     // Breadth-first initial dispatch: one CTA per SM per round, as the hardware's block
     // scheduler spreads a grid across SMs before stacking them.
     bool more = true;

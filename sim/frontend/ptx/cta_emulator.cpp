@@ -423,7 +423,11 @@ void CtaEmulator::execute_op(WarpState& w, const EmuInst& in, uint32_t exec, Rec
         uint64_t r = op == "cas" ? (mask_bits(old, type.bits) == mask_bits(v, type.bits) ? read(w, ops.at(3), l) : old)
                                  : combine_bits(op, type, old, v);
         if (half && type.packed == 2) r = (r & 0xffff) | (combine_bits(op, type, old >> 16, v >> 16) << 16);
-        changed |= mask_bits(r ^ old, size * 8) != 0;
+        if (mask_bits(r ^ old, size * 8) != 0) {
+          changed = true;
+          if (w.changed_address != a) w.changed_address = a, w.changed_lanes = 0;
+          w.changed_lanes |= 1u << l;
+        }
         std::memcpy(p, &r, size);
         if (returns) write(w, dst_reg(), l, old);
       });

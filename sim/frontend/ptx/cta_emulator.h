@@ -115,7 +115,10 @@ struct GridState {
   uint64_t begun = 0, retired = 0;  // CTAs created so far, and destroyed
   std::vector<CtaEmulator*> live;   // begun and not retired, in no particular order
   uint64_t effects = 0;             // instructions executed that change what other warps of the grid may read
+  uint64_t resident = 0;            // CTAs the GPU holds at once (0: not known)
   bool closed() const { return begun == ctas; }
+  // Every slot taken: no further CTA begins until a live one exits.
+  bool full() const { return resident != 0 && live.size() >= resident; }
 };
 
 class CtaEmulator : public CtaWork {
@@ -192,6 +195,8 @@ class CtaEmulator : public CtaWork {
     SpinWatch grid_spin;
     const EmuInst* poll = nullptr;  // the last strong load or atomic, and its first lane's address
     uint64_t poll_address = 0;
+    uint64_t changed_address = 0;   // the word its last atomic that changed memory changed,
+    uint32_t changed_lanes = 0;     // and the lanes that changed it (since it last moved)
   };
   class Stream : public WarpStream {
    public:

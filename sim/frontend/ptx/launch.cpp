@@ -466,6 +466,7 @@ class PtxKernel : public KernelSource {
     grid_->ctas = info_.grid.count();
   }
   const KernelInfo& info() const override { return info_; }
+  void resident_ctas(uint64_t ctas) override { grid_->resident = ctas; }
   // CTAs in launch order, a cluster's CTAs one after another (rank order), clusters x fastest.
   std::unique_ptr<CtaWork> next_cta() override {
     if (next_ >= info_.grid.count()) return nullptr;

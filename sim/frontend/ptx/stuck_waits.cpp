@@ -1,6 +1,7 @@
-// An mbarrier phase that can never complete, reported where a warp polls it (spin_watch.h has
-// the argument). Without this a kernel whose TMA box delivers fewer bytes than its expect_tx
-// announced spins until the livelock limit: minutes, and a message about locks.
+// An mbarrier phase that can never complete, or memory no warp of the grid will write again,
+// reported where a warp polls it (spin_watch.h has the argument). Without this a kernel whose TMA
+// box delivers fewer bytes than its expect_tx announced, or whose grid barrier counts one CTA too
+// many, spins until the livelock limit: minutes, and a message about locks.
 #include <algorithm>
 #include <cstring>
 #include <string>
@@ -180,7 +181,12 @@ constexpr uint32_t kMemoryPollStride = 8;
 CtaEmulator::Census CtaEmulator::grid_census(const WarpState* except) const {
   Census c;
   c.retired = static_cast<uint32_t>(grid_->retired);
-  for (const CtaEmulator* cta : grid_->live)
+  for (const CtaEmulator* cta : grid_->live) {
+    // In a grid not all begun, a CTA whose warps have all exited leaves a slot for the next.
+    if (!grid_->closed() && std::ranges::all_of(cta->warps_, [](const WarpState& o) { return o.done; })) {
+      c.may_write = true;
+      return c;
+    }
     for (const WarpState& o : cta->warps_) {
       if (&o == except) continue;
       if (o.done) {
@@ -194,11 +200,12 @@ CtaEmulator::Census CtaEmulator::grid_census(const WarpState* except) const {
         return c;
       }
     }
+  }
   return c;
 }
 
 void CtaEmulator::watch_memory_poll(WarpState& w, const EmuInst& in) {
-  if (!grid_->closed() || ++w.memory_polls % kMemoryPollStride != 0 || !w.poll) return;
+  if ((!grid_->closed() && !grid_->full()) || ++w.memory_polls % kMemoryPollStride != 0 || !w.poll) return;
   const uint64_t effects = grid_->effects;
   w.grid_spin.poll(effects, [&] { return warp_state(w); });
   if (!w.grid_spin.cycling(effects)) return;
@@ -221,16 +228,22 @@ void CtaEmulator::watch_memory_poll(WarpState& w, const EmuInst& in) {
   } else {
     what = "address " + hex(a);
   }
-  std::string grid = "the grid's " + std::to_string(grid_->ctas) + " CTAs have all begun";
-  if (others.retired) grid += ", " + std::to_string(others.retired) + " of them exited";
-  grid += "; the other warps of those still running: " + std::to_string(others.polling) + " polling in loops that write nothing, " +
-          std::to_string(others.at_barrier) + " at barriers, " + std::to_string(others.exited) + " exited";
-  // Under the stack, lanes that left a loop wait for it to end; they may be what it waits for.
+  const std::string warps = "the other warps of those still running: " + std::to_string(others.polling) + " polling in loops that write nothing, " +
+                            std::to_string(others.at_barrier) + " at barriers, " + std::to_string(others.exited) + " exited";
+  const std::string exited = others.retired ? ", " + std::to_string(others.retired) + " of them exited" : "";
+  std::string grid = grid_->closed() ? "the grid's " + std::to_string(grid_->ctas) + " CTAs have all begun" + exited + "; " + warps
+                                     : "the GPU holds " + std::to_string(grid_->resident) + " of the grid's " + std::to_string(grid_->ctas) +
+                                           " CTAs at once; " + std::to_string(grid_->begun) + " have begun" + exited + "; " + warps + "; the " +
+                                           std::to_string(grid_->ctas - grid_->begun) +
+                                           " not yet begun cannot begin until a resident one exits: a wait across the grid needs every CTA "
+                                           "resident at once, which a cooperative launch checks";
+  // Under the stack, lanes that left a loop wait for it to end: those that last changed the
+  // polled word with an atomic (took a lock, say) may be what the loop waits for.
   auto lanes_behind = [&](const WarpState& o) {
     uint32_t behind = 0;
-    if (!launch_.independent_thread_scheduling && !o.done)
+    if (!launch_.independent_thread_scheduling && !o.done && o.changed_address == w.poll_address)
       for (size_t i = 0; i + 1 < o.stack.size(); ++i)
-        if (o.stack[i].pc != o.stack[i].rpc) behind |= o.stack[i].mask & ~o.stack.back().mask;
+        if (o.stack[i].pc != o.stack[i].rpc) behind |= o.stack[i].mask & ~o.stack.back().mask & o.changed_lanes;
     return behind;
   };
   auto stack_note = [&]() -> std::string {  // the first such warp is enough
@@ -238,8 +251,8 @@ void CtaEmulator::watch_memory_poll(WarpState& w, const EmuInst& in) {
       for (const WarpState& o : cta->warps_)
         if (const uint32_t behind = lanes_behind(o); behind && o.barrier_wait < 0)
           return "; lanes " + hex(behind) + " of warp " + std::to_string(o.index) + " of CTA " + cta->id_.str() +
-                 " wait on its reconvergence stack until the loop its other lanes run ends: if that loop waits for them, for a lock one "
-                 "of them holds, say, that is the stack's livelock, which reconvergence: independent avoids";
+                 ", whose atomic last changed that word, wait on its reconvergence stack until the loop its other lanes run ends: a lock "
+                 "they hold is never released, the stack's livelock, which reconvergence: independent avoids";
     return "";
   };
   grid += stack_note();

@@ -383,9 +383,9 @@ TEST(PtxEmulator, IndependentThreadSchedulingResolvesAnIntraWarpSpinLock) {
     EXPECT_NE(std::string(e.what()).find("polls byte 0 of buffer 'lock' (its 4 bytes hold 1), which nothing in the grid can change"),
               std::string::npos)
         << e.what();
-    EXPECT_NE(std::string(e.what()).find("; lanes 0x1 of warp 0 of CTA (0,0,0) wait on its reconvergence stack until the loop its other "
-                                         "lanes run ends: if that loop waits for them, for a lock one of them holds, say, that is the "
-                                         "stack's livelock"),
+    EXPECT_NE(std::string(e.what()).find("; lanes 0x1 of warp 0 of CTA (0,0,0), whose atomic last changed that word, wait on its "
+                                         "reconvergence stack until the loop its other lanes run ends: a lock they hold is never "
+                                         "released, the stack's livelock, which reconvergence: independent avoids"),
               std::string::npos)
         << e.what();
   }

@@ -86,7 +86,28 @@ TEST(StuckPoll, AGridBarrierCountingOneCtaTooManyIsReportedAtItsPoll) {
                            "0 exited"),
                 std::string::npos)
           << poll << model << ": " << r.err;
+      // The lanes waiting behind thread 0's loop at the barrier did not take the count: no lock note.
+      EXPECT_EQ(r.err.find("reconvergence stack"), std::string::npos) << poll << model << ": " << r.err;
     }
+}
+
+// The right count for a grid larger than the GPU holds (H100: two 1024-thread CTAs per SM, 264 in
+// all, for 300): the resident CTAs wait for CTAs that can begin only when one of them exits.
+TEST(StuckPoll, AGridBarrierOverMoreCtasThanTheGpuHoldsIsReported) {
+  test::TempDir dir;
+  const std::string ptx = grid_barrier(kPolls[0]);
+  dir.write("k.ptx", ptx);
+  const std::string launch = dir.write("k.launch.yaml", "ptx: k.ptx\nkernel: k\ngrid: [300]\nblock: [1024]\nmax_warp_instructions: 200000\nargs:\n"
+                                                        "  - {buffer: {name: count, elem: u32, count: 1, init: zeros}}\n"
+                                                        "  - {buffer: {name: out, elem: u32, count: 307200}}\n  - {scalar: u32, value: 300}\n");
+  const auto r = test::run_cli({"run", "--arch", "h100", launch, "-q"});
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_NE(r.err.find("polls byte 0 of buffer 'count' (its 4 bytes hold 264), which nothing in the grid can change (the GPU holds 264 of "
+                       "the grid's 300 CTAs at once; 264 have begun; the other warps of those still running: 263 polling in loops that "
+                       "write nothing, 8184 at barriers, 0 exited; the 36 not yet begun cannot begin until a resident one exits: a wait "
+                       "across the grid needs every CTA resident at once, which a cooperative launch checks)"),
+            std::string::npos)
+      << r.err;
 }
 
 TEST(StuckPoll, TheSameBarrierWithTheRightCountCompletes) {
