@@ -108,8 +108,11 @@ int run_command(const std::vector<std::string>& args) {
   SimulationResult result;
   try {
     result = simulate(gpu, in.workload());
-  } catch (...) {  // a kernel fault or failed assert: what the kernels printed before it still shows
-    if (launch) std::cout << launch->device_output() << std::flush;
+  } catch (...) {  // a kernel fault, failed assert or hang: what the kernels printed before it still shows,
+    if (launch) {   // and what the checkers found, which may explain it (a lock nobody initialised)
+      std::cout << launch->device_output() << std::flush;
+      for (const auto& f : launch->findings().list) std::cerr << "warpsim: " << f.kind << ": " << f.message << "\n";
+    }
     throw;
   }
   nlohmann::ordered_json unknown = nlohmann::ordered_json::object();

@@ -36,6 +36,7 @@ CtaEmulator::CtaEmulator(const LaunchContext& launch, Dim3 cta_id, std::shared_p
     for (WarpState& w : warps_) w.clock_row = clocks_.row(w.index);
   }
   local_.resize(threads);
+  checks_global_ = launch.findings && launch.findings->enabled && launch.memory->tracks_writes();
   if (cluster_) cluster_->ctas.at(rank_) = this;
   if (grid_) {
     grid_index_ = grid_->live.size();
@@ -416,6 +417,7 @@ void CtaEmulator::execute_op(WarpState& w, const EmuInst& in, uint32_t exec, Rec
         out.addresses.push_back(a);
         uint8_t* p = memory_at(space, a, size, w, l, in);
         if (space == MemSpace::kShared) check_shared(w, l, a, size, true, true, in);
+        if (space == MemSpace::kGlobal && checks_global_) check_global(w, l, a, size, true, false, in);
         if (space == MemSpace::kSharedCluster) check_remote_shared(w, l, a, size, true, in);
         uint64_t old = 0;
         std::memcpy(&old, p, size);
@@ -425,6 +427,7 @@ void CtaEmulator::execute_op(WarpState& w, const EmuInst& in, uint32_t exec, Rec
         if (half && type.packed == 2) r = (r & 0xffff) | (combine_bits(op, type, old >> 16, v >> 16) << 16);
         if (mask_bits(r ^ old, size * 8) != 0) {
           changed = true;
+          if (space == MemSpace::kGlobal && checks_global_) launch_.memory->mark_written(a, size);  // a failed CAS defines nothing
           if (w.changed_address != a) w.changed_address = a, w.changed_lanes = 0;
           w.changed_lanes |= 1u << l;
         }
@@ -498,6 +501,7 @@ void CtaEmulator::execute_op(WarpState& w, const EmuInst& in, uint32_t exec, Rec
         check_shared(w, l, d_addr, size, true, false, in);
         std::memset(d, 0, size);
         if (from) std::memcpy(d, memory_at(MemSpace::kGlobal, s_addr, std::min(from, size), w, l, in), std::min(from, size));
+        if (from && checks_global_) check_global(w, l, s_addr, std::min(from, size), true, false, in);
       });
       async_copy_group(w, in, out);
       return;

@@ -386,6 +386,16 @@ class CtaEmulator : public CtaWork {
   }
   std::vector<WordAccess> shared_words_;
   void check_shared(const WarpState& w, uint32_t lane, uint64_t address, uint32_t size, bool write, bool atomic, const EmuInst& in);
+  // Buffers allocated with `init: none` (compute-sanitizer's initcheck): a global access by `lane`
+  // to [address, address + size) that reads reports bytes nothing has written; one that writes
+  // marks them written. Only while checks_global_.
+  bool checks_global_ = false;
+  void check_global(const WarpState& w, uint32_t lane, uint64_t address, uint64_t size, bool read, bool write, const EmuInst& in);
+  // bytes_at for global memory, with check_global.
+  uint8_t* global_bytes(uint64_t address, uint32_t size, bool read, bool write, const WarpState& w, uint32_t lane, const EmuInst& in) {
+    if (checks_global_) check_global(w, lane, address, size, read, write, in);
+    return bytes_at(MemSpace::kGlobal, address, size, w, lane, in);
+  }
   // Another CTA's shared memory (cluster_ops.cpp): writes mark its words written, reads of words
   // nothing wrote are reported; races across CTAs are not checked.
   void check_remote_shared(const WarpState& w, uint32_t lane, uint64_t address, uint32_t size, bool write, const EmuInst& in);

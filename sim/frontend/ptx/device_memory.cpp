@@ -1,24 +1,49 @@
 #include "frontend/ptx/device_memory.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace warpsim::ptx {
 
-uint64_t DeviceMemory::allocate(const std::string& name, std::vector<uint8_t> bytes) {
+uint64_t DeviceMemory::allocate(const std::string& name, std::vector<uint8_t> bytes, bool undefined) {
   uint64_t base = next_;
   next_ = (base + bytes.size() + 0x10000 + 255) / 256 * 256;
-  buffers_.push_back(Buffer{name, base, std::move(bytes)});
+  std::vector<uint8_t> written(undefined ? bytes.size() : 0, 0);
+  buffers_.push_back(Buffer{name, base, std::move(bytes), std::move(written)});
+  tracks_writes_ = tracks_writes_ || undefined;
   return base;
 }
 
-uint8_t* DeviceMemory::at(uint64_t address, uint64_t size) {
+DeviceMemory::Buffer* DeviceMemory::buffer_at(uint64_t address, uint64_t size) {
   auto inside = [&](const Buffer& b) { return address >= b.base && address + size <= b.base + b.bytes.size() && address + size >= address; };
   // Consecutive accesses mostly hit the same buffer: try it before searching.
-  if (last_ < buffers_.size() && inside(buffers_[last_])) return buffers_[last_].bytes.data() + (address - buffers_[last_].base);
+  if (last_ < buffers_.size() && inside(buffers_[last_])) return &buffers_[last_];
   for (size_t i = 0; i < buffers_.size(); ++i) {
     if (inside(buffers_[i])) {
       last_ = i;
-      return buffers_[i].bytes.data() + (address - buffers_[i].base);
+      return &buffers_[i];
+    }
+  }
+  return nullptr;
+}
+
+uint8_t* DeviceMemory::at(uint64_t address, uint64_t size) {
+  Buffer* b = buffer_at(address, size);
+  return b ? b->bytes.data() + (address - b->base) : nullptr;
+}
+
+void DeviceMemory::mark_written(uint64_t address, uint64_t size) {
+  Buffer* b = buffer_at(address, size);
+  if (b && !b->written.empty()) std::fill_n(b->written.begin() + static_cast<std::ptrdiff_t>(address - b->base), size, uint8_t{1});
+}
+
+const DeviceMemory::Buffer* DeviceMemory::first_unwritten(uint64_t address, uint64_t size, uint64_t* offset) {
+  const Buffer* b = buffer_at(address, size);
+  if (!b || b->written.empty()) return nullptr;
+  for (uint64_t k = 0; k < size; ++k) {
+    if (!b->written[address - b->base + k]) {
+      *offset = address - b->base + k;
+      return b;
     }
   }
   return nullptr;

@@ -13,10 +13,22 @@ class DeviceMemory {
     std::string name;
     uint64_t base = 0;
     std::vector<uint8_t> bytes;
+    // For a buffer allocated undefined (`init: none`): per byte, whether anything has written
+    // it. Empty: every byte is defined.
+    std::vector<uint8_t> written;
   };
 
   // Returns the new buffer's address (256-byte aligned, 64 KiB after the previous buffer).
-  uint64_t allocate(const std::string& name, std::vector<uint8_t> bytes);
+  // `undefined`: its bytes start undefined (as cudaMalloc leaves them), and reads of bytes
+  // nothing has written can be found (first_unwritten).
+  uint64_t allocate(const std::string& name, std::vector<uint8_t> bytes, bool undefined = false);
+  // Whether any buffer started undefined: only then do the emulator's accesses mark and check.
+  bool tracks_writes() const { return tracks_writes_; }
+  // Records that [address, address + size) has been written (bytes outside buffers are ignored).
+  void mark_written(uint64_t address, uint64_t size);
+  // The buffer and the offset in it of the first byte of [address, address + size) nothing has
+  // written; null when every byte is defined.
+  const Buffer* first_unwritten(uint64_t address, uint64_t size, uint64_t* offset);
   // A pointer to `size` bytes at `address`, or nullptr if they are not all inside one buffer.
   uint8_t* at(uint64_t address, uint64_t size);
   // "buffer 'x' [0x..., 0x...)" for the buffer nearest `address`, for messages.
@@ -27,6 +39,8 @@ class DeviceMemory {
  private:
   std::vector<Buffer> buffers_;  // ascending base
   size_t last_ = 0;              // the buffer the previous access hit
+  bool tracks_writes_ = false;
+  Buffer* buffer_at(uint64_t address, uint64_t size);
   uint64_t next_ = 0x10000000;
 };
 

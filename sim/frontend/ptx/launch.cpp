@@ -1,5 +1,6 @@
 #include "frontend/ptx/launch.h"
 
+#include "frontend/ptx/initial_values.h"
 #include "frontend/ptx/tensor_map.h"
 
 #include <bit>
@@ -23,34 +24,6 @@ namespace warpsim::ptx {
 namespace fs = std::filesystem;
 
 namespace {
-
-uint32_t elem_size(const std::string& e) {
-  if (e == "f64" || e == "s64" || e == "u64") return 8;
-  if (e == "f32" || e == "s32" || e == "u32") return 4;
-  if (e == "f16" || e == "bf16" || e == "s16" || e == "u16") return 2;
-  if (e == "s8" || e == "u8") return 1;
-  return 0;
-}
-
-// Writes value v as element type `elem` at p.
-void store(uint8_t* p, const std::string& elem, double v) {
-  if (elem == "f32") {
-    float f = static_cast<float>(v);
-    std::memcpy(p, &f, 4);
-  } else if (elem == "f64") {
-    std::memcpy(p, &v, 8);
-  } else if (elem == "f16") {
-    uint16_t h = float_to_half(static_cast<float>(v));
-    std::memcpy(p, &h, 2);
-  } else if (elem == "bf16") {
-    uint32_t x = std::bit_cast<uint32_t>(static_cast<float>(v));
-    uint16_t h = static_cast<uint16_t>((x + 0x7fff + ((x >> 16) & 1)) >> 16);  // round to nearest even
-    std::memcpy(p, &h, 2);
-  } else {
-    int64_t i = static_cast<int64_t>(std::llround(v));
-    std::memcpy(p, &i, elem_size(elem));
-  }
-}
 
 Dim3 dim3_of(MapReader& r, const std::string& key) {
   auto v = r.integer_list(key, 1, 0x7fffffff);
@@ -98,46 +71,6 @@ std::string compile_cuda(const std::string& source, uint32_t cc, const SourceLoc
   return out;
 }
 
-// The bytes of `count` elements of type `elem`, from the optional `init` key of b.
-std::vector<uint8_t> initial_bytes(MapReader& b, const std::string& elem, uint64_t count, const fs::path& dir) {
-  std::vector<uint8_t> bytes(count * elem_size(elem), 0);
-  if (b.has("init")) {
-    const ConfigNode& init = b.raw("init");
-    if (init.kind == ConfigNode::Kind::kScalar && init.scalar == "zeros") {
-    } else if (init.kind == ConfigNode::Kind::kMap && init.find("sequence")) {
-      MapReader in(init, "init");
-      MapReader s = in.section("sequence");
-      double start = s.number_or("start", 0, -1e300, 1e300), step = s.number_or("step", 1, -1e300, 1e300);
-      s.finish();
-      in.finish();
-      for (uint64_t k = 0; k < count; ++k) store(bytes.data() + k * elem_size(elem), elem, start + step * double(k));
-    } else if (init.kind == ConfigNode::Kind::kMap && init.find("random")) {
-      MapReader in(init, "init");
-      MapReader s = in.section("random");
-      uint64_t seed = static_cast<uint64_t>(s.integer_or("seed", 1, 0, INT64_MAX));
-      double lo = s.number_or("min", 0, -1e300, 1e300), hi = s.number_or("max", 1, -1e300, 1e300);
-      s.finish();
-      in.finish();
-      std::mt19937_64 rng(seed);  // fully specified by the standard: the same values everywhere
-      for (uint64_t k = 0; k < count; ++k) {
-        double u = double(rng() >> 11) * 0x1.0p-53;
-        store(bytes.data() + k * elem_size(elem), elem, lo + (hi - lo) * u);
-      }
-    } else if (init.kind == ConfigNode::Kind::kMap && init.find("file")) {
-      MapReader in(init, "init");
-      std::string path = (dir / in.string("file")).string();
-      in.finish();
-      std::ifstream f(path, std::ios::binary);
-      if (!f) config_error(init.where, "cannot open " + path);
-      f.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-      if (static_cast<uint64_t>(f.gcount()) != bytes.size()) config_error(init.where, path + " holds fewer than " + std::to_string(bytes.size()) + " bytes");
-    } else {
-      config_error(init.where, "'init' must be zeros, {sequence: {start, step}}, {random: {seed, min, max}} or {file: raw.bin}");
-    }
-  }
-  return bytes;
-}
-
 }  // namespace
 
 // The cluster shape: the kernel's own (.reqnctapercluster, from __cluster_dims__) or the launch
@@ -174,9 +107,10 @@ void PtxWorkload::add_buffer(MapReader& b, const std::string& name, const fs::pa
   if (!buf.elem_bytes) config_error(b.location("elem"), "unknown element type '" + buf.elem + "'");
   if (memory_.find(name)) config_error(b.where(), "buffer '" + name + "' is defined twice");
   buf.count = static_cast<uint64_t>(b.integer("count", 1, 1ll << 32));
-  std::vector<uint8_t> bytes = initial_bytes(b, buf.elem, buf.count, dir);
+  bool undefined = false;
+  std::vector<uint8_t> bytes = initial_bytes(b, buf.elem, buf.count, dir, &undefined);
   b.finish();
-  memory_.allocate(buf.name, std::move(bytes));
+  memory_.allocate(buf.name, std::move(bytes), undefined);
   buffers_.push_back(buf);
 }
 
@@ -248,7 +182,7 @@ void PtxWorkload::add_launch(MapReader& r, const fs::path& dir) {
       if (elem_size(type) > param.size_bytes()) {
         config_error(a.location("scalar"), "parameter " + param.name + " has " + std::to_string(param.size_bytes()) + " bytes; a " + type + " does not fit");
       }
-      store(slot, type, v);
+      store_element(slot, type, v);
       a.finish();
       continue;
     }

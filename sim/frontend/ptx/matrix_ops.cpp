@@ -43,6 +43,7 @@ void CtaEmulator::matrix_op(WarpState& w, const EmuInst& in, uint32_t exec, Reco
             const uint64_t a = base + (in.column_major ? uint64_t{col} * stride + row : uint64_t{row} * stride + col) * size;
             uint8_t* p = memory_at(in.space, a, size, w, l, in);
             if (in.space == MemSpace::kShared) check_shared(w, l, a, size, !load, false, in);
+            if (in.space == MemSpace::kGlobal && checks_global_) check_global(w, l, a, size, load, !load, in);
             if (load) {
               packed |= load_bits(p, size) << (8 * size * h);
             } else {

@@ -200,7 +200,7 @@ void CtaEmulator::bulk_copy(WarpState& w, const EmuInst& in, uint32_t exec, Reco
     here.multicast = in.has("multicast::cluster") ? ctas : 0;
     record_lane_copy(w, in, l, here, first, use);
     out.addresses.push_back(s);
-    land_copy(w, in, l, {bytes_at(MemSpace::kGlobal, s, size, w, l, in), size}, d, 0, m, ctas);
+    land_copy(w, in, l, {global_bytes(s, size, true, false, w, l, in), size}, d, 0, m, ctas);
   });
   compress_addresses(out);
 }
@@ -222,7 +222,7 @@ void CtaEmulator::bulk_store(WarpState& w, const EmuInst& in, uint32_t exec, Rec
     out.inst.mbar.tx_bytes = size;
     out.addresses.push_back(d);
     check_shared(w, l, s, size, false, false, in);  // read by the copy engine after the threads wrote it
-    std::memcpy(bytes_at(MemSpace::kGlobal, d, size, w, l, in), bytes_at(MemSpace::kShared, s, size, w, l, in), size);
+    std::memcpy(global_bytes(d, size, false, true, w, l, in), bytes_at(MemSpace::kShared, s, size, w, l, in), size);
   });
   compress_addresses(out);
 }

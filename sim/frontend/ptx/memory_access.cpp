@@ -53,6 +53,18 @@ void CtaEmulator::check_shared(const WarpState& w, uint32_t lane, uint64_t addre
 }
 
 // Out of line, so that the check above (run for every shared access) stays small and string-free.
+void CtaEmulator::check_global(const WarpState& w, uint32_t lane, uint64_t address, uint64_t size, bool read, bool write, const EmuInst& in) {
+  uint64_t offset = 0;
+  if (read) {
+    if (const DeviceMemory::Buffer* b = launch_.memory->first_unwritten(address, size, &offset)) {
+      launch_.findings->add("uninitialized-global-read", in.line,
+                            launch_.file + ":" + std::to_string(in.line) + ": " + thread_name(w, lane) + " reads byte " + std::to_string(offset) +
+                                " of buffer '" + b->name + "', which nothing has written (the buffer's init is none, as cudaMalloc leaves memory)");
+    }
+  }
+  if (write) launch_.memory->mark_written(address, size);
+}
+
 void CtaEmulator::report_shared(const WarpState& w, uint32_t lane, uint64_t word, bool write, bool uninitialized, bool after_write,
                                 bool after_read, const EmuInst& in) {
   const WordAccess& a = shared_words_[word];
@@ -174,11 +186,13 @@ void CtaEmulator::load_store(WarpState& w, const EmuInst& in, uint32_t exec, Rec
   }
   const bool checked_shared = space == MemSpace::kShared && !shared_words_.empty();
   const bool checked_remote = space == MemSpace::kSharedCluster && !shared_words_.empty();
+  const bool checked_global = space == MemSpace::kGlobal && checks_global_;
   for_lanes(exec, [&](uint32_t l) {
     const uint64_t a = lane_address[l];
     if (space != MemSpace::kParam) out.addresses.push_back(a);
     uint8_t* p = base ? base + (a - low) : memory_at(space, a, bytes, w, l, in);
     if (checked_shared) check_shared(w, l, a, bytes, !load, in.strong, in);
+    if (checked_global) check_global(w, l, a, bytes, load, !load, in);
     if (checked_remote) check_remote_shared(w, l, a, bytes, !load, in);
     for (uint32_t k = 0; k < n; ++k) {
       const int32_t r = data_regs[k];

@@ -223,8 +223,10 @@ void CtaEmulator::watch_memory_poll(WarpState& w, const EmuInst& in) {
     const DeviceMemory::Buffer* buffer = nullptr;
     for (const DeviceMemory::Buffer& b : launch_.memory->buffers())
       if (a >= b.base && a - b.base < b.bytes.size()) buffer = &b;
+    uint64_t unwritten = 0;
     what = "byte " + std::to_string(a - buffer->base) + " of buffer '" + buffer->name + "' (its " + std::to_string(bytes) + " bytes hold " +
-           std::to_string(value) + ")";
+           std::to_string(value) + (launch_.memory->first_unwritten(a, bytes, &unwritten) ? ", which nothing has written: its init is none" : "") +
+           ")";
   } else {
     what = "address " + hex(a);
   }

@@ -180,7 +180,7 @@ void CtaEmulator::bulk_tensor_copy(WarpState& w, const EmuInst& in, uint32_t exe
     record_lane_copy(w, in, l, here, first, use);
     std::vector<uint8_t> box(here.tx_bytes, 0);
     for_each_box_row(t, place(t, c), [&](uint64_t global, uint64_t at, uint64_t bytes) {
-      std::memcpy(box.data() + at, bytes_at(MemSpace::kGlobal, global, static_cast<uint32_t>(bytes), w, l, in), bytes);
+      std::memcpy(box.data() + at, global_bytes(global, static_cast<uint32_t>(bytes), true, false, w, l, in), bytes);
     });
     land_copy(w, in, l, box, d, t.swizzle_bytes, m, ctas);
     out.addresses.push_back(from);
@@ -206,7 +206,7 @@ void CtaEmulator::bulk_tensor_store(WarpState& w, const EmuInst& in, uint32_t ex
     check_shared(w, l, s, here.tx_bytes, false, false, in);  // read by the copy engine after the threads wrote it
     const std::vector<uint8_t> box = shared_box(w, in, l, s, here.tx_bytes, t.swizzle_bytes);
     for_each_box_row(t, place(t, c), [&](uint64_t global, uint64_t at, uint64_t bytes) {
-      std::memcpy(bytes_at(MemSpace::kGlobal, global, static_cast<uint32_t>(bytes), w, l, in), box.data() + at, bytes);
+      std::memcpy(global_bytes(global, static_cast<uint32_t>(bytes), false, true, w, l, in), box.data() + at, bytes);
     });
     out.addresses.push_back(to);
   });
@@ -253,7 +253,7 @@ void CtaEmulator::bulk_reduce(WarpState& w, const EmuInst& in, uint32_t exec, Re
     record_lane_copy(w, in, l, here, first, use);
     check_shared(w, l, s, here.tx_bytes, false, false, in);  // read by the copy engine after the threads wrote it
     auto combine = [&](uint64_t global, const uint8_t* src, uint64_t bytes) {
-      uint8_t* dst = bytes_at(MemSpace::kGlobal, global, static_cast<uint32_t>(bytes), w, l, in);
+      uint8_t* dst = global_bytes(global, static_cast<uint32_t>(bytes), true, true, w, l, in);
       for (uint64_t k = 0; k < bytes; k += e) {
         const uint64_t r = combine_bits(in.atom_op, type, load_bits(dst + k, e), load_bits(src + k, e));
         store_bits(dst + k, r, e);

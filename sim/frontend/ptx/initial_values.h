@@ -1,0 +1,31 @@
+#pragma once
+// Element types of launch-file buffers, scalars and constants, and the initial bytes their
+// `init` key describes (docs/launch-format.md).
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace warpsim {
+class MapReader;
+}
+
+namespace warpsim::ptx {
+
+// Bytes per element of `elem` (f32, s8, bf16, ...); 0 for an unknown name.
+uint32_t elem_size(const std::string& elem);
+// Writes `v` as one element of type `elem` at p (floats rounded to nearest even, integers rounded).
+void store_element(uint8_t* p, const std::string& elem, double v);
+
+// What `init: none` leaves in a buffer: every byte 0xff (NaN as a float, -1 as a signed integer),
+// so that a result depending on bytes nothing wrote shows it.
+constexpr uint8_t kUndefinedByte = 0xff;
+
+// The bytes of `count` elements of type `elem`, from the optional `init` key of b: zeros (the
+// default), a sequence, seeded random values or a file's bytes (relative to `dir`). Where
+// `undefined` is given, `init: none` is accepted too and sets it (cudaMalloc's memory, which
+// nothing has written); elsewhere (constants) it is an error.
+std::vector<uint8_t> initial_bytes(MapReader& b, const std::string& elem, uint64_t count, const std::filesystem::path& dir,
+                                   bool* undefined = nullptr);
+
+}  // namespace warpsim::ptx
