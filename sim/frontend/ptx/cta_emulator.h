@@ -308,6 +308,9 @@ class CtaEmulator : public CtaWork {
     bool may_write = false;
   };
   Census census(const WarpState* except);
+  // Counts warp `o` (`polling`: seen in a loop that writes nothing); false, with may_write set,
+  // when it may still write.
+  static bool tally(Census& c, const WarpState& o, bool polling);
   // A taken backward branch after a strong load or atomic: reports a poll nothing in the grid can satisfy.
   void watch_memory_poll(WarpState& w, const EmuInst& in);
   void note_poll(WarpState& w, const EmuInst& in, uint64_t address) const { w.waited_on_memory = true, w.poll = &in, w.poll_address = address; }

@@ -52,7 +52,6 @@ void CtaEmulator::check_shared(const WarpState& w, uint32_t lane, uint64_t addre
   }
 }
 
-// Out of line, so that the check above (run for every shared access) stays small and string-free.
 void CtaEmulator::check_global(const WarpState& w, uint32_t lane, uint64_t address, uint64_t size, bool read, bool write, const EmuInst& in) {
   uint64_t offset = 0;
   if (read) {
@@ -65,6 +64,7 @@ void CtaEmulator::check_global(const WarpState& w, uint32_t lane, uint64_t addre
   if (write) launch_.memory->mark_written(address, size);
 }
 
+// Out of line, so that the check above (run for every shared access) stays small and string-free.
 void CtaEmulator::report_shared(const WarpState& w, uint32_t lane, uint64_t word, bool write, bool uninitialized, bool after_write,
                                 bool after_read, const EmuInst& in) {
   const WordAccess& a = shared_words_[word];

@@ -94,6 +94,20 @@ std::span<const uint32_t> CtaEmulator::warp_state(const WarpState& w) {
   return s;
 }
 
+bool CtaEmulator::tally(Census& c, const WarpState& o, bool polling) {
+  if (o.done) {
+    ++c.exited;
+  } else if (o.barrier_wait >= 0) {
+    ++c.at_barrier;
+  } else if (polling) {
+    ++c.polling;
+  } else {
+    c.may_write = true;  // the counts no longer matter
+    return false;
+  }
+  return true;
+}
+
 // What the warps of the CTA (cluster) other than `except` are doing; `may_write` when one of
 // them might still write (it runs code that is not a loop known to write nothing, or its CTA
 // has yet to begin).
@@ -107,19 +121,8 @@ CtaEmulator::Census CtaEmulator::census(const WarpState* except) {
       ++c.retired;
       continue;
     }
-    for (const WarpState& o : cta->warps_) {
-      if (&o == except) continue;
-      if (o.done) {
-        ++c.exited;
-      } else if (o.barrier_wait >= 0) {
-        ++c.at_barrier;
-      } else if (o.spin.cycling(effects)) {
-        ++c.polling;
-      } else {
-        c.may_write = true;  // the counts no longer matter
-        return c;
-      }
-    }
+    for (const WarpState& o : cta->warps_)
+      if (&o != except && !tally(c, o, o.spin.cycling(effects))) return c;
   }
   if (cluster_ && c.retired != cluster_->retired) c.may_write = true;  // a null rank not yet begun
   return c;
@@ -187,19 +190,9 @@ CtaEmulator::Census CtaEmulator::grid_census(const WarpState* except) const {
       c.may_write = true;
       return c;
     }
-    for (const WarpState& o : cta->warps_) {
-      if (&o == except) continue;
-      if (o.done) {
-        ++c.exited;
-      } else if (o.barrier_wait >= 0) {
-        ++c.at_barrier;
-      } else if (o.grid_spin.cycling(grid_->effects) || o.spin.cycling(cta->unit_effects())) {
-        ++c.polling;  // an mbarrier poll loop depends on its CTA (cluster) alone
-      } else {
-        c.may_write = true;
-        return c;
-      }
-    }
+    // An mbarrier poll loop depends on its CTA (cluster) alone.
+    for (const WarpState& o : cta->warps_)
+      if (&o != except && !tally(c, o, o.grid_spin.cycling(grid_->effects) || o.spin.cycling(cta->unit_effects()))) return c;
   }
   return c;
 }
