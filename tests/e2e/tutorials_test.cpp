@@ -3,6 +3,8 @@
 // and from what the kernels do, not from the numbers the tutorials quote.
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 #include <nlohmann/json.hpp>
 #include <regex>
 
@@ -228,6 +230,83 @@ TEST(Tutorials, WhatIf) {
                                test::source_path("tools/validation/launch/l2_reread_near.launch.yaml"), "--json", "-"});
   ASSERT_EQ(single.exit_code, 0) << single.err;
   EXPECT_EQ(nlohmann::json::parse(single.out)["summary"]["cycles"], rows["h100"]["x0.125"]["cycles"]);
+}
+
+// docs/tutorials/kernel-bugs.md: three classic bugs, each found without a GPU, and each fix clean
+// with the values worked out by hand.
+TEST(Tutorials, KernelBugs) {
+  test::TempDir dir;
+  // The shipped launch file, with `from` replaced by `to` and the PTX path made absolute.
+  auto variant = [&](const std::string& name, const std::string& from, const std::string& to) {
+    std::string text = test::read_file(source_path("traces/tutorials/" + name));
+    text.replace(text.find("ptx: ptx/"), 9, "ptx: " + source_path("traces/tutorials/ptx/"));
+    if (!from.empty()) text.replace(text.find(from), from.size(), to);
+    return dir.write(name, text);
+  };
+  auto words = [&](const std::string& file) {
+    const std::string bytes = test::read_file(dir.path(file));
+    std::vector<uint32_t> v(bytes.size() / 4);
+    std::memcpy(v.data(), bytes.data(), v.size() * 4);
+    return v;
+  };
+  // 1. The race: seven findings, one per unrolled step; the first two across warps.
+  auto r = run_cli({"run", "--arch", "h100", source_path("traces/tutorials/bug_race.launch.yaml"), "-q"});
+  EXPECT_EQ(r.exit_code, 6);
+  EXPECT_NE(r.err.find("kernel_bugs.sm_90.ptx:74: thread (0,0,0) of CTA (0,0,0) reads shared 0x100, which thread (64,0,0) of CTA (0,0,0) "
+                       "wrote at "),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("kernel_bugs.sm_90.ptx:58 with no barrier ordering them"), std::string::npos) << r.err;
+  size_t races = 0;
+  for (size_t at = r.err.find("warpsim: race: "); at != std::string::npos; at = r.err.find("warpsim: race: ", at + 1)) ++races;
+  EXPECT_EQ(races, 7u) << r.err;
+  r = run_cli({"run", "--arch", "h100", variant("bug_race.launch.yaml", "{scalar: s32, value: 0}", "{scalar: s32, value: 1}"), "--dump-dir",
+               dir.path(""), "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string sums = test::read_file(dir.path("out.bin"));
+  ASSERT_EQ(sums.size(), 16u);
+  for (uint32_t b = 0; b < 4; ++b) {
+    float v;
+    std::memcpy(&v, sums.data() + 4 * b, 4);
+    EXPECT_EQ(v, 65536.0f * b + 32640) << "block " << b;  // 256b + (256b + 1) + ... + (256b + 255)
+  }
+  // 2. Bins nobody zeroed: reported; with --checks warn each holds 0xffffffff + 64; zeroed, 64
+  // (4096 values i * 7 land evenly in 64 bins, 7 being odd).
+  r = run_cli({"run", "--arch", "h100", source_path("traces/tutorials/bug_uninitialized.launch.yaml"), "-q"});
+  EXPECT_EQ(r.exit_code, 6);
+  EXPECT_NE(r.err.find("warpsim: uninitialized-global-read: "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("kernel_bugs.sm_90.ptx:236: thread (0,0,0) of CTA (0,0,0) reads byte 0 of "
+                       "buffer 'bins', which nothing has written"),
+            std::string::npos)
+      << r.err;
+  const std::string unzeroed = variant("bug_uninitialized.launch.yaml", "", "");
+  r = run_cli({"run", "--arch", "h100", unzeroed, "--checks", "warn", "--dump-dir", dir.path(""), "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (uint32_t v : words("bins.bin")) EXPECT_EQ(v, 63u);
+  r = run_cli({"run", "--arch", "h100", variant("bug_uninitialized.launch.yaml", "count: 64, init: none", "count: 64, init: zeros"), "--dump-dir", dir.path(""), "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (uint32_t v : words("bins.bin")) EXPECT_EQ(v, 64u);
+  // 3. The grid barrier waiting for a ninth block of eight: stopped at once at its poll.
+  r = run_cli({"run", "--arch", "h100", source_path("traces/tutorials/bug_grid_barrier.launch.yaml"), "-q"});
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_NE(r.err.find("kernel_bugs.sm_90.ptx:275:1: warp 0 of CTA ("), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("waits forever: its loop (lines 275-277) polls byte 0 of buffer 'count' (its 4 bytes hold 8), which nothing in the grid "
+                       "can change (the grid's 8 CTAs have all begun; the other warps of those still running: 7 polling in loops that write "
+                       "nothing, 8 at barriers, 0 exited)"),
+            std::string::npos)
+      << r.err;
+  r = run_cli({"run", "--arch", "h100", variant("bug_grid_barrier.launch.yaml", "value: 9}", "value: 8}"), "--dump-dir", dir.path(""), "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (uint32_t v : words("seen.bin")) EXPECT_EQ(v, 8u);
+  // Too many blocks to be resident at once (H100 holds 264 of 1024 threads): the right count hangs too.
+  std::string big = test::read_file(variant("bug_grid_barrier.launch.yaml", "value: 9}", "value: 300}"));
+  big.replace(big.find("grid: [8, 1, 1]"), 15, "grid: [300, 1, 1]");
+  big.replace(big.find("block: [64, 1, 1]"), 17, "block: [1024, 1, 1]");
+  big.replace(big.find("count: 8, init: none"), 20, "count: 300, init: none");
+  r = run_cli({"run", "--arch", "h100", dir.write("big.launch.yaml", big), "-q"});
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_NE(r.err.find("the GPU holds 264 of the grid's 300 CTAs at once"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("cannot begin until a resident one exits"), std::string::npos) << r.err;
 }
 
 }  // namespace
