@@ -238,17 +238,11 @@ TEST(Tutorials, KernelBugs) {
   test::TempDir dir;
   // The shipped launch file, with `from` replaced by `to` and the PTX path made absolute.
   auto variant = [&](const std::string& name, const std::string& from, const std::string& to) {
-    std::string text = test::read_file(source_path("traces/tutorials/" + name));
-    text.replace(text.find("ptx: ptx/"), 9, "ptx: " + source_path("traces/tutorials/ptx/"));
+    std::string text = test::shipped_launch(name, "traces/tutorials");
     if (!from.empty()) text.replace(text.find(from), from.size(), to);
     return dir.write(name, text);
   };
-  auto words = [&](const std::string& file) {
-    const std::string bytes = test::read_file(dir.path(file));
-    std::vector<uint32_t> v(bytes.size() / 4);
-    std::memcpy(v.data(), bytes.data(), v.size() * 4);
-    return v;
-  };
+  auto words = [&](const std::string& file) { return test::read_words(dir.path(file)); };
   // 1. The race: seven findings, one per unrolled step; the first two across warps.
   auto r = run_cli({"run", "--arch", "h100", source_path("traces/tutorials/bug_race.launch.yaml"), "-q"});
   EXPECT_EQ(r.exit_code, 6);

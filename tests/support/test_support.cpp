@@ -37,12 +37,19 @@ std::string TempDir::write(const std::string& name, const std::string& content) 
 
 std::string source_path(const std::string& relative) { return std::string(WARPSIM_SOURCE_DIR) + "/" + relative; }
 
-std::string shipped_launch(const std::string& name) {
-  std::string text = read_file(source_path("traces/kernels/" + name));
-  for (const auto& [from, to] : {std::pair<std::string, std::string>{"ptx: ptx/", "ptx: " + source_path("traces/kernels/ptx/")},
-                                 std::pair<std::string, std::string>{"file: ref/", "file: " + source_path("traces/kernels/ref/")}})
+std::string shipped_launch(const std::string& name, const std::string& dir) {
+  std::string text = read_file(source_path(dir + "/" + name));
+  for (const auto& [from, to] : {std::pair<std::string, std::string>{"ptx: ptx/", "ptx: " + source_path(dir + "/ptx/")},
+                                 std::pair<std::string, std::string>{"file: ref/", "file: " + source_path(dir + "/ref/")}})
     for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) text.replace(at, from.size(), to);
   return text;
+}
+
+std::vector<uint32_t> read_words(const std::string& path) {
+  const std::string bytes = read_file(path);
+  std::vector<uint32_t> words(bytes.size() / 4);
+  std::memcpy(words.data(), bytes.data(), words.size() * 4);
+  return words;
 }
 
 std::string read_file(const std::string& path) {

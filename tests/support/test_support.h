@@ -31,9 +31,12 @@ CliResult run_cli(const std::vector<std::string>& args);
 
 std::string source_path(const std::string& relative);  // inside the repository
 std::string read_file(const std::string& path);
-// The text of a launch file shipped in traces/kernels/ (`name`, e.g. "saxpy.launch.yaml") with its
-// `ptx: ptx/` and `file: ref/` paths made absolute, so that a variant written elsewhere runs.
-std::string shipped_launch(const std::string& name);
+// The text of a launch file shipped in `dir` (traces/kernels/ unless given; `name`, e.g.
+// "saxpy.launch.yaml") with its `ptx: ptx/` and `file: ref/` paths made absolute, so that a
+// variant written elsewhere runs.
+std::string shipped_launch(const std::string& name, const std::string& dir = "traces/kernels");
+// A file of 32-bit words (a dumped u32 buffer), in the host's byte order.
+std::vector<uint32_t> read_words(const std::string& path);
 
 // Simulates `trace_text` on a shipped config (with overrides); returns the summaries.
 struct Simulated {

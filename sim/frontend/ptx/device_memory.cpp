@@ -42,7 +42,7 @@ const DeviceMemory::Buffer* DeviceMemory::first_unwritten(uint64_t address, uint
   if (!b || b->written.empty()) return nullptr;
   for (uint64_t k = 0; k < size; ++k) {
     if (!b->written[address - b->base + k]) {
-      *offset = address - b->base + k;
+      if (offset) *offset = address - b->base + k;
       return b;
     }
   }

@@ -28,7 +28,9 @@ class DeviceMemory {
   void mark_written(uint64_t address, uint64_t size);
   // The buffer and the offset in it of the first byte of [address, address + size) nothing has
   // written; null when every byte is defined.
-  const Buffer* first_unwritten(uint64_t address, uint64_t size, uint64_t* offset);
+  const Buffer* first_unwritten(uint64_t address, uint64_t size, uint64_t* offset = nullptr);
+  // The buffer holding all of [address, address + size), or null.
+  Buffer* buffer_at(uint64_t address, uint64_t size);
   // A pointer to `size` bytes at `address`, or nullptr if they are not all inside one buffer.
   uint8_t* at(uint64_t address, uint64_t size);
   // "buffer 'x' [0x..., 0x...)" for the buffer nearest `address`, for messages.
@@ -40,7 +42,6 @@ class DeviceMemory {
   std::vector<Buffer> buffers_;  // ascending base
   size_t last_ = 0;              // the buffer the previous access hit
   bool tracks_writes_ = false;
-  Buffer* buffer_at(uint64_t address, uint64_t size);
   uint64_t next_ = 0x10000000;
 };
 

@@ -8,7 +8,6 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <random>
 #include <unistd.h>
 #include <cstdio>
 #include <cstdlib>

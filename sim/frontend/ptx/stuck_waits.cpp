@@ -210,16 +210,11 @@ void CtaEmulator::watch_memory_poll(WarpState& w, const EmuInst& in) {
   const uint64_t a = w.poll_address;
   if (!at.generic && at.space == MemSpace::kShared) {
     what = "shared " + hex(a);
-  } else if (const uint8_t* p = launch_.memory->at(a, bytes)) {
+  } else if (const DeviceMemory::Buffer* buffer = launch_.memory->buffer_at(a, bytes)) {
     uint64_t value = 0;
-    std::memcpy(&value, p, bytes);
-    const DeviceMemory::Buffer* buffer = nullptr;
-    for (const DeviceMemory::Buffer& b : launch_.memory->buffers())
-      if (a >= b.base && a - b.base < b.bytes.size()) buffer = &b;
-    uint64_t unwritten = 0;
+    std::memcpy(&value, buffer->bytes.data() + (a - buffer->base), bytes);
     what = "byte " + std::to_string(a - buffer->base) + " of buffer '" + buffer->name + "' (its " + std::to_string(bytes) + " bytes hold " +
-           std::to_string(value) + (launch_.memory->first_unwritten(a, bytes, &unwritten) ? ", which nothing has written: its init is none" : "") +
-           ")";
+           std::to_string(value) + (launch_.memory->first_unwritten(a, bytes) ? ", which nothing has written: its init is none" : "") + ")";
   } else {
     what = "address " + hex(a);
   }

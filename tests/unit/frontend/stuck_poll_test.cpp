@@ -6,7 +6,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cstring>
 
 #include "support/test_support.h"
 
@@ -116,13 +115,9 @@ TEST(StuckPoll, TheSameBarrierWithTheRightCountCompletes) {
     for (const char* model : {"stack", "independent"}) {
       const auto r = run_barrier(dir, grid_barrier(poll), 4, model);
       ASSERT_EQ(r.exit_code, 0) << poll << model << r.err;
-      const std::string out = test::read_file(dir.path("out.bin"));
-      ASSERT_EQ(out.size(), 256u * 4);
-      for (uint32_t t = 0; t < 256; ++t) {
-        uint32_t v;
-        std::memcpy(&v, out.data() + 4 * t, 4);
-        EXPECT_EQ(v, 4u) << poll << model << " thread " << t;
-      }
+      const auto out = test::read_words(dir.path("out.bin"));
+      ASSERT_EQ(out.size(), 256u);
+      for (uint32_t t = 0; t < 256; ++t) EXPECT_EQ(out[t], 4u) << poll << model << " thread " << t;
     }
 }
 
@@ -201,13 +196,9 @@ TEST(StuckPoll, PollsAnotherCtaWillSatisfyAfterItsWorkAreLeftToRun) {
   for (const char* model : {"stack", "independent"}) {
     const auto r = test::run_cli({"run", "--arch", "h100", token_launch(dir, model, 10'000'000), "--dump-dir", dir.path(""), "-q"});
     ASSERT_EQ(r.exit_code, 0) << model << r.err;
-    const std::string out = test::read_file(dir.path("out.bin"));
-    ASSERT_EQ(out.size(), 16u * 4);
-    for (uint32_t c = 0; c < 16; ++c) {
-      uint32_t v;
-      std::memcpy(&v, out.data() + 4 * c, 4);
-      EXPECT_EQ(v, 999u * 1000 / 2 + (15 - c)) << model << " CTA " << c;
-    }
+    const auto out = test::read_words(dir.path("out.bin"));
+    ASSERT_EQ(out.size(), 16u);
+    for (uint32_t c = 0; c < 16; ++c) EXPECT_EQ(out[c], 999u * 1000 / 2 + (15 - c)) << model << " CTA " << c;
   }
 }
 

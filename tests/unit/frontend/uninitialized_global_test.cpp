@@ -4,8 +4,6 @@
 // defined. The bytes hold 0xff, so a result depending on them shows it.
 #include <gtest/gtest.h>
 
-#include <cstring>
-
 #include "support/test_support.h"
 
 namespace warpsim {
@@ -46,12 +44,6 @@ std::string launch_text(const std::string& acc_init, const std::string& out_init
          "  - {buffer: {name: out, elem: u32, count: 32, init: " + out_init + "}}\ndump: [out]\n";
 }
 
-std::vector<uint32_t> words(const std::string& bytes) {
-  std::vector<uint32_t> v(bytes.size() / 4);
-  std::memcpy(v.data(), bytes.data(), v.size() * 4);
-  return v;
-}
-
 test::CliResult run(test::TempDir& dir, const std::string& ptx, const std::string& launch, const char* checks = "error") {
   dir.write("k.ptx", ptx);
   return test::run_cli({"run", "--arch", "h100", dir.write("k.launch.yaml", launch), "--checks", checks, "--dump-dir", dir.path(""), "-q"});
@@ -71,7 +63,7 @@ TEST(UninitializedGlobal, ALoadOfBytesNothingWroteIsReported) {
   // Reported, not stopped: the loads read 0xffffffff, so out[t] = (t + 1) - 1 = t.
   r = run(dir, add_kernel(), launch_text("none"), "warn");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  const auto out = words(test::read_file(dir.path("out.bin")));
+  const auto out = test::read_words(dir.path("out.bin"));
   ASSERT_EQ(out.size(), 32u);
   for (uint32_t t = 0; t < 32; ++t) EXPECT_EQ(out[t], t) << t;
   // Without the checks nothing is tracked or said.
@@ -93,7 +85,7 @@ TEST(UninitializedGlobal, BytesAreTrackedOneByOne) {
   // A full-word store first leaves nothing undefined.
   const auto full = run(dir, add_kernel("  st.global.u32 [%rd6], %r1;\n"), launch_text("none"));
   EXPECT_EQ(full.exit_code, 0) << full.err;
-  EXPECT_EQ(words(test::read_file(dir.path("out.bin")))[5], 6u + 5) << "in[5] + acc[5]";
+  EXPECT_EQ(test::read_words(dir.path("out.bin"))[5], 6u + 5) << "in[5] + acc[5]";
 }
 
 // An atomicAdd into a counter nobody zeroed: the classic missing cudaMemset.
@@ -128,7 +120,7 @@ TEST(UninitializedGlobal, WhatAnEarlierLaunchWroteIsDefined) {
                                        "dump: [out]\n");
   const auto r = test::run_cli({"run", "--arch", "h100", launch, "--dump-dir", dir.path(""), "-q"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  const auto out = words(test::read_file(dir.path("out.bin")));
+  const auto out = test::read_words(dir.path("out.bin"));
   ASSERT_EQ(out.size(), 32u);
   for (uint32_t t = 0; t < 32; ++t) EXPECT_EQ(out[t], 2 * t + 1) << t;
 }
