@@ -346,6 +346,11 @@ write("tcgen05_gemm_c.bin", "f", matmul(a, bt, 256, 256, 128, lambda i, k: i * 1
 b = random_init(73, -1, 1, 32768, f16)
 write("tcgen05_gemm_mn_major_c.bin", "f", matmul(a, b, 256, 256, 128, lambda i, k: i * 128 + k, lambda k, j: k * 256 + j))
 
+# tcgen05_m64: C = A B, 128 x 128 x 128 through M = 64 MMAs, B given transposed (bt[n][k]).
+a = random_init(81, -1, 1, 16384, f16)
+bt = random_init(82, -1, 1, 16384, f16)
+write("tcgen05_m64_c.bin", "f", matmul(a, bt, 128, 128, 128, lambda i, k: i * 128 + k, lambda k, j: j * 128 + k))
+
 
 # ... and random bytes read as FP4 (E2M1: sign, 2 exponent bits with bias 1, 1 mantissa bit;
 # OCP MX). Each row's 256 bytes are 16 chunks of 16 bytes: 16 elements in the low 8 bytes of

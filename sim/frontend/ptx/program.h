@@ -11,6 +11,7 @@
 
 #include "frontend/ptx/float_formats.h"
 #include "frontend/ptx/ptx_module.h"
+#include "frontend/ptx/tmem_fragment.h"
 #include "frontend/ptx/wmma_fragment.h"
 #include "frontend/warp_inst.h"
 #include "isa/op_info.h"
@@ -139,7 +140,10 @@ struct EmuInst {
   uint32_t mma_k = 0;               // mma.sync m16n8kK; wgmma m64nNkK
   uint32_t wgmma_n = 0;             // wgmma m64nNkK
   Tcgen05Op tcgen05 = Tcgen05Op::kNone;
-  uint32_t tmem_columns = 0;        // tcgen05.ld/st .32x32b.xN: N
+  // tcgen05.ld/st: the shape, .xN's N, and .pack::16b/.unpack::16b (tmem_fragment.h).
+  TmemShape tmem_shape = TmemShape::kNone;
+  uint32_t tmem_num = 0;
+  bool tmem_packed = false;
   uint32_t matrices = 1;            // ldmatrix .x1/.x2/.x4
   int32_t wait_groups = -1;         // cp.async.wait_group N (-1: wait_all)
   std::string cmp;                  // setp comparison

@@ -1,6 +1,7 @@
 #include "frontend/ptx/supported_forms.h"
 
 #include "frontend/ptx/inst_decode.h"
+#include <cctype>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -88,7 +89,8 @@ std::string wgmma_form(const Instruction& in, const EmuInst& e) {
 // One CTA (cta_group::1): mma of kind f16, tf32, f8f6f4 or i8, or block-scaled of kind mxf8f6f4, mxf4
 // or mxf4nvf4, from shared-memory descriptors into tensor memory (tensor_memory.cpp,
 // tcgen05_block_scale.cpp); cp of shape 128x256b, 128x128b, 64x128b.warpx2 or 32x128b.warpx4
-// without decompression; commit to an mbarrier; ld/st of shape 32x32b.
+// without decompression; commit to an mbarrier; ld/st of every shape (tmem_fragment.h) and .xN,
+// packing 16-bit halves or not, without a reduction.
 std::string tcgen05_form(const Instruction& in, const EmuInst& e) {
   auto refuse = [&](const std::string& why) { return "the emulator cannot run '" + in.opcode + "': " + why; };
   const std::string& what = e.mods.at(0);
@@ -126,8 +128,27 @@ std::string tcgen05_form(const Instruction& in, const EmuInst& e) {
       return refuse("expected [taddr], s-desc");
     }
   } else if (what == "ld" || what == "st") {
-    if (!e.has("32x32b")) return refuse("only the 32x32b shape is modelled");
-    if (e.has("pack::16b") || e.has("unpack::16b")) return refuse("16-bit packing is not modelled");
+    const bool load = what == "ld";
+    if (e.has("red")) return refuse("loads with a reduction (tcgen05.ld.red) are not modelled");
+    TmemShape shape = TmemShape::kNone;
+    uint32_t num = 0;
+    for (const auto& m : e.mods) {
+      if (tmem_shape_named(m) != TmemShape::kNone) shape = tmem_shape_named(m);
+      if (m.size() > 1 && m.size() < 6 && m[0] == 'x' && std::isdigit(static_cast<unsigned char>(m[1]))) num = static_cast<uint32_t>(std::atoi(m.c_str() + 1));
+    }
+    if (shape == TmemShape::kNone) return refuse("expected a shape: .32x32b, .16x64b, .16x128b, .16x256b or .16x32bx2");
+    if (num == 0 || num > 128 || (num & (num - 1))) return refuse("expected .x1, .x2, .x4, ... or .x128");
+    if (e.has(load ? "unpack::16b" : "pack::16b")) return refuse(load ? "loads pack (.pack::16b)" : "stores unpack (.unpack::16b)");
+    const bool split = shape == TmemShape::k16x32bx2;
+    const size_t expected = split ? 3 : 2, regs_at = load ? 0 : expected - 1, addr_at = load ? 1 : 0;
+    const uint32_t regs = tmem_registers(shape, num);
+    const auto& ops = in.operands;
+    if (ops.size() != expected || ops[addr_at].kind != Operand::Kind::kAddress || ops[regs_at].kind != Operand::Kind::kVector ||
+        ops[regs_at].items.size() != regs || (split && ops[load ? 2 : 1].kind != Operand::Kind::kImmediate)) {
+      const std::string vec = "{" + std::to_string(regs) + " registers}";
+      return refuse("expected " + (load ? vec + ", [taddr]" + (split ? ", immHalfSplitoff" : "")
+                                        : std::string("[taddr], ") + (split ? "immHalfSplitoff, " : "") + vec));
+    }
   } else if (what == "shift") {
     return refuse("tcgen05." + what + " is not modelled");
   }

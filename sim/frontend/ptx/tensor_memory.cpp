@@ -11,14 +11,15 @@
 //                          instruction descriptor: bits 4-5 D format (1: f32), 7-9 and 10-12 A
 //                          and B formats, 13-14 negate A/B, 15-16 MN-major ("transposed") A/B
 //                          (wgmma_layout.h), 17-22 N / 8,
-//                          24-28 M / 16. M = 128 only (its rows map one to one onto lanes).
+//                          24-28 M / 16. M = 128 (row i in lane i) or 64 (rows 16 to a warp's
+//                          quarter of the lanes, in its first 16: the PTX ISA's layout F).
 //   mma.kind::mxf8f6f4/mxf4/mxf4nvf4.block_scale [d], a, b, idesc, [scale-a], [scale-b], enable-input-d
 //                          the same with each block of 32 (or 16) K elements of a row of A and
 //                          of B times its scale factor from tensor memory (tcgen05_block_scale.cpp)
 //   cp [taddr], s-desc     shared memory into tensor memory (tcgen05_block_scale.cpp)
 //   commit [mbar]          one arrival on the mbarrier once the thread's MMAs and copies are done
-//   ld / st .32x32b.xN     warp q of a warpgroup reaches lanes 32q..32q+31: thread t moves N
-//                          consecutive columns of lane 32q + t to or from N registers
+//   ld / st .shape.xN      warp q of a warpgroup reaches lanes 32q..32q+31; which cell each
+//                          register moves, per shape and with 16-bit packing: tmem_fragment.h
 // MMAs are computed when issued (the results may be read only after a commit's mbarrier phase),
 // each product summed in k order with fmaf into a float.
 #include <bit>
@@ -106,23 +107,43 @@ void CtaEmulator::tcgen05_op(WarpState& w, const EmuInst& in, uint32_t exec, Rec
     }
     case Tcgen05Op::kLd:
     case Tcgen05Op::kSt: {
+      // Warp q of a warpgroup reaches lanes 32q..32q+31; each register moves the cell (or, packed,
+      // the low halves of the two cells) tmem_fragment.h maps it to.
       const bool load = in.tcgen05 == Tcgen05Op::kLd;
-      const auto& regs = ops.at(load ? 0 : 1).regs;
+      const bool split = in.tmem_shape == TmemShape::k16x32bx2;
+      const size_t regs_at = load ? 0 : split ? 2 : 1;
+      const auto& regs = ops.at(regs_at).regs;
       const EmuOperand& addr = ops.at(load ? 1 : 0);
+      const auto half_split = split ? static_cast<uint32_t>(ops.at(load ? 2 : 1).bits) : 0;
       const uint32_t quarter = w.index % 4;
       for_lanes(exec, [&](uint32_t l) {
         const auto taddr = static_cast<uint32_t>(address(w, addr, l));
-        const uint32_t lane = (taddr >> 16) + l, column = taddr & 0xffff;
-        if (lane / 32 != quarter) {
-          fault(in, w, l, "warp " + std::to_string(w.index) + " may reach tensor memory lanes " + std::to_string(32 * quarter) + "-" +
-                              std::to_string(32 * quarter + 31) + " only, not lane " + std::to_string(lane));
-        }
-        for (uint32_t c = 0; c < regs.size(); ++c) {
-          uint32_t& cell = tmem_at(lane, column + c, w, l, in);
+        for (uint32_t r = 0; r < regs.size(); ++r) {
+          const TmemCell at = tmem_fragment_cell(in.tmem_shape, l, r, half_split);
+          const uint32_t lane = (taddr >> 16) + at.lane;
+          if (lane / 32 != quarter) {
+            fault(in, w, l, "warp " + std::to_string(w.index) + " may reach tensor memory lanes " + std::to_string(32 * quarter) + "-" +
+                                std::to_string(32 * quarter + 31) + " only, not lane " + std::to_string(lane));
+          }
+          const uint32_t column = (taddr & 0xffff) + at.base + (in.tmem_packed ? 2 * at.column : at.column);
+          if (!in.tmem_packed) {
+            uint32_t& cell = tmem_at(lane, column, w, l, in);
+            if (load) {
+              write(w, regs[r], l, cell);
+            } else {
+              cell = static_cast<uint32_t>(regs[r] >= 0 ? w.regs.get(regs[r], l) : 0);
+            }
+            continue;
+          }
+          // Two 16-bit halves; a store leaves the cells' upper halves zero (assumed: the PTX ISA
+          // does not say what they hold).
+          uint32_t &low = tmem_at(lane, column, w, l, in), &high = tmem_at(lane, column + 1, w, l, in);
           if (load) {
-            write(w, regs[c], l, cell);
+            write(w, regs[r], l, (low & 0xffff) | (high << 16));
           } else {
-            cell = static_cast<uint32_t>(regs[c] >= 0 ? w.regs.get(regs[c], l) : 0);
+            const auto v = static_cast<uint32_t>(regs[r] >= 0 ? w.regs.get(regs[r], l) : 0);
+            low = v & 0xffff;
+            high = v >> 16;
           }
         }
       });
@@ -184,7 +205,9 @@ void CtaEmulator::tcgen05_mma(WarpState& w, const EmuInst& in, uint32_t l, Recor
   }
   if (kind_i8 && ((idesc >> 3) & 1)) fault(in, w, l, "instruction descriptor " + hex(idesc) + ": the saturating s32 accumulation (bit 3) is not modelled");
   if (kind_i8 && ((idesc >> 13) & 3)) fault(in, w, l, "instruction descriptor " + hex(idesc) + ": kind::i8 has no negation (bits 13-14)");
-  if (m != 128 || n == 0 || n > 256 || n % 16) fault(in, w, l, "M = " + std::to_string(m) + ", N = " + std::to_string(n) + "; the emulator runs M = 128 with N a multiple of 16 up to 256");
+  if ((m != 128 && m != 64) || n == 0 || n > 256 || n % (m == 64 ? 8 : 16)) {
+    fault(in, w, l, "M = " + std::to_string(m) + ", N = " + std::to_string(n) + "; one CTA's MMA has M = 64 (N a multiple of 8) or 128 (of 16), N up to 256");
+  }
   bool ok_a = true, ok_b = false;
   const MatrixDescriptor da = a_in_tmem ? MatrixDescriptor{} : decode_tcgen05_descriptor(desc_a, ok_a);
   const MatrixDescriptor db = decode_tcgen05_descriptor(desc_b, ok_b);
@@ -192,6 +215,8 @@ void CtaEmulator::tcgen05_mma(WarpState& w, const EmuInst& in, uint32_t l, Recor
   const uint32_t k = kind_fp4 ? 64 : 32 / matrix_element_bytes(ta);
   const double neg_a = (idesc >> 13) & 1 ? -1.0 : 1.0, neg_b = (idesc >> 14) & 1 ? -1.0 : 1.0;
   const bool a_mn_major = (idesc >> 15) & 1, b_mn_major = (idesc >> 16) & 1;  // "transpose A/B"
+  if (a_in_tmem && m == 64) fault(in, w, l, "A from tensor memory with M = 64 is not modelled");
+  if (scaled && m == 64) fault(in, w, l, "block-scaled MMAs with M = 64 are not modelled (their scale factors' lanes)");
   if (a_in_tmem && a_mn_major) fault(in, w, l, "instruction descriptor " + hex(idesc) + ": A from tensor memory is K-major only");
   if (a_in_tmem && matrix_element_bits(ta) < 8) fault(in, w, l, "FP4/FP6 A in tensor memory (8-bit containers) is not modelled");
   if ((a_mn_major && ta == "tf32") || (b_mn_major && tb == "tf32")) {
@@ -201,13 +226,16 @@ void CtaEmulator::tcgen05_mma(WarpState& w, const EmuInst& in, uint32_t l, Recor
                                    : smem_operand(da, a_mn_major, ta, 0, m, k, neg_a, w, l, in, kind_fp4);
   std::vector<float> b = smem_operand(db, b_mn_major, tb, 0, n, k, neg_b, w, l, in, kind_fp4);
   if (scaled) apply_block_scales(w, in, l, idesc, m, n, k, a, b);
+  // Row r of D: lane r for M = 128; for M = 64, rows 16 to a warp's quarter, in its first 16 lanes
+  // (PTX ISA, "Data path layout organization", layout F).
   const uint32_t lane0 = d_addr >> 16, column0 = d_addr & 0xffff;
+  auto lane_of = [&](uint32_t r) { return lane0 + (m == 64 ? 32 * (r / 16) + r % 16 : r); };
   if (kind_i8) {
     // Integer products summed exactly (each element's value is exact in a float), the s32
     // accumulator wrapping as two's complement.
     for (uint32_t r = 0; r < m; ++r)
       for (uint32_t c = 0; c < n; ++c) {
-        uint32_t& cell = tmem_at(lane0 + r, column0 + c, w, l, in);
+        uint32_t& cell = tmem_at(lane_of(r), column0 + c, w, l, in);
         int64_t acc = accumulate ? static_cast<int32_t>(cell) : 0;
         for (uint32_t kk = 0; kk < k; ++kk) acc += static_cast<int64_t>(a[r * k + kk]) * static_cast<int64_t>(b[c * k + kk]);
         cell = static_cast<uint32_t>(acc);
@@ -215,14 +243,14 @@ void CtaEmulator::tcgen05_mma(WarpState& w, const EmuInst& in, uint32_t l, Recor
   }
   for (uint32_t r = 0; r < m && !kind_i8; ++r) {
     for (uint32_t c = 0; c < n; ++c) {
-      uint32_t& cell = tmem_at(lane0 + r, column0 + c, w, l, in);
+      uint32_t& cell = tmem_at(lane_of(r), column0 + c, w, l, in);
       float acc = accumulate ? std::bit_cast<float>(cell) : 0.0f;
       for (uint32_t kk = 0; kk < k; ++kk) acc = std::fmaf(a[r * k + kk], b[c * k + kk], acc);
       cell = std::bit_cast<uint32_t>(acc);
     }
   }
   // The timing model's record names the shape and types, which PTX keeps in the descriptor.
-  const std::string mnemonic = in.opcode + ".m128n" + std::to_string(n) + "k" + std::to_string(k) + (kind_i8 ? ".s32." : ".f32.") + ta + "." + tb;
+  const std::string mnemonic = in.opcode + ".m" + std::to_string(m) + "n" + std::to_string(n) + "k" + std::to_string(k) + (kind_i8 ? ".s32." : ".f32.") + ta + "." + tb;
   auto& cache = *launch_.run_time_ops;
   auto it = cache.find(mnemonic);
   if (it == cache.end()) {

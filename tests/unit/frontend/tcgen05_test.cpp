@@ -103,12 +103,12 @@ TEST(Tcgen05Ptx, UnmodelledDescriptorsAreFaultsNamingTheField) {
     dir.write("k.ptx", with_descriptor(ptx, "f16", descriptor));
     return test::run_cli({"run", "--arch", "b200", dir.write("k.launch.yaml", launch), "-q"});
   };
-  // FP4 (E2M1, format 5) under kind::f16 is no f16 format; M = 64 is not modelled.
+  // FP4 (E2M1, format 5) under kind::f16 is no f16 format; N = 120 is no shape for M = 128.
   auto r = run_with((1u << 4) | (5u << 7) | (5u << 10) | ((128u >> 3) << 17) | ((128u >> 4) << 24));
   EXPECT_EQ(r.exit_code, 3);
   EXPECT_NE(r.err.find("A/B formats 5/5 are not formats of this kind"), std::string::npos) << r.err;
-  r = run_with((1u << 4) | ((128u >> 3) << 17) | ((64u >> 4) << 24));
-  EXPECT_NE(r.err.find("M = 64, N = 128; the emulator runs M = 128"), std::string::npos) << r.err;
+  r = run_with((1u << 4) | ((120u >> 3) << 17) | ((128u >> 4) << 24));
+  EXPECT_NE(r.err.find("M = 128, N = 120; one CTA's MMA has M = 64 (N a multiple of 8) or 128 (of 16), N up to 256"), std::string::npos) << r.err;
   r = run_with((0u << 4) | ((128u >> 3) << 17) | ((128u >> 4) << 24));
   EXPECT_NE(r.err.find("only f32 accumulators (D format 1) are modelled"), std::string::npos) << r.err;
 }
