@@ -87,6 +87,9 @@ struct OpInfo {
   // tcgen05 .cta_group::2: the MMA spans a pair of CTAs on two SMs (M = 256 is 128 rows each), so
   // the issuing SM's tensor cores compute half of it.
   bool cta_pair = false;
+  // tcgen05.mma reading A from tensor memory ([a-tmem] in PTX; warpsim's .a_tmem suffix in a
+  // trace): only B then comes from shared memory.
+  bool a_in_tmem = false;
   // tcgen05.cp: copies this many bytes of shared memory into tensor memory, asynchronously and
   // in order with the thread's MMAs (tensor_copy_bytes > 0 marks the copy).
   uint16_t tensor_copy_bytes = 0;

@@ -77,9 +77,21 @@ void Sm::issue_whole_sm_mma(Warp& w, const WarpInst& in, uint64_t flops_per_clk,
   // other half. The peer SM's tensor cores are not charged (assumed idle: in CUTLASS's 2-SM
   // kernels only the leader CTA issues MMAs), so the FLOPs are counted whole here.
   const double share = op.cta_pair ? 0.5 : 1.0;
-  const auto interval = std::max<Cycle>(1, static_cast<Cycle>(std::llround(share * double(flops) * spec_.clocks.boost_mhz /
-                                                                            (double(flops_per_clk) * spec_.tensor_clock_mhz(op.tensor)))));
+  const auto compute = std::max<Cycle>(1, static_cast<Cycle>(std::llround(share * double(flops) * spec_.clocks.boost_mhz /
+                                                                           (double(flops_per_clk) * spec_.tensor_clock_mhz(op.tensor)))));
+  // The tensor cores read their operands from shared memory at its banks' rate (banks x
+  // bank_bytes per clock): K spans 32 bytes of a row in every kind (16 f16, 8 tf32, 32 FP8 or
+  // FP6/FP4 containers, 64 packed FP4), so an MMA reads 32 bytes for each row of A (unless A is
+  // in tensor memory) and of B, a pair's SM its half of each. With both in shared memory, an
+  // f16 M = 128 MMA with N < 128 is bound by these reads, not its FLOPs (SemiAnalysis,
+  // "Dissecting Nvidia Blackwell", 2026: SS MMAs with N < 128 are SMEM-bandwidth bound at about
+  // 128 B/cycle; with A in tensor memory they reach peak).
+  const double rows = (op.a_in_tmem ? 0.0 : double(op.m)) + double(op.n);
+  const uint64_t per_clk = std::max<uint64_t>(1, uint64_t{spec_.memory.shared.banks} * spec_.memory.shared.bank_bytes);
+  const auto reads = static_cast<Cycle>(std::ceil(share * rows * 32.0 * in.active_lanes() / double(per_clk)));
+  const Cycle interval = std::max(compute, reads);
   const Cycle start = occupy_all_tensor_pipes(now, interval);
+  if (reads > compute) stats_.tensor_smem_bound_cycles += reads - compute;
   stats_.tensor_flops += flops;
   stats_.tensor_busy_cycles += interval * subs_.size();
   w.tensor_done = std::max(w.tensor_done, start + interval + spec_.tensor.latency);

@@ -249,8 +249,10 @@ void CtaEmulator::tcgen05_mma(WarpState& w, const EmuInst& in, uint32_t l, Recor
       cell = std::bit_cast<uint32_t>(acc);
     }
   }
-  // The timing model's record names the shape and types, which PTX keeps in the descriptor.
-  const std::string mnemonic = in.opcode + ".m" + std::to_string(m) + "n" + std::to_string(n) + "k" + std::to_string(k) + (kind_i8 ? ".s32." : ".f32.") + ta + "." + tb;
+  // The timing model's record names the shape and types, which PTX keeps in the descriptor, and
+  // whether A comes from tensor memory (then the MMA reads only B from shared memory).
+  const std::string mnemonic = in.opcode + (a_in_tmem ? ".a_tmem" : "") + ".m" + std::to_string(m) + "n" + std::to_string(n) + "k" +
+                               std::to_string(k) + (kind_i8 ? ".s32." : ".f32.") + ta + "." + tb;
   auto& cache = *launch_.run_time_ops;
   auto it = cache.find(mnemonic);
   if (it == cache.end()) {

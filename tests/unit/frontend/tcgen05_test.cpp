@@ -59,6 +59,27 @@ TEST(Tcgen05Timing, APairMmaTakesItsHalfOnTheIssuingSm) {
   }
 }
 
+// The MMA reads 32 bytes of shared memory per row of A and of B at the banks' 128 bytes per
+// clock: an f16 m128n64k16 MMA with both there reads (128 + 64) x 32 bytes in 48 clocks, longer
+// than its FLOPs take (2 x 128 x 64 x 16 / 8192 per clock, x 1980 / 1856 for the tensor clock:
+// 34.1); with A in tensor memory it reads 64 rows in 16 and runs at its FLOPs' rate. A pair's SM
+// reads half of each: (256 + 64) / 2 rows, 40 clocks. N = 256 stays FLOP-bound (96 against 136.6).
+TEST(Tcgen05Timing, SharedMemoryOperandReadsBoundNarrowMmas) {
+  auto per_mma = [](const std::string& mma) {
+    auto one = test::simulate_text("b200", mma_trace(1, mma)), three = test::simulate_text("b200", mma_trace(3, mma));
+    return std::pair{double(three.kernels.at(0).cycles - one.kernels.at(0).cycles) / 2, three.sum("gpu.sm[*].tensor.smem_bound_cycles")};
+  };
+  const double compute64 = 2.0 * 128 * 64 * 16 / 8192 * 1980 / 1856;
+  auto [ss, ss_bound] = per_mma("tcgen05.mma.cta_group::1.kind::f16.m128n64k16.f32.f16.f16");
+  EXPECT_NEAR(ss, 48.0, 1.0);
+  EXPECT_EQ(ss_bound, 3 * (48 - static_cast<uint64_t>(std::llround(compute64))));
+  auto [ts, ts_bound] = per_mma("tcgen05.mma.cta_group::1.kind::f16.a_tmem.m128n64k16.f32.f16.f16");
+  EXPECT_NEAR(ts, compute64, 1.0);
+  EXPECT_EQ(ts_bound, 0u);
+  EXPECT_NEAR(per_mma("tcgen05.mma.cta_group::2.kind::f16.m256n64k16.f32.f16.f16").first, 40.0, 1.0);
+  EXPECT_NEAR(per_mma("tcgen05.mma.cta_group::1.kind::f16.m128n256k16.f32.f16.f16").first, 4 * compute64, 1.0);
+}
+
 TEST(Tcgen05Timing, OlderGpusAndShapelessTracesAreRefused) {
   auto error_of = [](const std::string& arch, const std::string& text) {
     try {
