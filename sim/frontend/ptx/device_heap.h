@@ -3,10 +3,12 @@
 // Memory Allocation and Operations"): a region of global memory of cudaLimitMallocHeapSize bytes
 // (8 MB by default) that lives for the whole launch file, so a block malloc'd in one kernel can be
 // used and freed in a later one. Blocks are 16-byte aligned (the guide's alignment guarantee),
-// placed first fit; a request that does not fit returns NULL, as malloc does on the GPU.
+// placed first fit; a request that does not fit returns NULL, as malloc does on the GPU. A new
+// block's bytes are undefined, as malloc leaves them (the initcheck finding reads them so).
 #include <algorithm>
 #include <cstdint>
 #include <map>
+#include <utility>
 
 namespace warpsim::ptx {
 
@@ -31,6 +33,14 @@ class DeviceHeap {
   bool release(uint64_t address) {
     if (address < base_) return false;
     return blocks_.erase(address - base_) == 1;
+  }
+  // The live block holding `address`: its address and size (rounded), or {0, 0}.
+  std::pair<uint64_t, uint64_t> block_at(uint64_t address) const {
+    if (address < base_ || blocks_.empty()) return {0, 0};
+    auto it = blocks_.upper_bound(address - base_);
+    if (it == blocks_.begin()) return {0, 0};
+    --it;
+    return address - base_ < it->first + it->second ? std::pair{base_ + it->first, it->second} : std::pair<uint64_t, uint64_t>{0, 0};
   }
   uint64_t base() const { return base_; }
   uint64_t bytes() const { return bytes_; }

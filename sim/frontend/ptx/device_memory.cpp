@@ -37,6 +37,11 @@ void DeviceMemory::mark_written(uint64_t address, uint64_t size) {
   if (b && !b->written.empty()) std::fill_n(b->written.begin() + static_cast<std::ptrdiff_t>(address - b->base), size, uint8_t{1});
 }
 
+void DeviceMemory::mark_unwritten(uint64_t address, uint64_t size) {
+  Buffer* b = buffer_at(address, size);
+  if (b && !b->written.empty()) std::fill_n(b->written.begin() + static_cast<std::ptrdiff_t>(address - b->base), size, uint8_t{0});
+}
+
 const DeviceMemory::Buffer* DeviceMemory::first_unwritten(uint64_t address, uint64_t size, uint64_t* offset) {
   const Buffer* b = buffer_at(address, size);
   if (!b || b->written.empty()) return nullptr;

@@ -24,8 +24,10 @@ class DeviceMemory {
   uint64_t allocate(const std::string& name, std::vector<uint8_t> bytes, bool undefined = false);
   // Whether any buffer started undefined: only then do the emulator's accesses mark and check.
   bool tracks_writes() const { return tracks_writes_; }
-  // Records that [address, address + size) has been written (bytes outside buffers are ignored).
+  // Records that [address, address + size) has been written (bytes outside buffers are ignored),
+  // or, for memory handed out anew (a device malloc block), that it is undefined again.
   void mark_written(uint64_t address, uint64_t size);
+  void mark_unwritten(uint64_t address, uint64_t size);
   // The buffer and the offset in it of the first byte of [address, address + size) nothing has
   // written; null when every byte is defined.
   const Buffer* first_unwritten(uint64_t address, uint64_t size, uint64_t* offset = nullptr);

@@ -135,7 +135,8 @@ void PtxWorkload::add_launch(MapReader& r, const fs::path& dir) {
   }
   if (!heap_ && (module_.find("malloc") || module_.find("free"))) {
     // The heap exists once per launch file, so blocks outlive the kernel that allocated them.
-    const uint64_t base = memory_.allocate("<device heap>", std::vector<uint8_t>(malloc_heap_bytes_, 0));
+    // Undefined: 0xff until written (initial_values.h), and reads of bytes nothing wrote are found.
+    const uint64_t base = memory_.allocate("<device heap>", std::vector<uint8_t>(malloc_heap_bytes_, kUndefinedByte), true);
     heap_ = std::make_unique<DeviceHeap>(base, malloc_heap_bytes_);
   }
   if (!globals_placed_) {

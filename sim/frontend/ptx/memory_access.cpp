@@ -8,6 +8,7 @@
 #include <string>
 
 #include "common/error.h"
+#include "common/format.h"
 #include "frontend/ptx/cta_emulator.h"
 #include "frontend/ptx/value_bits.h"
 
@@ -56,9 +57,13 @@ void CtaEmulator::check_global(const WarpState& w, uint32_t lane, uint64_t addre
   uint64_t offset = 0;
   if (read) {
     if (const DeviceMemory::Buffer* b = launch_.memory->first_unwritten(address, size, &offset)) {
-      launch_.findings->add("uninitialized-global-read", in.line,
-                            launch_.file + ":" + std::to_string(in.line) + ": " + thread_name(w, lane) + " reads byte " + std::to_string(offset) +
-                                " of buffer '" + b->name + "', which nothing has written (the buffer's init is none, as cudaMalloc leaves memory)");
+      const auto block = launch_.heap ? launch_.heap->block_at(b->base + offset) : std::pair<uint64_t, uint64_t>{0, 0};
+      const std::string what =
+          block.first && launch_.heap->base() == b->base
+              ? "byte " + std::to_string(b->base + offset - block.first) + " of the " + std::to_string(block.second) + "-byte block malloc returned at " +
+                    hex(block.first) + ", which nothing has written (device malloc leaves memory undefined)"
+              : "byte " + std::to_string(offset) + " of buffer '" + b->name + "', which nothing has written (the buffer's init is none, as cudaMalloc leaves memory)";
+      launch_.findings->add("uninitialized-global-read", in.line, launch_.file + ":" + std::to_string(in.line) + ": " + thread_name(w, lane) + " reads " + what);
     }
   }
   if (write) launch_.memory->mark_written(address, size);

@@ -111,6 +111,7 @@ void CtaEmulator::runtime_op(WarpState& w, const EmuInst& in, uint32_t exec) {
         if (!launch_.heap) fault(in, w, l, "internal: no device heap for malloc/free");
         if (alloc) {
           const uint64_t p = launch_.heap->allocate(arg);
+          if (p) launch_.memory->mark_unwritten(p, launch_.heap->block_at(p).second);  // a block freed before may be handed out again
           std::memcpy(memory_at(MemSpace::kLocal, address(w, ops[n - 2], l), 8, w, l, in), &p, 8);
         } else if (arg != 0 && !launch_.heap->release(arg)) {
           fault(in, w, l, "free(" + hex(arg) + ") of a pointer that malloc did not return, or that was freed already");

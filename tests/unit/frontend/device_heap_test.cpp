@@ -67,5 +67,58 @@ TEST(DeviceHeap, KernelsAllocateFreeAndKeepBlocksAcrossLaunches) {
   EXPECT_NE(r.err.find("of a pointer that malloc did not return, or that was freed already"), std::string::npos) << r.err;
 }
 
+// A block malloc returns is undefined (initcheck): a read before any write is a finding naming
+// the block and the byte; after a store it is defined; a block freed and handed out again is
+// undefined again, whatever the previous owner wrote.
+TEST(DeviceHeap, ReadsOfBytesNothingWroteInABlockAreFound) {
+  auto kernel = [](const std::string& body) {
+    return R"(.version 8.0
+.target sm_90
+.address_size 64
+.extern .func (.param .b64 func_retval0) malloc(.param .b64 malloc_param_0);
+.extern .func free(.param .b64 free_param_0);
+.visible .entry k(.param .u64 out)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<8>;
+  ld.param.u64 %rd5, [out];
+  mov.u64 %rd1, 64;
+  { .param .b64 param0; st.param.b64 [param0], %rd1; .param .b64 retval0;
+    call.uni (retval0), malloc, (param0); ld.param.b64 %rd2, [retval0]; }
+)" + body + R"(  ld.global.u32 %r1, [%rd2+8];
+  st.global.u32 [%rd5], %r1;
+  ret;
+}
+)";
+  };
+  test::TempDir dir;
+  auto run = [&](const std::string& body, const char* checks = "error") {
+    dir.write("k.ptx", kernel(body));
+    return test::run_cli({"run", "--arch", "h100",
+                          dir.write("k.launch.yaml", "ptx: k.ptx\nkernel: k\ngrid: [1]\nblock: [1]\nargs:\n  - {buffer: {name: out, elem: u32, count: 1}}\ndump: [out]\n"),
+                          "--checks", checks, "--dump-dir", dir.path(""), "-q"});
+  };
+  auto r = run("");
+  EXPECT_EQ(r.exit_code, 6);
+  EXPECT_NE(r.err.find("k.ptx:15: thread (0,0,0) of CTA (0,0,0) reads byte 8 of the 64-byte block malloc returned at 0x"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("which nothing has written (device malloc leaves memory undefined)"), std::string::npos) << r.err;
+  r = run("", "warn");  // reported, and the read sees the undefined bytes' 0xff
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(test::read_words(dir.path("out.bin")).at(0), 0xffffffffu);
+  r = run("  mov.u32 %r2, 7;\n  st.global.u32 [%rd2+8], %r2;\n");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(test::read_words(dir.path("out.bin")).at(0), 7u);
+  // Written, freed, and malloc'd again: the same block, undefined again.
+  r = run("  mov.u32 %r2, 7;\n  st.global.u32 [%rd2+8], %r2;\n"
+          "  { .param .b64 param0; st.param.b64 [param0], %rd2; call.uni free, (param0); }\n"
+          "  mov.u64 %rd3, %rd2;\n"
+          "  { .param .b64 param0; st.param.b64 [param0], %rd1; .param .b64 retval0;\n"
+          "    call.uni (retval0), malloc, (param0); ld.param.b64 %rd2, [retval0]; }\n"
+          "  setp.ne.u64 %p1, %rd2, %rd3;\n  @%p1 trap;\n");
+  EXPECT_EQ(r.exit_code, 6) << r.err;
+  EXPECT_NE(r.err.find("reads byte 8 of the 64-byte block malloc returned at 0x"), std::string::npos) << r.err;
+}
+
 }  // namespace
 }  // namespace warpsim
