@@ -1,0 +1,39 @@
+// Running a launch file through the emulator and timing model in a test, and reading a buffer
+// back: shared by the PTX emulator's test files.
+#pragma once
+
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "frontend/ptx/launch.h"
+#include "gpu/simulation.h"
+#include "report/kernel_summary.h"
+
+namespace warpsim::test {
+
+template <class T>
+std::vector<T> buffer(const ptx::PtxWorkload& w, const std::string& name) {
+  const auto* b = const_cast<ptx::PtxWorkload&>(w).memory().find(name);
+  std::vector<T> out(b->bytes.size() / sizeof(T));
+  std::memcpy(out.data(), b->bytes.data(), b->bytes.size());
+  return out;
+}
+
+struct Ran {
+  std::unique_ptr<ptx::PtxWorkload> workload;
+  Summary summary;
+};
+
+inline Ran run_launch(const std::string& arch, const std::string& launch) {
+  LoadedConfig c = load_gpu_config(arch);
+  Ran r;
+  r.workload = std::make_unique<ptx::PtxWorkload>(launch, c.spec.compute_capability);
+  Gpu gpu(c.spec);
+  auto runs = simulate(gpu, *r.workload).kernels;
+  r.summary = summarize_kernel(c.spec, gpu.stats(), runs.at(0));
+  return r;
+}
+
+}  // namespace warpsim::test

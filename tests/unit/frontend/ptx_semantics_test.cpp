@@ -1,0 +1,216 @@
+// Instruction and memory semantics of the emulator checked against values worked out by hand:
+// constant memory, prmt/set/redux, %clock64, 16-bit float atomics, and a reference mismatch.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "common/error.h"
+#include "frontend/ptx/launch.h"
+#include "support/test_support.h"
+#include "unit/frontend/ptx_run.h"
+
+namespace warpsim {
+namespace {
+
+using test::buffer;
+using test::Ran;
+using test::run_launch;
+using test::TempDir;
+
+TEST(PtxEmulator, ConstantMemoryIsReadOnlyAndBoundsChecked) {
+  TempDir dir;
+  std::string ptx = test::read_file(test::source_path("traces/kernels/ptx/constant_filter.sm_80.ptx"));
+  std::string launch = test::read_file(test::source_path("traces/kernels/constant_filter.launch.yaml"));
+  launch = launch.substr(0, launch.find("expect:"));
+  launch.replace(launch.find("ptx/constant_filter.sm_{sm}.ptx"), 31, dir.path("k.ptx"));
+  std::string load = "ld.const.u32 \t%r4, [radius];";
+  ASSERT_NE(ptx.find(load), std::string::npos);
+  {  // a store to .const is refused when the PTX is lowered, at its line
+    std::string bad = ptx;
+    bad.replace(bad.find(load), load.size(), "st.const.u32 \t[radius], %r4;");
+    dir.write("k.ptx", bad);
+    auto r = test::run_cli({"run", "--arch", "a100", dir.write("l.launch.yaml", launch), "-q"});
+    EXPECT_EQ(r.exit_code, 3);
+    EXPECT_NE(r.err.find("k.ptx:45:2: 'st.const.u32' writes to the constant state space"), std::string::npos) << r.err;
+  }
+  {  // a load past the module's 40 bytes of .const variables is a fault naming the thread
+    std::string bad = ptx;
+    bad.replace(bad.find(load), load.size(), "ld.const.u32 \t%r4, [radius+64];");
+    dir.write("k.ptx", bad);
+    auto r = test::run_cli({"run", "--arch", "a100", dir.write("l.launch.yaml", launch), "-q"});
+    EXPECT_EQ(r.exit_code, 3);
+    EXPECT_NE(r.err.find("beyond the module's 40 bytes of .const variables by thread (0,0,0) of CTA"), std::string::npos) << r.err;
+  }
+}
+
+TEST(PtxEmulator, LaunchFileConstantsReplaceThePtxInitializers) {
+  // As cudaMemcpyToSymbol would: radius 1 and unit taps turn the 9-tap Gaussian into a 3-point sum.
+  TempDir dir;
+  std::string launch = test::shipped_launch("constant_filter.launch.yaml");
+  launch = launch.substr(0, launch.find("expect:"));
+  std::string with = launch + "constants:\n  taps: {elem: f32, count: 9, init: {sequence: {start: 1, step: 0}}}\n"
+                                "  radius: {elem: s32, count: 1, init: {sequence: {start: 1, step: 0}}}\n";
+  Ran r = run_launch("h100", dir.write("c.launch.yaml", with));
+  auto in = buffer<float>(*r.workload, "in"), out = buffer<float>(*r.workload, "out");
+  for (int i = 0; i < 16384; ++i) {
+    float acc = 0.0f;
+    for (int k = -1; k <= 1; ++k) acc += in[std::min(std::max(i + k, 0), 16383)];
+    ASSERT_EQ(out[i], acc) << i;
+  }
+  std::string unknown = launch + "constants:\n  weights: {elem: f32, count: 9}\n";
+  auto e = test::run_cli({"run", "--arch", "h100", dir.write("u.launch.yaml", unknown), "-q"});
+  EXPECT_EQ(e.exit_code, 3);
+  EXPECT_NE(e.err.find("u.launch.yaml:14:3: no __constant__ variable 'weights'"), std::string::npos) << e.err;
+  EXPECT_NE(e.err.find("its .const variables are: radius, taps"), std::string::npos) << e.err;
+  std::string big = launch + "constants:\n  taps: {elem: f32, count: 10}\n";
+  e = test::run_cli({"run", "--arch", "h100", dir.write("b.launch.yaml", big), "-q"});
+  EXPECT_NE(e.err.find("'taps' has 36 bytes; the launch file gives 40"), std::string::npos) << e.err;
+}
+
+// prmt, set and redux.sync against values worked out by hand from the PTX ISA's definitions.
+TEST(PtxEmulator, PrmtSetAndReduxFollowThePtxIsa) {
+  TempDir dir;
+  dir.write("k.ptx", R"(.version 9.0
+.target sm_80
+.address_size 64
+.visible .entry bits(.param .u64 out)
+{
+  .reg .pred %p<3>;
+  .reg .b32 %r<20>;
+  .reg .f32 %f<3>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd2, %r1, 32;
+  add.s64 %rd3, %rd1, %rd2;
+  prmt.b32 %r2, 0x83020100, 0x07060504, 0x0123;
+  st.global.u32 [%rd3], %r2;
+  prmt.b32 %r3, 0x83020100, 0x07060504, 0xBB74;
+  st.global.u32 [%rd3+4], %r3;
+  set.lt.u32.s32 %r4, %r1, 16;
+  st.global.u32 [%rd3+8], %r4;
+  cvt.rn.f32.u32 %f1, %r1;
+  set.ge.f32.f32 %r5, %f1, 0f41800000;
+  st.global.u32 [%rd3+12], %r5;
+  redux.sync.add.u32 %r6, %r1, -1;
+  st.global.u32 [%rd3+16], %r6;
+  sub.s32 %r7, %r1, 16;
+  redux.sync.min.s32 %r8, %r7, -1;
+  st.global.u32 [%rd3+20], %r8;
+  redux.sync.xor.b32 %r9, %r1, -1;
+  st.global.u32 [%rd3+24], %r9;
+  and.b32 %r10, %r1, 1;
+  setp.ne.u32 %p1, %r10, 0;
+  @%p1 bra DONE;
+  redux.sync.add.u32 %r11, %r1, 0x55555555;
+  st.global.u32 [%rd3+28], %r11;
+DONE:
+  ret;
+}
+)");
+  std::string launch = dir.write("k.launch.yaml", "ptx: k.ptx\nkernel: bits\ngrid: [1, 1, 1]\nblock: [32, 1, 1]\n"
+                                                   "args:\n  - {buffer: {name: out, elem: u32, count: 256, init: zeros}}\n");
+  Ran r = run_launch("a100", launch);
+  auto out = buffer<uint32_t>(*r.workload, "out");
+  for (uint32_t t = 0; t < 32; ++t) {
+    SCOPED_TRACE(t);
+    const uint32_t* v = &out[t * 8];
+    // Bytes of {b, a}: 0x07060504'83020100. Selector 0x0123 picks bytes 3, 2, 1, 0 into bytes 0..3.
+    EXPECT_EQ(v[0], 0x00010283u);
+    // 0xBB74: byte 4 (0x04), byte 7 (0x07), then twice the sign of byte 3 (0x83, negative): 0xff.
+    EXPECT_EQ(v[1], 0xffff0704u);
+    EXPECT_EQ(v[2], t < 16 ? 0xffffffffu : 0u);                      // set.lt.u32.s32: all ones when true
+    EXPECT_EQ(v[3], t >= 16 ? std::bit_cast<uint32_t>(1.0f) : 0u);  // set.ge.f32.f32: 1.0f when true
+    EXPECT_EQ(v[4], 496u);                                          // 0 + 1 + ... + 31
+    EXPECT_EQ(v[5], static_cast<uint32_t>(-16));                    // min of tid - 16, signed
+    EXPECT_EQ(v[6], 0u);                                            // 0 ^ 1 ^ ... ^ 31
+    EXPECT_EQ(v[7], t % 2 == 0 ? 240u : 0u);                        // even lanes only: 0 + 2 + ... + 30
+  }
+}
+
+TEST(PtxEmulator, AMismatchedReferenceFailsTheCheckWithExitCode5) {
+  TempDir dir;
+  std::string ref(65536 * 4, '\0');  // all zeros: wrong except where a + b = 0
+  dir.write("zeros.bin", ref);
+  std::string launch = test::shipped_launch("vector_add.launch.yaml");
+  const std::string c_ref = test::source_path("traces/kernels/ref/vector_add_c.bin");
+  launch.replace(launch.rfind(c_ref), c_ref.size(), dir.path("zeros.bin"));
+  auto r = test::run_cli({"run", "--arch", "a100", dir.write("v.launch.yaml", launch), "--json", dir.path("o.json")});
+  EXPECT_EQ(r.exit_code, 5) << r.err;
+  EXPECT_NE(r.out.find("check: FAILED"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("c[1] = 1000.250000, expected 0.000000"), std::string::npos) << r.out;
+  EXPECT_NE(test::read_file(dir.path("o.json")).find("\"passed\": false"), std::string::npos);
+}
+
+
+using test::run_and_dump;
+
+// %clock64 in the emulator counts the warp's executed instructions: a loop waiting for it to
+// advance by 100 ends, after 100 to 103 of them (the loop body is four instructions).
+TEST(PtxEmulator, ClockAdvancesWithTheWarpsInstructions) {
+  const std::string out = run_and_dump("a100", R"(.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry spin(.param .u64 out)
+{
+  .reg .pred %p<2>;
+  .reg .b64 %rd<8>;
+  mov.u64 %rd1, %clock64;
+LOOP:
+  mov.u64 %rd2, %clock64;
+  sub.s64 %rd3, %rd2, %rd1;
+  setp.lt.u64 %p1, %rd3, 100;
+  @%p1 bra LOOP;
+  ld.param.u64 %rd4, [out];
+  st.global.u64 [%rd4], %rd3;
+  ret;
+}
+)",
+                                       "ptx: k.ptx\nkernel: spin\ngrid: [1]\nblock: [32]\nargs:\n"
+                                       "  - {buffer: {name: out, elem: u64, count: 1}}\ndump: [out]\n",
+                                       "out");
+  ASSERT_EQ(out.size(), 8u);
+  uint64_t elapsed;
+  std::memcpy(&elapsed, out.data(), 8);
+  EXPECT_GE(elapsed, 100u);
+  EXPECT_LT(elapsed, 104u);
+}
+
+
+// 16-bit float atomics (atom.add.noftz.bf16, .f16x2) change only their own 16 or 32 bits and add
+// as floats: bf16 1.0 + 1.0 = 2.0 (0x4000), and f16 0x3f80 (1.875) + 1.0 = 2.875 (0x41c0) in each
+// half. (They were added as integers, over 32 bits.)
+TEST(PtxEmulator, SixteenBitFloatAtomicsAddAsFloatsInTheirOwnBits) {
+  const std::string out = run_and_dump("h100", R"(.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 p)
+{
+  .reg .b16 %h<4>;
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [p];
+  mov.b16 %h1, 0x3F80;
+  atom.global.add.noftz.bf16 %h2, [%rd1], %h1;
+  mov.b32 %r1, 0x3C003C00;
+  atom.global.add.noftz.f16x2 %r2, [%rd1+4], %r1;
+  ret;
+}
+)",
+                                       "ptx: k.ptx\nkernel: k\ngrid: [1]\nblock: [1]\nargs:\n"
+                                       "  - {buffer: {name: p, elem: u16, count: 4, init: {sequence: {start: 16256, step: 0}}}}\ndump: [p]\n",
+                                       "p");
+  ASSERT_EQ(out.size(), 8u);
+  uint16_t v[4];
+  std::memcpy(v, out.data(), 8);
+  EXPECT_EQ(v[0], 0x4000);
+  EXPECT_EQ(v[1], 0x3f80);  // untouched
+  EXPECT_EQ(v[2], 0x41c0);
+  EXPECT_EQ(v[3], 0x41c0);
+}
+
+}  // namespace
+}  // namespace warpsim
