@@ -31,6 +31,10 @@ void classify_bound(Summary& s) {
     s.bound_reason = s.busiest_pipe_utilisation >= s.issue_utilisation
                          ? s.busiest_pipe + " pipe busy " + percent(s.busiest_pipe_utilisation) + " of cycles"
                          : "issue slots " + percent(s.issue_utilisation) + " used";
+    // Tensor cores waiting on their operands' shared-memory reads are busy but not computing.
+    if (s.busiest_pipe == "tensor" && s.tensor_smem_bound_share >= 0.05) {
+      s.bound_reason += ", " + percent(s.tensor_smem_bound_share) + " of it reading MMA operands from shared memory";
+    }
     return;
   }
   int top = -1;

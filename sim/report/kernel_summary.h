@@ -38,6 +38,9 @@ struct Summary {
   double dram_utilisation = 0, l2_utilisation = 0, issue_utilisation = 0;
   std::string busiest_pipe;
   double busiest_pipe_utilisation = 0;
+  // Of the tensor pipes' busy time, the share tcgen05 MMAs spent reading their operands from
+  // shared memory beyond their FLOPs' time (tensor.smem_bound_cycles).
+  double tensor_smem_bound_share = 0;
   // FLOPs as ncu's roofline counts them (an FMA is two), per kind.
   double fp32_flops = 0, fp64_flops = 0, fp16_flops = 0, tensor_flops = 0;
   std::string bound;         // "memory", "compute" or "latency"

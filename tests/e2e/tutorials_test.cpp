@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <regex>
 
+#include "frontend/trace/line_source.h"
 #include "config/derived_peaks.h"
 #include "config/load_config.h"
 #include "support/test_support.h"
@@ -164,6 +165,31 @@ TEST(Tutorials, Precision) {
   EXPECT_NEAR(flops_per_s("fp4_f8f6f4") / flops_per_s("fp8"), 1.0, 0.1);
   EXPECT_EQ(rows["fp4"]["b200"]["cycles"], rows["fp4_f8f6f4"]["b200"]["cycles"]);
   EXPECT_EQ(rows["fp16"]["h200"]["cycles"], rows["fp16"]["h100"]["cycles"]);
+  // "Try": the FP4 MMAs at N = 64 are bound by their operands' shared-memory reads, and with A in
+  // tensor memory take a quarter of the N = 256 trace's time.
+  test::TempDir dir;
+  std::string text, line;
+  for (LineSource in(source_path("traces/tutorials/precision_fp4.trace.gz")); in.next(line);) text += line + "\n";
+  auto narrowed = [&](const std::string& from, const std::string& to) {
+    std::string t = text;
+    for (size_t at = t.find(from); at != std::string::npos; at = t.find(from, at + to.size())) t.replace(at, from.size(), to);
+    const json j = run_json({"run", "--arch", "b200", dir.write("n.trace", t), "-q"});
+    return std::pair{double(j["summary"]["cycles"]), std::string(j["summary"]["bound_reason"])};
+  };
+  // Per MMA: (128 + 64) rows x 32 bytes at the banks' 128 bytes per clock, against its FLOPs at
+  // the SM's FP4 rate and the tensor clock.
+  const GpuSpec b200 = load_gpu_config("b200", {}).spec;
+  const double reads = (128.0 + 64) * 32 / (b200.memory.shared.banks * b200.memory.shared.bank_bytes);
+  const double math = 2.0 * 128 * 64 * 64 / b200.tensor.flops_per_clk_per_sm[static_cast<int>(TensorPrecision::kFp4)] *
+                      b200.clocks.boost_mhz / b200.clocks.tensor_peak_mhz;
+  ASSERT_GT(reads, math);
+  const double full = double(rows["fp4"]["b200"]["cycles"]);
+  const auto [ss, ss_reason] = narrowed("m128n256k64", "m128n64k64");
+  EXPECT_NEAR(ss / (full / 4), reads / math, 0.02);
+  EXPECT_NE(ss_reason.find("% of it reading MMA operands from shared memory"), std::string::npos) << ss_reason;
+  const auto [ts, ts_reason] = narrowed("4X.m128n256k64", "4X.a_tmem.m128n64k64");
+  EXPECT_NEAR(ts, full / 4, 1.0);
+  EXPECT_EQ(ts_reason.find("shared memory"), std::string::npos) << ts_reason;
 }
 
 }  // namespace
