@@ -3,7 +3,6 @@
 // scoreboard tracks.
 #include "frontend/ptx/inst_decode.h"
 
-#include <cctype>
 #include <map>
 #include <set>
 #include <memory>
@@ -140,10 +139,8 @@ void decode_operation(EmuInst& e) {
               : what == "commit" ? Tcgen05Op::kCommit : what == "ld" ? Tcgen05Op::kLd : what == "st" ? Tcgen05Op::kSt
               : what == "cp" ? Tcgen05Op::kCp : Tcgen05Op::kNone;
     if (e.tcgen05 == Tcgen05Op::kNone) e.code = EmuOp::kNop;  // fence, wait, relinquish_alloc_permit: ordering only
-    for (const auto& m : e.mods) {
-      if (m.size() > 1 && m[0] == 'x' && std::isdigit(static_cast<unsigned char>(m[1]))) e.tmem_num = static_cast<uint32_t>(std::stoul(m.substr(1)));
+    for (const auto& m : e.mods)
       if (tmem_shape_named(m) != TmemShape::kNone) e.tmem_shape = tmem_shape_named(m);
-    }
     e.tmem_packed = e.has("pack::16b") || e.has("unpack::16b");
   } else if (e.base == "wgmma") {
     e.code = e.mods.at(0) == "mma_async" ? EmuOp::kWgmma : EmuOp::kNop;  // fence/commit_group/wait_group: see wgmma.cpp

@@ -140,9 +140,9 @@ struct EmuInst {
   uint32_t mma_k = 0;               // mma.sync m16n8kK; wgmma m64nNkK
   uint32_t wgmma_n = 0;             // wgmma m64nNkK
   Tcgen05Op tcgen05 = Tcgen05Op::kNone;
-  // tcgen05.ld/st: the shape, .xN's N, and .pack::16b/.unpack::16b (tmem_fragment.h).
+  // tcgen05.ld/st: the shape and .pack::16b/.unpack::16b (tmem_fragment.h); .xN is the
+  // register count.
   TmemShape tmem_shape = TmemShape::kNone;
-  uint32_t tmem_num = 0;
   bool tmem_packed = false;
   uint32_t matrices = 1;            // ldmatrix .x1/.x2/.x4
   int32_t wait_groups = -1;         // cp.async.wait_group N (-1: wait_all)
