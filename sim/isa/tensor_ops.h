@@ -1,0 +1,16 @@
+// Tensor-core mnemonics, decoded for op_info.cpp.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "isa/op_info.h"
+
+namespace warpsim {
+
+// Fills `out` for an MMA mnemonic already split at its dots; false when `base` and `parts` are
+// not a tensor-core MMA, or (with `error` set) when they are one with a bad shape or kind.
+bool decode_tensor(std::string_view base, const std::vector<std::string_view>& parts, OpInfo& out, std::string& error);
+
+}  // namespace warpsim
