@@ -57,12 +57,13 @@ void CtaEmulator::check_global(const WarpState& w, uint32_t lane, uint64_t addre
   uint64_t offset = 0;
   if (read) {
     if (const DeviceMemory::Buffer* b = launch_.memory->first_unwritten(address, size, &offset)) {
-      const auto block = launch_.heap ? launch_.heap->block_at(b->base + offset) : std::pair<uint64_t, uint64_t>{0, 0};
+      // In the device heap, the finding names the malloc block the byte is in.
+      const bool in_heap = launch_.heap && b->base == launch_.heap->base();
+      const auto [block, length] = in_heap ? launch_.heap->block_at(b->base + offset) : std::pair<uint64_t, uint64_t>{0, 0};
       const std::string what =
-          block.first && launch_.heap->base() == b->base
-              ? "byte " + std::to_string(b->base + offset - block.first) + " of the " + std::to_string(block.second) + "-byte block malloc returned at " +
-                    hex(block.first) + ", which nothing has written (device malloc leaves memory undefined)"
-              : "byte " + std::to_string(offset) + " of buffer '" + b->name + "', which nothing has written (the buffer's init is none, as cudaMalloc leaves memory)";
+          block ? "byte " + std::to_string(b->base + offset - block) + " of the " + std::to_string(length) + "-byte block malloc returned at " +
+                      hex(block) + ", which nothing has written (device malloc leaves memory undefined)"
+                : "byte " + std::to_string(offset) + " of buffer '" + b->name + "', which nothing has written (the buffer's init is none, as cudaMalloc leaves memory)";
       launch_.findings->add("uninitialized-global-read", in.line, launch_.file + ":" + std::to_string(in.line) + ": " + thread_name(w, lane) + " reads " + what);
     }
   }
