@@ -594,3 +594,16 @@ write("mbarrier_pipeline_out.bin", "f", [exact_f32(f32(-36 + i / 64) ** 2 + 1) f
 
 # async_barrier: in[i] = i / 2; out[b * 256 + t] = 3 * in[b * 256 + 255 - t] (exact).
 write("async_barrier_out.bin", "f", [exact_f32(3 * f32(0.5 * (b * 256 + 255 - t))) for b in range(16) for t in range(256)])
+
+
+# function_pointers: v = (2x, x^2, -x)[i % 3] + (0.5, 0.25)[i & 1], plus the area of one of three
+# shapes of side x: none (i % 5 == 0) 0, square (i & 2) x^2, else triangle x^2 / 2. x = -8 + i / 16,
+# so every term is a multiple of 1/512 below 2^15: exact in float in any order.
+def polymorphic(i):
+    x = -8 + i / 16
+    v = (2 * x, x * x, -x)[i % 3] + (0.5, 0.25)[i & 1]
+    area = 0.0 if i % 5 == 0 else x * x if i & 2 else 0.5 * x * x
+    return exact_f32(v + area)
+
+
+write("function_pointers_out.bin", "f", [polymorphic(i) for i in range(1024)])

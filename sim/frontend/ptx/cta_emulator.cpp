@@ -532,6 +532,7 @@ void CtaEmulator::execute_op(WarpState& w, const EmuInst& in, uint32_t exec, Rec
     case EmuOp::kAssertFail:
     case EmuOp::kMalloc:
     case EmuOp::kFree:
+    case EmuOp::kBadIndirectCall:
       runtime_op(w, in, exec);
       return;
     default:

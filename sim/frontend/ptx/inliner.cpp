@@ -1,10 +1,12 @@
 #include "frontend/ptx/inliner.h"
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "common/error.h"
+#include "frontend/ptx/function_addresses.h"
 
 namespace warpsim::ptx {
 namespace {
@@ -14,6 +16,7 @@ class Inliner {
   explicit Inliner(const Module& m) : m_(m) {}
 
   Function run(const Function& entry) {
+    entry_ = &entry;
     Function flat = entry;
     flat.body.clear();
     flat.labels.clear();
@@ -81,17 +84,19 @@ class Inliner {
   void inline_call(const Instruction& call, int depth) {
     auto fail = [&](const std::string& m) { throw InputError(SourceLocation{m_.file, call.line, call.column}, m); };
     // call (ret...), name, (args...)  |  call name, (args)  |  call (ret), name  |  call name
+    // call (ret...), %rd, (args...), prototype: an indirect call through a function pointer.
     const Operand* rets = nullptr;
     const Operand* callee_name = nullptr;
     const Operand* args = nullptr;
     for (const auto& o : call.operands) {
       if (o.kind == Operand::Kind::kList) {
         (callee_name ? args : rets) = &o;
-      } else if (o.kind == Operand::Kind::kSymbol && !callee_name) {
+      } else if ((o.kind == Operand::Kind::kSymbol || o.kind == Operand::Kind::kRegister) && !callee_name) {
         callee_name = &o;
       }
     }
     if (!callee_name) fail("expected the name of the called function");
+    if (callee_name->kind == Operand::Kind::kRegister) return indirect_call(call, *callee_name, rets, args, depth);
     if (runtime_builtin(callee_name->name)) {
       // The CUDA runtime's device-side vprintf, __assertfail, malloc and free have no PTX body: the emulator
       // runs them itself. The call keeps its opcode and the callee's name, and its return and
@@ -112,10 +117,90 @@ class Inliner {
     }
     const Function* callee = m_.find(callee_name->name);
     if (!callee || callee->is_declaration) fail("call to '" + callee_name->name + "', which has no body in this module (the emulator cannot run it)");
+    inline_body(call, *callee, rets, args, depth);
+  }
+
+  // An indirect call becomes a compare and a branch per function it could reach (those whose
+  // address the module takes, with the call's numbers of parameters and return values), each
+  // to an inlined copy of that function: what a compiler's devirtualised dispatch does. Lanes
+  // holding different pointers diverge and reconverge after the call, as on the GPU. A pointer
+  // that is no such function's address stops the run with a message (on a GPU: an illegal
+  // instruction).
+  void indirect_call(const Instruction& call, const Operand& pointer, const Operand* rets, const Operand* args, int depth) {
+    const size_t n_args = args ? args->items.size() : 0, n_rets = rets ? rets->items.size() : 0;
+    std::vector<const Function*> targets;
+    if (!address_taken_) address_taken_ = address_taken_functions(m_);
+    for (const Function* f : *address_taken_)
+      if (same_sizes(f->params, args) && same_sizes(f->returns, rets)) targets.push_back(f);
+    if (targets.empty()) {
+      throw InputError(SourceLocation{m_.file, call.line, call.column},
+                       "indirect call, but no function of this module with its " + std::to_string(n_args) + " parameter(s) and " +
+                           std::to_string(n_rets) + " return value(s) of these sizes has its address taken (the emulator runs calls to functions of the same module only)");
+    }
+    if (call.guard) throw InputError(SourceLocation{m_.file, call.line, call.column}, "a predicated indirect call is not supported by the emulator");
+    const std::string prefix = "__icall" + std::to_string(++indirect_calls_) + "_";
+    RegisterDecl match{".pred", "%" + prefix + "match", 0, 1};
+    registers_.push_back(match);
+    auto make = [&](const std::string& opcode, std::vector<Operand> operands) {
+      Instruction in;
+      in.opcode = opcode;
+      in.operands = std::move(operands);
+      in.line = call.line, in.column = call.column, in.source_line = call.source_line, in.source_file = call.source_file;
+      return in;
+    };
+    auto symbol = [](const std::string& name) {
+      Operand o;
+      o.kind = Operand::Kind::kSymbol;
+      o.name = name;
+      return o;
+    };
+    Operand flag;
+    flag.kind = Operand::Kind::kRegister;
+    flag.name = match.name;
+    for (size_t k = 0; k < targets.size(); ++k) {
+      Operand address;
+      address.kind = Operand::Kind::kImmediate;
+      address.value = static_cast<int64_t>(*function_address(m_, targets[k]->name));
+      body_.push_back(make("setp.eq.u64", {flag, pointer, address}));
+      Instruction branch = make("bra", {symbol(prefix + std::to_string(k))});
+      branch.guard = match.name;
+      body_.push_back(std::move(branch));
+    }
+    body_.push_back(make("call", {symbol(kBadIndirectCall), pointer}));
+    body_.push_back(make("bra.uni", {symbol(prefix + "end")}));
+    for (size_t k = 0; k < targets.size(); ++k) {
+      labels_[prefix + std::to_string(k)] = body_.size();
+      inline_body(call, *targets[k], rets, args, depth);
+      body_.push_back(make("bra.uni", {symbol(prefix + "end")}));
+    }
+    labels_[prefix + "end"] = body_.size();
+  }
+
+  // Whether the call site's .param variables have the sizes of a function's parameters (or
+  // return values): the signature the call's .callprototype declares.
+  bool same_sizes(const std::vector<Variable>& formals, const Operand* actuals) const {
+    const size_t n = actuals ? actuals->items.size() : 0;
+    if (n != formals.size()) return false;
+    for (size_t k = 0; k < n; ++k) {
+      const Variable* actual = call_site_param(actuals->items[k].name);
+      if (actual && actual->size_bytes() != formals[k].size_bytes()) return false;
+    }
+    return true;
+  }
+  const Variable* call_site_param(const std::string& name) const {
+    for (const auto* list : {&entry_->locals, &locals_})
+      for (const Variable& v : *list)
+        if (v.name == name) return &v;
+    return nullptr;
+  }
+
+  void inline_body(const Instruction& call, const Function& callee, const Operand* rets, const Operand* args, int depth) {
+    auto fail = [&](const std::string& m) { throw InputError(SourceLocation{m_.file, call.line, call.column}, m); };
     if (depth >= 8) fail("calls nested deeper than 8 (recursion is not supported by the emulator)");
+    if (body_.size() > kMaxInstructions) fail("inlining the kernel's calls makes it longer than " + std::to_string(kMaxInstructions) + " instructions");
     const std::string prefix = "__c" + std::to_string(++calls_) + "_";
     Names regs, aliases;
-    for (const auto& r : callee->registers) {
+    for (const auto& r : callee.registers) {
       RegisterDecl copy = r;
       copy.name = "%" + prefix + r.name.substr(1);
       registers_.push_back(copy);
@@ -125,7 +210,7 @@ class Inliner {
         for (uint32_t k = 0; k < r.count; ++k) regs[r.name + std::to_string(k)] = copy.name + std::to_string(k);
       }
     }
-    for (const auto& v : callee->locals) {
+    for (const auto& v : callee.locals) {
       Variable copy = v;
       copy.name = prefix + v.name;
       aliases[v.name] = copy.name;
@@ -134,23 +219,28 @@ class Inliner {
     auto bind = [&](const std::vector<Variable>& formals, const Operand* actuals, const char* what) {
       size_t n = actuals ? actuals->items.size() : 0;
       if (n != formals.size()) {
-        fail(callee->name + " takes " + std::to_string(formals.size()) + " " + what + ", the call passes " + std::to_string(n));
+        fail(callee.name + " takes " + std::to_string(formals.size()) + " " + what + ", the call passes " + std::to_string(n));
       }
       for (size_t k = 0; k < n; ++k) aliases[formals[k].name] = actuals->items[k].name;
     };
-    bind(callee->params, args, "parameters");
-    bind(callee->returns, rets, "return values");
+    bind(callee.params, args, "parameters");
+    bind(callee.returns, rets, "return values");
     const std::string ret_label = prefix + "return";
-    emit(*callee, prefix, regs, aliases, ret_label, depth + 1);
+    emit(callee, prefix, regs, aliases, ret_label, depth + 1);
     labels_[ret_label] = body_.size();
   }
 
+  // Indirect calls to every target of every indirect call inside every target can multiply.
+  static constexpr size_t kMaxInstructions = 4'000'000;
   const Module& m_;
+  const Function* entry_ = nullptr;
+  std::optional<std::vector<const Function*>> address_taken_;  // found at the first indirect call
   std::vector<Instruction> body_;
   std::map<std::string, size_t> labels_;
   std::vector<RegisterDecl> registers_;
   std::vector<Variable> locals_;
   int calls_ = 0;
+  int indirect_calls_ = 0;
 };
 
 }  // namespace

@@ -9,7 +9,11 @@ namespace warpsim::ptx {
 // parameters and return values become the call site's .param variables; `ret` becomes a branch
 // to the end of the inlined body. Calls to the CUDA runtime's vprintf and __assertfail stay calls
 // (the emulator runs them), with the call-site .param variables as address operands.
+// An indirect call (function pointer, virtual function) becomes a dispatch on the pointer to
+// inlined copies of each function it could reach; a pointer that matches none calls
+// kBadIndirectCall, which the emulator reports.
 // Throws InputError for calls to bodiless functions, argument count mismatches and recursion.
+inline constexpr const char* kBadIndirectCall = "__warpsim_bad_indirect_call";
 Function inline_calls(const Module& module, const Function& entry);
 
 }  // namespace warpsim::ptx

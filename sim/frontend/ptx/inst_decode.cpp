@@ -166,7 +166,7 @@ void decode_operation(EmuInst& e) {
   } else if (is_simd_video(e.base)) {
     e.code = EmuOp::kSimdVideo;
   } else if (e.base == "call") {
-    // vprintf, __assertfail, malloc or free (the inliner leaves no other calls): the lowering set the code
+    // vprintf, __assertfail, malloc, free or a bad indirect call (the inliner leaves no other calls): the lowering set the code
   } else if (e.base == "wmma") {
     const std::string& what = e.mods.at(0);
     e.code = what == "load" ? EmuOp::kWmmaLoad : what == "store" ? EmuOp::kWmmaStore : EmuOp::kWmmaMma;

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "common/error.h"
+#include "frontend/ptx/function_addresses.h"
 #include "frontend/ptx/inliner.h"
 #include "frontend/ptx/inst_decode.h"
 #include "frontend/ptx/register_packing.h"
@@ -139,7 +140,10 @@ class Lowering {
     uint64_t offset = (p_.constant_bank.size() + align - 1) / align * align;
     const_[v.name] = offset;
     p_.constant_symbols[v.name] = {offset, v.size_bytes()};
-    std::vector<uint8_t> image = variable_image(v, m_.file);
+    std::vector<uint8_t> image = variable_image(v, m_.file, [&](const std::string& name) -> std::optional<uint64_t> {
+      if (auto it = global_.find(name); it != global_.end()) return it->second;
+      return function_address(m_, name);
+    });
     p_.constant_bank.resize(offset, 0);
     p_.constant_bank.insert(p_.constant_bank.end(), image.begin(), image.end());
   }
@@ -195,6 +199,11 @@ class Lowering {
         if (global_.count(o.name)) {  // mov.u64 %rd, counter: a __device__ variable's global address
           e.kind = EmuOperand::Kind::kImm;
           e.bits = global_.at(o.name) + static_cast<uint64_t>(o.value);
+          return e;
+        }
+        if (auto address = function_address(m_, o.name)) {  // mov.u64 %rd, f: a function pointer
+          e.kind = EmuOperand::Kind::kImm;
+          e.bits = *address + static_cast<uint64_t>(o.value);
           return e;
         }
         if (p_.params.count(o.name)) {
@@ -307,7 +316,11 @@ class Lowering {
     }
     for (const auto& o : in.operands) {
       if (e.base == "call" && o.kind == Operand::Kind::kSymbol) {  // the runtime function the inliner left (inliner.h)
-        e.code = o.name == "vprintf" ? EmuOp::kPrintf : o.name == "malloc" ? EmuOp::kMalloc : o.name == "free" ? EmuOp::kFree : EmuOp::kAssertFail;
+        e.code = o.name == "vprintf"         ? EmuOp::kPrintf
+                 : o.name == "malloc"         ? EmuOp::kMalloc
+                 : o.name == "free"           ? EmuOp::kFree
+                 : o.name == kBadIndirectCall ? EmuOp::kBadIndirectCall
+                                              : EmuOp::kAssertFail;
         e.operands.emplace_back();
         continue;
       }
@@ -419,15 +432,24 @@ class Lowering {
 
 // __constant__ and __device__ initializers: nvcc emits byte lists for arrays and typed values for
 // scalars; bytes without an initializer are zero, as the CUDA runtime leaves them.
-std::vector<uint8_t> variable_image(const Variable& v, const std::string& file) {
+std::vector<uint8_t> variable_image(const Variable& v, const std::string& file, const AddressOf& address_of) {
   std::vector<uint8_t> bytes(v.size_bytes(), 0);
   const uint32_t elem = std::max<uint32_t>(1, type_bits(v.type) / 8) * v.vector;
   if (v.initializer.size() * elem > v.size_bytes())
     throw InputError(SourceLocation{file, v.line, 1}, "'" + v.name + "' has more initializers than elements");
   for (size_t k = 0; k < v.initializer.size(); ++k) {
     const Operand& init = v.initializer[k];
-    if (init.kind != Operand::Kind::kImmediate) throw InputError(SourceLocation{file, init.line, init.column}, "a variable initializer must be a number");
     uint64_t bits = init.is_float ? init.bits : static_cast<uint64_t>(init.value);
+    if (init.kind == Operand::Kind::kSymbol) {
+      const std::optional<uint64_t> address = address_of ? address_of(init.name) : std::nullopt;
+      if (!address) {
+        throw InputError(SourceLocation{file, init.line, init.column},
+                         "'" + init.name + "' in the initializer of '" + v.name + "' is neither a function nor a __device__ variable of this module");
+      }
+      bits = *address + static_cast<uint64_t>(init.value);
+    } else if (init.kind != Operand::Kind::kImmediate) {
+      throw InputError(SourceLocation{file, init.line, init.column}, "a variable initializer must be a number or a name");
+    }
     if (init.is_float && !init.is_double && elem == 8) bits = std::bit_cast<uint64_t>(double(std::bit_cast<float>(static_cast<uint32_t>(bits))));
     std::memcpy(bytes.data() + k * elem, &bits, std::min<uint32_t>(elem, 8));
   }

@@ -4,6 +4,8 @@
 // indices, and each branch's reconvergence point (its immediate post-dominator).
 #include <array>
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <map>
 #include <memory>
 #include <string>
@@ -59,7 +61,7 @@ enum class EmuOp : uint8_t {
   kSetp, kSelp, kCvt, kLd, kSt, kAtom, kRed, kBar, kMembar, kBra, kRet, kShfl, kVote, kActivemask, kElect, kCreatepolicy, kStmatrix,
   kSqrt, kRsqrt, kRcp, kEx2, kLg2, kSin, kCos, kPopc, kClz, kBrev, kBfe, kBfi, kPrmt, kSet, kRedux, kLdmatrix, kCpAsync, kCpAsyncCommit, kCpAsyncWait, kMbarrier, kBulkCopy, kNop, kWarpSync, kWmmaLoad, kWmmaStore, kWmmaMma, kMma,
   kMapa, kGetctarank, kClusterArrive, kClusterWait, kWgmma, kTcgen05,
-  kCopysign, kShf, kBfind, kTanh, kMatch, kIsspacep, kTrap, kPrintf, kAssertFail, kMalloc, kFree, kDp4a, kDp2a, kSad, kFns, kBmsk, kSzext, kLop3, kSimdVideo, kAlloca, kStackSave, kStackRestore
+  kCopysign, kShf, kBfind, kTanh, kMatch, kIsspacep, kTrap, kPrintf, kAssertFail, kMalloc, kFree, kBadIndirectCall, kDp4a, kDp2a, kSad, kFns, kBmsk, kSzext, kLop3, kSimdVideo, kAlloca, kStackSave, kStackRestore
 };
 
 // What a tcgen05 instruction does (EmuOp::kTcgen05).
@@ -193,7 +195,10 @@ struct Program {
 // cannot run, naming them.
 // `global_addresses` gives the device address of each module .global (__device__) variable.
 Program lower(const Module& module, const std::string& entry, const std::map<std::string, uint64_t>& global_addresses = {});
-// A .const or .global variable's initial bytes (zero where it has no initializer).
-std::vector<uint8_t> variable_image(const Variable& v, const std::string& file);
+// A .const or .global variable's initial bytes (zero where it has no initializer). An
+// initializer that names a function or a variable (a table of function pointers, a virtual
+// table, `generic(x)+4`) takes its address from `address_of`.
+using AddressOf = std::function<std::optional<uint64_t>(const std::string& name)>;
+std::vector<uint8_t> variable_image(const Variable& v, const std::string& file, const AddressOf& address_of = {});
 
 }  // namespace warpsim::ptx

@@ -213,6 +213,16 @@ class Parser {
       expect("}");
       return items;
     }
+    // generic(name)+offset: a pointer to a __device__ variable (`float* table[] = {a, b + 1}`).
+    if (peek().is("generic") && peek(1).is("(")) {
+      pos_ += 2;
+      Operand o = operand();
+      if (o.kind != Operand::Kind::kSymbol) fail(peek(), "a variable's name inside generic( )");
+      expect(")");
+      if (accept("+")) o.value = static_cast<int64_t>(number("an offset"));
+      items.push_back(std::move(o));
+      return items;
+    }
     items.push_back(operand());
     return items;
   }
@@ -307,6 +317,13 @@ class Parser {
       if (t.kind == Token::Kind::kWord && (is_space(t.text) || t.is(".align"))) {
         Variable v = variable();
         expect(";");
+        // Each call sequence's { } declares its own param0, retval0, ...: names of their own here
+        // too, so that every call site's parameters keep their own sizes.
+        if (!scopes_.empty()) {
+          const std::string unique = v.name + "$" + std::to_string(++scoped_registers_);
+          scopes_.back()[v.name] = unique;
+          v.name = unique;
+        }
         f.locals.push_back(std::move(v));
         continue;
       }
@@ -328,7 +345,8 @@ class Parser {
         pos_ += 2;
         continue;
       }
-      f.body.push_back(instruction());
+      Instruction in = instruction();
+      if (!in.opcode.empty()) f.body.push_back(std::move(in));
     }
   }
 
@@ -369,9 +387,13 @@ class Parser {
       in.guard = register_name(take().text);
     }
     const Token& op = peek();
-    if (op.is(".callprototype")) {  // what an indirect call through a function pointer names
-      throw InputError(SourceLocation{file_, op.line, op.column},
-                       "indirect calls (function pointers, virtual functions) are not supported by the emulator");
+    if (op.is(".callprototype")) {
+      // `name: .callprototype (.param .b32 _) _ (.param .b32 _);` declares the signature an
+      // indirect call names; the inliner reads the signature from the call itself (inliner.h).
+      while (!peek().is(";") && peek().kind != Token::Kind::kEnd) ++pos_;
+      expect(";");
+      in.opcode = "";
+      return in;
     }
     if (op.kind != Token::Kind::kWord || op.text[0] == '.' || op.text[0] == '%') fail(op, "an instruction");
     in.opcode = take().text;

@@ -98,6 +98,14 @@ void CtaEmulator::runtime_op(WarpState& w, const EmuInst& in, uint32_t exec) {
                             ": Assertion `" + string_at(param(ops[n - 5], l), l) + "` failed");
       }
       return;
+    case EmuOp::kBadIndirectCall:
+      // The inliner's dispatch found no function for the lanes left (inliner.h).
+      if (exec) {
+        const auto l = static_cast<uint32_t>(std::countr_zero(exec));
+        fault(in, w, l, "indirect call to " + hex(read(w, ops.at(1), l)) +
+                            ", which is not the address of a function of this module taking this call's parameters (on a GPU the launch fails)");
+      }
+      return;
     case EmuOp::kMalloc:
     case EmuOp::kFree: {
       // malloc(size) -> pointer and free(pointer), one call per active lane in lane order (a
