@@ -607,3 +607,23 @@ def polymorphic(i):
 
 
 write("function_pointers_out.bin", "f", [polymorphic(i) for i in range(1024)])
+
+
+# cg_tiles: each thread's eight results over its 16-lane tile (threads 16k .. 16k + 15) and its
+# 8-lane tile, from cooperative groups' documented meanings: ballot's bit r is the tile's thread
+# of rank r; shfl_down(v, 3) keeps a thread's own value where rank + 3 leaves the tile.
+def tile_rows(values):
+    rows = []
+    for i, v in enumerate(values):
+        t16 = values[i - i % 16:i - i % 16 + 16]
+        t8 = values[i - i % 8:i - i % 8 + 8]
+        xor = 0
+        for x in t16:
+            xor ^= x
+        rows += [sum(t16) & 0xFFFFFFFF, max(t8), int(any(x % 7 == 0 for x in t16)), int(all(x % 2 == 0 for x in t8)),
+                 sum(1 << r for r, x in enumerate(t16) if x & 1), t8[i % 8 + 3] if i % 8 + 3 < 8 else v,
+                 i % 16 + 100 * (i % 256 // 16), xor]
+    return rows
+
+
+write("cg_tiles_out.bin", "I", tile_rows(random_init(17, 0, 1000, 1024, lambda x: int(math.floor(x + 0.5)))))

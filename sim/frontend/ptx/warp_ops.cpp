@@ -14,6 +14,11 @@ void CtaEmulator::warp_op(WarpState& w, const EmuInst& in, uint32_t exec) {
   const Type type = in.type;
   auto lanes = [&](auto&& f) { for_lanes(exec, f); };
   auto dst_reg = [&](size_t i = 0) { return ops.at(i).kind == EmuOperand::Kind::kReg ? ops[i].reg : -1; };
+  // The lanes lane l combines with: the active lanes of its membermask (operand `at`; the whole
+  // warp's active lanes for the forms without one, such as sm_6x's vote). Lanes may name different
+  // masks in one instruction, as cooperative groups' tiled_partition does (each tile its own
+  // lanes): a 16-lane tile's vote, match or redux sees only its own 16 lanes.
+  auto members = [&](uint32_t l, size_t at) { return ops.size() > at ? static_cast<uint32_t>(read(w, ops[at], l)) & exec : exec; };
   switch (in.code) {
     case EmuOp::kShfl: {
       // shfl.sync.MODE.b32 d[|p], a, b, c, membermask (PTX ISA pseudo-code for shfl.sync)
@@ -43,16 +48,17 @@ void CtaEmulator::warp_op(WarpState& w, const EmuInst& in, uint32_t exec) {
       });
       return;
     }
-    case EmuOp::kVote: {
-      uint32_t ballot = 0;
+    case EmuOp::kVote: {  // vote.sync.mode d, {!}a, membermask
+      uint32_t votes = 0;
       lanes([&](uint32_t l) {
-        if (read(w, ops.at(1), l) & 1) ballot |= 1u << l;
+        if (read(w, ops.at(1), l) & 1) votes |= 1u << l;
       });
       lanes([&](uint32_t l) {
+        const uint32_t m = members(l, 2), ballot = votes & m;
         uint64_t r = ballot;
-        if (in.has("all")) r = ballot == exec;
+        if (in.has("all")) r = ballot == m;
         if (in.has("any")) r = ballot != 0;
-        if (in.has("uni")) r = ballot == 0 || ballot == exec;
+        if (in.has("uni")) r = ballot == 0 || ballot == m;
         write(w, dst_reg(), l, r);
       });
       return;
@@ -65,12 +71,12 @@ void CtaEmulator::warp_op(WarpState& w, const EmuInst& in, uint32_t exec) {
       std::array<uint64_t, 32> value{};
       lanes([&](uint32_t l) { value[l] = mask_bits(read(w, ops[1], l), type.bits); });
       const bool all = in.has("all");
-      bool same = true;
-      lanes([&](uint32_t l) { same = same && value[l] == value[std::countr_zero(exec)]; });
       lanes([&](uint32_t l) {
+        const uint32_t m = members(l, 2);
         uint32_t mask = 0;
-        for_lanes(exec, [&](uint32_t k) { mask |= value[k] == value[l] ? 1u << k : 0; });
-        write(w, d, l, all ? (same ? exec : 0) : mask);
+        for_lanes(m, [&](uint32_t k) { mask |= value[k] == value[l] ? 1u << k : 0; });
+        const bool same = mask == m;
+        write(w, d, l, all ? (same ? m : 0) : mask);
         write(w, p, l, same);
       });
       return;
@@ -82,12 +88,10 @@ void CtaEmulator::warp_op(WarpState& w, const EmuInst& in, uint32_t exec) {
       // elect.sync d|p, membermask: the lowest active lane of the mask leads (the PTX ISA leaves
       // the choice to the hardware); every lane learns its lane id in d, the leader gets p true.
       const EmuOperand& d = ops.at(0);
-      uint32_t members = 0;
-      lanes([&](uint32_t l) { members = static_cast<uint32_t>(read(w, ops.at(1), l)); });
-      const uint32_t electable = members & exec;
-      const uint32_t leader = electable ? static_cast<uint32_t>(std::countr_zero(electable)) : 32;
       const int32_t id = d.kind == EmuOperand::Kind::kVector ? d.regs.at(0) : d.reg, p = d.kind == EmuOperand::Kind::kVector && d.regs.size() > 1 ? d.regs[1] : -1;
       lanes([&](uint32_t l) {
+        const uint32_t electable = members(l, 1);
+        const uint32_t leader = electable ? static_cast<uint32_t>(std::countr_zero(electable)) : 32;
         write(w, id, l, leader);
         write(w, p, l, l == leader);
       });
@@ -96,31 +100,36 @@ void CtaEmulator::warp_op(WarpState& w, const EmuInst& in, uint32_t exec) {
     case EmuOp::kCreatepolicy:  // an opaque L2 policy for .L2::cache_hint, which the model ignores
       lanes([&](uint32_t l) { write(w, dst_reg(), l, 0); });
       return;
-    case EmuOp::kRedux: {  // redux.sync.op.type d, a, membermask: one value over the active lanes
+    case EmuOp::kRedux: {  // redux.sync.op.type d, a, membermask: one value over each lane's members
       const bool sg = type.kind == 's';
-      bool first = true;
-      uint64_t acc = 0;
-      lanes([&](uint32_t l) {
-        uint64_t v = mask_bits(read(w, ops.at(1), l), 32);
-        if (first) {
-          acc = v, first = false;
-        } else if (in.has("add")) {
-          acc = (acc + v) & 0xffffffffull;
-        } else if (in.has("min")) {
-          acc = sg ? (as_signed(v, 32) < as_signed(acc, 32) ? v : acc) : std::min(acc, v);
-        } else if (in.has("max")) {
-          acc = sg ? (as_signed(v, 32) > as_signed(acc, 32) ? v : acc) : std::max(acc, v);
-        } else if (in.has("and")) {
-          acc &= v;
-        } else if (in.has("or")) {
-          acc |= v;
-        } else if (in.has("xor")) {
-          acc ^= v;
-        } else {
-          fault(in, w, l, "redux.sync supports add, min, max, and, or and xor");
-        }
-      });
-      lanes([&](uint32_t l) { write(w, dst_reg(), l, acc); });
+      auto combine = [&](uint32_t m) {
+        bool first = true;
+        uint64_t acc = 0;
+        for_lanes(m, [&](uint32_t l) {
+          uint64_t v = mask_bits(read(w, ops.at(1), l), 32);
+          if (first) {
+            acc = v, first = false;
+          } else if (in.has("add")) {
+            acc = (acc + v) & 0xffffffffull;
+          } else if (in.has("min")) {
+            acc = sg ? (as_signed(v, 32) < as_signed(acc, 32) ? v : acc) : std::min(acc, v);
+          } else if (in.has("max")) {
+            acc = sg ? (as_signed(v, 32) > as_signed(acc, 32) ? v : acc) : std::max(acc, v);
+          } else if (in.has("and")) {
+            acc &= v;
+          } else if (in.has("or")) {
+            acc |= v;
+          } else if (in.has("xor")) {
+            acc ^= v;
+          } else {
+            fault(in, w, l, "redux.sync supports add, min, max, and, or and xor");
+          }
+        });
+        return acc;
+      };
+      std::array<uint64_t, 32> result{};
+      lanes([&](uint32_t l) { result[l] = combine(members(l, 2)); });
+      lanes([&](uint32_t l) { write(w, dst_reg(), l, result[l]); });
       return;
     }
     default:

@@ -1,5 +1,6 @@
 // Instruction and memory semantics of the emulator checked against values worked out by hand:
-// constant memory, prmt/set/redux, %clock64, 16-bit float atomics, and a reference mismatch.
+// constant memory, prmt/set/redux, warp collectives over per-lane membermasks, %clock64, 16-bit
+// float atomics, and a reference mismatch.
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -150,6 +151,62 @@ using test::run_and_dump;
 
 // %clock64 in the emulator counts the warp's executed instructions: a loop waiting for it to
 // advance by 100 ends, after 100 to 103 of them (the loop body is four instructions).
+// Cooperative groups' tiled_partition<16> gives each half-warp its own membermask (0x0000ffff,
+// 0xffff0000) in one instruction the whole warp runs: each half votes, matches, reduces and
+// elects among its own 16 lanes (what nvcc emits for cg::reduce(tile, ...) and tile.any()).
+TEST(PtxEmulator, WarpCollectivesCombineEachLanesOwnMembermask) {
+  const std::string ptx = R"(.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+  .reg .b32 %r<16>;
+  .reg .pred %p<4>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %laneid;
+  and.b32 %r2, %r1, 16;
+  mov.u32 %r3, 65535;
+  shl.b32 %r4, %r3, %r2;
+  setp.eq.u32 %p1, %r1, 20;
+  vote.sync.any.pred %p2, %p1, %r4;
+  selp.u32 %r5, 1, 0, %p2;
+  vote.sync.ballot.b32 %r6, %p1, %r4;
+  setp.lt.u32 %p3, %r1, 16;
+  vote.sync.all.pred %p2, %p3, %r4;
+  selp.u32 %r7, 1, 0, %p2;
+  redux.sync.max.u32 %r8, %r1, %r4;
+  redux.sync.add.u32 %r9, %r1, %r4;
+  and.b32 %r10, %r1, 3;
+  match.any.sync.b32 %r11, %r10, %r4;
+  match.all.sync.b32 %r12|%p2, %r2, %r4;
+  elect.sync %r13|%p3, %r4;
+  selp.u32 %r14, 1, 0, %p3;
+  add.u32 %r13, %r13, %r14;
+  mul.wide.u32 %rd2, %r1, 32;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.v4.u32 [%rd3], {%r5, %r6, %r7, %r8};
+  st.global.v4.u32 [%rd3+16], {%r9, %r11, %r12, %r13};
+  ret;
+}
+)";
+  const auto out = test::run_words("h100", ptx, 32 * 8, 32);
+  for (uint32_t l = 0; l < 32; ++l) {
+    SCOPED_TRACE("lane " + std::to_string(l));
+    const bool high = l >= 16;
+    const uint32_t base = high ? 16 : 0, mask = high ? 0xffff0000u : 0x0000ffffu;
+    const uint32_t* r = &out[l * 8];
+    EXPECT_EQ(r[0], high ? 1u : 0u);                      // any: only lane 20 votes, in the high half
+    EXPECT_EQ(r[1], high ? 1u << 20 : 0u);                // ballot
+    EXPECT_EQ(r[2], high ? 0u : 1u);                      // all: every low lane is below 16
+    EXPECT_EQ(r[3], base + 15);                           // max of the half's lane ids
+    EXPECT_EQ(r[4], 16 * base + 120);                     // their sum: 0 + ... + 15 = 120, 16 + ... + 31 = 376
+    EXPECT_EQ(r[5], (0x1111u << (l & 3)) << base);        // lanes of the half with the same l & 3
+    EXPECT_EQ(r[6], mask);                                // match.all: the half agrees on its base
+    EXPECT_EQ(r[7], base + (l == base ? 1u : 0u));        // elect: the half's first lane, and it alone is told so
+  }
+}
+
 TEST(PtxEmulator, ClockAdvancesWithTheWarpsInstructions) {
   const std::string out = run_and_dump("a100", R"(.version 8.0
 .target sm_80
