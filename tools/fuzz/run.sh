@@ -27,7 +27,7 @@ for f in configs/*.yaml; do seed fuzz_config "$f" '\x00'; done
 mkdir -p $root/corpus/fuzz_config
 printf '\x01memory.l2.size_kib=61440\nmemory.l1.hit_latency=30\n' > $root/corpus/fuzz_config/sets1
 printf '\x01memory.hbm.refresh=all_bank\ntopology.sms=8\nmemory.l1.shared_carveouts_kib=[0, 8, 16]\n' > $root/corpus/fuzz_config/sets2
-for f in traces/kernels/ptx/*.sm_90*.ptx traces/kernels/ptx/*.sm_100*.ptx tools/validation/ptx/*.sm_90.ptx; do seed fuzz_ptx "$f"; done
+for f in traces/kernels/ptx/*.sm_90*.ptx traces/kernels/ptx/*.sm_100*.ptx tools/validation/ptx/*.sm_90.ptx tools/fuzz/seeds/*.ptx; do seed fuzz_ptx "$f"; done
 mkdir -p $root/corpus/fuzz_launch
 for f in traces/kernels/*.launch.yaml; do
   # Absolute paths, so the fuzzed copy (written elsewhere) still finds its PTX and references;
@@ -48,6 +48,9 @@ mkdir -p $root/dict
 words() { sort -u | grep -vE '^$' | sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/.*/"&"/'; }
 cat traces/kernels/ptx/*.ptx | grep -oE '^\s*(@!?%p[0-9]+ )?[.a-z][a-z0-9_:.]+' | sed -E 's/^\s*(@!?%p[0-9]+ )?//' \
   | tr '.' '\n' | sed 's/^/./' | words > $root/dict/fuzz_ptx.dict
+# Edge values for immediates: what integer and float arithmetic must survive without trapping.
+printf '%s\n' -1 0 1 -2147483648 2147483647 4294967295 -9223372036854775808 9223372036854775807 \
+  0f7F800000 0f7FC00000 0f80000000 0d7FF8000000000000 | words >> $root/dict/fuzz_ptx.dict
 { cat traces/examples/*.trace | grep -oE '^\.[a-z]+|[a-z]+=' ; zcat traces/examples/*.gz | grep -oE '^\.[a-z]+|[a-z]+=' | head -1000 || true; } \
   | words > $root/dict/fuzz_trace.dict
 cat $root/dict/fuzz_ptx.dict >> $root/dict/fuzz_trace.dict  # trace lines name PTX mnemonics

@@ -202,12 +202,14 @@ void CtaEmulator::arithmetic(WarpState& w, const EmuInst& in, uint32_t exec) {
           }
           if (code == EmuOp::kMad) r += in.wide ? arg(3) : u(3);
           break;
-        case EmuOp::kDiv: r = u(2) == 0 ? ~0ull : sg ? static_cast<uint64_t>(si(1) / si(2)) : u(1) / u(2); break;
-        case EmuOp::kRem: r = u(2) == 0 ? u(1) : sg ? static_cast<uint64_t>(si(1) % si(2)) : u(1) % u(2); break;
+        // The PTX ISA leaves x / 0 machine-specific; the most negative value / -1 wraps to itself
+        // (remainder 0), as in two's complement, where the host's division would trap.
+        case EmuOp::kDiv: r = u(2) == 0 ? ~0ull : sg && si(2) == -1 ? 0 - u(1) : sg ? static_cast<uint64_t>(si(1) / si(2)) : u(1) / u(2); break;
+        case EmuOp::kRem: r = u(2) == 0 ? u(1) : sg && si(2) == -1 ? 0 : sg ? static_cast<uint64_t>(si(1) % si(2)) : u(1) % u(2); break;
         case EmuOp::kMin: r = sg ? static_cast<uint64_t>(std::min(si(1), si(2))) : std::min(u(1), u(2)); break;
         case EmuOp::kMax: r = sg ? static_cast<uint64_t>(std::max(si(1), si(2))) : std::max(u(1), u(2)); break;
-        case EmuOp::kAbs: r = static_cast<uint64_t>(std::llabs(si(1))); break;
-        case EmuOp::kNeg: r = static_cast<uint64_t>(-si(1)); break;
+        case EmuOp::kAbs: r = si(1) < 0 ? 0 - u(1) : u(1); break;  // in unsigned: abs and neg of the most negative value wrap to it
+        case EmuOp::kNeg: r = 0 - u(1); break;
         case EmuOp::kAnd: r = u(1) & u(2); break;
         case EmuOp::kOr: r = u(1) | u(2); break;
         case EmuOp::kXor: r = u(1) ^ u(2); break;
@@ -240,7 +242,7 @@ void CtaEmulator::arithmetic(WarpState& w, const EmuInst& in, uint32_t exec) {
           break;
         }
         case EmuOp::kSad:  // sad d, a, b, c: c + |a - b|
-          r = u(3) + (sg ? static_cast<uint64_t>(si(1) > si(2) ? si(1) - si(2) : si(2) - si(1)) : (u(1) > u(2) ? u(1) - u(2) : u(2) - u(1)));
+          r = u(3) + ((sg ? si(1) > si(2) : u(1) > u(2)) ? u(1) - u(2) : u(2) - u(1));  // in unsigned: no overflow
           break;
         case EmuOp::kDp4a:
         case EmuOp::kDp2a: {

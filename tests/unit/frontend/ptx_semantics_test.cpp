@@ -207,6 +207,54 @@ TEST(PtxEmulator, WarpCollectivesCombineEachLanesOwnMembermask) {
   }
 }
 
+// Signed division's one overflow (the most negative value by -1) wraps as two's complement does
+// (remainder 0) where the host's division would trap (SIGFPE, which once killed warpsim); abs,
+// neg and sad of the most negative value wrap too. Division by zero, machine-specific in the PTX
+// ISA, gives all ones (remainder: the dividend).
+TEST(PtxEmulator, IntegerOverflowsWrapAndNeverTrapTheHost) {
+  const std::string ptx = R"(.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<12>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, -2147483648;
+  mov.u32 %r2, -1;
+  mov.u32 %r3, 0;
+  div.s32 %r4, %r1, %r2;
+  rem.s32 %r5, %r1, %r2;
+  div.u32 %r6, %r1, %r3;
+  rem.s32 %r7, %r1, %r3;
+  mov.u64 %rd2, -9223372036854775808;
+  mov.u64 %rd3, -1;
+  div.s64 %rd4, %rd2, %rd3;
+  rem.s64 %rd5, %rd2, %rd3;
+  abs.s64 %rd6, %rd2;
+  neg.s64 %rd7, %rd2;
+  mov.u64 %rd8, 9223372036854775807;
+  sad.s64 %rd9, %rd2, %rd8, 0;
+  st.global.v4.u32 [%rd1], {%r4, %r5, %r6, %r7};
+  st.global.v2.u64 [%rd1+16], {%rd4, %rd5};
+  st.global.v2.u64 [%rd1+32], {%rd6, %rd7};
+  st.global.u64 [%rd1+48], %rd9;
+  ret;
+}
+)";
+  const auto w = test::run_words("h100", ptx, 14);
+  EXPECT_EQ(w[0], 0x80000000u);  // INT_MIN / -1
+  EXPECT_EQ(w[1], 0u);
+  EXPECT_EQ(w[2], 0xffffffffu);  // x / 0
+  EXPECT_EQ(w[3], 0x80000000u);  // x % 0: x
+  auto word64 = [&](size_t i) { return uint64_t{w[i]} | uint64_t{w[i + 1]} << 32; };
+  EXPECT_EQ(word64(4), 0x8000000000000000ull);   // INT64_MIN / -1
+  EXPECT_EQ(word64(6), 0u);
+  EXPECT_EQ(word64(8), 0x8000000000000000ull);   // |INT64_MIN|
+  EXPECT_EQ(word64(10), 0x8000000000000000ull);  // -INT64_MIN
+  EXPECT_EQ(word64(12), ~uint64_t{0});           // |INT64_MIN - INT64_MAX| = 2^64 - 1
+}
+
 TEST(PtxEmulator, ClockAdvancesWithTheWarpsInstructions) {
   const std::string out = run_and_dump("a100", R"(.version 8.0
 .target sm_80
