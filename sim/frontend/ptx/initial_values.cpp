@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <optional>
 #include <random>
 
 #include "common/error.h"
@@ -38,11 +39,74 @@ void store_element(uint8_t* p, const std::string& elem, double v) {
     uint16_t h = static_cast<uint16_t>((x + 0x7fff + ((x >> 16) & 1)) >> 16);  // round to nearest even
     std::memcpy(p, &h, 2);
   } else {
-    int64_t i = static_cast<int64_t>(std::llround(v));
-    std::memcpy(p, &i, elem_size(elem));
+    store_integer(p, elem, std::fabs(v) < 0x1p95 ? static_cast<__int128_t>(std::round(v)) : 0);
   }
 }
 
+
+bool is_integer_elem(const std::string& elem) { return elem_size(elem) && (elem[0] == 's' || elem[0] == 'u'); }
+
+namespace {
+
+std::pair<__int128_t, __int128_t> integer_range(const std::string& elem) {
+  const uint32_t bits = 8 * elem_size(elem);
+  const __int128_t one = 1;
+  return elem[0] == 's' ? std::pair{-(one << (bits - 1)), (one << (bits - 1)) - 1} : std::pair{__int128_t{0}, (one << bits) - 1};
+}
+
+std::string text(__int128_t v) {
+  if (v == 0) return "0";
+  std::string s;
+  const bool negative = v < 0;
+  __uint128_t m = negative ? -static_cast<__uint128_t>(v) : static_cast<__uint128_t>(v);
+  for (; m; m /= 10) s.insert(s.begin(), static_cast<char>('0' + static_cast<int>(m % 10)));
+  return negative ? "-" + s : s;
+}
+
+// The value of a decimal integer literal ("-12", "18446744073709551615"), if the text is one that
+// fits in 96 bits (beyond every element type, so the range check below reports it).
+std::optional<__int128_t> integer_literal(const std::string& s) {
+  size_t i = s[0] == '-' || s[0] == '+' ? 1 : 0;
+  if (i == s.size() || s.size() - i > 28) return std::nullopt;
+  __int128_t v = 0;
+  for (; i < s.size(); ++i) {
+    if (s[i] < '0' || s[i] > '9') return std::nullopt;
+    v = v * 10 + (s[i] - '0');
+  }
+  return s[0] == '-' ? -v : v;
+}
+
+}  // namespace
+
+__int128_t integer_value(const ConfigNode& node, const std::string& what) {
+  if (node.kind != ConfigNode::Kind::kScalar) config_error(node.where, what + " must be a number, got " + node.kind_name());
+  if (auto v = integer_literal(node.scalar)) return *v;
+  char* end = nullptr;
+  const double d = std::strtod(node.scalar.c_str(), &end);
+  if (node.scalar.empty() || *end != '\0' || !(std::fabs(d) < 0x1p95)) {
+    config_error(node.where, what + " must be a number below 2^95 in size, got '" + node.scalar + "'");
+  }
+  return static_cast<__int128_t>(std::round(d));
+}
+
+void store_integer(uint8_t* p, const std::string& elem, __int128_t v) {
+  const auto bits = static_cast<uint64_t>(static_cast<__uint128_t>(v));  // two's complement: the low bytes
+  std::memcpy(p, &bits, elem_size(elem));
+}
+
+namespace {
+
+// Whether a sequence's start and step are both integers as written (absent ones default to 0, 1).
+bool integral_sequence(MapReader& s) {
+  for (const char* key : {"start", "step"}) {
+    if (!s.has(key)) continue;
+    const ConfigNode& n = s.raw(key);
+    if (n.kind != ConfigNode::Kind::kScalar || !integer_literal(n.scalar)) return false;
+  }
+  return true;
+}
+
+}  // namespace
 
 std::vector<uint8_t> initial_bytes(MapReader& b, const std::string& elem, uint64_t count, const fs::path& dir, bool* undefined) {
   std::vector<uint8_t> bytes(count * elem_size(elem), 0);
@@ -56,10 +120,30 @@ std::vector<uint8_t> initial_bytes(MapReader& b, const std::string& elem, uint64
     } else if (init.kind == ConfigNode::Kind::kMap && init.find("sequence")) {
       MapReader in(init, "init");
       MapReader s = in.section("sequence");
+      if (is_integer_elem(elem) && integral_sequence(s)) {
+        // Integers exactly, whatever their size (u64's top half included): start + k step in 128
+        // bits, wrapped to the type.
+        const __int128_t start = s.has("start") ? integer_value(s.raw("start"), "the sequence's start") : 0;
+        const __int128_t step = s.has("step") ? integer_value(s.raw("step"), "the sequence's step") : 1;
+        s.finish();
+        in.finish();
+        for (uint64_t k = 0; k < count; ++k) store_integer(bytes.data() + k * elem_size(elem), elem, start + step * static_cast<__int128_t>(k));
+        return bytes;
+      }
       double start = s.number_or("start", 0, -1e300, 1e300), step = s.number_or("step", 1, -1e300, 1e300);
       s.finish();
       in.finish();
-      for (uint64_t k = 0; k < count; ++k) store_element(bytes.data() + k * elem_size(elem), elem, start + step * double(k));
+      for (uint64_t k = 0; k < count; ++k) {
+        const double v = start + step * double(k);
+        uint8_t* p = bytes.data() + k * elem_size(elem);
+        if (!is_integer_elem(elem)) {
+          store_element(p, elem, v);
+        } else if (std::fabs(v) < 0x1p95) {
+          store_integer(p, elem, static_cast<__int128_t>(std::round(v)));
+        } else {
+          config_error(init.where, "element " + std::to_string(k) + " of the sequence is " + std::to_string(v) + ", too large for any integer type");
+        }
+      }
     } else if (init.kind == ConfigNode::Kind::kMap && init.find("random")) {
       MapReader in(init, "init");
       MapReader s = in.section("random");
@@ -67,10 +151,28 @@ std::vector<uint8_t> initial_bytes(MapReader& b, const std::string& elem, uint64
       double lo = s.number_or("min", 0, -1e300, 1e300), hi = s.number_or("max", 1, -1e300, 1e300);
       s.finish();
       in.finish();
+      if (is_integer_elem(elem)) {
+        const auto [min, max] = integer_range(elem);
+        if (lo < static_cast<double>(min) - 0.5 || hi > static_cast<double>(max) + 0.5 || lo > hi) {
+          config_error(init.where, "random integers between " + std::to_string(lo) + " and " + std::to_string(hi) + " do not fit " + elem +
+                                       " (" + text(min) + " to " + text(max) + "), or min is above max");
+        }
+      }
       std::mt19937_64 rng(seed);  // fully specified by the standard: the same values everywhere
       for (uint64_t k = 0; k < count; ++k) {
         double u = double(rng() >> 11) * 0x1.0p-53;
-        store_element(bytes.data() + k * elem_size(elem), elem, lo + (hi - lo) * u);
+        const double v = lo + (hi - lo) * u;
+        uint8_t* p = bytes.data() + k * elem_size(elem);
+        if (!is_integer_elem(elem)) {
+          store_element(p, elem, v);
+          continue;
+        }
+        // Rounded half away from zero (as llround), kept in the type's range: near 2^64 a double
+        // rounds up to the power of two itself.
+        const auto [min, max] = integer_range(elem);
+        const double r = std::round(v);
+        const __int128_t i = r >= 0x1p64 ? max : r < -0x1p63 ? min : static_cast<__int128_t>(r);
+        store_integer(p, elem, std::clamp(i, min, max));
       }
     } else if (init.kind == ConfigNode::Kind::kMap && init.find("file")) {
       MapReader in(init, "init");

@@ -8,6 +8,7 @@
 
 namespace warpsim {
 class MapReader;
+struct ConfigNode;
 }
 
 namespace warpsim::ptx {
@@ -16,6 +17,15 @@ namespace warpsim::ptx {
 uint32_t elem_size(const std::string& elem);
 // Writes `v` as one element of type `elem` at p (floats rounded to nearest even, integers rounded).
 void store_element(uint8_t* p, const std::string& elem, double v);
+
+// A launch-file number for an integer element (s8 ... u64), exactly: an integer literal is read
+// whole (all of u64's range, which a double cannot hold), anything else is rounded to nearest;
+// `what` names it in the error for what is no number or beyond 2^95 ("the scalar's value").
+bool is_integer_elem(const std::string& elem);
+__int128_t integer_value(const ConfigNode& node, const std::string& what);
+// Writes v's low bytes as an `elem`: values outside the type's range wrap modulo 2^bits, as a C
+// cast does (a u8 sequence 0, 7, 14, ... runs 7 i mod 256).
+void store_integer(uint8_t* p, const std::string& elem, __int128_t v);
 
 // What `init: none` leaves in a buffer: every byte 0xff (NaN as a float, -1 as a signed integer),
 // so that a result depending on bytes nothing wrote shows it.

@@ -189,11 +189,14 @@ void PtxWorkload::add_launch(MapReader& r, const fs::path& dir) {
     if (a.has("scalar")) {
       std::string type = a.string("scalar");
       if (!elem_size(type)) config_error(a.location("scalar"), "unknown scalar type '" + type + "'; expected f32, f64, s32, u32, s64 or u64");
-      double v = a.number("value", -1e300, 1e300);
       if (elem_size(type) > param.size_bytes()) {
         config_error(a.location("scalar"), "parameter " + param.name + " has " + std::to_string(param.size_bytes()) + " bytes; a " + type + " does not fit");
       }
-      store_element(slot, type, v);
+      if (is_integer_elem(type)) {
+        store_integer(slot, type, integer_value(a.raw("value"), "the scalar's value"));  // exact, all of u64
+      } else {
+        store_element(slot, type, a.number("value", -1e300, 1e300));
+      }
       a.finish();
       continue;
     }
