@@ -9,6 +9,7 @@
 #include "config/load_config.h"
 #include "frontend/ptx/launch.h"
 #include "frontend/trace/trace_writer.h"
+#include "gpu/occupancy.h"
 
 namespace warpsim::cli {
 namespace po = boost::program_options;
@@ -46,7 +47,9 @@ int trace_command(const std::vector<std::string>& args) {
     const std::string& name = workload.register_name(r);
     return name.starts_with("%") ? name : "%" + name;
   };
-  writer.workload(workload, name_of);
+  // The GPU's per-block limits (threads, registers, shared memory), as `warpsim run` applies them:
+  // a 4 GiB .shared array is refused here, not allocated for each CTA.
+  writer.workload(workload, name_of, nullptr, [&](const KernelInfo& k) { compute_occupancy(config.spec, k); });
   std::cout << workload.device_output() << std::flush;  // what the kernels printed, as warpsim run shows it
   write_output_maybe_gzip(output, text.str());
   return kExitOk;

@@ -4,6 +4,7 @@
 
 #include <boost/program_options/errors.hpp>
 #include <iostream>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -44,7 +45,7 @@ Examples:
 
 Exit codes:
   0  success
-  1  simulation failed (deadlock watchdog, internal error)
+  1  simulation failed (deadlock watchdog, out of host memory, internal error)
   2  bad command line
   3  bad input: config, trace (message gives file:line:col)
   4  cannot read or write a file
@@ -104,6 +105,11 @@ int main(int argc, char** argv) {
   } catch (const std::runtime_error& e) {
     std::cerr << "warpsim: " << e.what() << "\n";
     return kExitIo;
+  } catch (const std::bad_alloc&) {
+    // Not a bug to report but a size to shrink: the inputs asked for more memory than the host has.
+    std::cerr << "warpsim: out of host memory: the inputs ask for more than this machine has (large buffers, "
+                 "malloc_heap_bytes, grids or traces); make them smaller\n";
+    return kExitSimulation;
   } catch (const std::exception& e) {
     std::cerr << "warpsim: internal error: " << e.what() << "\n";
     return kExitSimulation;

@@ -4,6 +4,7 @@
 #include "frontend/ptx/initial_values.h"
 #include "frontend/ptx/tensor_map.h"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -455,7 +456,9 @@ std::unique_ptr<KernelSource> PtxWorkload::next_kernel() {
   info.grid = l.grid;
   info.block = l.block;
   info.cluster = l.context.cluster;
-  info.shared_bytes = static_cast<uint32_t>(l.program.static_shared_bytes) + l.dynamic_shared_bytes;
+  // Saturated, not truncated: a 4 GiB .shared array must fail the per-block limit, not wrap to
+  // a few bytes and have every CTA allocate it.
+  info.shared_bytes = static_cast<uint32_t>(std::min<uint64_t>(l.program.static_shared_bytes + l.dynamic_shared_bytes, UINT32_MAX));
   info.registers_per_thread = l.registers_per_thread;
   info.source_file = spec_.ptx_path;
   info.cooperative = l.cooperative;

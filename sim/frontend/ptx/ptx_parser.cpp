@@ -54,6 +54,8 @@ bool is_type(const std::string& w) {
 
 class Parser {
  public:
+  static constexpr uint64_t kMaxRegisters = uint64_t{1} << 20;  // per declaration (%r<N>)
+
   Parser(const std::string& text, const std::string& file) : file_(file), tokens_(tokenize_ptx(text, file)) {}
 
   Module module() {
@@ -292,7 +294,12 @@ class Parser {
           RegisterDecl r = base;
           r.name = word("a register name such as %r");
           if (accept("<")) {
-            r.count = static_cast<uint32_t>(number("a register count"));
+            const Token& at = peek();
+            const uint64_t count = number("a register count");
+            // nvcc declares thousands at most; millions would only exhaust memory (each is
+            // named, numbered and held per lane of every warp).
+            if (count > kMaxRegisters) fail(at, "a register count of at most " + std::to_string(kMaxRegisters));
+            r.count = static_cast<uint32_t>(count);
             expect(">");
           }
           // A register name need not start with '%' (PTX ISA, "Identifiers"); such names are

@@ -113,9 +113,10 @@ void TraceWriter::raw_instruction(uint32_t mask, uint32_t full_mask, const std::
 }
 
 void TraceWriter::workload(Workload& workload, const std::function<std::string(RegId)>& name_of,
-                           const std::function<std::string(const WarpInst&)>& comment_of) {
+                           const std::function<std::string(const WarpInst&)>& comment_of, const std::function<void(const KernelInfo&)>& check) {
   while (auto kernel = workload.next_kernel()) {
     const KernelInfo& info = kernel->info();
+    if (check) check(info);
     if (info.cooperative) {
       // Its CTAs wait for each other through global memory (grid.sync()); written one CTA at a
       // time, the first would wait for the others forever.

@@ -22,9 +22,11 @@ class TraceWriter {
   void instruction(const WarpInst& inst, uint32_t full_mask, const std::function<std::string(RegId)>& name_of,
                    const std::string& comment = "");
   // Every kernel, CTA and warp of `workload`, in launch order. `comment_of` (optional) gives each
-  // instruction's trailing comment.
+  // instruction's trailing comment; `check` (optional) sees each kernel before its CTAs run, to
+  // refuse one the GPU could not launch (as `warpsim run` does).
   void workload(Workload& workload, const std::function<std::string(RegId)>& name_of,
-                const std::function<std::string(const WarpInst&)>& comment_of = nullptr);
+                const std::function<std::string(const WarpInst&)>& comment_of = nullptr,
+                const std::function<void(const KernelInfo&)>& check = nullptr);
   // A free-form instruction line (mnemonic and operands as PTX text, plus annotations).
   void raw_instruction(uint32_t mask, uint32_t full_mask, const std::string& text);
 

@@ -1,7 +1,9 @@
-// Malformed inputs the fuzzers (tools/fuzz, docs/fuzzing.md) turned up, each reduced to its
-// essence: every one must end in an InputError at the offending file:line:column, never in a
+// Malformed inputs the fuzzers (tools/fuzz, docs/fuzzing.md) and hand probes turned up, each
+// reduced to its essence: every one must end in an InputError at the offending file:line:column, never in a
 // crash or an unlocated internal error.
 #include <gtest/gtest.h>
+
+#include <filesystem>
 
 #include "common/error.h"
 #include "frontend/ptx/launch.h"
@@ -65,6 +67,24 @@ TEST(MalformedLaunch, APtxPathTheSystemRefusesIsAnInputError) {
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("k.launch.yaml:1:6: no PTX file"), std::string::npos) << std::string(e.what()).substr(0, 200);
   }
+}
+
+// Sizes that would exhaust memory instead of being refused (found by hand): a 4 GiB .shared
+// array wrapped to 0 bytes in the per-block check, so `warpsim run` allocated it for each CTA
+// (21 GB in 190 s) and `warpsim trace` never checked at all; 50 million declared registers took
+// 35 s and 6 GB.
+TEST(MalformedPtx, SizesBeyondTheGpuAreRefusedBeforeAnythingIsAllocated) {
+  TempDir dir;
+  dir.write("s.ptx", ".version 8.0\n.target sm_90\n.address_size 64\n.shared .align 4 .b8 big[4294967295];\n"
+                     ".visible .entry k()\n{\n  ret;\n}\n");
+  const std::string launch = dir.write("s.launch.yaml", "ptx: s.ptx\nkernel: k\ngrid: [1000]\nblock: [1024]\nargs: []\n");
+  for (const auto& r : {test::run_cli({"run", "--arch", "h100", launch, "-q"}), test::run_cli({"trace", "--arch", "h100", launch, "-o", dir.path("s.trace")})}) {
+    EXPECT_EQ(r.exit_code, 3) << r.err;
+    EXPECT_NE(r.err.find("kernel 'k' needs 4294967295 bytes of shared memory per block; h100 allows at most 232448"), std::string::npos) << r.err;
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir.path("s.trace")));
+  const std::string registers = ptx_error(".reg .b32 %q<50000000>;");
+  EXPECT_NE(registers.find("k.ptx:9:16: unexpected '50000000', expected a register count of at most 1048576"), std::string::npos) << registers;
 }
 
 }  // namespace
