@@ -121,7 +121,7 @@ class Inliner {
   }
 
   // An indirect call becomes a compare and a branch per function it could reach (those whose
-  // address the module takes, with the call's numbers of parameters and return values), each
+  // address the module takes, whose parameters and return values have the call's sizes), each
   // to an inlined copy of that function: what a compiler's devirtualised dispatch does. Lanes
   // holding different pointers diverge and reconverge after the call, as on the GPU. A pointer
   // that is no such function's address stops the run with a message (on a GPU: an illegal

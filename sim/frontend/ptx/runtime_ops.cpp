@@ -67,7 +67,8 @@ void CtaEmulator::runtime_op(WarpState& w, const EmuInst& in, uint32_t exec) {
         } else if (in.code == EmuOp::kStackSave) {
           write(w, ops.at(0).reg, l, top);
         } else {
-          const uint64_t align = ops.size() > 2 ? std::max<uint64_t>(1, read(w, ops[2], l)) : 8;
+          // At least 8, the frame's own alignment (PTX ISA: max(immAlign, frame_align)).
+          const uint64_t align = ops.size() > 2 ? std::max<uint64_t>(8, read(w, ops[2], l)) : 8;
           const uint64_t at = (top + align - 1) / align * align, end = at + read(w, ops.at(1), l);
           if (end > (1u << 20)) fault(in, w, l, "alloca beyond the 1 MiB of local memory per thread");
           top = static_cast<uint32_t>(end);

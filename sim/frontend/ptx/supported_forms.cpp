@@ -243,6 +243,18 @@ std::string unsupported_form(const Instruction& in, const EmuInst& e) {
       type != "bf16x2") {
     return "'" + in.opcode + "': three-source min and max exist for floating-point types only";
   }
+  if (base == "alloca" && in.operands.size() > 2) {  // PTX ISA: immAlign a constant power of 2, at most 2^23
+    const Operand& a = in.operands[2];
+    if (a.kind != Operand::Kind::kImmediate || a.value <= 0 || (a.value & (a.value - 1)) != 0 || a.value > (1 << 23)) {
+      return "'" + in.opcode + "': the alignment must be a constant power of 2 up to 2^23";
+    }
+  }
+  if (base == "setmaxnreg") {  // PTX ISA: a constant count from 24 to 256, a multiple of 8
+    const Operand& n = in.operands.at(0);
+    if (n.kind != Operand::Kind::kImmediate || n.value < 24 || n.value > 256 || n.value % 8 != 0) {
+      return "'" + in.opcode + "': the register count must be a constant from 24 to 256, a multiple of 8";
+    }
+  }
   if (base == "mma") return mma_form(in);
   if (base == "wgmma") return wgmma_form(in, e);
   if (base == "tcgen05") return tcgen05_form(in, e);

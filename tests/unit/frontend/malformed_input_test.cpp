@@ -87,5 +87,17 @@ TEST(MalformedPtx, SizesBeyondTheGpuAreRefusedBeforeAnythingIsAllocated) {
   EXPECT_NE(registers.find("k.ptx:9:16: unexpected '50000000', expected a register count of at most 1048576"), std::string::npos) << registers;
 }
 
+// Immediates the PTX ISA constrains, refused at their line rather than run as given.
+TEST(MalformedPtx, AllocaAlignmentAndSetmaxnregCountFollowThePtxIsa) {
+  EXPECT_NE(ptx_error("alloca.u64 %rd1, 16, 3;").find("k.ptx:9:3: 'alloca.u64': the alignment must be a constant power of 2 up to 2^23"),
+            std::string::npos);
+  EXPECT_NE(ptx_error("alloca.u64 %rd1, 16, 16777216;").find("power of 2 up to 2^23"), std::string::npos);
+  EXPECT_EQ(ptx_error("alloca.u64 %rd1, 16, 8388608;"), "no error");
+  EXPECT_NE(ptx_error("setmaxnreg.inc.sync.aligned.u32 1000;").find("k.ptx:9:3: 'setmaxnreg.inc.sync.aligned.u32': the register count must be a constant from 24 to 256"),
+            std::string::npos);
+  EXPECT_NE(ptx_error("setmaxnreg.dec.sync.aligned.u32 100;").find("a multiple of 8"), std::string::npos);
+  EXPECT_EQ(ptx_error("setmaxnreg.dec.sync.aligned.u32 96;"), "no error");
+}
+
 }  // namespace
 }  // namespace warpsim
