@@ -1,5 +1,6 @@
 #include "frontend/ptx/inliner.h"
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <string>
@@ -117,6 +118,11 @@ class Inliner {
     }
     const Function* callee = m_.find(callee_name->name);
     if (!callee || callee->is_declaration) fail("call to '" + callee_name->name + "', which has no body in this module (the emulator cannot run it)");
+    if (std::find(inlining_.begin(), inlining_.end(), callee) != inlining_.end()) {
+      std::string chain = entry_->name + " -> ";
+      for (const Function* f : inlining_) chain += f->name + " -> ";
+      fail("recursion (" + chain + callee->name + "): the emulator inlines calls, so it cannot run a function that calls itself");
+    }
     inline_body(call, *callee, rets, args, depth);
   }
 
@@ -128,11 +134,15 @@ class Inliner {
   // instruction).
   void indirect_call(const Instruction& call, const Operand& pointer, const Operand* rets, const Operand* args, int depth) {
     const size_t n_args = args ? args->items.size() : 0, n_rets = rets ? rets->items.size() : 0;
-    std::vector<const Function*> targets;
+    // Functions this call is already inside are not inlined again (that would never end); a
+    // pointer to one of them stops the run at the call, as recursion (kRecursiveTarget).
+    std::vector<const Function*> targets, recursive;
     if (!address_taken_) address_taken_ = address_taken_functions(m_);
-    for (const Function* f : *address_taken_)
-      if (same_sizes(f->params, args) && same_sizes(f->returns, rets)) targets.push_back(f);
-    if (targets.empty()) {
+    for (const Function* f : *address_taken_) {
+      if (!same_sizes(f->params, args) || !same_sizes(f->returns, rets)) continue;
+      (std::find(inlining_.begin(), inlining_.end(), f) != inlining_.end() ? recursive : targets).push_back(f);
+    }
+    if (targets.empty() && recursive.empty()) {
       throw InputError(SourceLocation{m_.file, call.line, call.column},
                        "indirect call, but no function of this module with its " + std::to_string(n_args) + " parameter(s) and " +
                            std::to_string(n_rets) + " return value(s) of these sizes has its address taken (the emulator runs calls to functions of the same module only)");
@@ -157,17 +167,27 @@ class Inliner {
     Operand flag;
     flag.kind = Operand::Kind::kRegister;
     flag.name = match.name;
-    for (size_t k = 0; k < targets.size(); ++k) {
-      Operand address;
-      address.kind = Operand::Kind::kImmediate;
-      address.value = static_cast<int64_t>(*function_address(m_, targets[k]->name));
-      body_.push_back(make("setp.eq.u64", {flag, pointer, address}));
-      Instruction branch = make("bra", {symbol(prefix + std::to_string(k))});
+    auto immediate = [](int64_t v) {
+      Operand o;
+      o.kind = Operand::Kind::kImmediate;
+      o.value = v;
+      return o;
+    };
+    auto dispatch = [&](const Function* f, const std::string& label) {
+      body_.push_back(make("setp.eq.u64", {flag, pointer, immediate(static_cast<int64_t>(*function_address(m_, f->name)))}));
+      Instruction branch = make("bra", {symbol(label)});
       branch.guard = match.name;
       body_.push_back(std::move(branch));
-    }
-    body_.push_back(make("call", {symbol(kBadIndirectCall), pointer}));
+    };
+    for (size_t k = 0; k < targets.size(); ++k) dispatch(targets[k], prefix + std::to_string(k));
+    for (const Function* f : recursive) dispatch(f, prefix + "recursive");
+    body_.push_back(make("call", {symbol(kBadIndirectCall), pointer, immediate(kNoTarget)}));
     body_.push_back(make("bra.uni", {symbol(prefix + "end")}));
+    if (!recursive.empty()) {
+      labels_[prefix + "recursive"] = body_.size();
+      body_.push_back(make("call", {symbol(kBadIndirectCall), pointer, immediate(kRecursiveTarget)}));
+      body_.push_back(make("bra.uni", {symbol(prefix + "end")}));
+    }
     for (size_t k = 0; k < targets.size(); ++k) {
       labels_[prefix + std::to_string(k)] = body_.size();
       inline_body(call, *targets[k], rets, args, depth);
@@ -196,7 +216,7 @@ class Inliner {
 
   void inline_body(const Instruction& call, const Function& callee, const Operand* rets, const Operand* args, int depth) {
     auto fail = [&](const std::string& m) { throw InputError(SourceLocation{m_.file, call.line, call.column}, m); };
-    if (depth >= 8) fail("calls nested deeper than 8 (recursion is not supported by the emulator)");
+    if (depth >= 32) fail("calls nested deeper than 32 (the emulator inlines every call)");
     if (body_.size() > kMaxInstructions) fail("inlining the kernel's calls makes it longer than " + std::to_string(kMaxInstructions) + " instructions");
     const std::string prefix = "__c" + std::to_string(++calls_) + "_";
     Names regs, aliases;
@@ -226,7 +246,9 @@ class Inliner {
     bind(callee.params, args, "parameters");
     bind(callee.returns, rets, "return values");
     const std::string ret_label = prefix + "return";
+    inlining_.push_back(&callee);
     emit(callee, prefix, regs, aliases, ret_label, depth + 1);
+    inlining_.pop_back();
     labels_[ret_label] = body_.size();
   }
 
@@ -234,6 +256,7 @@ class Inliner {
   static constexpr size_t kMaxInstructions = 4'000'000;
   const Module& m_;
   const Function* entry_ = nullptr;
+  std::vector<const Function*> inlining_;  // the functions being inlined, outermost first
   std::optional<std::vector<const Function*>> address_taken_;  // found at the first indirect call
   std::vector<Instruction> body_;
   std::map<std::string, size_t> labels_;

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <cstdint>
+
 #include "frontend/ptx/ptx_module.h"
 
 namespace warpsim::ptx {
@@ -12,8 +14,12 @@ namespace warpsim::ptx {
 // An indirect call (function pointer, virtual function) becomes a dispatch on the pointer to
 // inlined copies of each function it could reach; a pointer that matches none calls
 // kBadIndirectCall, which the emulator reports.
-// Throws InputError for calls to bodiless functions, argument count mismatches and recursion.
+// Throws InputError for calls to bodiless functions, argument count mismatches, recursion and
+// calls nested deeper than 32.
+// Its operands: the pointer, then why: no function of the call's signature has that address, or
+// the one that has is a function the call is already inside (recursion).
 inline constexpr const char* kBadIndirectCall = "__warpsim_bad_indirect_call";
+inline constexpr int64_t kNoTarget = 0, kRecursiveTarget = 1;
 Function inline_calls(const Module& module, const Function& entry);
 
 }  // namespace warpsim::ptx

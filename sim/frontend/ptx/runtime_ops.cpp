@@ -7,6 +7,7 @@
 #include "common/format.h"
 #include "frontend/ptx/cta_emulator.h"
 #include "frontend/ptx/device_printf.h"
+#include "frontend/ptx/inliner.h"
 #include "frontend/ptx/value_bits.h"
 
 namespace warpsim::ptx {
@@ -103,8 +104,10 @@ void CtaEmulator::runtime_op(WarpState& w, const EmuInst& in, uint32_t exec) {
       // The inliner's dispatch found no function for the lanes left (inliner.h).
       if (exec) {
         const auto l = static_cast<uint32_t>(std::countr_zero(exec));
+        const bool recursive = ops.size() > 2 && read(w, ops[2], l) == static_cast<uint64_t>(kRecursiveTarget);
         fault(in, w, l, "indirect call to " + hex(read(w, ops.at(1), l)) +
-                            ", which is not the address of a function of this module taking this call's parameters (on a GPU the launch fails)");
+                            (recursive ? ", a function this call is already inside: the emulator inlines calls, so it cannot run recursion"
+                                       : ", which is not the address of a function of this module taking this call's parameters (on a GPU the launch fails)"));
       }
       return;
     case EmuOp::kMalloc:

@@ -177,5 +177,101 @@ TEST(IndirectCalls, InitializersNamingWhatIsNoFunctionOrVariableAreErrors) {
   EXPECT_NE(r.err.find("'nothing' in the initializer of 'tab' is neither a function nor a __device__ variable of this module"), std::string::npos) << r.err;
 }
 
+// outer(x, i) calls table[i](x); inner(x) = x + 10. The kernel calls table[0] = outer with
+// i = 1 (lanes 0-15: outer calls inner) or i = 0 (lanes 16-31: outer calls itself). The dispatch
+// inside outer leaves outer out: the first half runs, the second stops at the call.
+const char* kRecursive = R"(.version 8.0
+.target sm_90
+.address_size 64
+.global .align 8 .u64 table[2];
+.func (.param .b32 r) inner(.param .b32 x, .param .b32 i)
+{
+  .reg .f32 %f<3>;
+  ld.param.f32 %f1, [x];
+  add.f32 %f2, %f1, 0f41200000;
+  st.param.f32 [r], %f2;
+  ret;
+}
+.func (.param .b32 r) outer(.param .b32 x, .param .b32 i)
+{
+  .reg .b32 %r<2>;
+  .reg .b64 %rd<5>;
+  .reg .f32 %f<3>;
+  ld.param.f32 %f1, [x];
+  ld.param.u32 %r1, [i];
+  mov.u64 %rd1, table;
+  mul.wide.u32 %rd2, %r1, 8;
+  add.s64 %rd3, %rd1, %rd2;
+  ld.global.u64 %rd4, [%rd3];
+  {
+  .param .b32 param0;
+  st.param.f32 [param0], %f1;
+  .param .b32 param1;
+  st.param.b32 [param1], 1;
+  .param .b32 retval0;
+  p0 : .callprototype (.param .b32 _) _ (.param .b32 _, .param .b32 _);
+  call (retval0), %rd4, (param0, param1), p0;
+  ld.param.f32 %f2, [retval0];
+  }
+  st.param.f32 [r], %f2;
+  ret;
+}
+.visible .entry k(.param .u64 out_param, .param .u32 first)
+{
+  .reg .b32 %r<5>;
+  .reg .b64 %rd<8>;
+  .reg .f32 %f<3>;
+  .reg .pred %p<2>;
+  mov.u64 %rd1, table;
+  mov.u64 %rd2, outer;
+  st.global.u64 [%rd1], %rd2;
+  mov.u64 %rd3, inner;
+  st.global.u64 [%rd1+8], %rd3;
+  ld.param.u64 %rd4, [out_param];
+  ld.param.u32 %r4, [first];
+  mov.u32 %r1, %tid.x;
+  setp.lt.u32 %p1, %r1, %r4;
+  selp.u32 %r2, 1, 0, %p1;
+  cvt.rn.f32.u32 %f1, %r1;
+  {
+  .param .b32 param0;
+  st.param.f32 [param0], %f1;
+  .param .b32 param1;
+  st.param.b32 [param1], %r2;
+  .param .b32 retval0;
+  call (retval0), outer, (param0, param1);
+  ld.param.f32 %f2, [retval0];
+  }
+  mul.wide.u32 %rd5, %r1, 4;
+  add.s64 %rd6, %rd4, %rd5;
+  st.global.f32 [%rd6], %f2;
+  ret;
+}
+)";
+
+TEST(IndirectCalls, RecursionIsRefusedWhereItHappens) {
+  TempDir dir;
+  dir.write("r.ptx", kRecursive);
+  auto launch = [&](uint32_t first) {
+    return dir.write("r.launch.yaml", "ptx: r.ptx\nkernel: k\ngrid: [1]\nblock: [32]\nargs:\n  - {buffer: {name: out, elem: f32, count: 32}}\n"
+                                      "  - {scalar: u32, value: " + std::to_string(first) + "}\n");
+  };
+  // Every lane has outer call inner: x + 10, though outer is among its own call's targets.
+  const auto out = test::buffer<float>(*run_launch("h100", launch(32)).workload, "out");
+  for (uint32_t t = 0; t < 32; ++t) EXPECT_EQ(out[t], t + 10.0f) << t;
+  // Lanes 16 and up have outer call itself (table[0]).
+  auto r = test::run_cli({"run", "--arch", "h100", launch(16), "-q"});
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_NE(r.err.find("r.ptx:31:1: indirect call to 0x100000000010, a function this call is already inside"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("by thread (16,0,0)"), std::string::npos) << r.err;
+  // A direct call of a function to itself is refused when the PTX is read, with the chain.
+  std::string direct = kRecursive;
+  direct.replace(direct.find("call (retval0), %rd4, (param0, param1), p0;"), 43, "call (retval0), outer, (param0, param1);");
+  dir.write("r.ptx", direct);
+  r = test::run_cli({"run", "--arch", "h100", launch(32), "-q"});
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_NE(r.err.find("recursion (k -> outer -> outer): the emulator inlines calls"), std::string::npos) << r.err;
+}
+
 }  // namespace
 }  // namespace warpsim
