@@ -63,8 +63,8 @@ std::string text(__int128_t v) {
   return negative ? "-" + s : s;
 }
 
-// The value of a decimal integer literal ("-12", "18446744073709551615"), if the text is one that
-// fits in 96 bits (beyond every element type, so the range check below reports it).
+// The value of a decimal integer literal ("-12", "18446744073709551615") of at most 28 digits
+// (beyond every element type; what is outside a type wraps, store_integer), if the text is one.
 std::optional<__int128_t> integer_literal(const std::string& s) {
   size_t i = s[0] == '-' || s[0] == '+' ? 1 : 0;
   if (i == s.size() || s.size() - i > 28) return std::nullopt;
