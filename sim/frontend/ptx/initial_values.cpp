@@ -170,9 +170,7 @@ std::vector<uint8_t> initial_bytes(MapReader& b, const std::string& elem, uint64
         // Rounded half away from zero (as llround), kept in the type's range: near 2^64 a double
         // rounds up to the power of two itself.
         const auto [min, max] = integer_range(elem);
-        const double r = std::round(v);
-        const __int128_t i = r >= 0x1p64 ? max : r < -0x1p63 ? min : static_cast<__int128_t>(r);
-        store_integer(p, elem, std::clamp(i, min, max));
+        store_integer(p, elem, std::clamp(static_cast<__int128_t>(std::round(v)), min, max));
       }
     } else if (init.kind == ConfigNode::Kind::kMap && init.find("file")) {
       MapReader in(init, "init");

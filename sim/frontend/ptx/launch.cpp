@@ -1,6 +1,5 @@
 #include "frontend/ptx/launch.h"
 
-#include "frontend/ptx/function_addresses.h"
 #include "frontend/ptx/initial_values.h"
 #include "frontend/ptx/tensor_map.h"
 
@@ -147,13 +146,9 @@ void PtxWorkload::add_launch(MapReader& r, const fs::path& dir) {
     // Placed first and filled after, as an initializer may hold another variable's address.
     for (const auto& v : module_.globals)
       if (v.space == ".global") global_addresses_[v.name] = memory_.allocate("__device__ " + v.name, std::vector<uint8_t>(v.size_bytes(), 0));
-    const AddressOf address_of = [&](const std::string& name) -> std::optional<uint64_t> {
-      if (auto it = global_addresses_.find(name); it != global_addresses_.end()) return it->second;
-      return function_address(module_, name);
-    };
     for (const auto& v : module_.globals) {
       if (v.space != ".global" || v.initializer.empty()) continue;
-      const std::vector<uint8_t> image = variable_image(v, module_.file, address_of);
+      const std::vector<uint8_t> image = variable_image(v, module_, global_addresses_);
       std::copy(image.begin(), image.end(), memory_.at(global_addresses_.at(v.name), image.size()));
     }
     globals_placed_ = true;

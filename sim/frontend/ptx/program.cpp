@@ -140,10 +140,7 @@ class Lowering {
     uint64_t offset = (p_.constant_bank.size() + align - 1) / align * align;
     const_[v.name] = offset;
     p_.constant_symbols[v.name] = {offset, v.size_bytes()};
-    std::vector<uint8_t> image = variable_image(v, m_.file, [&](const std::string& name) -> std::optional<uint64_t> {
-      if (auto it = global_.find(name); it != global_.end()) return it->second;
-      return function_address(m_, name);
-    });
+    std::vector<uint8_t> image = variable_image(v, m_, global_);
     p_.constant_bank.resize(offset, 0);
     p_.constant_bank.insert(p_.constant_bank.end(), image.begin(), image.end());
   }
@@ -201,11 +198,6 @@ class Lowering {
           e.bits = global_.at(o.name) + static_cast<uint64_t>(o.value);
           return e;
         }
-        if (auto address = function_address(m_, o.name)) {  // mov.u64 %rd, f: a function pointer
-          e.kind = EmuOperand::Kind::kImm;
-          e.bits = *address + static_cast<uint64_t>(o.value);
-          return e;
-        }
         if (p_.params.count(o.name)) {
           e.kind = EmuOperand::Kind::kImm;
           e.bits = p_.params.at(o.name);
@@ -214,6 +206,11 @@ class Lowering {
         if (local_.count(o.name)) {
           e.kind = EmuOperand::Kind::kImm;
           e.bits = local_.at(o.name);
+          return e;
+        }
+        if (auto address = function_address(m_, o.name)) {  // mov.u64 %rd, f: a function pointer
+          e.kind = EmuOperand::Kind::kImm;
+          e.bits = *address + static_cast<uint64_t>(o.value);
           return e;
         }
         fail(o.line, o.column, "unknown name '" + o.name + "' (not a label, shared variable or parameter of " + f_.name + ")");
@@ -432,7 +429,8 @@ class Lowering {
 
 // __constant__ and __device__ initializers: nvcc emits byte lists for arrays and typed values for
 // scalars; bytes without an initializer are zero, as the CUDA runtime leaves them.
-std::vector<uint8_t> variable_image(const Variable& v, const std::string& file, const AddressOf& address_of) {
+std::vector<uint8_t> variable_image(const Variable& v, const Module& module, const std::map<std::string, uint64_t>& global_addresses) {
+  const std::string& file = module.file;
   std::vector<uint8_t> bytes(v.size_bytes(), 0);
   const uint32_t elem = std::max<uint32_t>(1, type_bits(v.type) / 8) * v.vector;
   if (v.initializer.size() * elem > v.size_bytes())
@@ -441,7 +439,8 @@ std::vector<uint8_t> variable_image(const Variable& v, const std::string& file, 
     const Operand& init = v.initializer[k];
     uint64_t bits = init.is_float ? init.bits : static_cast<uint64_t>(init.value);
     if (init.kind == Operand::Kind::kSymbol) {
-      const std::optional<uint64_t> address = address_of ? address_of(init.name) : std::nullopt;
+      const auto global = global_addresses.find(init.name);
+      const std::optional<uint64_t> address = global != global_addresses.end() ? global->second : function_address(module, init.name);
       if (!address) {
         throw InputError(SourceLocation{file, init.line, init.column},
                          "'" + init.name + "' in the initializer of '" + v.name + "' is neither a function nor a __device__ variable of this module");

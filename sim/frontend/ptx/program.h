@@ -4,8 +4,6 @@
 // indices, and each branch's reconvergence point (its immediate post-dominator).
 #include <array>
 #include <cstdint>
-#include <functional>
-#include <optional>
 #include <map>
 #include <memory>
 #include <string>
@@ -195,10 +193,10 @@ struct Program {
 // cannot run, naming them.
 // `global_addresses` gives the device address of each module .global (__device__) variable.
 Program lower(const Module& module, const std::string& entry, const std::map<std::string, uint64_t>& global_addresses = {});
-// A .const or .global variable's initial bytes (zero where it has no initializer). An
-// initializer that names a function or a variable (a table of function pointers, a virtual
-// table, `generic(x)+4`) takes its address from `address_of`.
-using AddressOf = std::function<std::optional<uint64_t>(const std::string& name)>;
-std::vector<uint8_t> variable_image(const Variable& v, const std::string& file, const AddressOf& address_of = {});
+// A .const or .global variable of `module`'s initial bytes (zero where it has no initializer). An
+// initializer that names a __device__ variable (`generic(x)+4`) takes its address from
+// `global_addresses`; one that names a function (a table of function pointers, a virtual
+// table), the function's (function_addresses.h).
+std::vector<uint8_t> variable_image(const Variable& v, const Module& module, const std::map<std::string, uint64_t>& global_addresses);
 
 }  // namespace warpsim::ptx

@@ -127,8 +127,15 @@ void CtaEmulator::warp_op(WarpState& w, const EmuInst& in, uint32_t exec) {
         });
         return acc;
       };
+      // Lanes share masks (one per warp, or per tile): a run of lanes with one is combined once.
       std::array<uint64_t, 32> result{};
-      lanes([&](uint32_t l) { result[l] = combine(members(l, 2)); });
+      uint32_t combined_mask = 0;
+      uint64_t combined = 0;  // combine(0): no members
+      lanes([&](uint32_t l) {
+        const uint32_t m = members(l, 2);
+        if (m != combined_mask) combined = combine(m), combined_mask = m;
+        result[l] = combined;
+      });
       lanes([&](uint32_t l) { write(w, dst_reg(), l, result[l]); });
       return;
     }

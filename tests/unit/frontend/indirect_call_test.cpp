@@ -97,10 +97,17 @@ const char* kModule = R"(.version 8.0
 }
 )";
 
+// Writes `ptx` as NAME.ptx and a one-warp launch of its kernel k, with a 32-float buffer `out`
+// and any `more` argument lines; returns the launch file's path.
+std::string one_warp_launch(const TempDir& dir, const std::string& name, const std::string& ptx, const std::string& more = "") {
+  dir.write(name + ".ptx", ptx);
+  return dir.write(name + ".launch.yaml", "ptx: " + name + ".ptx\nkernel: k\ngrid: [1]\nblock: [32]\nargs:\n"
+                                          "  - {buffer: {name: out, elem: f32, count: 32}}\n" + more);
+}
+
 TEST(IndirectCalls, DispatchToEachAddressTakenFunctionOfTheCallsSignature) {
   TempDir dir;
-  dir.write("k.ptx", kModule);
-  const std::string launch = dir.write("k.launch.yaml", "ptx: k.ptx\nkernel: k\ngrid: [1]\nblock: [32]\nargs:\n  - {buffer: {name: out, elem: f32, count: 32}}\n");
+  const std::string launch = one_warp_launch(dir, "k", kModule);
   for (const char* arch : {"v100", "h100", "b200"}) {
     SCOPED_TRACE(arch);
     const auto out = test::buffer<float>(*run_launch(arch, launch).workload, "out");
@@ -129,8 +136,7 @@ TEST(IndirectCalls, DispatchToEachAddressTakenFunctionOfTheCallsSignature) {
 test::CliResult run_with_pointer(const TempDir& dir, const std::string& value) {
   std::string text = kModule;
   text.replace(text.find("ld.global.u64 %rd5, [%rd4];"), 27, "mov.u64 %rd5, " + value + ";");
-  dir.write("p.ptx", text);
-  const std::string launch = dir.write("p.launch.yaml", "ptx: p.ptx\nkernel: k\ngrid: [1]\nblock: [32]\nargs:\n  - {buffer: {name: out, elem: f32, count: 32}}\n");
+  const std::string launch = one_warp_launch(dir, "p", text);
   return test::run_cli({"run", "--arch", "h100", launch, "-q"});
 }
 
@@ -169,8 +175,7 @@ TEST(IndirectCalls, InitializersNamingWhatIsNoFunctionOrVariableAreErrors) {
   TempDir dir;
   std::string text = kModule;
   text.replace(text.find("generic(data)+8"), 15, "generic(nothing)+8");
-  dir.write("i.ptx", text);
-  const std::string launch = dir.write("i.launch.yaml", "ptx: i.ptx\nkernel: k\ngrid: [1]\nblock: [32]\nargs:\n  - {buffer: {name: out, elem: f32, count: 32}}\n");
+  const std::string launch = one_warp_launch(dir, "i", text);
   const auto r = test::run_cli({"run", "--arch", "h100", launch, "-q"});
   EXPECT_EQ(r.exit_code, 3) << r.err;
   EXPECT_NE(r.err.find("i.ptx:31:"), std::string::npos) << r.err;
@@ -251,10 +256,8 @@ const char* kRecursive = R"(.version 8.0
 
 TEST(IndirectCalls, RecursionIsRefusedWhereItHappens) {
   TempDir dir;
-  dir.write("r.ptx", kRecursive);
-  auto launch = [&](uint32_t first) {
-    return dir.write("r.launch.yaml", "ptx: r.ptx\nkernel: k\ngrid: [1]\nblock: [32]\nargs:\n  - {buffer: {name: out, elem: f32, count: 32}}\n"
-                                      "  - {scalar: u32, value: " + std::to_string(first) + "}\n");
+  auto launch = [&](uint32_t first, const std::string& ptx = kRecursive) {
+    return one_warp_launch(dir, "r", ptx, "  - {scalar: u32, value: " + std::to_string(first) + "}\n");
   };
   // Every lane has outer call inner: x + 10, though outer is among its own call's targets.
   const auto out = test::buffer<float>(*run_launch("h100", launch(32)).workload, "out");
@@ -267,8 +270,7 @@ TEST(IndirectCalls, RecursionIsRefusedWhereItHappens) {
   // A direct call of a function to itself is refused when the PTX is read, with the chain.
   std::string direct = kRecursive;
   direct.replace(direct.find("call (retval0), %rd4, (param0, param1), p0;"), 43, "call (retval0), outer, (param0, param1);");
-  dir.write("r.ptx", direct);
-  r = test::run_cli({"run", "--arch", "h100", launch(32), "-q"});
+  r = test::run_cli({"run", "--arch", "h100", launch(32, direct), "-q"});
   EXPECT_EQ(r.exit_code, 3);
   EXPECT_NE(r.err.find("recursion (k -> outer -> outer): the emulator inlines calls"), std::string::npos) << r.err;
 }
