@@ -627,3 +627,28 @@ def tile_rows(values):
 
 
 write("cg_tiles_out.bin", "I", tile_rows(random_init(17, 0, 1000, 1024, lambda x: int(math.floor(x + 0.5)))))
+
+
+# wide_atomics: per block b of 256 values v (thread t), slot s = t % 8 sums (v, -2v) and (v, 1,
+# -v, 0.5) (integers and halves below 2^24: exact in any order); the 128-bit counter, starting at
+# 2^64 - 100 in both words' low one and the same in the high one, ends 256 higher with the carry;
+# best is the largest (v, t); totals are the initial slot (7, 7) plus every (v, t) exchanged in.
+def wide_atomics(values):
+    sums2, sums4, counter, best, totals = [], [], [], [], []
+    for b in range(4):
+        block = values[256 * b:256 * b + 256]
+        for s in range(8):
+            mine = [v for t, v in enumerate(block) if t % 8 == s]
+            sums2 += [exact_f32(float(sum(mine))), exact_f32(-2.0 * sum(mine))]
+            sums4 += [exact_f32(float(sum(mine))), 32.0, exact_f32(-float(sum(mine))), 16.0]
+        start = (2**64 - 100) | ((2**64 - 100) << 64)
+        end = (start + 256) % 2**128
+        counter += [end & (2**64 - 1), end >> 64]
+        best += list(max((v, t) for t, v in enumerate(block)))
+        totals += [7 + sum(block), 7 + sum(range(256))]
+    return sums2, sums4, counter, best, totals
+
+
+for name, fmt, rows in zip(["sums2", "sums4", "counter", "best", "totals"], "ffQQQ",
+                           wide_atomics(random_init(23, 0, 1000, 1024, lambda x: int(math.floor(x + 0.5))))):
+    write(f"wide_atomics_{name}.bin", fmt, rows)

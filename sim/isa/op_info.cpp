@@ -431,7 +431,10 @@ bool decode_mnemonic(std::string_view mnemonic, OpInfo& out, std::string& error)
     out.sleep = base == "nanosleep";
     return true;
   }
-  if (base == "shfl" || base == "match" || base == "redux") {
+  // movmatrix (SASS MOVM) transposes an 8x8 matrix of 16-bit elements across the warp's lanes:
+  // timed as a shuffle, the other warp-wide register exchange (assumed; no measurement of its
+  // pipe is at hand).
+  if (base == "shfl" || base == "match" || base == "redux" || base == "movmatrix") {
     out.op_class = OpClass::kShuffle;
     out.pipe = Pipe::kMio;
     out.writes_destination = true;

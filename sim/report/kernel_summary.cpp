@@ -76,6 +76,8 @@ Summary summarize_kernel(const GpuSpec& spec, const StatRegistry& stats, const K
   out.ctas_per_sm = run.occupancy.ctas_per_sm;
   out.l1_kib = run.occupancy.l1_bytes / 1024;
   out.shared_carveout_kib = run.occupancy.shared_carveout / 1024;
+  out.registers_per_thread = run.info.registers_per_thread;
+  out.shared_bytes_per_block = run.info.shared_bytes;
   out.metrics = ncu_metrics(spec, stats, run.stats, out);
   return out;
 }

@@ -51,6 +51,7 @@ struct Summary {
   std::string occupancy_limiter;
   uint32_t ctas_per_sm = 0;
   uint32_t l1_kib = 0, shared_carveout_kib = 0;
+  uint32_t registers_per_thread = 0, shared_bytes_per_block = 0;  // the launch's (one kernel's summary only)
 };
 
 // One kernel's summary. `snapshot` holds that kernel's counters.

@@ -23,6 +23,10 @@ std::vector<Metric> ncu_metrics(const GpuSpec& spec, const StatRegistry& st, con
   if (k.ctas_per_sm) {
     add("sm__maximum_warps_per_active_cycle_pct", k.theoretical_occupancy * 100, "%");
     add("launch__occupancy_limit_" + k.occupancy_limiter, double(k.ctas_per_sm), "block");
+    add("launch__grid_size", double(k.grid.count()), "block");
+    add("launch__block_size", double(k.block.count()), "thread");
+    add("launch__registers_per_thread", double(k.registers_per_thread), "register/thread");
+    add("launch__shared_mem_per_block", double(k.shared_bytes_per_block), "byte/block");  // static + dynamic
   }
   add("l1tex__t_sector_hit_rate.pct", k.l1_hit_rate * 100, "%");
   add("lts__t_sector_hit_rate.pct", k.l2_hit_rate * 100, "%");

@@ -341,7 +341,9 @@ void CtaEmulator::execute_op(WarpState& w, const EmuInst& in, uint32_t exec, Rec
       }
       [[fallthrough]];
     case EmuOp::kMov:
-      if (ops.at(1).kind == EmuOperand::Kind::kVector) {  // mov.b32 %r, {%lo, %hi}: pack
+      if (ops.at(0).kind == EmuOperand::Kind::kVector && ops[1].kind == EmuOperand::Kind::kVector) {
+        move_b128(w, in, exec);  // a .b128 register from or to its pieces
+      } else if (ops.at(1).kind == EmuOperand::Kind::kVector) {  // mov.b32 %r, {%lo, %hi}: pack
         const auto& v = ops[1];
         const uint32_t part = type.bits / static_cast<uint32_t>(v.regs.size());
         lanes([&](uint32_t l) {
@@ -399,45 +401,10 @@ void CtaEmulator::execute_op(WarpState& w, const EmuInst& in, uint32_t exec, Rec
       load_store(w, in, exec, out);
       return;
     case EmuOp::kAtom:
-    case EmuOp::kRed: {
+    case EmuOp::kRed:
       if (in.op.mbarrier == MbarrierOp::kCompleteTx) return async_store(w, in, exec, out);
-      const bool returns = in.code == EmuOp::kAtom;
-      const EmuOperand& addr = ops.at(returns ? 1 : 0);
-      const std::string& op = in.atom_op;
-      // 32 and 64 bits, or 16: the float adds (f16, bf16; packed x2 in 32 bits) and cas.b16.
-      const bool half = type.bits == 16 && (type.kind == 'f' || type.kind == 'h');
-      const uint32_t size = type.bits == 16 ? 2 * type.packed : std::max<uint32_t>(4, type.bits / 8);
-      std::array<uint64_t, 32> lane_address;
-      lanes([&](uint32_t l) { lane_address[l] = address(w, addr, l); });
-      const MemSpace space = in.generic || in.space == MemSpace::kSharedCluster ? resolve_space(w, in, exec, lane_address, out) : in.space;
-      if (returns && exec) note_poll(w, in, lane_address[std::countr_zero(exec)]);
-      bool changed = false;
-      lanes([&](uint32_t l) {  // lanes in order: a deterministic serialisation
-        const uint64_t a = lane_address[l];
-        out.addresses.push_back(a);
-        uint8_t* p = memory_at(space, a, size, w, l, in);
-        if (space == MemSpace::kShared) check_shared(w, l, a, size, true, true, in);
-        if (space == MemSpace::kGlobal && checks_global_) check_global(w, l, a, size, true, false, in);
-        if (space == MemSpace::kSharedCluster) check_remote_shared(w, l, a, size, true, in);
-        uint64_t old = 0;
-        std::memcpy(&old, p, size);
-        uint64_t v = read(w, ops.at(returns ? 2 : 1), l);
-        uint64_t r = op == "cas" ? (mask_bits(old, type.bits) == mask_bits(v, type.bits) ? read(w, ops.at(3), l) : old)
-                                 : combine_bits(op, type, old, v);
-        if (half && type.packed == 2) r = (r & 0xffff) | (combine_bits(op, type, old >> 16, v >> 16) << 16);
-        if (mask_bits(r ^ old, size * 8) != 0) {
-          changed = true;
-          if (space == MemSpace::kGlobal && checks_global_) launch_.memory->mark_written(a, size);  // a failed CAS defines nothing
-          if (w.changed_address != a) w.changed_address = a, w.changed_lanes = 0;
-          w.changed_lanes |= 1u << l;
-        }
-        std::memcpy(p, &r, size);
-        if (returns) write(w, dst_reg(), l, old);
-      });
-      if (changed && returns && grid_) ++grid_->effects;  // red is counted with every instruction with effects
-      if (clocks_.enabled()) sync_through_memory(w, space, lane_address, exec, true, in.code == EmuOp::kAtom);
+      atomic(w, in, exec, out);
       return;
-    }
     case EmuOp::kShfl:
     case EmuOp::kVote:
     case EmuOp::kActivemask:
@@ -511,6 +478,7 @@ void CtaEmulator::execute_op(WarpState& w, const EmuInst& in, uint32_t exec, Rec
     case EmuOp::kWmmaMma:
     case EmuOp::kLdmatrix:
     case EmuOp::kStmatrix:
+    case EmuOp::kMovmatrix:
     case EmuOp::kMma:
       matrix_op(w, in, exec, out);
       return;

@@ -243,6 +243,8 @@ class CtaEmulator : public CtaWork {
   void execute(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);
   void execute_op(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);
   void load_store(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);  // memory_access.cpp
+  void atomic(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);  // atom, red (atomics.cpp)
+  void move_b128(WarpState& w, const EmuInst& in, uint32_t exec);            // mov.b128 (atomics.cpp)
   void async_store(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);  // st.async, red.async (async_stores.cpp)
   void async_copy_group(WarpState& w, const EmuInst& in, Record& out);  // cp.async (and its waits' and arrives') pseudo registers
   void finish_lanes(WarpState& w, uint32_t lanes);

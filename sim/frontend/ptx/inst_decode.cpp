@@ -91,7 +91,7 @@ void decode_operation(EmuInst& e) {
       {"rem", EmuOp::kRem}, {"min", EmuOp::kMin}, {"max", EmuOp::kMax}, {"abs", EmuOp::kAbs}, {"neg", EmuOp::kNeg},
       {"and", EmuOp::kAnd}, {"or", EmuOp::kOr}, {"xor", EmuOp::kXor}, {"not", EmuOp::kNot}, {"shl", EmuOp::kShl},
       {"shr", EmuOp::kShr}, {"setp", EmuOp::kSetp}, {"selp", EmuOp::kSelp}, {"cvt", EmuOp::kCvt}, {"ld", EmuOp::kLd},
-      {"st", EmuOp::kSt}, {"atom", EmuOp::kAtom}, {"red", EmuOp::kRed}, {"bar", EmuOp::kBar}, {"barrier", EmuOp::kBar},
+      {"st", EmuOp::kSt}, {"movmatrix", EmuOp::kMovmatrix}, {"atom", EmuOp::kAtom}, {"red", EmuOp::kRed}, {"bar", EmuOp::kBar}, {"barrier", EmuOp::kBar},
       {"membar", EmuOp::kMembar}, {"fence", EmuOp::kMembar}, {"bra", EmuOp::kBra}, {"ret", EmuOp::kRet},
       {"exit", EmuOp::kRet}, {"shfl", EmuOp::kShfl}, {"vote", EmuOp::kVote}, {"activemask", EmuOp::kActivemask},
       {"sqrt", EmuOp::kSqrt}, {"rsqrt", EmuOp::kRsqrt}, {"rcp", EmuOp::kRcp}, {"ex2", EmuOp::kEx2}, {"lg2", EmuOp::kLg2},
@@ -228,6 +228,8 @@ void decode_operation(EmuInst& e) {
     if (m == "wide") e.wide = true;
     if (m == "hi") e.hi = true;
   }
+  // ld/st .b128 moves a 128-bit register's two 64-bit halves (program.cpp keeps it as a pair).
+  if ((e.code == EmuOp::kLd || e.code == EmuOp::kSt) && e.type.bits == 128) e.type.bits = 64, e.vector = 2;
   if (accesses_memory(e)) {
     bool spaced = false;
     for (const auto& m : e.mods) spaced = spaced || m == "global" || m.starts_with("shared") || m == "local" || m == "param" || m == "const";

@@ -98,6 +98,48 @@ void PtxWorkload::set_cluster(Launch& l, const Function& f, MapReader& r, bool g
   }
 }
 
+// The kernel's own limits (PTX ISA, "Performance-Tuning Directives"), as the driver applies
+// them: a block beyond .maxntid (__launch_bounds__'s first argument) or other than .reqntid fails
+// to launch; .maxnreg (__maxnreg__) caps the registers ptxas allocates, so it is the default
+// registers_per_thread when below 32, and a launch file asking for more is contradicting it.
+void PtxWorkload::check_launch_bounds(Launch& l, const Function& f, MapReader& r, bool registers_given) {
+  auto directive = [&](const char* name) -> const std::vector<uint64_t>* {
+    auto it = f.performance.find(name);
+    return it == f.performance.end() ? nullptr : &it->second;
+  };
+  auto shape = [](const std::vector<uint64_t>& v) {
+    std::string s;
+    for (uint64_t x : v) s += (s.empty() ? "" : ", ") + std::to_string(x);
+    return s;
+  };
+  if (const auto* v = directive(".maxntid")) {
+    uint64_t most = 1;
+    for (uint64_t x : *v) most *= x;
+    if (l.block.count() > most) {
+      config_error(r.location("block"), "kernel '" + l.kernel + "' allows at most " + std::to_string(most) + " threads per block (.maxntid " + shape(*v) +
+                                             ", from __launch_bounds__); this block has " + std::to_string(l.block.count()) +
+                                             ", a launch CUDA refuses (too many resources requested for launch)");
+    }
+  }
+  if (const auto* v = directive(".reqntid")) {
+    const Dim3 want{static_cast<uint32_t>(v->size() > 0 ? (*v)[0] : 1), static_cast<uint32_t>(v->size() > 1 ? (*v)[1] : 1),
+                    static_cast<uint32_t>(v->size() > 2 ? (*v)[2] : 1)};
+    if (!(want == l.block)) {
+      config_error(r.location("block"), "kernel '" + l.kernel + "' must be launched with blocks of " + want.str() + " (.reqntid " + shape(*v) +
+                                             "); this one is " + l.block.str());
+    }
+  }
+  if (const auto* v = directive(".maxnreg"); v && !v->empty()) {
+    const auto most = static_cast<uint32_t>((*v)[0]);
+    if (registers_given && l.registers_per_thread > most) {
+      config_error(r.location("registers_per_thread"), "kernel '" + l.kernel + "' was compiled with at most " + std::to_string(most) +
+                                                           " registers per thread (.maxnreg, from __maxnreg__); the launch file says " +
+                                                           std::to_string(l.registers_per_thread));
+    }
+    l.registers_per_thread = std::min(l.registers_per_thread, most);
+  }
+}
+
 // Creates a buffer from {name, elem, count, init} (inline in args, or under buffers:).
 void PtxWorkload::add_buffer(MapReader& b, const std::string& name, const fs::path& dir) {
   BufferArg buf;
@@ -155,6 +197,7 @@ void PtxWorkload::add_launch(MapReader& r, const fs::path& dir) {
   }
   l->program = lower(module_, l->kernel, global_addresses_);
   set_cluster(*l, *f, r, cluster_given);
+  check_launch_bounds(*l, *f, r, r.has("registers_per_thread"));
   for (const auto& c : constants_) {
     auto it = l->program.constant_symbols.find(c.name);
     if (it == l->program.constant_symbols.end()) {

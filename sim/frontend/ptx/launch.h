@@ -83,6 +83,7 @@ class PtxWorkload : public Workload {
   void add_tensor_map(MapReader& arg, const Variable& param, uint8_t* slot);
   void add_launch(MapReader& r, const std::filesystem::path& dir);
   void set_cluster(Launch& l, const Function& f, MapReader& r, bool given);
+  void check_launch_bounds(Launch& l, const Function& f, MapReader& r, bool registers_given);
 
   LaunchSpec spec_;
   Module module_;

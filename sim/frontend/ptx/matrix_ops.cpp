@@ -1,4 +1,4 @@
-// Warp-wide matrix instructions: wmma fragments, ldmatrix and mma.sync. They read and write
+// Warp-wide matrix instructions: wmma fragments, ldmatrix, movmatrix and mma.sync. They read and write
 // fragments across all 32 lanes at once, unlike the per-lane instructions in cta_emulator.cpp.
 #include <algorithm>
 #include <array>
@@ -101,6 +101,21 @@ void CtaEmulator::matrix_op(WarpState& w, const EmuInst& in, uint32_t exec, Reco
             check_shared(w, l, a, 2, true, false, in);
           }
         }
+      });
+      return;
+    }
+    case EmuOp::kMovmatrix: {
+      // movmatrix.sync.aligned.m8n8.trans.b16 d, a: lane l holds row l/4, columns 2(l%4) and
+      // 2(l%4)+1 of an 8x8 matrix (ldmatrix's layout) and receives the same places of its
+      // transpose. Every lane's source is read: .aligned demands the whole warp execute it.
+      std::array<uint16_t, 64> m{};
+      for (uint32_t l = 0; l < 32; ++l) {
+        const uint64_t v = reg(ops.at(1).reg, l);
+        m[(l / 4) * 8 + 2 * (l % 4)] = static_cast<uint16_t>(v), m[(l / 4) * 8 + 2 * (l % 4) + 1] = static_cast<uint16_t>(v >> 16);
+      }
+      lanes([&](uint32_t l) {
+        const uint32_t r = l / 4, c = 2 * (l % 4);
+        write(w, ops.at(0).reg, l, uint64_t{m[c * 8 + r]} | uint64_t{m[(c + 1) * 8 + r]} << 16);
       });
       return;
     }

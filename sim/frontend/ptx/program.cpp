@@ -26,7 +26,7 @@ namespace {
 
 const std::set<std::string> kTypeNames = {"b8",  "b16",  "b32",   "b64",    "u8",  "u16", "u32", "u64", "s8",
                                           "s16", "s32",  "s64",   "f16",    "f16x2", "bf16", "f32", "f64", "pred",
-                                          "bf16x2", "s16x2", "u16x2", "e4m3x2", "e5m2x2", "e2m3x2", "e3m2x2", "e2m1x2"};
+                                          "bf16x2", "s16x2", "u16x2", "b128", "e4m3x2", "e5m2x2", "e2m3x2", "e3m2x2", "e2m1x2"};
 
 // Instructions the emulator runs today (issue 3 extends this list).
 const std::set<std::string> kSupported = {"mov",  "add",  "sub",  "mul",   "mad",  "fma",  "div",  "rem",  "min",  "max",
@@ -38,7 +38,7 @@ const std::set<std::string> kSupported = {"mov",  "add",  "sub",  "mul",   "mad"
                                           "copysign", "shf", "bfind", "tanh", "match", "isspacep", "trap", "griddepcontrol", "call",
                                           "addc", "subc", "madc", "dp4a", "dp2a", "sad",
                                           "fns", "bmsk", "szext", "lop3", "prefetch", "prefetchu", "discard", "applypriority",
-                                          "alloca", "stacksave", "stackrestore"};
+                                          "alloca", "stacksave", "stackrestore", "movmatrix"};
 
 uint32_t type_bits(const std::string& t) {
   if (t == ".pred") return 1;
@@ -90,10 +90,36 @@ class Lowering {
     throw InputError(SourceLocation{m_.file, line, column}, message);
   }
 
+  // A .b128 register is two 64-bit registers side by side, low half first: the emulator's
+  // registers hold 64 bits, and every instruction that takes one (mov, ld, st, atom) moves it as
+  // a pair (reg_operand).
   void add_register(const std::string& name, const std::string& type) {
-    regs_[name] = static_cast<int32_t>(p_.register_names.size());
+    const auto id = static_cast<int32_t>(p_.register_names.size());
+    regs_[name] = id;
     p_.register_names.push_back(name);
+    if (type == ".b128") {
+      wide_.insert(id);
+      p_.register_bits.push_back(64);
+      p_.register_names.push_back(name + ".hi");  // '.' cannot appear in a PTX register name
+      p_.register_bits.push_back(64);
+      return;
+    }
     p_.register_bits.push_back(type_bits(type));
+  }
+
+  EmuOperand reg_operand(int32_t id, bool negated) const {
+    EmuOperand e;
+    if (wide_.count(id)) {
+      e.kind = EmuOperand::Kind::kVector;
+      e.regs = {id, id + 1};
+      e.immediates = {0, 0};
+      e.wide = true;
+      return e;
+    }
+    e.kind = EmuOperand::Kind::kReg;
+    e.reg = id;
+    e.negated = negated;
+    return e;
   }
 
   void layout_shared() {
@@ -160,10 +186,7 @@ class Lowering {
         }
         auto it = regs_.find(o.name);
         if (it == regs_.end()) fail(o.line, o.column, "register " + o.name + " is not declared (expected a .reg declaration)");
-        e.kind = EmuOperand::Kind::kReg;
-        e.reg = it->second;
-        e.negated = o.negated;
-        return e;
+        return reg_operand(it->second, o.negated);
       }
       case Operand::Kind::kImmediate:
         e.kind = EmuOperand::Kind::kImm;
@@ -172,12 +195,7 @@ class Lowering {
         e.is_double = o.is_double;
         return e;
       case Operand::Kind::kSymbol: {
-        if (auto it = regs_.find(o.name); it != regs_.end()) {  // a register not named %...: inline asm's __$1
-          e.kind = EmuOperand::Kind::kReg;
-          e.reg = it->second;
-          e.negated = o.negated;
-          return e;
-        }
+        if (auto it = regs_.find(o.name); it != regs_.end()) return reg_operand(it->second, o.negated);  // inline asm's __$1
         if (f_.labels.count(o.name)) {
           e.kind = EmuOperand::Kind::kLabel;
           e.target = static_cast<uint32_t>(f_.labels.at(o.name));
@@ -227,6 +245,7 @@ class Lowering {
         if (o.name[0] == '%') {
           auto it = regs_.find(o.name);
           if (it == regs_.end()) fail(o.line, o.column, "register " + o.name + " is not declared");
+          if (wide_.count(it->second)) fail(o.line, o.column, "a 128-bit register cannot be an address");
           e.reg = it->second;
           e.address32 = p_.register_bits[static_cast<size_t>(it->second)] <= 32;
         } else if (shared_.count(o.name)) {
@@ -264,7 +283,7 @@ class Lowering {
             continue;
           }
           EmuOperand r = operand(item, line);
-          if (r.kind != EmuOperand::Kind::kReg) fail(item.line, item.column, "expected a register in the vector");
+          if (r.kind != EmuOperand::Kind::kReg) fail(item.line, item.column, "expected a register of at most 64 bits in the vector");
           e.regs.push_back(r.reg);
         }
         return e;
@@ -322,6 +341,12 @@ class Lowering {
         continue;
       }
       e.operands.push_back(operand(o, in.line));
+    }
+    for (size_t i = 0; i < e.operands.size(); ++i) {
+      const bool b128 = !e.types.empty() && e.types.back() == "b128";
+      if (e.operands[i].wide && !(b128 && (e.base == "mov" || e.base == "ld" || e.base == "st" || e.base == "atom")))
+        fail(in.operands[i].line, in.operands[i].column,
+             "the emulator moves 128-bit registers with mov.b128, ld/st .b128 and atom .cas/.exch .b128 only; not '" + in.opcode + "'");
     }
     if (const std::string why = unsupported_form(in, e); !why.empty()) fail(in.line, in.column, why);
     if (e.base == "wmma") {
@@ -419,6 +444,7 @@ class Lowering {
   const Function& f_;
   Program p_;
   std::map<std::string, int32_t> regs_;
+  std::set<int32_t> wide_;  // .b128 registers (their low halves)
   std::map<std::string, uint64_t> shared_;
   std::map<std::string, uint64_t> const_;
   std::map<std::string, uint64_t> local_;

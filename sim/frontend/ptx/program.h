@@ -45,6 +45,7 @@ struct EmuOperand {
   uint64_t bits = 0;           // kImm value (float bits for float immediates); kAddr: symbol address + offset
   bool is_float = false, is_double = false, negated = false;
   bool address32 = false;       // kAddr on a 32-bit register: the sum wraps at 2^32, as the hardware's does
+  bool wide = false;            // kVector standing for one .b128 register (its two 64-bit halves)
   Special special = Special::kNone;
   uint8_t dim = 0;             // .x .y .z
   MemSpace symbol_space = MemSpace::kNone;  // kAddr on a named variable: its space
@@ -57,7 +58,7 @@ struct EmuOperand {
 enum class EmuOp : uint8_t {
   kMov, kCvta, kAdd, kSub, kMul, kMad, kFma, kDiv, kRem, kMin, kMax, kAbs, kNeg, kAnd, kOr, kXor, kNot, kShl, kShr,
   kSetp, kSelp, kCvt, kLd, kSt, kAtom, kRed, kBar, kMembar, kBra, kRet, kShfl, kVote, kActivemask, kElect, kCreatepolicy, kStmatrix,
-  kSqrt, kRsqrt, kRcp, kEx2, kLg2, kSin, kCos, kPopc, kClz, kBrev, kBfe, kBfi, kPrmt, kSet, kRedux, kLdmatrix, kCpAsync, kCpAsyncCommit, kCpAsyncWait, kMbarrier, kBulkCopy, kNop, kWarpSync, kWmmaLoad, kWmmaStore, kWmmaMma, kMma,
+  kSqrt, kRsqrt, kRcp, kEx2, kLg2, kSin, kCos, kPopc, kClz, kBrev, kBfe, kBfi, kPrmt, kSet, kRedux, kLdmatrix, kMovmatrix, kCpAsync, kCpAsyncCommit, kCpAsyncWait, kMbarrier, kBulkCopy, kNop, kWarpSync, kWmmaLoad, kWmmaStore, kWmmaMma, kMma,
   kMapa, kGetctarank, kClusterArrive, kClusterWait, kWgmma, kTcgen05,
   kCopysign, kShf, kBfind, kTanh, kMatch, kIsspacep, kTrap, kPrintf, kAssertFail, kMalloc, kFree, kBadIndirectCall, kDp4a, kDp2a, kSad, kFns, kBmsk, kSzext, kLop3, kSimdVideo, kAlloca, kStackSave, kStackRestore
 };

@@ -175,6 +175,44 @@ std::string cvt_form(const Instruction& in, const EmuInst& e) {
   return "";
 }
 
+// atom and red (PTX ISA, "atom", "red"): .b128 is cas or exch on 128-bit registers; the vector
+// forms (sm_90) add, min or max each element of a .v2/.v4 f32 (add only), .v2/.v4/.v8 f16 or
+// bf16, or .v2/.v4 f16x2 or bf16x2 in global memory, with a brace list of as many registers
+// for the operand and the result.
+std::string atomic_form(const Instruction& in, const EmuInst& e) {
+  const std::string type = e.types.empty() ? "" : e.types.back();
+  const bool returns = e.base == "atom";
+  const size_t first_value = returns ? 2 : 1;
+  const size_t vector = e.has("v2") ? 2 : e.has("v4") ? 4 : e.has("v8") ? 8 : 1;
+  const bool cas = e.has("cas"), add = e.has("add"), min_max = e.has("min") || e.has("max");
+  if (type == "b128") {
+    if (!returns || (!cas && !e.has("exch"))) return "'" + in.opcode + "': .b128 atomics are atom.cas and atom.exch";
+    for (size_t i = 0; i < e.operands.size(); ++i)
+      if (i != 1 && i < first_value + (cas ? 2 : 1) && !e.operands[i].wide)
+        return "'" + in.opcode + "': operand " + std::to_string(i + 1) + " must be a .b128 register";
+    return "";
+  }
+  if (vector == 1) {
+    for (const EmuOperand& o : e.operands)
+      if (o.kind == EmuOperand::Kind::kVector) return "'" + in.opcode + "': a brace list needs a vector form (.v2, .v4, .v8)";
+    return "";
+  }
+  const bool half = type == "f16" || type == "bf16", packed = type == "f16x2" || type == "bf16x2";
+  if (!(type == "f32" && add && vector <= 4) && !(half && (add || min_max)) && !(packed && vector <= 4 && (add || min_max))) {
+    return "'" + in.opcode + "': vector atomics are add of .v2/.v4 .f32, and add, min or max of .v2/.v4/.v8 .f16 or .bf16 or .v2/.v4 .f16x2 or .bf16x2";
+  }
+  if (e.has("shared") || e.has("shared::cta") || e.has("shared::cluster")) return "'" + in.opcode + "': vector atomics work on global memory only";
+  for (size_t i = 0; i < e.operands.size(); ++i) {
+    if (i == (returns ? 1 : 0)) continue;
+    const EmuOperand& o = e.operands[i];
+    if (o.kind != EmuOperand::Kind::kVector || o.wide || o.regs.size() != vector)
+      return "'" + in.opcode + "': operand " + std::to_string(i + 1) + " must be a brace list of " + std::to_string(vector) + " registers";
+    for (int32_t r : o.regs)
+      if (r < 0 && i != 0) return "'" + in.opcode + "': operand " + std::to_string(i + 1) + " must list registers";
+  }
+  return "";
+}
+
 // The fewest operands each instruction's forms take (PTX ISA), and which operand is the
 // address of those that access memory; checked first, so the emulator never meets an
 // instruction short of the operands it reads.
@@ -188,7 +226,7 @@ std::string missing_operands(const Instruction& in, const EmuInst& e) {
       {"prmt", 4}, {"redux", 3}, {"mapa", 3}, {"getctarank", 2}, {"elect", 2}, {"createpolicy", 2}, {"ldmatrix", 2},
       {"stmatrix", 2}, {"bra", 1}, {"nanosleep", 1}, {"mma", 4}, {"setmaxnreg", 1}, {"wmma", 2}, {"copysign", 3}, {"shf", 4},
       {"bfind", 2}, {"tanh", 2}, {"match", 3}, {"isspacep", 2}, {"addc", 3}, {"subc", 3}, {"madc", 4}, {"dp4a", 4}, {"dp2a", 4}, {"sad", 4}, {"fns", 4},
-      {"bmsk", 3}, {"szext", 3}, {"lop3", 5}, {"alloca", 2}, {"stacksave", 1}, {"stackrestore", 1}};
+      {"bmsk", 3}, {"szext", 3}, {"lop3", 5}, {"alloca", 2}, {"stacksave", 1}, {"stackrestore", 1}, {"movmatrix", 2}};
   static const std::map<std::string, size_t> kAddressAt = {{"ld", 1}, {"st", 0}, {"atom", 1}, {"red", 0}, {"ldmatrix", 1}, {"stmatrix", 0}};
   const auto fewest = kFewest.find(e.base);
   const size_t n = in.operands.size();
@@ -254,6 +292,15 @@ std::string unsupported_form(const Instruction& in, const EmuInst& e) {
     if (n.kind != Operand::Kind::kImmediate || n.value < 24 || n.value > 256 || n.value % 8 != 0) {
       return "'" + in.opcode + "': the register count must be a constant from 24 to 256, a multiple of 8";
     }
+  }
+  if (base == "atom" || base == "red") return atomic_form(in, e);
+  if (base == "movmatrix") {  // PTX ISA: movmatrix.sync.aligned.m8n8.trans.b16 d, a
+    if (in.opcode != "movmatrix.sync.aligned.m8n8.trans.b16") return "expected movmatrix.sync.aligned.m8n8.trans.b16; not '" + in.opcode + "'";
+    if (e.operands[0].kind != EmuOperand::Kind::kReg || e.operands[1].kind != EmuOperand::Kind::kReg) return "'" + in.opcode + "': expected registers d, a";
+  }
+  if ((base == "ld" || base == "st") && type == "b128") {
+    if (e.has("v2") || e.has("v4") || e.has("v8")) return "'" + in.opcode + "': .b128 accesses are scalar (no .v2, .v4)";
+    if (!e.operands.at(base == "ld" ? 0 : 1).wide) return "'" + in.opcode + "': the data must be a .b128 register";
   }
   if (base == "mma") return mma_form(in);
   if (base == "wgmma") return wgmma_form(in, e);

@@ -1,6 +1,6 @@
 // Instruction and memory semantics of the emulator checked against values worked out by hand:
 // constant memory, prmt/set/redux, warp collectives over per-lane membermasks, %clock64, 16-bit
-// float atomics, and a reference mismatch.
+// float atomics, movmatrix, and a reference mismatch.
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -315,6 +315,55 @@ TEST(PtxEmulator, SixteenBitFloatAtomicsAddAsFloatsInTheirOwnBits) {
   EXPECT_EQ(v[1], 0x3f80);  // untouched
   EXPECT_EQ(v[2], 0x41c0);
   EXPECT_EQ(v[3], 0x41c0);
+}
+
+}  // namespace
+}  // namespace warpsim
+
+namespace warpsim {
+namespace {
+
+// movmatrix.sync.aligned.m8n8.trans.b16: lane l holds elements 2l and 2l + 1 of an 8x8 matrix
+// (row l/4, columns 2(l%4) and 2(l%4)+1), each element's value its own index 8 row + col; after
+// the transpose lane l holds, at the same places, elements (2(l%4), l/4) and (2(l%4)+1, l/4).
+TEST(PtxEmulator, MovmatrixTransposesTheWarpsEightByEightTile) {
+  TempDir dir;
+  dir.write("m.ptx", R"(.version 7.8
+.target sm_75
+.address_size 64
+.visible .entry k(.param .u64 out_param)
+{
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out_param];
+  mov.u32 %r1, %laneid;
+  shl.b32 %r2, %r1, 1;
+  add.u32 %r3, %r2, 1;
+  shl.b32 %r3, %r3, 16;
+  or.b32 %r4, %r3, %r2;
+  movmatrix.sync.aligned.m8n8.trans.b16 %r5, %r4;
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r5;
+  ret;
+}
+)");
+  const std::string launch = dir.write("m.launch.yaml", "ptx: m.ptx\nkernel: k\ngrid: [1]\nblock: [32]\nargs:\n"
+                                                          "  - {buffer: {name: out, elem: u32, count: 32}}\n");
+  for (const char* arch : {"v100", "h100"}) {
+    const auto out = buffer<uint32_t>(*run_launch(arch, launch).workload, "out");
+    for (uint32_t l = 0; l < 32; ++l) {
+      const uint32_t r = l / 4, c = 2 * (l % 4);
+      EXPECT_EQ(out[l], (c * 8 + r) | ((c + 1) * 8 + r) << 16) << arch << " lane " << l;
+    }
+  }
+  // Only the m8n8 .trans .b16 form exists.
+  std::string text = test::read_file(dir.path("m.ptx"));
+  text.replace(text.find("m8n8.trans.b16"), 14, "m8n8.b16");
+  dir.write("m.ptx", text);
+  const auto bad = test::run_cli({"run", "--arch", "h100", launch, "-q"});
+  EXPECT_EQ(bad.exit_code, 3);
+  EXPECT_NE(bad.err.find("m.ptx:14:3: expected movmatrix.sync.aligned.m8n8.trans.b16"), std::string::npos) << bad.err;
 }
 
 }  // namespace
