@@ -652,3 +652,34 @@ def wide_atomics(values):
 for name, fmt, rows in zip(["sums2", "sums4", "counter", "best", "totals"], "ffQQQ",
                            wide_atomics(random_init(23, 0, 1000, 1024, lambda x: int(math.floor(x + 0.5))))):
     write(f"wide_atomics_{name}.bin", fmt, rows)
+
+
+# cub_warp: per block b of 512 values (thread t's warp-level value is item t; its block-level items
+# are 4t .. 4t + 3): per warp an inclusive sum and an exclusive running max from 0, the minimum and
+# sums over segments of 8 lanes; per block the histogram of item % 64, the items stored back, head
+# flags (1 where an item differs from the one before; the first is a head) and the sorted items.
+def cub_warp(values):
+    scans, reductions, histogram, heads, ordered = [], [0] * 128, [], [], []
+    for b in range(4):
+        block = values[512 * b:512 * b + 512]
+        for w in range(4):
+            lane_values = block[32 * w:32 * w + 32]
+            running_max = 0
+            for lane, v in enumerate(lane_values):
+                scans += [sum(lane_values[:lane + 1]), running_max]
+                running_max = max(running_max, v)
+            reductions[4 * b + w] = min(lane_values)
+            for s in range(4):
+                reductions[64 + 16 * b + 4 * w + s] = sum(lane_values[8 * s:8 * s + 8])
+        bins = [0] * 64
+        for v in block:
+            bins[v % 64] += 1
+        histogram += bins
+        heads += [1] + [int(block[i] != block[i - 1]) for i in range(1, 512)]
+        ordered += sorted(block)
+    return scans, reductions, histogram, values, heads, ordered
+
+
+for name, rows in zip(["scans", "reductions", "histogram", "stored", "heads", "sorted"],
+                      cub_warp(random_init(29, 0, 200, 2048, lambda x: int(math.floor(x + 0.5))))):
+    write(f"cub_warp_{name}.bin", "I", rows)

@@ -368,17 +368,20 @@ class CtaEmulator : public CtaWork {
     // 16 bytes: the checker touches one per shared word accessed, and in a big grid these are
     // cache misses, so size is speed (24 bytes cost the SGEMM benchmark about 5%).
     // `write` and `read` pack the thread's index in the CTA (bits 0-9: at most 1024 threads; its
-    // warp is thread / 32) and the instruction's index + 1 (bits 10-30; 0 when past 2^21 - 2);
-    // bit 31 of `write` says the word was ever written.
-    static constexpr uint32_t kThreadMask = 0x3ff, kWrittenBit = 0x80000000u;
+    // warp is thread / 32), the instruction's index + 1 (bits 10-26; 0 when past 2^17 - 2) and
+    // which of the word's 4 bytes the access touched (bits 27-30: threads storing different
+    // bytes of one word, as a byte histogram does, do not race); bit 31 of `write` says the word
+    // was ever written.
+    static constexpr uint32_t kThreadMask = 0x3ff, kWrittenBit = 0x80000000u, kBytesShift = 27, kBytesBits = 0xfu << kBytesShift;
     uint32_t write_clock = 0, read_clock = 0;
     uint32_t write = 0, read = 0;
     static uint32_t pack(uint32_t thread, uint32_t instruction) {
-      return thread | (instruction < 0x1ffffe ? (instruction + 1) << 10 : 0u);
+      return thread | (instruction < 0x1fffe ? (instruction + 1) << 10 : 0u);
     }
     static uint32_t thread_of(uint32_t packed) { return packed & kThreadMask; }
     static uint32_t warp_of(uint32_t packed) { return (packed & kThreadMask) / 32; }
-    static uint32_t instruction_plus_one(uint32_t packed) { return (packed >> 10) & 0x1fffff; }
+    static uint32_t instruction_plus_one(uint32_t packed) { return (packed >> 10) & 0x1ffff; }
+    static uint32_t bytes_of(uint32_t packed) { return (packed >> kBytesShift) & 0xf; }
   };
   // An earlier access (packed as in WordAccess, at its warp's clock `clock`) by another lane of
   // the warp making access `me` at clock `now`, in another instruction, with the warp's clock not
@@ -389,8 +392,21 @@ class CtaEmulator : public CtaWork {
            WordAccess::thread_of(earlier) != WordAccess::thread_of(me) &&
            WordAccess::instruction_plus_one(earlier) != WordAccess::instruction_plus_one(me);
   }
+  // The same instruction of the same warp, with nothing released in between: its lanes' bytes
+  // of a word add up in one record (the thread kept is the last; the bytes are all of theirs).
+  static bool same_instruction(uint32_t earlier, uint32_t clock, uint32_t me, uint32_t now) {
+    return clock == now && WordAccess::warp_of(earlier) == WordAccess::warp_of(me) &&
+           WordAccess::instruction_plus_one(earlier) == WordAccess::instruction_plus_one(me);
+  }
   std::vector<WordAccess> shared_words_;
-  void check_shared(const WarpState& w, uint32_t lane, uint64_t address, uint32_t size, bool write, bool atomic, const EmuInst& in);
+  void check_shared(const WarpState& w, uint32_t lane, uint64_t address, uint32_t size, bool write, bool atomic, const EmuInst& in) {
+    if (shared_words_.empty()) return;
+    // Whole aligned words (nearly every access) skip the byte masks' arithmetic.
+    if (((address | size) & 3) == 0) return check_shared_words<false>(w, lane, address, size, write, atomic, in);
+    check_shared_words<true>(w, lane, address, size, write, atomic, in);
+  }
+  template <bool kPartial>  // kPartial: the access covers part of a word (memory_access.cpp)
+  void check_shared_words(const WarpState& w, uint32_t lane, uint64_t address, uint32_t size, bool write, bool atomic, const EmuInst& in);
   // Buffers allocated with `init: none` (compute-sanitizer's initcheck): a global access by `lane`
   // to [address, address + size) that reads reports bytes nothing has written; one that writes
   // marks them written. Only while checks_global_.

@@ -21,16 +21,21 @@ std::string CtaEmulator::thread_name(const WarpState& w, uint32_t lane) const {
          ") of CTA " + id_.str();
 }
 
-void CtaEmulator::check_shared(const WarpState& w, uint32_t lane, uint64_t address, uint32_t size, bool write, bool atomic,
-                               const EmuInst& in) {
-  if (shared_words_.empty()) return;
+template <bool kPartial>
+void CtaEmulator::check_shared_words(const WarpState& w, uint32_t lane, uint64_t address, uint32_t size, bool write, bool atomic,
+                                     const EmuInst& in) {
   // What this warp has acquired of each warp's clock. Its own entry is its clock now, so its own
   // earlier accesses are always ordered, and a clock of 0 (never accessed) is ordered too.
   const uint32_t* known = w.clock_row;
   const uint32_t now = known[w.index];
   const uint32_t me = WordAccess::pack(w.index * 32 + lane, static_cast<uint32_t>(&in - launch_.program->insts.data()));
-  for (uint64_t word = address / 4; word <= (address + size - 1) / 4 && word < shared_words_.size(); ++word) {
+  const uint64_t first_word = address / 4, last_word = (address + size - 1) / 4;
+  // The bytes of each word the access covers, as a 4-bit mask: all four but at the ends.
+  const uint32_t head = kPartial ? (0xfu << (address & 3)) & 0xf : 0xf, tail = kPartial ? 0xfu >> (3 - ((address + size - 1) & 3)) : 0xf;
+  for (uint64_t word = first_word; word <= last_word && word < shared_words_.size(); ++word) {
     WordAccess& a = shared_words_[word];
+    const uint32_t bytes = kPartial ? (word == first_word ? head : 0xf) & (word == last_word ? tail : 0xf) : 0xf;
+    const uint32_t mine = me | bytes << WordAccess::kBytesShift;
     const bool uninitialized = !write && !atomic && !(a.write & WordAccess::kWrittenBit);
     // Threads of different warps touching one word, one of them writing, with nothing ordering
     // the earlier access before this one (no barrier phase or mbarrier hand-off between them).
@@ -38,20 +43,30 @@ void CtaEmulator::check_shared(const WarpState& w, uint32_t lane, uint64_t addre
     // release by the warp) between them: under independent thread scheduling (Volta and later)
     // the lanes need not run in step, so warp-synchronous code without __syncwarp is a race
     // (CUDA programming guide; compute-sanitizer's racecheck reports these too).
-    const bool after_write =
-        !atomic && (a.write_clock > known[WordAccess::warp_of(a.write)] || same_warp_unordered(a.write, a.write_clock, me, now));
-    const bool after_read =
-        !atomic && write && (a.read_clock > known[WordAccess::warp_of(a.read)] || same_warp_unordered(a.read, a.read_clock, me, now));
+    // Only accesses sharing a byte conflict; the word remembers its last writer and reader, so
+    // a race between two accesses to different bytes and a third may go unseen (never a false one).
+    // (The byte test comes last: unordered accesses to a word are rare, and this is hot.)
+    const bool after_write = !atomic &&
+                             (a.write_clock > known[WordAccess::warp_of(a.write)] || same_warp_unordered(a.write, a.write_clock, me, now)) &&
+                             (WordAccess::bytes_of(a.write) & bytes);
+    const bool after_read = !atomic && write &&
+                            (a.read_clock > known[WordAccess::warp_of(a.read)] || same_warp_unordered(a.read, a.read_clock, me, now)) &&
+                            (WordAccess::bytes_of(a.read) & bytes);
     if (uninitialized || after_write || after_read) report_shared(w, lane, word, write, uninitialized, after_write, after_read, in);
     if (atomic) {
       a.write |= WordAccess::kWrittenBit;
     } else if (write) {
-      a.write_clock = now, a.write = me | WordAccess::kWrittenBit;
+      const bool merge = kPartial && bytes != 0xf && same_instruction(a.write, a.write_clock, me, now);
+      a.write = mine | (merge ? a.write & WordAccess::kBytesBits : 0) | WordAccess::kWrittenBit, a.write_clock = now;
     } else {
-      a.read_clock = now, a.read = me;
+      const bool merge = kPartial && bytes != 0xf && same_instruction(a.read, a.read_clock, me, now);
+      a.read = mine | (merge ? a.read & WordAccess::kBytesBits : 0), a.read_clock = now;
     }
   }
 }
+
+template void CtaEmulator::check_shared_words<false>(const WarpState&, uint32_t, uint64_t, uint32_t, bool, bool, const EmuInst&);
+template void CtaEmulator::check_shared_words<true>(const WarpState&, uint32_t, uint64_t, uint32_t, bool, bool, const EmuInst&);
 
 void CtaEmulator::check_global(const WarpState& w, uint32_t lane, uint64_t address, uint64_t size, bool read, bool write, const EmuInst& in) {
   uint64_t offset = 0;
@@ -77,7 +92,7 @@ void CtaEmulator::report_shared(const WarpState& w, uint32_t lane, uint64_t word
   auto where = [&](uint32_t line) { return launch_.file + ":" + std::to_string(line); };
   auto where_packed = [&](uint32_t packed) {  // the earlier access's instruction, if its index fitted
     const uint32_t i = WordAccess::instruction_plus_one(packed);
-    return i ? where(launch_.program->insts[i - 1].line) : launch_.file + " (an instruction past the 2097150th)";
+    return i ? where(launch_.program->insts[i - 1].line) : launch_.file + " (an instruction past the 131070th)";
   };
   auto name_of = [&](uint32_t t) { return thread_name(warps_[t / 32], t % 32); };
   auto unordered_by = [&](uint32_t packed) {

@@ -124,5 +124,62 @@ TEST(KernelCheckers, CorrectKernelsAreSilentAndFindingsSetTheExitCode) {
   EXPECT_EQ(test::run_cli({"run", "--arch", "a100", launch, "-q", "--checks", "off"}).err, "");
 }
 
+// 64 threads store one byte each: thread t at byte 4 (t % 16) + SLOT of a 64-byte array, so the
+// four threads t, t + 16, t + 32 and t + 48 (two warps) share word t % 16. With SLOT = t / 16
+// each writes its own byte and nothing races (a race checker working in words would say they
+// do); with SLOT = (t / 16) % 2, t and t + 32 write the same byte in different warps: a race.
+std::vector<ptx::Finding> byte_store_findings(const std::string& slot) {
+  TempDir dir;
+  dir.write("b.ptx", R"(.version 9.0
+.target sm_80
+.address_size 64
+.visible .entry bytes(.param .u64 out)
+{
+  .reg .b16 %rs<2>;
+  .reg .b32 %r<10>;
+  .reg .b64 %rd<4>;
+  .shared .align 4 .b8 sbytes[64];
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  and.b32 %r2, %r1, 15;
+  shl.b32 %r3, %r2, 2;
+  shr.u32 %r4, %r1, 4;
+)" + slot + R"(
+  add.s32 %r6, %r3, %r5;
+  mov.u32 %r7, sbytes;
+  add.s32 %r8, %r7, %r6;
+  cvt.u16.u32 %rs1, %r1;
+  st.shared.u8 [%r8], %rs1;
+  bar.sync 0;
+  ld.shared.u8 %r9, [%r8];
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r9;
+  ret;
+}
+)");
+  std::string launch = dir.write("b.launch.yaml", "ptx: b.ptx\nkernel: bytes\ngrid: [1]\nblock: [64]\nargs:\n"
+                                                  "  - {buffer: {name: out, elem: u32, count: 64}}\n");
+  LoadedConfig c = load_gpu_config("a100");
+  ptx::PtxWorkload w(launch, 80);
+  Gpu gpu(c.spec);
+  simulate(gpu, w);
+  if (slot.find("and.b32") == std::string::npos) {  // each thread reads back its own byte
+    const auto out = buffer<uint32_t>(w, "out");
+    for (uint32_t t = 0; t < 64; ++t) EXPECT_EQ(out[t], t);
+  }
+  return w.findings().list;
+}
+
+TEST(KernelCheckers, ThreadsStoringDifferentBytesOfOneWordDoNotRace) {
+  EXPECT_TRUE(byte_store_findings("  mov.u32 %r5, %r4;").empty());
+  const auto racy = byte_store_findings("  and.b32 %r5, %r4, 1;");
+  ASSERT_TRUE(has_kind(racy, "race"));
+  for (const auto& f : racy) {  // the stores of t and t + 32 (warps 0 and 1), whichever ran first
+    EXPECT_NE(f.message.find("b.ptx:20: thread ("), std::string::npos) << f.message;
+    EXPECT_NE(f.message.find("with no barrier ordering them"), std::string::npos) << f.message;
+  }
+}
+
 }  // namespace
 }  // namespace warpsim
