@@ -1,28 +1,31 @@
-// warpsim trace: emulate a launch file and write the dynamic instruction stream as a warpsim
-// trace, which replays with the same timing as running the launch file directly.
+// warpsim trace: run a launch file through the timing model and write the dynamic instruction
+// stream as a warpsim trace, which replays with the same timing as running the launch file.
 #include <boost/program_options.hpp>
 #include <iostream>
 #include <sstream>
 
 #include "cli/cli_common.h"
+#include "cli/trace_recording.h"
 #include "common/error.h"
 #include "config/load_config.h"
 #include "frontend/ptx/launch.h"
 #include "frontend/trace/trace_writer.h"
-#include "gpu/occupancy.h"
+#include "gpu/gpu.h"
 
 namespace warpsim::cli {
 namespace po = boost::program_options;
 
 namespace {
-const char* const kTraceHelp = R"(warpsim trace: emulate a launch file and write its instruction stream
+const char* const kTraceHelp = R"(warpsim trace: run a launch file and write its instruction stream
 
 Usage: warpsim trace --arch <name|file.yaml> <kernel.launch.yaml> -o <out.trace | out.trace.gz>
 
-The GPU config only picks which PTX the launch file names ({sm}); the trace itself holds what
-each warp executed, with active masks and per-lane addresses. Replaying it with `warpsim run`
-gives the same statistics as running the launch file. What the kernels print with printf goes
-to stdout (in emulation order, CTA by CTA, which need not be the order `warpsim run` shows).
+The launch runs as `warpsim run` runs it, through the timing model of the GPU named, and the
+trace holds what each warp executed, with active masks and per-lane addresses, as the timing
+model took it: loops whose count depends on timing (spins, compare-and-swap retries, a
+cooperative grid's barrier polls) keep the counts of that run. Replaying the trace with
+`warpsim run` on the same GPU gives the same statistics. What the kernels print with printf goes
+to stdout, in the order `warpsim run` shows.
 
 Options)";
 }  // namespace
@@ -47,9 +50,10 @@ int trace_command(const std::vector<std::string>& args) {
     const std::string& name = workload.register_name(r);
     return name.starts_with("%") ? name : "%" + name;
   };
-  // The GPU's per-block limits (threads, registers, shared memory), as `warpsim run` applies them:
-  // a 4 GiB .shared array is refused here, not allocated for each CTA.
-  writer.workload(workload, name_of, nullptr, [&](const KernelInfo& k) { compute_occupancy(config.spec, k); });
+  // The run applies the GPU's per-block limits (threads, registers, shared memory) as `warpsim
+  // run` does: a 4 GiB .shared array is refused, not allocated for each CTA.
+  Gpu gpu(config.spec);
+  record_trace(gpu, workload, writer, text, name_of);
   std::cout << workload.device_output() << std::flush;  // what the kernels printed, as warpsim run shows it
   write_output_maybe_gzip(output, text.str());
   return kExitOk;

@@ -121,8 +121,8 @@ void TraceWriter::workload(Workload& workload, const std::function<std::string(R
       // Its CTAs wait for each other through global memory (grid.sync()); written one CTA at a
       // time, the first would wait for the others forever.
       throw InputError(SourceLocation{info.source_file, 0, 0},
-                       "'" + info.name + "' is a cooperative launch, whose CTAs wait for each other through memory; warpsim trace writes "
-                       "one CTA at a time and cannot emulate it (warpsim run can)");
+                       "'" + info.name + "' is a cooperative launch, whose CTAs wait for each other through memory; emulated one CTA "
+                       "at a time, the first would wait for the others forever (warpsim trace records it through the timing model)");
     }
     begin_kernel(info);
     // A cluster's CTAs are taken together and kept until all are written: emulating one may

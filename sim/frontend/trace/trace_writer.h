@@ -12,6 +12,10 @@ namespace warpsim {
 class TraceWriter {
  public:
   explicit TraceWriter(std::ostream& out);  // writes the version header
+  // A writer of lines to be placed inside a trace (one warp's instructions), without the header.
+  struct NoHeader {};
+  static constexpr NoHeader kNoHeader{};
+  TraceWriter(std::ostream& out, NoHeader) : out_(out) {}
   void comment(const std::string& text);    // "# text", one line per line of text
   void begin_kernel(const KernelInfo& info);
   void begin_cta(const Dim3& id);

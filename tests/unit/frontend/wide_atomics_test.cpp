@@ -251,6 +251,16 @@ TEST(WideAtomics, OneTwentyEightBitRegistersMoveLoadStoreAndSwapWhole) {
   EXPECT_EQ(seen, want);
 }
 
+// The shipped kernel's CAS loops retry as often as the warps' atomics happen to collide; the
+// trace `warpsim trace` writes holds the retries the run took, so it replays to the same
+// statistics on the same GPU.
+TEST(WideAtomics, CasLoopsReplayFromTheirTraceAsTheyRan) {
+  TempDir dir;
+  const auto r = test::run_and_replay("h100", test::source_path("traces/kernels/wide_atomics.launch.yaml"), dir);
+  EXPECT_EQ(r.direct.rfind("error: ", 0), std::string::npos) << r.direct;
+  EXPECT_EQ(r.direct, r.replay);
+}
+
 // Forms the PTX ISA does not have, each refused at its line; and a vector atomic whose generic
 // address is in shared memory, stopped where it runs.
 TEST(WideAtomics, FormsOutsideThePtxIsaAreRefusedAtTheirLines) {
