@@ -25,7 +25,8 @@ trace holds what each warp executed, with active masks and per-lane addresses, a
 model took it: loops whose count depends on timing (spins, compare-and-swap retries, a
 cooperative grid's barrier polls) keep the counts of that run. Replaying the trace with
 `warpsim run` on the same GPU gives the same statistics. What the kernels print with printf goes
-to stdout, in the order `warpsim run` shows.
+to stdout, in the order `warpsim run` shows; what the kernel checkers find (races, reads of
+memory nothing wrote...) goes to stderr, and the trace is written all the same.
 
 Options)";
 }  // namespace
@@ -56,6 +57,8 @@ int trace_command(const std::vector<std::string>& args) {
   record_trace(gpu, workload, writer, text, name_of);
   std::cout << workload.device_output() << std::flush;  // what the kernels printed, as warpsim run shows it
   write_output_maybe_gzip(output, text.str());
+  // The kernel checkers ran too; their findings are reported, but the trace is what was asked for.
+  for (const auto& f : workload.findings().list) std::cerr << "warpsim: " << f.kind << ": " << f.message << "\n";
   return kExitOk;
 }
 

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <bit>
+#include <filesystem>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -121,6 +122,11 @@ TEST(KernelCheckers, CorrectKernelsAreSilentAndFindingsSetTheExitCode) {
   EXPECT_EQ(error.exit_code, 6);
   EXPECT_NE(error.err.find("warpsim: race: "), std::string::npos) << error.err;
   EXPECT_EQ(test::run_cli({"run", "--arch", "a100", launch, "-q", "--checks", "warn"}).exit_code, 0);
+  // warpsim trace reports what the checkers found and writes the trace all the same.
+  const auto traced = test::run_cli({"trace", "--arch", "a100", launch, "-o", dir.path("x.trace")});
+  EXPECT_EQ(traced.exit_code, 0) << traced.err;
+  EXPECT_NE(traced.err.find("warpsim: race: "), std::string::npos) << traced.err;
+  EXPECT_TRUE(std::filesystem::exists(dir.path("x.trace")));
   EXPECT_EQ(test::run_cli({"run", "--arch", "a100", launch, "-q", "--checks", "off"}).err, "");
 }
 
