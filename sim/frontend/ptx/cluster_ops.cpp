@@ -165,7 +165,7 @@ void CtaEmulator::cluster_catch_up(uint32_t arrivals, const EmuInst& in) {
                other.barrier_wait < 0 && !cta->blocked_on_wait(other)) {
           Record r;
           if (!cta->step(other, r)) break;
-          other.queue.push_back(std::move(r));
+          if (!cta->untimed(r)) other.queue.push_back(std::move(r));
           progressed = true;
         }
       }

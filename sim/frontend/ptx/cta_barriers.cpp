@@ -155,7 +155,7 @@ void CtaEmulator::run_others_until(const WarpState& waiting, const std::function
           Record r;
           if (!cta->step(other, r)) break;
           spinning = r.inst.op->mbarrier == MbarrierOp::kWait && r.inst.mbar.phase < 0;
-          other.queue.push_back(std::move(r));
+          if (!cta->untimed(r)) other.queue.push_back(std::move(r));
           progressed = true;
           ++steps;
         } while (greedy && ++run < kGreedySteps && !spinning && !done() && other.barrier_wait < 0 && !cta->blocked_on_wait(other));

@@ -78,7 +78,7 @@ const WarpInst* CtaEmulator::Stream::next() {
         cta_.wait_at_barrier(w);
       }
       if (!cta_.step(w, batch_[filled_])) break;
-      ++filled_;
+      if (!cta_.untimed(batch_[filled_])) ++filled_;
     }
     cta_.filling_warp_ = -1;
     if (filled_ == 0) return nullptr;

@@ -216,6 +216,7 @@ class CtaEmulator : public CtaWork {
   };
 
   bool step(WarpState& w, Record& out);   // false when the warp has finished
+  bool untimed(const Record& r) const { return launch_.program->insts[r.inst.pc].untimed; }
   bool step_independent(WarpState& w, Record& out);
   void begin_record(const EmuInst& in, uint32_t exec, Record& out) const;
   static void compress_addresses(Record& out);  // the active mask must be set

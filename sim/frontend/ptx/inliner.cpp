@@ -173,10 +173,16 @@ class Inliner {
       o.value = v;
       return o;
     };
+    // The timing model sees the first compare as the GPU's one indirect CALL, and each inlined
+    // copy's closing branch as its RET; the rest of the dispatch is emulated but not timed.
+    bool first = true;
     auto dispatch = [&](const Function* f, const std::string& label) {
       body_.push_back(make("setp.eq.u64", {flag, pointer, immediate(static_cast<int64_t>(*function_address(m_, f->name)))}));
+      body_.back().untimed = !first;
+      first = false;
       Instruction branch = make("bra", {symbol(label)});
       branch.guard = match.name;
+      branch.untimed = true;
       body_.push_back(std::move(branch));
     };
     for (size_t k = 0; k < targets.size(); ++k) dispatch(targets[k], prefix + std::to_string(k));

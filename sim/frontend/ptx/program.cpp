@@ -299,6 +299,7 @@ class Lowering {
   EmuInst lower(const Instruction& in) {
     EmuInst e;
     e.opcode = in.opcode;
+    e.untimed = in.untimed;
     e.line = in.line;
     e.source_line = in.source_line;
     size_t start = 0;

@@ -89,6 +89,7 @@ struct EmuInst {
   // Its effects stay in the warp's registers (keeps_to_registers): what the emulator's watch for
   // hopeless mbarrier polls counts on (spin_watch.h).
   bool register_only = false;
+  bool untimed = false;  // Instruction::untimed: executed, never a record for the timing model
   bool grid_register_only = false;  // keeps_to_grid: its effects stay in the warp's registers, seen from the grid
   int32_t guard = -1;
   bool guard_negated = false;

@@ -40,6 +40,9 @@ struct Instruction {
   uint32_t line = 0, column = 0;
   uint32_t source_line = 0;    // from the latest .loc (0 if none)
   uint32_t source_file = 0;
+  // Emulated but not handed to the timing model: the inliner's dispatch of an indirect call
+  // beyond its first compare, which stands for the GPU's one indirect CALL (inliner.cpp).
+  bool untimed = false;
 };
 
 struct Variable {

@@ -132,6 +132,25 @@ TEST(IndirectCalls, DispatchToEachAddressTakenFunctionOfTheCallsSignature) {
   EXPECT_FALSE(ptx::function_address(m, "k").has_value());  // a kernel is no callable function
 }
 
+// The timing model sees an indirect call as the GPU runs it: one instruction for the CALL (the
+// dispatch's first compare) and one for the RET (the inlined copy's closing branch), however
+// many functions the dispatch tries. The kernel's second call (through a pointer to twice, with
+// plus_one tried first) made direct instead: the rest of the kernel is the same, so the timed
+// instructions differ by exactly those two. (The emulator still runs the whole dispatch: two
+// compares and two branches here.)
+TEST(IndirectCalls, TheTimingModelSeesOneCallAndOneReturn) {
+  TempDir dir;
+  std::string direct = kModule;
+  const std::string call = "call (retval0), %rd6, (param0), prototype_1;";
+  ASSERT_NE(direct.find(call), std::string::npos);
+  direct.replace(direct.find(call), call.size(), "call (retval0), twice, (param0);");
+  for (const char* arch : {"v100", "h100"}) {
+    const auto through_pointer = run_launch(arch, one_warp_launch(dir, "p", kModule)).summary.warp_instructions;
+    const auto named = run_launch(arch, one_warp_launch(dir, "d", direct)).summary.warp_instructions;
+    EXPECT_EQ(through_pointer, named + 2) << arch;
+  }
+}
+
 // The same module with the kernel's table pointer replaced by `value`, run on H100.
 test::CliResult run_with_pointer(const TempDir& dir, const std::string& value) {
   std::string text = kModule;
