@@ -144,7 +144,12 @@ void CtaEmulator::runtime_op(WarpState& w, const EmuInst& in, uint32_t exec) {
           for (uint32_t k = 0; k < bytes; ++k) v |= uint64_t{generic_byte(buffer + offset + k, w, l, in)} << (8 * k);
           return v;
         };
-        args.string = [&](uint64_t a) { return string_at(a, l); };
+        args.string = [&](uint64_t a) {  // %s: a string in global memory is read through initcheck
+          std::string text = string_at(a, l);
+          const bool global = !in_window(a, kGenericLocalBase, kGenericLocalSize) && !in_window(a, kGenericSharedBase, kGenericSharedSize);
+          if (global && checks_global_) check_global(w, l, a, text.size() + 1, true, false, in);
+          return text;
+        };
         uint32_t count = 0;
         const std::string text = format_device_printf(string_at(param(ops[n - 2], l), l), args, count);
         if (launch_.device_output) launch_.device_output->append(text);

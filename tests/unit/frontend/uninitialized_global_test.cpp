@@ -166,5 +166,74 @@ TEST(UninitializedGlobal, ConstantsCannotBeUndefined) {
       << r.err;
 }
 
+// printf("[%s]\n", s) after writing s[0] = 'h', s[1] = 'i', s[3] = 0 (nvcc's PTX): the string
+// printf reads from global memory goes through the check, so with s declared `init: none` its
+// byte 2, which nothing wrote, is reported; with s zeroed the string is "hi" and nothing is.
+TEST(UninitializedGlobal, APrintfStringOfBytesNothingWroteIsReported) {
+  test::TempDir dir;
+  const std::string ptx = R"(.version 9.0
+.target sm_90
+.address_size 64
+.extern .func  (.param .b32 func_retval0) vprintf
+(
+	.param .b64 vprintf_param_0,
+	.param .b64 vprintf_param_1
+)
+;
+.global .align 1 .b8 $str[6] = {91, 37, 115, 93, 10};
+.visible .entry k(
+	.param .u64 k_param_0
+)
+{
+	.local .align 8 .b8 	__local_depot0[8];
+	.reg .b64 	%SP;
+	.reg .b64 	%SPL;
+	.reg .b16 	%rs<4>;
+	.reg .b32 	%r<2>;
+	.reg .b64 	%rd<7>;
+	mov.u64 	%SPL, __local_depot0;
+	cvta.local.u64 	%SP, %SPL;
+	ld.param.u64 	%rd1, [k_param_0];
+	cvta.to.global.u64 	%rd2, %rd1;
+	add.u64 	%rd3, %SP, 0;
+	add.u64 	%rd4, %SPL, 0;
+	mov.u16 	%rs1, 104;
+	st.global.u8 	[%rd2], %rs1;
+	mov.u16 	%rs2, 105;
+	st.global.u8 	[%rd2+1], %rs2;
+	mov.u16 	%rs3, 0;
+	st.global.u8 	[%rd2+3], %rs3;
+	st.local.u64 	[%rd4], %rd1;
+	mov.u64 	%rd5, $str;
+	cvta.global.u64 	%rd6, %rd5;
+	{
+	.reg .b32 temp_param_reg;
+	.param .b64 param0;
+	st.param.b64 	[param0+0], %rd6;
+	.param .b64 param1;
+	st.param.b64 	[param1+0], %rd3;
+	.param .b32 retval0;
+	call.uni (retval0), 
+	vprintf, 
+	(
+	param0, 
+	param1
+	);
+	ld.param.b32 	%r1, [retval0+0];
+	}
+	ret;
+}
+)";
+  auto launch = [](const char* init) {
+    return std::string("ptx: k.ptx\nkernel: k\ngrid: [1]\nblock: [1]\nargs:\n  - {buffer: {name: s, elem: u8, count: 4, init: ") + init + "}}\n";
+  };
+  auto r = run(dir, ptx, launch("none"));
+  EXPECT_EQ(r.exit_code, 6) << r.err;
+  EXPECT_NE(r.err.find("k.ptx:43: thread (0,0,0) of CTA (0,0,0) reads byte 2 of buffer 's', which nothing has written"), std::string::npos) << r.err;
+  r = run(dir, ptx, launch("zeros"));
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "[hi]\n");
+}
+
 }  // namespace
 }  // namespace warpsim
