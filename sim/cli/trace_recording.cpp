@@ -73,6 +73,8 @@ class RecordingKernel : public KernelSource {
   RecordingKernel(std::unique_ptr<KernelSource> inner, std::shared_ptr<KernelRecording> record, const NameOf& name_of)
       : inner_(std::move(inner)), record_(std::move(record)), name_of_(name_of) {}
   const KernelInfo& info() const override { return inner_->info(); }
+  // The emulator's hang detection needs to know how many CTAs the GPU holds at once.
+  void resident_ctas(uint64_t ctas) override { inner_->resident_ctas(ctas); }
   std::unique_ptr<CtaWork> next_cta() override {
     auto cta = inner_->next_cta();
     if (!cta) return nullptr;

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <sstream>
 
 #include "frontend/ptx/launch.h"
@@ -111,6 +112,11 @@ TEST(StuckPoll, AGridBarrierOverMoreCtasThanTheGpuHoldsIsReported) {
                        "across the grid needs every CTA resident at once, which a cooperative launch checks)"),
             std::string::npos)
       << r.err;
+  // warpsim trace runs the same timing model, which tells the emulator how many CTAs it holds.
+  const auto t = test::run_cli({"trace", "--arch", "h100", launch, "-o", dir.path("t.trace")});
+  EXPECT_EQ(t.exit_code, 3);
+  EXPECT_NE(t.err.find("the 36 not yet begun cannot begin until a resident one exits"), std::string::npos) << t.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.path("t.trace")));
 }
 
 TEST(StuckPoll, TheSameBarrierWithTheRightCountCompletes) {
