@@ -71,17 +71,26 @@ std::string compile_cuda(const std::string& source, uint32_t cc, const SourceLoc
   return out;
 }
 
+// A performance-tuning directive's values (".maxntid 128, 1, 1"), or null when the kernel has none.
+const std::vector<uint64_t>* directive(const Function& f, const char* name) {
+  auto it = f.performance.find(name);
+  return it == f.performance.end() ? nullptr : &it->second;
+}
+
+// A shape directive's dimensions (.reqntid, .reqnctapercluster); those it leaves out are 1.
+Dim3 directive_dims(const std::vector<uint64_t>& v) {
+  auto at = [&](size_t k) { return v.size() > k ? static_cast<uint32_t>(v[k]) : 1u; };
+  return Dim3{at(0), at(1), at(2)};
+}
+
 }  // namespace
 
 // The cluster shape: the kernel's own (.reqnctapercluster, from __cluster_dims__) or the launch
 // file's `cluster:` (cudaLaunchKernelEx's cluster attribute), which must then agree, as the
 // driver requires. A kernel marked .explicitcluster without a shape needs one at launch.
 void PtxWorkload::set_cluster(Launch& l, const Function& f, MapReader& r, bool given) {
-  auto it = f.performance.find(".reqnctapercluster");
-  if (it != f.performance.end()) {
-    const auto& v = it->second;
-    const Dim3 required{v.size() > 0 ? static_cast<uint32_t>(v[0]) : 1, v.size() > 1 ? static_cast<uint32_t>(v[1]) : 1,
-                        v.size() > 2 ? static_cast<uint32_t>(v[2]) : 1};
+  if (const auto* v = directive(f, ".reqnctapercluster")) {
+    const Dim3 required = directive_dims(*v);
     if (given && !(required == l.context.cluster)) {
       config_error(r.location("cluster"), "kernel '" + l.kernel + "' was compiled for clusters of " + required.str() +
                                               " (.reqnctapercluster); the launch file asks for " + l.context.cluster.str());
@@ -103,16 +112,12 @@ void PtxWorkload::set_cluster(Launch& l, const Function& f, MapReader& r, bool g
 // to launch; .maxnreg (__maxnreg__) caps the registers ptxas allocates, so it is the default
 // registers_per_thread when below 32, and a launch file asking for more is contradicting it.
 void PtxWorkload::check_launch_bounds(Launch& l, const Function& f, MapReader& r, bool registers_given) {
-  auto directive = [&](const char* name) -> const std::vector<uint64_t>* {
-    auto it = f.performance.find(name);
-    return it == f.performance.end() ? nullptr : &it->second;
-  };
   auto shape = [](const std::vector<uint64_t>& v) {
     std::string s;
     for (uint64_t x : v) s += (s.empty() ? "" : ", ") + std::to_string(x);
     return s;
   };
-  if (const auto* v = directive(".maxntid")) {
+  if (const auto* v = directive(f, ".maxntid")) {
     uint64_t most = 1;
     for (uint64_t x : *v) most *= x;
     if (l.block.count() > most) {
@@ -121,15 +126,14 @@ void PtxWorkload::check_launch_bounds(Launch& l, const Function& f, MapReader& r
                                              ", a launch CUDA refuses (too many resources requested for launch)");
     }
   }
-  if (const auto* v = directive(".reqntid")) {
-    const Dim3 want{static_cast<uint32_t>(v->size() > 0 ? (*v)[0] : 1), static_cast<uint32_t>(v->size() > 1 ? (*v)[1] : 1),
-                    static_cast<uint32_t>(v->size() > 2 ? (*v)[2] : 1)};
+  if (const auto* v = directive(f, ".reqntid")) {
+    const Dim3 want = directive_dims(*v);
     if (!(want == l.block)) {
       config_error(r.location("block"), "kernel '" + l.kernel + "' must be launched with blocks of " + want.str() + " (.reqntid " + shape(*v) +
                                              "); this one is " + l.block.str());
     }
   }
-  if (const auto* v = directive(".maxnreg"); v && !v->empty()) {
+  if (const auto* v = directive(f, ".maxnreg"); v && !v->empty()) {
     const auto most = static_cast<uint32_t>((*v)[0]);
     if (registers_given && l.registers_per_thread > most) {
       config_error(r.location("registers_per_thread"), "kernel '" + l.kernel + "' was compiled with at most " + std::to_string(most) +

@@ -343,9 +343,9 @@ class Lowering {
       }
       e.operands.push_back(operand(o, in.line));
     }
+    const bool moves_b128 = !e.types.empty() && e.types.back() == "b128" && (e.base == "mov" || e.base == "ld" || e.base == "st" || e.base == "atom");
     for (size_t i = 0; i < e.operands.size(); ++i) {
-      const bool b128 = !e.types.empty() && e.types.back() == "b128";
-      if (e.operands[i].wide && !(b128 && (e.base == "mov" || e.base == "ld" || e.base == "st" || e.base == "atom")))
+      if (e.operands[i].wide && !moves_b128)
         fail(in.operands[i].line, in.operands[i].column,
              "the emulator moves 128-bit registers with mov.b128, ld/st .b128 and atom .cas/.exch .b128 only; not '" + in.opcode + "'");
     }
