@@ -6,6 +6,7 @@ the launch files' init rules (sequences, and std::mt19937_64 streams reimplement
 outputs are computed from the CUDA sources' mathematics, in double precision unless the kernel's
 float rounding is exact and the comparison can be too. Run from anywhere; needs only Python 3.
 """
+import itertools
 import math
 import os
 import struct
@@ -683,3 +684,103 @@ def cub_warp(values):
 for name, rows in zip(["scans", "reductions", "histogram", "stored", "heads", "sorted"],
                       cub_warp(random_init(29, 0, 200, 2048, lambda x: int(math.floor(x + 0.5))))):
     write(f"cub_warp_{name}.bin", "I", rows)
+
+
+# textures.cu: texture fetches as the CUDA C++ Programming Guide's "Texture Fetching" appendix
+# defines them. Normalized coordinates are wrapped or mirrored into [0, 1) and scaled by the size;
+# nearest-point sampling reads texel floor(x); linear filtering blends floor(x - 0.5) and the next
+# texel, weighting the upper one by frac(x - 0.5) in 9-bit fixed point (8 fraction bits, rounded
+# to nearest here); out-of-range texel indices clamp, read zero (border), wrap or mirror. The
+# kernels' coordinates each take one float rounding (fma with an exact product), as nvcc emits.
+def tex_index(i, n, mode):
+    if mode == "clamp":
+        return min(max(i, 0), n - 1)
+    if mode == "border":
+        return i if 0 <= i < n else None
+    if mode == "wrap":
+        return i % n
+    m = i % (2 * n)
+    return m if m < n else 2 * n - 1 - m
+
+
+def tex_sample(texel, dims, coords, modes, normalized=False, linear=False, channels=1):
+    axes = []
+    for n, x, mode in zip(dims, coords, modes):
+        if normalized:
+            if mode == "wrap":
+                x -= math.floor(x)
+            elif mode == "mirror":
+                f = math.floor(x)
+                x = x - f if f % 2 == 0 else 1 - (x - f)
+            x *= n
+        if linear:
+            lower = math.floor(x - 0.5)
+            a = round((x - 0.5 - lower) * 256) / 256
+            axes.append([(lower, 1 - a), (lower + 1, a)])
+        else:
+            axes.append([(math.floor(x), 1.0)])
+    total = [0.0] * channels
+    for corner in itertools.product(*axes):
+        index = [tex_index(i, n, mode) for (i, _), n, mode in zip(corner, dims, modes)]
+        if None in index:
+            continue
+        weight = math.prod(w for _, w in corner)
+        for c, v in enumerate(texel(*index)):
+            total[c] += weight * v
+    return total
+
+
+src = [f32(1 + 0.5 * i) for i in range(100)]
+write("textures_fetched.bin", "f", [src[3 * i - 20] if 0 <= 3 * i - 20 < 100 else 0.0 for i in range(64)])
+
+img = [f32(v) for v in random_init(51, -1, 1, 1152, lambda x: x)]
+img_texel = lambda x, y: (img[y * 48 + x],)  # noqa: E731  (rows 192 bytes apart)
+resized = [0.0] * 1920
+for y in range(20):
+    for x in range(48):
+        u, v = f32(x * 0.03125 - f32(0.1)), f32(y * 0.0625 + f32(0.01))
+        resized[y * 48 + x] = f32(tex_sample(img_texel, (40, 24), (u, v), ("clamp", "clamp"), True, True)[0])
+        u2, v2 = f32(2 * u + f32(0.3)), f32(4 * v - f32(1.7))
+        resized[960 + y * 48 + x] = f32(tex_sample(img_texel, (40, 24), (u2, v2), ("mirror", "wrap"), True, True)[0])
+write("textures_resized.bin", "f", resized)
+
+rgba = random_init(52, 0, 255, 768, lambda x: int(math.floor(x + 0.5)))
+rgba_texel = lambda x, y: rgba[(y * 16 + x) * 4:(y * 16 + x) * 4 + 4]  # noqa: E731
+rgba_float, rgba_packed = [], []
+for y in range(14):
+    for x in range(18):
+        rgba_float += [f32(c / 255) for c in tex_sample(rgba_texel, (16, 12), (x - 1.5, y - 0.75), ("border", "border"), channels=4)]
+        e = tex_sample(rgba_texel, (16, 12), (x * 0.5 + 0.25, y + 0.5), ("clamp", "clamp"), channels=4)
+        rgba_packed.append(int(e[0] + 2 * e[1] + 3 * e[2] + 4 * e[3]))
+write("textures_rgba_float.bin", "f", rgba_float)
+write("textures_rgba_packed.bin", "I", rgba_packed)
+
+# tex2Dgather: the 2 x 2 footprint linear filtering would blend, counter-clockwise from the lower
+# left (PTX ISA, tld4): (i0, j1), (i1, j1), (i1, j0), (i0, j0); indices clamped.
+gathered = []
+for y in range(16):
+    for x in range(16):
+        u, v = f32(x * 0.75 + f32(0.2)), f32(y * 0.5 - f32(0.3))
+        i0, j0 = math.floor(u - 0.5), math.floor(v - 0.5)
+        at = lambda i, j: img[tex_index(j, 24, "clamp") * 48 + tex_index(i, 40, "clamp")]  # noqa: E731
+        gathered += [at(i0, j0 + 1), at(i0 + 1, j0 + 1), at(i0 + 1, j0), at(i0, j0)]
+write("textures_gathered.bin", "f", gathered)
+
+vol = [f32(v) for v in random_init(53, -2, 2, 240, lambda x: x)]
+trilinear = []
+for i in range(480):
+    x, y, z = i % 10, (i // 10) % 8, i // 80
+    trilinear.append(f32(tex_sample(lambda a, b, c: (vol[(c * 6 + b) * 8 + a],), (8, 6, 5), (x * 0.875 - 0.25, y * 0.75, z * 1.25 - 0.5),
+                                    ("clamp",) * 3, linear=True)[0]))
+write("textures_trilinear.bin", "f", trilinear)
+
+# surf_sobel: |gx| + |gy| of the 3 x 3 Sobel filter, reads clamped to the image (cudaBoundaryModeClamp).
+gray = random_init(54, 0, 255, 640, lambda x: int(math.floor(x + 0.5)))
+edges = []
+for y in range(20):
+    for x in range(32):
+        p = lambda dx, dy: gray[min(max(y + dy, 0), 19) * 32 + min(max(x + dx, 0), 31)]  # noqa: E731
+        gx = p(1, -1) + 2 * p(1, 0) + p(1, 1) - p(-1, -1) - 2 * p(-1, 0) - p(-1, 1)
+        gy = p(-1, 1) + 2 * p(0, 1) + p(1, 1) - p(-1, -1) - 2 * p(0, -1) - p(1, -1)
+        edges.append(float(abs(gx) + abs(gy)))
+write("textures_edges.bin", "f", edges)

@@ -304,6 +304,37 @@ bool decode_mnemonic(std::string_view mnemonic, OpInfo& out, std::string& error)
 
   if (decode_tensor(base, parts, out, error)) return true;
   if (!error.empty()) return false;
+  // Texture and surface instructions (PTX ISA): fetches and surface loads and stores go through
+  // L1TEX as ld.global.nc does. A fetch moves its texel per lane, which the PTX frontend knows
+  // from the texture object (texture_ops.cpp); decoded alone (a trace), one 32-bit channel.
+  if (base == "tex" || base == "tld4" || base == "suld" || base == "sust") {
+    uint32_t vec = 1;
+    for (auto p : parts) vec = p == "v2" ? 2 : p == "v4" ? 4 : vec;
+    out.op_class = base == "sust" ? OpClass::kStore : OpClass::kLoad;
+    out.space = MemSpace::kGlobal;
+    out.pipe = Pipe::kLsu;
+    out.writes_destination = base != "sust";
+    out.texture_fetch = base == "tex" || base == "tld4";
+    out.access_bytes = static_cast<uint8_t>(base == "suld" || base == "sust" ? (type ? type->bytes : 4) * vec : 4);
+    // warpsim's .texelN: N bytes per lane (what warpsim trace writes for PTX fetches).
+    for (auto p : parts) {
+      if (!p.starts_with("texel")) continue;
+      const std::string digits(p.substr(5));
+      const int n = digits.empty() || digits.size() > 2 || digits.find_first_not_of("0123456789") != std::string::npos ? 0 : std::stoi(digits);
+      if (n < 1 || n > 32) {
+        error = "'.texelN' gives a fetch's bytes per lane, 1 to 32; not '" + std::string(p) + "'";
+        return false;
+      }
+      out.access_bytes = static_cast<uint8_t>(n);
+    }
+    return true;
+  }
+  if (base == "txq") {  // a query of the texture's descriptor: timed as a move (assumed; TXQ's latency is not measured)
+    out.op_class = OpClass::kMove;
+    out.pipe = Pipe::kAlu;
+    out.writes_destination = true;
+    return true;
+  }
   if (decode_memory(base, parts, type, out, error)) return true;
   if (!error.empty()) return false;
   if ((base == "bar" || base == "barrier") && parts.size() > 1 && parts[1] == "warp") {

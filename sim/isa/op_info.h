@@ -111,6 +111,7 @@ struct OpInfo {
   bool barrier_arrive = false;  // bar.arrive: arrives at a CTA barrier without waiting for it
   bool bulk_reduce = false; // cp.reduce.async.bulk: a bulk store L2 combines (MbarrierUse::elem_bytes per operation)
   bool bulk_store = false;  // cp.async.bulk.global.shared::cta.bulk_group: WarpInst::mbar.tx_bytes per issuing lane
+  bool texture_fetch = false;  // tex, tld4: access_bytes is one texel, or two along x when filtering
   bool from_sass = false;    // decoded from an Accel-Sim SASS opcode (shape already checked by the hardware)
   uint64_t tensor_flops() const { return 2ull * m * n * k * mma_per_warp / warps_sharing; }
 };

@@ -46,6 +46,7 @@
 #include "../../traces/kernels/tma_multicast.cu"
 #include "../../traces/kernels/async_store.cu"
 #include "../../traces/kernels/grid_sync.cu"
+#include "../../traces/kernels/textures.cu"
 
 #include "suite_table.h"
 
@@ -73,7 +74,9 @@ const KernelRef kKernels[] = {
     {"cluster_exchange", (const void*)cluster_exchange}, {"tma_transpose", (const void*)tma_transpose},
     {"tma_scale_3d", (const void*)tma_scale_3d}, {"tma_multicast", (const void*)tma_multicast},
     {"async_store_ring", (const void*)async_store_ring}, {"async_reduce_to_leader", (const void*)async_reduce_to_leader},
-    {"grid_stencil", (const void*)grid_stencil},
+    {"grid_stencil", (const void*)grid_stencil}, {"tex_fetch", (const void*)tex_fetch}, {"tex_resize", (const void*)tex_resize},
+    {"tex_rgba", (const void*)tex_rgba}, {"tex_gather", (const void*)tex_gather}, {"tex_volume", (const void*)tex_volume},
+    {"surf_sobel", (const void*)surf_sobel},
 };
 
 #define CUDA_OK(call)                                                                              \
@@ -131,6 +134,78 @@ CUtensorMap encode_tensor_map(const SuiteTensorMap& m, const std::vector<void*>&
     std::exit(1);
   }
   return map;
+}
+
+// A launch file's texture: or surface: argument as the runtime makes it: over the buffer itself
+// (linear and pitch2d resources) or over a CUDA array holding a copy of the buffer's texels,
+// copied back after the launches so that what a kernel wrote through a surface is checked.
+struct TextureObject {
+  unsigned long long handle = 0;  // cudaTextureObject_t / cudaSurfaceObject_t
+  cudaArray_t array = nullptr;
+  const SuiteTexture* spec = nullptr;
+  void* buffer = nullptr;
+};
+
+cudaChannelFormatDesc channel_format(const SuiteTexture& t) {
+  const std::string e = t.elem;
+  const int bits = int(elem_size(e)) * 8;
+  const cudaChannelFormatKind kind = e[0] == 'f' ? cudaChannelFormatKindFloat : e[0] == 's' ? cudaChannelFormatKindSigned : cudaChannelFormatKindUnsigned;
+  return cudaCreateChannelDesc(bits, t.channels > 1 ? bits : 0, t.channels > 2 ? bits : 0, t.channels > 3 ? bits : 0, kind);
+}
+
+// Between the buffer (rows t.pitch bytes apart) and the array; extents in texels.
+void copy_array(const TextureObject& o, bool to_array) {
+  const SuiteTexture& t = *o.spec;
+  cudaMemcpy3DParms c{};
+  const cudaPitchedPtr p = make_cudaPitchedPtr(o.buffer, t.pitch, t.dims[0], t.dims[1]);
+  if (to_array) c.srcPtr = p, c.dstArray = o.array;
+  else c.srcArray = o.array, c.dstPtr = p;
+  c.extent = make_cudaExtent(t.dims[0], t.dims[1], t.dims[2]);
+  c.kind = cudaMemcpyDeviceToDevice;
+  CUDA_OK(cudaMemcpy3D(&c));
+}
+
+TextureObject make_texture(const SuiteTexture& t, void* buffer) {
+  TextureObject o{0, nullptr, &t, buffer};
+  const cudaChannelFormatDesc format = channel_format(t);
+  cudaResourceDesc res{};
+  if (t.resource == 0) {
+    res.resType = cudaResourceTypeLinear;
+    res.res.linear.devPtr = buffer;
+    res.res.linear.desc = format;
+    res.res.linear.sizeInBytes = size_t{t.dims[0]} * t.channels * elem_size(t.elem);
+  } else if (t.resource == 1) {
+    res.resType = cudaResourceTypePitch2D;
+    res.res.pitch2D.devPtr = buffer;
+    res.res.pitch2D.desc = format;
+    res.res.pitch2D.width = t.dims[0];
+    res.res.pitch2D.height = t.dims[1];
+    res.res.pitch2D.pitchInBytes = t.pitch;
+  } else {
+    const cudaExtent extent = make_cudaExtent(t.dims[0], t.rank > 1 ? t.dims[1] : 0, t.rank > 2 ? t.dims[2] : 0);
+    CUDA_OK(cudaMalloc3DArray(&o.array, &format, extent, t.surface ? cudaArraySurfaceLoadStore : 0));
+    copy_array(o, true);
+    res.resType = cudaResourceTypeArray;
+    res.res.array.array = o.array;
+  }
+  if (t.surface) {
+    CUDA_OK(cudaCreateSurfaceObject(&o.handle, &res));
+    return o;
+  }
+  static const cudaTextureAddressMode kModes[4] = {cudaAddressModeClamp, cudaAddressModeBorder, cudaAddressModeWrap, cudaAddressModeMirror};
+  cudaTextureDesc td{};
+  for (int d = 0; d < 3; ++d) td.addressMode[d] = kModes[t.address[d]];
+  td.filterMode = t.linear_filter ? cudaFilterModeLinear : cudaFilterModePoint;
+  td.readMode = t.normalized_read ? cudaReadModeNormalizedFloat : cudaReadModeElementType;
+  td.normalizedCoords = t.normalized_coords ? 1 : 0;
+  CUDA_OK(cudaCreateTextureObject(&o.handle, &res, &td, nullptr));
+  return o;
+}
+
+void destroy_texture(const TextureObject& o) {
+  if (o.spec->surface) CUDA_OK(cudaDestroySurfaceObject(o.handle));
+  else CUDA_OK(cudaDestroyTextureObject(o.handle));
+  if (o.array) CUDA_OK(cudaFreeArray(o.array));
 }
 
 // As warpsim's launch files store a double into an element (sim/frontend/ptx/launch.cpp).
@@ -321,6 +396,7 @@ int main(int argc, char** argv) {
         bool cooperative = false;
       };
       std::vector<Prepared> launches;
+      std::vector<TextureObject> objects;
       for (const SuiteLaunch& l : s.launches) {
         if (!l.kernel) break;
         Prepared p{nullptr, dim3(l.grid[0], l.grid[1], l.grid[2]), dim3(l.block[0], l.block[1], l.block[2]), l.dynamic_shared, {}, {},
@@ -335,6 +411,12 @@ int main(int argc, char** argv) {
           if (arg.tensor_map >= 0) {
             p.maps.push_back(encode_tensor_map(s.maps[arg.tensor_map], dev_buffers));
             p.args.push_back(&p.maps.back());
+            continue;
+          }
+          if (arg.texture >= 0) {
+            objects.push_back(make_texture(s.textures[arg.texture], dev_buffers.at(s.textures[arg.texture].buffer)));
+            p.storage[a] = objects.back().handle;
+            p.args.push_back(&p.storage[a]);
             continue;
           }
           if (!arg.is_buffer && !arg.scalar) break;
@@ -377,6 +459,8 @@ int main(int argc, char** argv) {
       };
       run_all();
       CUDA_OK(cudaDeviceSynchronize());
+      for (const TextureObject& o : objects)
+        if (o.array) copy_array(o, false);
       std::vector<std::vector<uint8_t>> out(host.size());
       for (size_t b = 0; b < host.size(); ++b) {
         out[b].resize(host[b].size());
@@ -395,6 +479,7 @@ int main(int argc, char** argv) {
         CUDA_OK(cudaEventElapsedTime(&ms, start, stop));
         t.us.push_back(ms * 1000.0);
       }
+      for (const TextureObject& o : objects) destroy_texture(o);
       for (void* p : dev_buffers) CUDA_OK(cudaFree(p));
       char nums[256];
       std::snprintf(nums, sizeof nums, ", \"time_us_median\": %.3f, \"time_us_min\": %.3f, \"time_us_p10\": %.3f, \"time_us_p90\": %.3f, \"time_us_max\": %.3f",

@@ -45,6 +45,7 @@ REUSED = [
     ("async_store_ring", "clusters", "async_store_ring"),  # Hopper and later: st.async into a sibling, cluster given at launch
     ("async_reduce", "clusters", "async_reduce"),  # Hopper and later: red.async into the leader
     ("grid_sync", "grid_sync", "grid_sync"),  # a cooperative launch: cooperative groups' grid.sync()
+    ("textures", "textures", "textures"),  # texture and surface objects: filtering and address modes checked on the GPU too
 ]
 
 MB = "ptx/microbench.sm_{sm}.ptx"
@@ -255,7 +256,7 @@ def harness_table():
 
         for bname, b in shared.items():
             add_buffer(bname, b)
-        launch_lines, maps = [], []
+        launch_lines, maps, textures = [], [], []
         for ln in launches:
             args = []
             for a in ln.get("args", []):
@@ -274,6 +275,23 @@ def harness_table():
                     args.append(f"{{false, 0, nullptr, 0.0, {len(maps)}}}")
                     maps.append(f"{{{order[m['buffer']]}, {cxx_string(m['elem'])}, {len(dims)}u, {{{pad(dims, 5)}}}, {{{pad(box, 5)}}}, "
                                 f"{{{pad(strides, 4)}}}, {swizzle}u}}")
+                    continue
+                if "texture" in a or "surface" in a:
+                    t = a.get("texture") or a.get("surface")
+                    dims = list(t["dims"])
+                    size = {"f32": 4, "s32": 4, "u32": 4, "f16": 2, "s16": 2, "u16": 2}.get(t["elem"], 1) * t.get("channels", 1)
+                    default = ["linear", "pitch2d", "array"][len(dims) - 1]
+                    resource = "array" if "surface" in a else t.get("resource", default)
+                    modes = t.get("address", "clamp")
+                    modes = modes if isinstance(modes, list) else [modes] * len(dims)
+                    mode_codes = [{"clamp": 0, "border": 1, "wrap": 2, "mirror": 3}[m] for m in modes] + [0] * (3 - len(modes))
+                    cxx_bool = lambda v: "true" if v else "false"  # noqa: E731
+                    args.append(f"{{false, 0, nullptr, 0.0, -1, {len(textures)}}}")
+                    textures.append(f"{{{order[t['buffer']]}, {cxx_string(t['elem'])}, {t.get('channels', 1)}u, {len(dims)}u, "
+                                    f"{{{', '.join(str(d) for d in (dims + [1, 1])[:3])}}}, {t.get('pitch', dims[0] * size)}ull, "
+                                    f"{['linear', 'pitch2d', 'array'].index(resource)}, {cxx_bool('surface' in a)}, "
+                                    f"{cxx_bool(t.get('filter') == 'linear')}, {cxx_bool(t.get('normalized_coords'))}, "
+                                    f"{cxx_bool(t.get('read') == 'normalized_float')}, {{{', '.join(map(str, mode_codes))}}}}}")
                     continue
                 if "buffer" in a:
                     b = a["buffer"]
@@ -296,7 +314,8 @@ def harness_table():
                           f"{float(e.get('rtol', 0))!r}, {float(e.get('atol', 0))!r}, 0.0, 0.0}}")
         for bname, (start, step) in seq_checks.get(name, {}).items():
             checks.append(f"{{{order[bname]}, CheckKind::kSequence, \"\", 0.0, 0.0, {start!r}, {step!r}}}")
-        for what, items, room in (("buffers", buffers, 16), ("launches", launch_lines, 6), ("checks", checks, 6), ("tensor maps", maps, 4)):
+        for what, items, room in (("buffers", buffers, 16), ("launches", launch_lines, 6), ("checks", checks, 8), ("tensor maps", maps, 4),
+                                   ("texture objects", textures, 10)):
             if len(items) > room:
                 sys.exit(f"suite.py: {path}: {len(items)} {what}; suite_types.h has room for {room} per entry (raise it there and here)")
         rel = os.path.relpath(path, ROOT)
@@ -305,7 +324,8 @@ def harness_table():
         lines.append(f"   {{{', '.join(buffers)}}},")
         lines.append(f"   {{{', '.join(launch_lines)}}},")
         lines.append(f"   {{{', '.join(checks)}}},")
-        lines.append(f"   {{{', '.join(maps)}}}}},")
+        lines.append(f"   {{{', '.join(maps)}}},")
+        lines.append(f"   {{{', '.join(textures)}}}}},")
     lines.append("};")
     with open(os.path.join(HERE, "suite_table.h"), "w") as f:
         f.write("\n".join(lines) + "\n")

@@ -22,6 +22,21 @@ struct SuiteArg {
   const char* scalar;  // s32 u32 s64 u64 f32 f64
   double value;
   int tensor_map = -1;  // index into SuiteEntry::maps: a CUtensorMap passed by value
+  int texture = -1;     // index into SuiteEntry::textures: a texture or surface object's handle
+};
+
+// A launch file's texture: or surface: argument, for cudaCreateTextureObject /
+// cudaCreateSurfaceObject over a buffer (linear or pitch2d resources) or over a CUDA array the
+// buffer's texels are copied into (and, after the launches, back out of).
+struct SuiteTexture {
+  int buffer = -1;
+  const char* elem;      // f32 f16 s8 u8 s16 u16 s32 u32
+  unsigned channels, rank;
+  unsigned dims[3];
+  uint64_t pitch;        // bytes from one row to the next in the buffer
+  int resource;          // 0 linear, 1 pitch2d, 2 array
+  bool surface, linear_filter, normalized_coords, normalized_read;
+  int address[3];        // 0 clamp, 1 border, 2 wrap, 3 mirror
 };
 
 // A launch file's tensor_map: argument, for cuTensorMapEncodeTiled (tile mode, element strides
@@ -62,6 +77,7 @@ struct SuiteEntry {
   // Room for the largest entry; suite.py refuses an entry that needs more.
   SuiteBuffer buffers[16];
   SuiteLaunch launches[6];
-  SuiteCheck checks[6];
+  SuiteCheck checks[8];
   SuiteTensorMap maps[4];
+  SuiteTexture textures[10];
 };

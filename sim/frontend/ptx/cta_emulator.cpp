@@ -405,6 +405,9 @@ void CtaEmulator::execute_op(WarpState& w, const EmuInst& in, uint32_t exec, Rec
       if (in.op.mbarrier == MbarrierOp::kCompleteTx) return async_store(w, in, exec, out);
       atomic(w, in, exec, out);
       return;
+    case EmuOp::kTexture:
+      texture_op(w, in, exec, out);
+      return;
     case EmuOp::kShfl:
     case EmuOp::kVote:
     case EmuOp::kActivemask:

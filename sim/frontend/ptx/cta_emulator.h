@@ -27,6 +27,7 @@
 #include "frontend/ptx/spin_watch.h"
 #include "frontend/ptx/sync_clocks.h"
 #include "frontend/ptx/tensor_map.h"
+#include "frontend/ptx/texture_desc.h"
 #include "frontend/ptx/value_bits.h"
 #include "frontend/ptx/wgmma_layout.h"
 
@@ -268,6 +269,11 @@ class CtaEmulator : public CtaWork {
   void runtime_op(WarpState& w, const EmuInst& in, uint32_t exec);
   // A byte at a generic address (global, or this lane's shared or local memory), for printf.
   uint8_t generic_byte(uint64_t address, const WarpState& w, uint32_t lane, const EmuInst& in);
+  // texture_ops.cpp: tex, tld4, txq, suld, sust on the objects launch files make.
+  void texture_op(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);
+  void surface_op(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);
+  TextureDesc texture_object(const WarpState& w, const EmuInst& in, uint32_t lane, bool surface);
+  void timed_access(const WarpState& w, const EmuInst& in, uint32_t bytes, Record& out);
   void bulk_copy(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);
   void bulk_tensor_copy(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);
   void bulk_store(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);

@@ -243,8 +243,9 @@ void PtxWorkload::add_launch(MapReader& r, const fs::path& dir) {
       a.finish();
       continue;
     }
-    if (a.has("tensor_map")) {
-      add_tensor_map(a, param, slot);
+    if (a.has("tensor_map") || a.has("texture") || a.has("surface")) {
+      if (a.has("tensor_map")) add_tensor_map(a, param, slot);
+      else add_texture(a, param, slot, a.has("surface"));
       a.finish();
       continue;
     }

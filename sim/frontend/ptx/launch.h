@@ -81,6 +81,9 @@ class PtxWorkload : public Workload {
   };
   void add_buffer(MapReader& b, const std::string& name, const std::filesystem::path& dir);
   void add_tensor_map(MapReader& arg, const Variable& param, uint8_t* slot);
+  // texture_args.cpp: a texture or surface object's descriptor, kept in global memory; the
+  // parameter gets its handle.
+  void add_texture(MapReader& arg, const Variable& param, uint8_t* slot, bool surface);
   void add_launch(MapReader& r, const std::filesystem::path& dir);
   void set_cluster(Launch& l, const Function& f, MapReader& r, bool given);
   void check_launch_bounds(Launch& l, const Function& f, MapReader& r, bool registers_given);

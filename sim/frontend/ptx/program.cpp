@@ -38,7 +38,8 @@ const std::set<std::string> kSupported = {"mov",  "add",  "sub",  "mul",   "mad"
                                           "copysign", "shf", "bfind", "tanh", "match", "isspacep", "trap", "griddepcontrol", "call",
                                           "addc", "subc", "madc", "dp4a", "dp2a", "sad",
                                           "fns", "bmsk", "szext", "lop3", "prefetch", "prefetchu", "discard", "applypriority",
-                                          "alloca", "stacksave", "stackrestore", "movmatrix"};
+                                          "alloca", "stacksave", "stackrestore", "movmatrix",
+                                          "tex", "tld4", "txq", "suld", "sust"};
 
 uint32_t type_bits(const std::string& t) {
   if (t == ".pred") return 1;

@@ -40,6 +40,7 @@ bool keeps_to_registers(const EmuInst& in) {
     case EmuOp::kTcgen05: case EmuOp::kTrap: case EmuOp::kPrintf: case EmuOp::kAssertFail: case EmuOp::kMalloc: case EmuOp::kFree:
     case EmuOp::kBadIndirectCall:
     case EmuOp::kAlloca: case EmuOp::kStackSave: case EmuOp::kStackRestore:
+    case EmuOp::kTexture:  // reads global memory, or (sust) writes it
       return false;
     default:
       return true;  // arithmetic, moves, comparisons, branches, shuffles and votes
@@ -52,6 +53,8 @@ bool keeps_to_grid(const EmuInst& in) {
     case EmuOp::kLd: case EmuOp::kLdmatrix: case EmuOp::kWmmaLoad:
     case EmuOp::kAtom:  // counted where it runs when it changes memory (cta_emulator.cpp)
       return true;
+    case EmuOp::kTexture:
+      return in.base != "sust";
     default:
       return keeps_to_registers(in);
   }

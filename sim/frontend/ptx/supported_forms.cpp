@@ -213,6 +213,63 @@ std::string atomic_form(const Instruction& in, const EmuInst& e) {
   return "";
 }
 
+// Texture and surface instructions on texture and surface objects (unified mode: the handle in
+// a 64-bit register): tex[.level|.grad].{1d,2d,3d}.v4.{f32,s32,u32}.{s32,f32},
+// tld4.{r,g,b,a}.2d.v4.{f32,s32,u32}.f32, txq.{width,height,depth,normalized_coords}.b32 and
+// suld.b/sust.b.{1d,2d,3d}[.v2,.v4].{b8,b16,b32,b64}.{trap,clamp,zero} (texture_ops.cpp).
+std::string texture_form(const Instruction& in, const EmuInst& e) {
+  auto refuse = [&](const std::string& why) { return "the emulator cannot run '" + in.opcode + "': " + why; };
+  const auto& ops = e.operands;
+  const size_t at = e.base == "sust" ? 0 : 1;
+  if (ops.size() <= at || ops[at].kind != EmuOperand::Kind::kAddr || ops[at].reg < 0 || ops[at].symbol_space != MemSpace::kNone) {
+    return refuse("operand " + std::to_string(at + 1) + " must be [handle, {coordinates}] with the object's handle in a 64-bit register "
+                  "(texture references, .texref, are gone since CUDA 12)");
+  }
+  if (e.base == "txq") {
+    const std::string q = e.mods.empty() ? "" : e.mods[0];
+    if (q != "width" && q != "height" && q != "depth" && q != "normalized_coords") return refuse("txq queries width, height, depth and normalized_coords");
+    if (ops.size() != 2 || ops[0].kind != EmuOperand::Kind::kReg) return refuse("expected txq.query.b32 d, [handle]");
+    return "";
+  }
+  uint32_t rank = 0;
+  for (const auto& m : e.mods) {
+    if (m == "1d" || m == "2d" || m == "3d") rank = static_cast<uint32_t>(m[0] - '0');
+    if (m == "a1d" || m == "a2d" || m == "cube" || m == "acube" || m == "2dms" || m == "a2dms") return refuse("layered, cube and multisample textures are not modelled");
+  }
+  if (rank == 0) return refuse("expected a geometry: .1d, .2d or .3d");
+  // Coordinates: one per dimension, and for 3D a vector of four whose last is ignored (PTX ISA).
+  const size_t coords = rank == 3 ? 4 : rank;
+  if (ops[at].regs.size() != coords) return refuse("expected " + std::to_string(coords) + " coordinates in braces");
+  if (e.base == "suld" || e.base == "sust") {
+    if (!e.has("b")) return refuse("formatted surface accesses (.p) are not modelled; suld.b and sust.b are");
+    if (!e.has("trap") && !e.has("clamp") && !e.has("zero")) return refuse("expected a boundary mode: .trap, .clamp or .zero");
+    const std::string type = e.types.empty() ? "" : e.types.back();
+    if (type != "b8" && type != "b16" && type != "b32" && type != "b64") return refuse("expected .b8, .b16, .b32 or .b64");
+    const EmuOperand& data = ops.at(e.base == "suld" ? 0 : 1);
+    const size_t n = e.has("v4") ? 4 : e.has("v2") ? 2 : 1;
+    const size_t given = data.kind == EmuOperand::Kind::kVector ? data.regs.size() : 1;
+    if (ops.size() != 2 || given != n || (e.base == "suld" && data.kind != EmuOperand::Kind::kVector && data.kind != EmuOperand::Kind::kReg)) {
+      return refuse("expected " + std::to_string(n) + " data register(s)");
+    }
+    return "";
+  }
+  const bool gather = e.base == "tld4";
+  if (gather && (rank != 2 || e.mods.empty() || e.mods[0].size() != 1 || std::string("rgba").find(e.mods[0]) == std::string::npos)) {
+    return refuse("expected tld4.{r,g,b,a}.2d");
+  }
+  if (e.types.size() != 2) return refuse("expected a result and a coordinate type");
+  const std::string& result = e.types[0], & coord = e.types[1];
+  if (!e.has("v4") || (result != "f32" && result != "s32" && result != "u32")) return refuse("results are .v4 of .f32, .s32 or .u32 (.f16 results are not modelled)");
+  if (coord != "f32" && (coord != "s32" || gather)) return refuse("coordinates are .f32" + std::string(gather ? "" : " or .s32"));
+  const size_t extra = e.has("level") ? 1 : e.has("grad") ? 2 : 0;  // the level of detail, or two gradients: level 0 is all there is
+  if (e.has("base") && e.has("level")) return refuse("expected one of .base, .level, .grad");
+  if (ops.size() != 2 + extra || ops[0].kind != EmuOperand::Kind::kVector || ops[0].regs.size() != 4) {
+    return refuse("expected {four destinations}, [handle, {coordinates}]" + std::string(extra == 1 ? ", lod" : extra == 2 ? ", dPdx, dPdy" : "") +
+                  " (coordinate offsets, depth compares and the residency predicate are not modelled)");
+  }
+  return "";
+}
+
 // The fewest operands each instruction's forms take (PTX ISA), and which operand is the
 // address of those that access memory; checked first, so the emulator never meets an
 // instruction short of the operands it reads.
@@ -302,6 +359,7 @@ std::string unsupported_form(const Instruction& in, const EmuInst& e) {
     if (e.has("v2") || e.has("v4") || e.has("v8")) return "'" + in.opcode + "': .b128 accesses are scalar (no .v2, .v4)";
     if (!e.operands.at(base == "ld" ? 0 : 1).wide) return "'" + in.opcode + "': the data must be a .b128 register";
   }
+  if (base == "tex" || base == "tld4" || base == "txq" || base == "suld" || base == "sust") return texture_form(in, e);
   if (base == "mma") return mma_form(in);
   if (base == "wgmma") return wgmma_form(in, e);
   if (base == "tcgen05") return tcgen05_form(in, e);
