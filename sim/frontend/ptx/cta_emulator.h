@@ -35,7 +35,7 @@ namespace warpsim::ptx {
 
 // A problem the kernel checkers found (docs/launch-format.md#checks).
 struct Finding {
-  std::string kind;     // "race", "uninitialized-shared-read", "divergent-barrier"
+  std::string kind;     // "race", "uninitialized-shared-read", "divergent-barrier", "uninitialized-global-read", "stale-texture-read", ...
   std::string message;  // file:line: what, by which thread of which CTA, and the other access
 };
 
@@ -274,6 +274,7 @@ class CtaEmulator : public CtaWork {
   void surface_op(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);
   TextureDesc texture_object(const WarpState& w, const EmuInst& in, uint32_t lane, bool surface);
   void timed_access(const WarpState& w, const EmuInst& in, uint32_t bytes, Record& out);
+  void check_texture_coherence(const WarpState& w, uint32_t lane, uint64_t address, uint32_t size, const EmuInst& in);
   void bulk_copy(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);
   void bulk_tensor_copy(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);
   void bulk_store(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);

@@ -9,7 +9,7 @@ uint64_t DeviceMemory::allocate(const std::string& name, std::vector<uint8_t> by
   uint64_t base = next_;
   next_ = (base + bytes.size() + 0x10000 + 255) / 256 * 256;
   std::vector<uint8_t> written(undefined ? bytes.size() : 0, 0);
-  buffers_.push_back(Buffer{name, base, std::move(bytes), std::move(written)});
+  buffers_.push_back(Buffer{name, base, std::move(bytes), std::move(written), {}});
   tracks_writes_ = tracks_writes_ || undefined;
   return base;
 }
@@ -34,7 +34,29 @@ uint8_t* DeviceMemory::at(uint64_t address, uint64_t size) {
 
 void DeviceMemory::mark_written(uint64_t address, uint64_t size) {
   Buffer* b = buffer_at(address, size);
-  if (b && !b->written.empty()) std::fill_n(b->written.begin() + static_cast<std::ptrdiff_t>(address - b->base), size, uint8_t{1});
+  if (!b) return;
+  const auto at = static_cast<std::ptrdiff_t>(address - b->base);
+  if (!b->written.empty()) std::fill_n(b->written.begin() + at, size, uint8_t{1});
+  if (!b->launch_written.empty()) std::fill_n(b->launch_written.begin() + at, size, uint8_t{1});
+}
+
+void DeviceMemory::watch_texture_reads(const std::string& name) {
+  for (Buffer& b : buffers_)
+    if (b.name == name && b.launch_written.empty()) b.launch_written.assign(b.bytes.size(), 0);
+  tracks_writes_ = true;
+}
+
+void DeviceMemory::begin_launch() {
+  for (Buffer& b : buffers_)
+    if (!b.launch_written.empty()) std::fill(b.launch_written.begin(), b.launch_written.end(), uint8_t{0});
+}
+
+int64_t DeviceMemory::first_written_in_launch(uint64_t address, uint64_t size) {
+  const Buffer* b = buffer_at(address, size);
+  if (!b || b->launch_written.empty()) return -1;
+  for (uint64_t k = 0; k < size; ++k)
+    if (b->launch_written[address - b->base + k]) return static_cast<int64_t>(address - b->base + k);
+  return -1;
 }
 
 void DeviceMemory::mark_unwritten(uint64_t address, uint64_t size) {

@@ -16,6 +16,9 @@ class DeviceMemory {
     // For a buffer allocated undefined (`init: none`): per byte, whether anything has written
     // it. Empty: every byte is defined.
     std::vector<uint8_t> written;
+    // For a buffer a texture or surface object reads (watch_texture_reads): per byte, whether the
+    // launch under way has written it. Empty: not watched.
+    std::vector<uint8_t> launch_written;
   };
 
   // Returns the new buffer's address (256-byte aligned, 64 KiB after the previous buffer).
@@ -28,6 +31,14 @@ class DeviceMemory {
   // or, for memory handed out anew (a device malloc block), that it is undefined again.
   void mark_written(uint64_t address, uint64_t size);
   void mark_unwritten(uint64_t address, uint64_t size);
+  // Texture and surface reads are not coherent with the same kernel's writes (CUDA C++
+  // Programming Guide, "Read/Write Coherency"): for a buffer they read, writes are remembered
+  // per launch (mark_written) and begin_launch forgets them.
+  void watch_texture_reads(const std::string& name);
+  void begin_launch();
+  // The offset in its buffer of the first byte of [address, address + size) the launch under way
+  // has written, in a watched buffer; -1 when none.
+  int64_t first_written_in_launch(uint64_t address, uint64_t size);
   // The buffer and the offset in it of the first byte of [address, address + size) nothing has
   // written; null when every byte is defined.
   const Buffer* first_unwritten(uint64_t address, uint64_t size, uint64_t* offset = nullptr);

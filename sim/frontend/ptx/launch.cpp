@@ -494,6 +494,7 @@ std::unique_ptr<KernelSource> PtxWorkload::next_kernel() {
   if (next_ >= launches_.size()) return nullptr;
   const Launch& l = *launches_[next_++];
   current_ = &l;
+  memory_.begin_launch();
   KernelInfo info;
   info.name = l.kernel;
   info.grid = l.grid;

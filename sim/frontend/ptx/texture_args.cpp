@@ -101,6 +101,7 @@ void PtxWorkload::add_texture(MapReader& arg, const Variable& param, uint8_t* sl
   }
   if (param.size_bytes() < 8) config_error(m.location("buffer"), "parameter " + param.name + " has " + std::to_string(param.size_bytes()) + " bytes; a " + what + " object takes 8");
   m.finish();
+  memory_.watch_texture_reads(buffer);
   std::vector<uint8_t> bytes(128, 0);
   std::memcpy(bytes.data(), &t, sizeof t);
   const uint64_t handle = memory_.allocate("<" + what + " object over '" + buffer + "'>", std::move(bytes));

@@ -74,6 +74,20 @@ double filter_weight(double frac) { return std::nearbyint(frac * 256.0) / 256.0;
 
 }  // namespace
 
+// Texture and surface reads are not kept coherent with the kernel's own global and surface
+// writes: a read of bytes this launch wrote returns undefined data (CUDA C++ Programming Guide,
+// "Read/Write Coherency"). Reported as a finding; the emulator returns the bytes written.
+void CtaEmulator::check_texture_coherence(const WarpState& w, uint32_t lane, uint64_t address, uint32_t size, const EmuInst& in) {
+  const int64_t offset = launch_.memory->first_written_in_launch(address, size);
+  if (offset < 0) return;
+  const DeviceMemory::Buffer* b = launch_.memory->buffer_at(address, size);
+  launch_.findings->add("stale-texture-read", in.line,
+                        launch_.file + ":" + std::to_string(in.line) + ": " + thread_name(w, lane) + " reads byte " + std::to_string(offset) +
+                            " of buffer '" + b->name + "' through a " + (in.base == "suld" ? "surface" : "texture") +
+                            " object after this kernel wrote it; texture and surface reads are not coherent with the same kernel's "
+                            "writes, so the value is undefined (CUDA C++ Programming Guide, \"Read/Write Coherency\")");
+}
+
 TextureDesc CtaEmulator::texture_object(const WarpState& w, const EmuInst& in, uint32_t l, bool surface) {
   const EmuOperand& a = in.operands.at(in.base == "sust" ? 0 : 1);
   const uint64_t handle = a.reg >= 0 ? w.regs.get(a.reg, l) : a.bits;
@@ -154,6 +168,7 @@ void CtaEmulator::texture_op(WarpState& w, const EmuInst& in, uint32_t exec, Rec
       const uint64_t address = inside ? t.texel_address(at[0], at[1], at[2]) : 0;
       if (inside && !any) first_texel = address, any = true;
       const uint8_t* p = inside ? global_bytes(address, t.texel_bytes(), true, false, w, l, in) : nullptr;
+      if (p && checks_global_) check_texture_coherence(w, l, address, t.texel_bytes(), in);
       if (gather) {
         // PTX ISA, tld4: counter-clockwise from the lower left: (i0, j1), (i1, j1), (i1, j0), (i0, j0).
         static constexpr uint32_t kSlot[4] = {3, 2, 0, 1};  // by corner (bit 0: i1, bit 1: j1)
@@ -213,6 +228,7 @@ void CtaEmulator::surface_op(WarpState& w, const EmuInst& in, uint32_t exec, Rec
     }
     const uint64_t address = t.address + at[2] * t.slice + at[1] * t.pitch + at[0];
     out.addresses.push_back(inside ? address : t.address);
+    if (inside && load && checks_global_) check_texture_coherence(w, l, address, bytes, in);
     uint8_t* p = inside ? global_bytes(address, bytes, load, !load, w, l, in) : nullptr;
     for (uint32_t k = 0; k < n; ++k) {
       const int32_t r = data.kind == EmuOperand::Kind::kVector ? data.regs.at(k) : data.reg;

@@ -8,6 +8,7 @@
 #include <bit>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -236,6 +237,49 @@ TEST(Textures, ATextureOverBytesNothingWroteIsReported) {
   const auto r = test::run_cli({"run", "--arch", "a100", file, "-q"});
   EXPECT_EQ(r.exit_code, 6) << r.err;
   EXPECT_NE(r.err.find("k.ptx:12: thread (0,0,0) of CTA (0,0,0) reads byte 12 of buffer 'img', which nothing has written"), std::string::npos) << r.err;
+}
+
+// A texture or surface read of bytes the same kernel wrote returns undefined data (the caches are
+// not kept coherent within a launch); a later launch reads them safely.
+TEST(Textures, ReadingThroughATextureWhatTheSameKernelWroteIsReported) {
+  TempDir dir;
+  // k stores 2.0 at element `store` of `img` (through its pointer), then fetches element `at` through the texture.
+  dir.write("k.ptx", std::string(kHeader) + R"(.visible .entry k(.param .u64 t, .param .u64 img, .param .u64 out, .param .u32 at, .param .u32 store)
+{
+  .reg .b32 %r<4>;
+  .reg .f32 %f<8>;
+  .reg .b64 %rd<6>;
+  ld.param.u64 %rd1, [t];
+  ld.param.u64 %rd2, [img];
+  ld.param.u64 %rd3, [out];
+  ld.param.u32 %r1, [at];
+  ld.param.u32 %r2, [store];
+  mul.wide.u32 %rd4, %r2, 4;
+  add.s64 %rd5, %rd2, %rd4;
+  st.global.f32 [%rd5], 0f40000000;
+  tex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1}];
+  st.global.f32 [%rd3], %f1;
+  ret;
+}
+)");
+  // Two launches, each given (at, store).
+  auto run = [&](std::pair<int, int> first, std::pair<int, int> second) {
+    const std::string launch = "ptx: k.ptx\nbuffers:\n  img: {elem: f32, count: 8}\n  out: {elem: f32, count: 1}\nlaunches:\n";
+    std::string launches;
+    for (const auto& [at, store] : {first, second}) {
+      launches += "  - {kernel: k, grid: [1], block: [1], args: [{texture: {buffer: img, elem: f32, dims: [8]}}, {buffer: img}, {buffer: out}, "
+                  "{scalar: u32, value: " + std::to_string(at) + "}, {scalar: u32, value: " + std::to_string(store) + "}]}\n";
+    }
+    return test::run_cli({"run", "--arch", "a100", dir.write("k.launch.yaml", launch + launches), "-q"});
+  };
+  // The first launch writes element 5 and fetches 4; the second fetches 5, which an earlier launch wrote: safe.
+  const auto clean = run({4, 5}, {5, 0});
+  EXPECT_EQ(clean.exit_code, 0) << clean.err;
+  const auto r = run({4, 0}, {5, 5});
+  EXPECT_EQ(r.exit_code, 6);
+  EXPECT_NE(r.err.find("k.ptx:17: thread (0,0,0) of CTA (0,0,0) reads byte 20 of buffer 'img' through a texture object after this kernel wrote it"),
+            std::string::npos)
+      << r.err;
 }
 
 // Objects the CUDA runtime would refuse to create are refused at their line in the launch file.
