@@ -153,8 +153,16 @@ cudaChannelFormatDesc channel_format(const SuiteTexture& t) {
   return cudaCreateChannelDesc(bits, t.channels > 1 ? bits : 0, t.channels > 2 ? bits : 0, t.channels > 3 ? bits : 0, kind);
 }
 
+// A runtime call that may fail for one entry (a texture this GPU refuses): the first failure is
+// kept in `failure` and the entry is skipped, rather than ending the whole measurement.
+#define CUDA_TRY(call, failure)                                                                  \
+  do {                                                                                           \
+    cudaError_t e_ = (call);                                                                     \
+    if (e_ != cudaSuccess && (failure).empty()) (failure) = std::string(#call) + ": " + cudaGetErrorString(e_); \
+  } while (0)
+
 // Between the buffer (rows t.pitch bytes apart) and the array; extents in texels.
-void copy_array(const TextureObject& o, bool to_array) {
+void copy_array(const TextureObject& o, bool to_array, std::string& failure) {
   const SuiteTexture& t = *o.spec;
   cudaMemcpy3DParms c{};
   const cudaPitchedPtr p = make_cudaPitchedPtr(o.buffer, t.pitch, t.dims[0], t.dims[1]);
@@ -162,10 +170,10 @@ void copy_array(const TextureObject& o, bool to_array) {
   else c.srcArray = o.array, c.dstPtr = p;
   c.extent = make_cudaExtent(t.dims[0], t.dims[1], t.dims[2]);
   c.kind = cudaMemcpyDeviceToDevice;
-  CUDA_OK(cudaMemcpy3D(&c));
+  CUDA_TRY(cudaMemcpy3D(&c), failure);
 }
 
-TextureObject make_texture(const SuiteTexture& t, void* buffer) {
+TextureObject make_texture(const SuiteTexture& t, void* buffer, std::string& failure) {
   TextureObject o{0, nullptr, &t, buffer};
   const cudaChannelFormatDesc format = channel_format(t);
   cudaResourceDesc res{};
@@ -183,13 +191,14 @@ TextureObject make_texture(const SuiteTexture& t, void* buffer) {
     res.res.pitch2D.pitchInBytes = t.pitch;
   } else {
     const cudaExtent extent = make_cudaExtent(t.dims[0], t.rank > 1 ? t.dims[1] : 0, t.rank > 2 ? t.dims[2] : 0);
-    CUDA_OK(cudaMalloc3DArray(&o.array, &format, extent, t.surface ? cudaArraySurfaceLoadStore : 0));
-    copy_array(o, true);
+    CUDA_TRY(cudaMalloc3DArray(&o.array, &format, extent, t.surface ? cudaArraySurfaceLoadStore : 0), failure);
+    if (!failure.empty()) return o;
+    copy_array(o, true, failure);
     res.resType = cudaResourceTypeArray;
     res.res.array.array = o.array;
   }
   if (t.surface) {
-    CUDA_OK(cudaCreateSurfaceObject(&o.handle, &res));
+    CUDA_TRY(cudaCreateSurfaceObject(&o.handle, &res), failure);
     return o;
   }
   static const cudaTextureAddressMode kModes[4] = {cudaAddressModeClamp, cudaAddressModeBorder, cudaAddressModeWrap, cudaAddressModeMirror};
@@ -198,13 +207,13 @@ TextureObject make_texture(const SuiteTexture& t, void* buffer) {
   td.filterMode = t.linear_filter ? cudaFilterModeLinear : cudaFilterModePoint;
   td.readMode = t.normalized_read ? cudaReadModeNormalizedFloat : cudaReadModeElementType;
   td.normalizedCoords = t.normalized_coords ? 1 : 0;
-  CUDA_OK(cudaCreateTextureObject(&o.handle, &res, &td, nullptr));
+  CUDA_TRY(cudaCreateTextureObject(&o.handle, &res, &td, nullptr), failure);
   return o;
 }
 
 void destroy_texture(const TextureObject& o) {
-  if (o.spec->surface) CUDA_OK(cudaDestroySurfaceObject(o.handle));
-  else CUDA_OK(cudaDestroyTextureObject(o.handle));
+  if (o.handle && o.spec->surface) CUDA_OK(cudaDestroySurfaceObject(o.handle));
+  if (o.handle && !o.spec->surface) CUDA_OK(cudaDestroyTextureObject(o.handle));
   if (o.array) CUDA_OK(cudaFreeArray(o.array));
 }
 
@@ -397,6 +406,7 @@ int main(int argc, char** argv) {
       };
       std::vector<Prepared> launches;
       std::vector<TextureObject> objects;
+      std::string texture_failure;
       for (const SuiteLaunch& l : s.launches) {
         if (!l.kernel) break;
         Prepared p{nullptr, dim3(l.grid[0], l.grid[1], l.grid[2]), dim3(l.block[0], l.block[1], l.block[2]), l.dynamic_shared, {}, {},
@@ -414,7 +424,7 @@ int main(int argc, char** argv) {
             continue;
           }
           if (arg.texture >= 0) {
-            objects.push_back(make_texture(s.textures[arg.texture], dev_buffers.at(s.textures[arg.texture].buffer)));
+            objects.push_back(make_texture(s.textures[arg.texture], dev_buffers.at(s.textures[arg.texture].buffer), texture_failure));
             p.storage[a] = objects.back().handle;
             p.args.push_back(&p.storage[a]);
             continue;
@@ -457,10 +467,20 @@ int main(int argc, char** argv) {
           CUDA_OK(cudaLaunchKernelExC(&config, p.fn, p.args.data()));
         }
       };
+      if (!texture_failure.empty()) {  // an object this GPU's runtime refused: the other entries still run
+        for (const TextureObject& o : objects) destroy_texture(o);
+        for (void* p : dev_buffers) CUDA_OK(cudaFree(p));
+        k << ", \"skipped\": " << json_string("the CUDA runtime refused a texture or surface object: " + texture_failure) << "}";
+        std::fprintf(stderr, "%-26s skipped: %s\n", s.name, texture_failure.c_str());
+        js << (first ? "" : ",\n") << k.str();
+        first = false;
+        continue;
+      }
       run_all();
       CUDA_OK(cudaDeviceSynchronize());
       for (const TextureObject& o : objects)
-        if (o.array) copy_array(o, false);
+        if (o.array) copy_array(o, false, texture_failure);
+      if (!texture_failure.empty() && error.empty()) error = texture_failure;
       std::vector<std::vector<uint8_t>> out(host.size());
       for (size_t b = 0; b < host.size(); ++b) {
         out[b].resize(host[b].size());
