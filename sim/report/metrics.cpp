@@ -37,6 +37,8 @@ std::vector<Metric> ncu_metrics(const GpuSpec& spec, const StatRegistry& st, con
   add("lts__throughput.avg.pct_of_peak_sustained_elapsed", k.l2_utilisation * 100, "%", "approximate");
   add("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", sum("global_load.requests"), "request");
   add("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", sum("global_load.sectors"), "sector");
+  add("l1tex__t_requests_pipe_tex_mem_texture.sum", sum("texture_load.requests"), "request");
+  add("l1tex__t_sectors_pipe_tex_mem_texture.sum", sum("texture_load.sectors"), "sector");
   add("l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", sum("global_store.requests"), "request");
   add("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", sum("global_store.sectors"), "sector");
   add("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", sum("shared_load.wavefronts") - sum("shared_load.requests"), "");

@@ -97,11 +97,14 @@ bool LoadStoreUnit::issue_global_load(const WarpInst& inst, uint32_t warp, Cycle
   coalesce(inst, m.line_bytes, m.sector_bytes, lines_);
   Cycle looked_up = lsu_start(lines_.size(), now);
   Cycle data = looked_up + m.l1.hit_latency - 1;
-  ++stats_.global_load_requests;
+  // Texture fetches go through L1TEX like loads, counted apart as Nsight Compute counts them (pipe tex).
+  const bool texture = inst.op->texture_fetch;
+  ++(texture ? stats_.texture_load_requests : stats_.global_load_requests);
+  uint64_t& sectors = texture ? stats_.texture_load_sectors : stats_.global_load_sectors;
   if (inst.op->bypass_l1) {
     uint32_t token = new_token(warp, inst, data);
     for (const auto& la : lines_) {
-      stats_.global_load_sectors += static_cast<uint64_t>(std::popcount(la.sectors));
+      sectors += static_cast<uint64_t>(std::popcount(la.sectors));
       stats_.l1_sector_misses += static_cast<uint64_t>(std::popcount(la.sectors));
       ++tokens_[token].pending;
       MemRequest req{la.line, la.sectors, token | kDirectToken, sm_id_, MemOp::kRead};
@@ -112,7 +115,7 @@ bool LoadStoreUnit::issue_global_load(const WarpInst& inst, uint32_t warp, Cycle
   }
   uint32_t token = UINT32_MAX;
   for (const auto& la : lines_) {
-    stats_.global_load_sectors += static_cast<uint64_t>(std::popcount(la.sectors));
+    sectors += static_cast<uint64_t>(std::popcount(la.sectors));
     int way = l1_.find(la.line);
     uint32_t present = way >= 0 ? l1_.valid_sectors(la.line, way) : 0;
     uint32_t hit = la.sectors & present, miss = la.sectors & ~present;

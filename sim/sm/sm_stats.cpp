@@ -34,6 +34,8 @@ void SmStats::register_with(StatRegistry& r, const std::string& p) const {
   r.add(p + ".divergent_branches", &divergent_branches, "warp instructions", "branches after which fewer lanes ran");
   r.add(p + ".global_load.requests", &global_load_requests, "requests", "global/local load instructions");
   r.add(p + ".global_load.sectors", &global_load_sectors, "sectors", "sectors requested by global/local loads");
+  r.add(p + ".texture_load.requests", &texture_load_requests, "requests", "texture fetch instructions (tex, tld4)");
+  r.add(p + ".texture_load.sectors", &texture_load_sectors, "sectors", "sectors requested by texture fetches");
   r.add(p + ".global_store.requests", &global_store_requests, "requests", "global/local store instructions");
   r.add(p + ".global_store.sectors", &global_store_sectors, "sectors", "sectors written by global/local stores");
   r.add(p + ".l1.sector_hits", &l1_sector_hits, "sectors", "load sectors found in L1");

@@ -31,6 +31,7 @@ struct SmStats {
   uint64_t divergent_branches = 0;    // the next instruction ran with fewer lanes than the branch
   // Memory.
   uint64_t global_load_requests = 0, global_load_sectors = 0;
+  uint64_t texture_load_requests = 0, texture_load_sectors = 0;  // tex, tld4
   uint64_t global_store_requests = 0, global_store_sectors = 0;
   uint64_t l1_sector_hits = 0, l1_sector_misses = 0;   // global/local loads through L1
   uint64_t l1_mshr_merges = 0;                          // sectors already requested by another miss

@@ -197,7 +197,10 @@ TEST(Textures, TheTimingModelSeesEachLanesTexels) {
     EXPECT_EQ(r.exit_code, 0) << r.err;
     const auto json = nlohmann::json::parse(r.out, nullptr, false);
     if (json.is_discarded()) return -1.0;
-    return json["kernels"][0]["metrics"]["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"]["value"].get<double>();
+    // Counted as Nsight Compute counts fetches (pipe tex), apart from the kernel's global loads (none).
+    EXPECT_EQ(json["kernels"][0]["metrics"]["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"]["value"].get<double>(), 0);
+    EXPECT_EQ(json["kernels"][0]["metrics"]["l1tex__t_requests_pipe_tex_mem_texture.sum"]["value"].get<double>(), 1);
+    return json["kernels"][0]["metrics"]["l1tex__t_sectors_pipe_tex_mem_texture.sum"]["value"].get<double>();
   };
   EXPECT_EQ(sectors("point"), 16);
   // Lane t fetches at x = t + 0.5: point sampling reads texel t; linear filtering blends texels t
