@@ -35,7 +35,7 @@ namespace warpsim::ptx {
 
 // A problem the kernel checkers found (docs/launch-format.md#checks).
 struct Finding {
-  std::string kind;     // "race", "uninitialized-shared-read", "divergent-barrier", "uninitialized-global-read", "stale-texture-read", ...
+  std::string kind;     // "race", "uninitialized-shared-read", "divergent-barrier", "uninitialized-global-read", "stale-texture-read", "shuffle-from-inactive-lane", ...
   std::string message;  // file:line: what, by which thread of which CTA, and the other access
 };
 
@@ -265,6 +265,7 @@ class CtaEmulator : public CtaWork {
   void complete_phase_if_done(Mbarrier& b) const;
   void mbarrier_op(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);
   void warp_op(WarpState& w, const EmuInst& in, uint32_t exec);  // warp_ops.cpp
+  [[gnu::cold]] void report_inactive_source(const WarpState& w, const EmuInst& in, uint32_t lane, uint32_t source) const;
   // isspacep, alloca and the stack, trap, and the CUDA runtime's vprintf and __assertfail (runtime_ops.cpp).
   void runtime_op(WarpState& w, const EmuInst& in, uint32_t exec);
   // A byte at a generic address (global, or this lane's shared or local memory), for printf.

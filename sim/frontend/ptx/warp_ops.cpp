@@ -9,6 +9,13 @@
 
 namespace warpsim::ptx {
 
+void CtaEmulator::report_inactive_source(const WarpState& w, const EmuInst& in, uint32_t lane, uint32_t source) const {
+  launch_.findings->add("shuffle-from-inactive-lane", in.line,
+                        launch_.file + ":" + std::to_string(in.line) + ": " + thread_name(w, lane) + " reads lane " + std::to_string(source) +
+                            " with " + in.opcode + ", but lane " + std::to_string(source) +
+                            " is not taking part (it has exited, or is outside the membermask), so the value is undefined");
+}
+
 void CtaEmulator::warp_op(WarpState& w, const EmuInst& in, uint32_t exec) {
   const auto& ops = in.operands;
   const Type type = in.type;
@@ -39,6 +46,9 @@ void CtaEmulator::warp_op(WarpState& w, const EmuInst& in, uint32_t exec) {
         if (mode == "bfly") j = static_cast<int32_t>(l ^ bval), pval = j <= static_cast<int32_t>(max_lane);
         if (mode == "idx") j = static_cast<int32_t>(min_lane | (bval & ~segmask)), pval = j <= static_cast<int32_t>(max_lane);
         if (!pval) j = static_cast<int32_t>(l);
+        // A source lane in range that is not taking part (exited, or outside the membermask)
+        // gives an undefined value (CUDA C++ Programming Guide, "Warp Shuffle Functions").
+        if (pval && !(exec >> j & 1) && launch_.findings && launch_.findings->enabled) report_inactive_source(w, in, l, static_cast<uint32_t>(j));
         result[l] = source[static_cast<uint32_t>(j)];
         valid[l] = pval;
       });

@@ -1,0 +1,57 @@
+// The checker for shuffles that read a lane not taking part: CUDA leaves the value undefined
+// ("Warp Shuffle Functions"), and a reduction over a partial warp that shuffles with the full
+// mask reads lanes that do not exist.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "support/test_support.h"
+
+namespace warpsim {
+namespace {
+
+using test::TempDir;
+
+// Each thread adds the value 8 lanes down (shfl.sync.down, width 32, full membermask) to its
+// thread index and stores the sum.
+const char* kKernel = R"(.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+  .reg .b32 %r<6>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  shfl.sync.down.b32 %r2, %r1, 8, 31, -1;
+  add.s32 %r3, %r1, %r2;
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r3;
+  ret;
+}
+)";
+
+test::CliResult run(const TempDir& dir, int threads) {
+  dir.write("k.ptx", kKernel);
+  const std::string file = dir.write("k.launch.yaml", "ptx: k.ptx\nkernel: k\ngrid: [1]\nblock: [" + std::to_string(threads) +
+                                                          "]\nargs:\n  - {buffer: {name: out, elem: u32, count: 64}}\n");
+  return test::run_cli({"run", "--arch", "a100", file, "-q"});
+}
+
+TEST(ShuffleCheck, ReadingALaneThatDoesNotTakePartIsReported) {
+  TempDir dir;
+  // 64 threads: every source lane (up to 31) exists. 48 threads: the second warp has lanes 0-15
+  // only, so its lanes 8-15 read lanes 16-23, which do not exist.
+  const auto full = run(dir, 64);
+  EXPECT_EQ(full.exit_code, 0) << full.err;
+  const auto partial = run(dir, 48);
+  EXPECT_EQ(partial.exit_code, 6);
+  EXPECT_NE(partial.err.find("k.ptx:10: thread (40,0,0) of CTA (0,0,0) reads lane 16 with shfl.sync.down.b32, but lane 16 is not taking part "
+                             "(it has exited, or is outside the membermask), so the value is undefined"),
+            std::string::npos)
+      << partial.err;
+}
+
+}  // namespace
+}  // namespace warpsim
