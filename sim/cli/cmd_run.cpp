@@ -87,7 +87,7 @@ int run_command(const std::vector<std::string>& args) {
       "quiet,q", po::bool_switch(&quiet), "do not print the summary")(
       "dump-dir", po::value(&dump_dir), "with a launch file: write the buffers named in 'dump:' to DIR as <name>.bin")(
       "reconvergence", po::value(&reconvergence), "with a launch file: stack (classic SIMT stack) or independent (Volta-style independent thread scheduling)")(
-      "checks", po::value(&checks), "with a launch file: kernel checkers (races, uninitialised shared reads, reads of init: none global memory nothing wrote, divergent barriers): error (default: findings exit 6), warn, or off")(
+      "checks", po::value(&checks), "with a launch file: kernel checkers (races, uninitialised shared reads, reads of init: none global memory nothing wrote, divergent barriers, texture reads of what the kernel wrote, shuffles from lanes not taking part; docs/launch-format.md#checks): error (default: findings exit 6), warn, or off")(
       "input", po::value(&input), "workload file");
   RunViews views;
   views.add_options(opts);
