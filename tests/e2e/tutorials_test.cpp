@@ -327,6 +327,27 @@ TEST(Tutorials, KernelBugs) {
   EXPECT_EQ(r.exit_code, 3);
   EXPECT_NE(r.err.find("the GPU holds 264 of the grid's 300 CTAs at once"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("cannot begin until a resident one exits"), std::string::npos) << r.err;
+  // 4. A warp reduction over a 48-thread block: five findings (one per step), the first at lane 0 of
+  // the second warp reading lane 16; whole warps (64 threads, the last 16 adding zero) run clean.
+  r = run_cli({"run", "--arch", "h100", source_path("traces/tutorials/bug_shuffle.launch.yaml"), "-q"});
+  EXPECT_EQ(r.exit_code, 6);
+  EXPECT_NE(r.err.find("warpsim: shuffle-from-inactive-lane: "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("kernel_bugs.sm_90.ptx:341: thread (32,0,0) of CTA (0,0,0) reads lane 16 with shfl.sync.down.b32, but lane 16 is not "
+                       "taking part"),
+            std::string::npos)
+      << r.err;
+  size_t shuffles = 0;
+  for (size_t at = r.err.find("shuffle-from-inactive-lane"); at != std::string::npos; at = r.err.find("shuffle-from-inactive-lane", at + 1)) ++shuffles;
+  EXPECT_EQ(shuffles, 5u) << r.err;
+  r = run_cli({"run", "--arch", "h100", variant("bug_shuffle.launch.yaml", "block: [48, 1, 1]", "block: [64, 1, 1]"), "--dump-dir", dir.path(""), "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string warp_sums = test::read_file(dir.path("sums.bin"));
+  ASSERT_EQ(warp_sums.size(), 8u);
+  float first = 0, second = 0;
+  std::memcpy(&first, warp_sums.data(), 4);
+  std::memcpy(&second, warp_sums.data() + 4, 4);
+  EXPECT_EQ(first, 528.0f);   // 1 + ... + 32
+  EXPECT_EQ(second, 648.0f);  // 33 + ... + 48
 }
 
 }  // namespace

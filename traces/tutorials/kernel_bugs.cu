@@ -1,7 +1,7 @@
 // ptx-targets: 90
-// Three classic kernel bugs for docs/tutorials/kernel-bugs.md, each with a switch that fixes it,
-// so that one kernel shows both the bug and the fix. warpsim's checkers find each one without a
-// GPU: a shared-memory race, a read of memory nothing wrote, and a wait that can never end.
+// Four classic kernel bugs for docs/tutorials/kernel-bugs.md, each with a switch that fixes it. The
+// checkers find each without a GPU: a shared-memory race, a read of memory nothing wrote, a wait
+// that can never end, and a warp shuffle from lanes that do not exist.
 
 // Sums each block's 256 values in shared memory, halving the active threads each step. The steps
 // must be separated by __syncthreads(): a thread reads partial[t + s], which another warp wrote in
@@ -35,4 +35,14 @@ extern "C" __global__ void grid_barrier(unsigned* count, unsigned* seen, unsigne
   }
   __syncthreads();
   if (threadIdx.x == 0) seen[blockIdx.x] = *(volatile unsigned*)count;
+}
+
+// Sums each warp's values with shuffles, assuming whole warps: with the full mask, a warp of a
+// block whose size is not a multiple of 32 shuffles from lanes that do not exist. Right when
+// blockDim.x is a multiple of 32 (threads past n adding zero).
+extern "C" __global__ void warp_sums(const float* in, float* out, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float v = i < n ? in[i] : 0.0f;
+  for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffffu, v, offset);
+  if (threadIdx.x % 32 == 0) out[i / 32] = v;
 }
