@@ -315,6 +315,7 @@ bool decode_mnemonic(std::string_view mnemonic, OpInfo& out, std::string& error)
     out.pipe = Pipe::kLsu;
     out.writes_destination = base != "sust";
     out.texture_fetch = base == "tex" || base == "tld4";
+    out.surface_access = base == "suld" || base == "sust";
     out.access_bytes = static_cast<uint8_t>(base == "suld" || base == "sust" ? (type ? type->bytes : 4) * vec : 4);
     // warpsim's .texelN: N bytes per lane (what warpsim trace writes for PTX fetches).
     for (auto p : parts) {

@@ -112,6 +112,7 @@ struct OpInfo {
   bool bulk_reduce = false; // cp.reduce.async.bulk: a bulk store L2 combines (MbarrierUse::elem_bytes per operation)
   bool bulk_store = false;  // cp.async.bulk.global.shared::cta.bulk_group: WarpInst::mbar.tx_bytes per issuing lane
   bool texture_fetch = false;  // tex, tld4: access_bytes is one texel, or two along x when filtering
+  bool surface_access = false; // suld, sust: counted apart from global loads and stores, as Nsight Compute counts them
   bool from_sass = false;    // decoded from an Accel-Sim SASS opcode (shape already checked by the hardware)
   uint64_t tensor_flops() const { return 2ull * m * n * k * mma_per_warp / warps_sharing; }
 };

@@ -39,6 +39,10 @@ std::vector<Metric> ncu_metrics(const GpuSpec& spec, const StatRegistry& st, con
   add("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", sum("global_load.sectors"), "sector");
   add("l1tex__t_requests_pipe_tex_mem_texture.sum", sum("texture_load.requests"), "request");
   add("l1tex__t_sectors_pipe_tex_mem_texture.sum", sum("texture_load.sectors"), "sector");
+  add("l1tex__t_requests_pipe_tex_mem_surface_op_ld.sum", sum("surface_load.requests"), "request");
+  add("l1tex__t_sectors_pipe_tex_mem_surface_op_ld.sum", sum("surface_load.sectors"), "sector");
+  add("l1tex__t_requests_pipe_tex_mem_surface_op_st.sum", sum("surface_store.requests"), "request");
+  add("l1tex__t_sectors_pipe_tex_mem_surface_op_st.sum", sum("surface_store.sectors"), "sector");
   add("l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", sum("global_store.requests"), "request");
   add("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", sum("global_store.sectors"), "sector");
   add("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", sum("shared_load.wavefronts") - sum("shared_load.requests"), "");

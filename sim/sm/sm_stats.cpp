@@ -36,6 +36,10 @@ void SmStats::register_with(StatRegistry& r, const std::string& p) const {
   r.add(p + ".global_load.sectors", &global_load_sectors, "sectors", "sectors requested by global/local loads");
   r.add(p + ".texture_load.requests", &texture_load_requests, "requests", "texture fetch instructions (tex, tld4)");
   r.add(p + ".texture_load.sectors", &texture_load_sectors, "sectors", "sectors requested by texture fetches");
+  r.add(p + ".surface_load.requests", &surface_load_requests, "requests", "surface load instructions (suld)");
+  r.add(p + ".surface_load.sectors", &surface_load_sectors, "sectors", "sectors requested by surface loads");
+  r.add(p + ".surface_store.requests", &surface_store_requests, "requests", "surface store instructions (sust)");
+  r.add(p + ".surface_store.sectors", &surface_store_sectors, "sectors", "sectors written by surface stores");
   r.add(p + ".global_store.requests", &global_store_requests, "requests", "global/local store instructions");
   r.add(p + ".global_store.sectors", &global_store_sectors, "sectors", "sectors written by global/local stores");
   r.add(p + ".l1.sector_hits", &l1_sector_hits, "sectors", "load sectors found in L1");

@@ -32,6 +32,8 @@ struct SmStats {
   // Memory.
   uint64_t global_load_requests = 0, global_load_sectors = 0;
   uint64_t texture_load_requests = 0, texture_load_sectors = 0;  // tex, tld4
+  uint64_t surface_load_requests = 0, surface_load_sectors = 0;  // suld
+  uint64_t surface_store_requests = 0, surface_store_sectors = 0;  // sust
   uint64_t global_store_requests = 0, global_store_sectors = 0;
   uint64_t l1_sector_hits = 0, l1_sector_misses = 0;   // global/local loads through L1
   uint64_t l1_mshr_merges = 0;                          // sectors already requested by another miss

@@ -218,6 +218,39 @@ TEST(Textures, ATraceOfTheTextureKernelsReplaysToTheDirectRun) {
   EXPECT_NE(r.trace.find("tex.2d.v4.f32.f32.texel8 "), std::string::npos);  // a filtered fetch: two f32 texels per lane
 }
 
+// Surface loads and stores are counted as Nsight Compute counts them (pipe tex, surface), not as
+// global loads and stores: a warp moving 32 consecutive 4-byte elements each way, 4 sectors each.
+TEST(Textures, SurfaceAccessesAreCountedApartFromGlobalOnes) {
+  TempDir dir;
+  dir.write("k.ptx", std::string(kHeader) + R"(.visible .entry k(.param .u64 from, .param .u64 to)
+{
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [from];
+  ld.param.u64 %rd2, [to];
+  mov.u32 %r1, %tid.x;
+  shl.b32 %r2, %r1, 2;
+  suld.b.1d.b32.trap {%r3}, [%rd1, {%r2}];
+  sust.b.1d.b32.trap [%rd2, {%r2}], {%r3};
+  ret;
+}
+)");
+  const std::string file = dir.write("k.launch.yaml", "ptx: k.ptx\nkernel: k\ngrid: [1]\nblock: [32]\nbuffers:\n"
+                                                      "  a: {elem: f32, count: 32}\n  b: {elem: f32, count: 32}\n"
+                                                      "args:\n  - {surface: {buffer: a, elem: f32, dims: [32]}}\n  - {surface: {buffer: b, elem: f32, dims: [32]}}\n");
+  const auto r = test::run_cli({"run", "--arch", "h100", file, "-q", "--json", "-"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto json = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_FALSE(json.is_discarded());
+  auto metric = [&](const std::string& name) { return json["kernels"][0]["metrics"][name]["value"].get<double>(); };
+  EXPECT_EQ(metric("l1tex__t_requests_pipe_tex_mem_surface_op_ld.sum"), 1);
+  EXPECT_EQ(metric("l1tex__t_sectors_pipe_tex_mem_surface_op_ld.sum"), 4);
+  EXPECT_EQ(metric("l1tex__t_requests_pipe_tex_mem_surface_op_st.sum"), 1);
+  EXPECT_EQ(metric("l1tex__t_sectors_pipe_tex_mem_surface_op_st.sum"), 4);
+  EXPECT_EQ(metric("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"), 0);
+  EXPECT_EQ(metric("l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"), 0);
+}
+
 TEST(Textures, ATextureOverBytesNothingWroteIsReported) {
   TempDir dir;
   const std::string ptx = std::string(kHeader) + R"(.visible .entry k(.param .u64 t, .param .u64 out)
