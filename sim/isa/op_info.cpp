@@ -314,9 +314,8 @@ bool decode_mnemonic(std::string_view mnemonic, OpInfo& out, std::string& error)
     out.space = MemSpace::kGlobal;
     out.pipe = Pipe::kLsu;
     out.writes_destination = base != "sust";
-    out.texture_fetch = base == "tex" || base == "tld4";
-    out.surface_access = base == "suld" || base == "sust";
-    out.access_bytes = static_cast<uint8_t>(base == "suld" || base == "sust" ? (type ? type->bytes : 4) * vec : 4);
+    out.tex_path = base == "suld" || base == "sust" ? TexPath::kSurface : TexPath::kTexture;
+    out.access_bytes = static_cast<uint8_t>(out.tex_path == TexPath::kSurface ? (type ? type->bytes : 4) * vec : 4);
     // warpsim's .texelN: N bytes per lane (what warpsim trace writes for PTX fetches).
     for (auto p : parts) {
       if (!p.starts_with("texel")) continue;

@@ -38,6 +38,10 @@ std::string_view op_class_name(OpClass c);
 // thread-block cluster. warpsim's encoding: bits 0-23 the offset, bits 24 and up the target
 // CTA's rank in the cluster plus one (0: the issuing CTA itself), so a .shared::cta address is
 // also a valid .shared::cluster one, as the PTX ISA requires.
+// Which path through L1TEX a memory access takes, as Nsight Compute counts them apart: the LSU's
+// (ld, st, atomics), the texture pipe's fetches (tex, tld4), or its surface accesses (suld, sust).
+enum class TexPath : uint8_t { kLsu, kTexture, kSurface };
+
 enum class MemSpace : uint8_t { kNone, kGlobal, kShared, kLocal, kConst, kParam, kSharedCluster };
 inline constexpr uint32_t kClusterRankShift = 24;
 inline constexpr uint64_t kClusterOffsetMask = (uint64_t{1} << kClusterRankShift) - 1;
@@ -111,8 +115,8 @@ struct OpInfo {
   bool barrier_arrive = false;  // bar.arrive: arrives at a CTA barrier without waiting for it
   bool bulk_reduce = false; // cp.reduce.async.bulk: a bulk store L2 combines (MbarrierUse::elem_bytes per operation)
   bool bulk_store = false;  // cp.async.bulk.global.shared::cta.bulk_group: WarpInst::mbar.tx_bytes per issuing lane
-  bool texture_fetch = false;  // tex, tld4: access_bytes is one texel, or two along x when filtering
-  bool surface_access = false; // suld, sust: counted apart from global loads and stores, as Nsight Compute counts them
+  // kTexture: access_bytes is one texel, or two along x when filtering.
+  TexPath tex_path = TexPath::kLsu;
   bool from_sass = false;    // decoded from an Accel-Sim SASS opcode (shape already checked by the hardware)
   uint64_t tensor_flops() const { return 2ull * m * n * k * mma_per_warp / warps_sharing; }
 };

@@ -99,9 +99,9 @@ bool LoadStoreUnit::issue_global_load(const WarpInst& inst, uint32_t warp, Cycle
   Cycle data = looked_up + m.l1.hit_latency - 1;
   // Texture fetches and surface loads go through L1TEX like loads, counted apart as Nsight Compute
   // counts them (pipe tex).
-  const bool texture = inst.op->texture_fetch, surface = inst.op->surface_access;
-  ++(texture ? stats_.texture_load_requests : surface ? stats_.surface_load_requests : stats_.global_load_requests);
-  uint64_t& sectors = texture ? stats_.texture_load_sectors : surface ? stats_.surface_load_sectors : stats_.global_load_sectors;
+  const TexPath path = inst.op->tex_path;
+  ++(path == TexPath::kTexture ? stats_.texture_load_requests : path == TexPath::kSurface ? stats_.surface_load_requests : stats_.global_load_requests);
+  uint64_t& sectors = path == TexPath::kTexture ? stats_.texture_load_sectors : path == TexPath::kSurface ? stats_.surface_load_sectors : stats_.global_load_sectors;
   if (inst.op->bypass_l1) {
     uint32_t token = new_token(warp, inst, data);
     for (const auto& la : lines_) {
@@ -197,7 +197,7 @@ uint32_t LoadStoreUnit::issue_global_store(const WarpInst& inst, uint32_t warp, 
   const auto& m = spec_.memory;
   coalesce(inst, m.line_bytes, m.sector_bytes, lines_);
   Cycle looked_up = lsu_start(lines_.size(), now);
-  const bool surface = inst.op->surface_access;  // sust: counted apart (Nsight Compute's pipe tex)
+  const bool surface = inst.op->tex_path == TexPath::kSurface;  // sust: counted apart (Nsight Compute's pipe tex)
   ++(surface ? stats_.surface_store_requests : stats_.global_store_requests);
   uint64_t& sectors = surface ? stats_.surface_store_sectors : stats_.global_store_sectors;
   for (const auto& la : lines_) {

@@ -85,7 +85,7 @@ void CtaEmulator::move_b128(WarpState& w, const EmuInst& in, uint32_t exec) {
   for_lanes(exec, [&](uint32_t l) {
     std::array<uint64_t, 2> bits{};
     for (size_t k = 0; k < s.regs.size(); ++k) {
-      const uint64_t x = s.regs[k] == -2 ? s.immediates[k] : s.regs[k] >= 0 ? w.regs.get(s.regs[k], l) : 0;
+      const uint64_t x = element(w, s, k, l);
       const uint32_t at = static_cast<uint32_t>(k) * in_part;
       bits[at / 64] |= mask_bits(x, in_part) << (at % 64);
     }

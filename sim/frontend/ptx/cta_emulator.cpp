@@ -271,7 +271,6 @@ void CtaEmulator::execute_op(WarpState& w, const EmuInst& in, uint32_t exec, Rec
   const Type type = in.type;
   auto lanes = [&](auto&& f) { for_lanes(exec, f); };
   auto dst_reg = [&](size_t i = 0) { return ops.at(i).kind == EmuOperand::Kind::kReg ? ops[i].reg : -1; };
-  auto reg = [&](int32_t r, uint32_t l) { return w.regs.get(r, l); };
 
   switch (in.code) {
     case EmuOp::kBra: {
@@ -349,7 +348,7 @@ void CtaEmulator::execute_op(WarpState& w, const EmuInst& in, uint32_t exec, Rec
         lanes([&](uint32_t l) {
           uint64_t packed = 0;
           for (size_t k = 0; k < v.regs.size(); ++k) {
-            uint64_t x = v.regs[k] == -2 ? v.immediates[k] : v.regs[k] >= 0 ? reg(v.regs[k], l) : 0;
+            uint64_t x = element(w, v, k, l);
             packed |= mask_bits(x, part) << (part * k);
           }
           write(w, dst_reg(), l, packed);

@@ -351,6 +351,11 @@ class CtaEmulator : public CtaWork {
     return read_other(w, o, lane);  // special registers (operand_values.cpp)
   }
   uint64_t read_other(const WarpState& w, const EmuOperand& o, uint32_t lane) const;
+  // Element k of a braced list (a register, an immediate, or a sink, which reads 0) for `lane`.
+  uint64_t element(const WarpState& w, const EmuOperand& o, size_t k, uint32_t lane) const {
+    const int32_t r = o.regs[k];
+    return r == -2 ? o.immediates[k] : r >= 0 ? w.regs.get(r, lane) : 0;
+  }
   // An f32 source of an instruction with .ftz (`flush`): subnormals read as zeros of their sign.
   uint64_t read_flushed(const WarpState& w, const EmuOperand& o, uint32_t lane, bool flush, uint32_t bits = 32) const {
     if (!flush) return read(w, o, lane);

@@ -79,7 +79,7 @@ void CtaEmulator::tensor_operand(WarpState& w, const EmuInst& in, const EmuOpera
                         std::to_string(t.rank) + " tensor map");
   }
   for (size_t i = 0; i < rank; ++i) {
-    const uint64_t v = map.regs[i] == -2 ? map.immediates[i] : map.regs[i] >= 0 ? w.regs.get(map.regs[i], l) : 0;
+    const uint64_t v = element(w, map, i, l);
     coords[i] = static_cast<int32_t>(static_cast<uint32_t>(v));
   }
 }

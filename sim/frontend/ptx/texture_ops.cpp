@@ -135,7 +135,7 @@ void CtaEmulator::texture_op(WarpState& w, const EmuInst& in, uint32_t exec, Rec
     int64_t base[3] = {0, 0, 0};
     double weight[3] = {0, 0, 0};
     for (uint32_t d = 0; d < rank; ++d) {
-      const uint64_t bits = coords.regs.at(d) == -2 ? coords.immediates.at(d) : coords.regs[d] >= 0 ? w.regs.get(coords.regs[d], l) : 0;
+      const uint64_t bits = element(w, coords, d, l);
       if (!float_coords) {
         base[d] = static_cast<int32_t>(static_cast<uint32_t>(bits));
         continue;
@@ -211,7 +211,7 @@ void CtaEmulator::surface_op(WarpState& w, const EmuInst& in, uint32_t exec, Rec
     bool inside = true;
     const int64_t limit[3] = {int64_t{t.dims[0]} * t.texel_bytes() - bytes, int64_t{t.dims[1]} - 1, int64_t{t.dims[2]} - 1};
     for (uint32_t d = 0; d < rank; ++d) {
-      const uint64_t bits = coords.regs.at(d) == -2 ? coords.immediates.at(d) : coords.regs[d] >= 0 ? w.regs.get(coords.regs[d], l) : 0;
+      const uint64_t bits = element(w, coords, d, l);
       at[d] = static_cast<int32_t>(static_cast<uint32_t>(bits));
       inside = inside && at[d] >= 0 && at[d] <= limit[d];
     }

@@ -139,8 +139,8 @@ void barrier_literals(LineCursor& c, size_t end, const OpInfo& op, WarpInst& ins
 void parse_addresses(LineCursor& c, std::string_view value, size_t value_at, const OpInfo& op, uint32_t mask,
                      WarpInst& inst, InstructionPools& pools) {
   const int lanes = std::popcount(mask);
-  // A texture fetch's bytes may be two texels of a filtered row, aligned to one (OpInfo::texture_fetch).
-  const uint64_t align = op.access_bytes && !op.texture_fetch ? op.access_bytes : 1;
+  // A texture fetch's bytes may be two texels of a filtered row, aligned to one (OpInfo::tex_path).
+  const uint64_t align = op.access_bytes && op.tex_path != TexPath::kTexture ? op.access_bytes : 1;
   const size_t sign_at = value.find_first_of("+-", 1);
   if (value.find(',') != std::string_view::npos || sign_at == std::string_view::npos) {
     size_t first = pools.addresses.size();
