@@ -67,7 +67,7 @@ void CtaEmulator::atomic(WarpState& w, const EmuInst& in, uint32_t exec, Record&
     }
     if (lane_changed) {
       changed = true;
-      if (space == MemSpace::kGlobal && checks_global_) launch_.memory->mark_written(a, bytes);  // a failed CAS defines nothing
+      if (space == MemSpace::kGlobal && checks_global_) launch_.memory->mark_written(a, bytes, in.line);  // a failed CAS defines nothing
       if (w.changed_address != a) w.changed_address = a, w.changed_lanes = 0;
       w.changed_lanes |= 1u << l;
     }

@@ -32,12 +32,12 @@ uint8_t* DeviceMemory::at(uint64_t address, uint64_t size) {
   return b ? b->bytes.data() + (address - b->base) : nullptr;
 }
 
-void DeviceMemory::mark_written(uint64_t address, uint64_t size) {
+void DeviceMemory::mark_written(uint64_t address, uint64_t size, uint32_t line) {
   Buffer* b = buffer_at(address, size);
   if (!b) return;
   const auto at = static_cast<std::ptrdiff_t>(address - b->base);
   if (!b->written.empty()) std::fill_n(b->written.begin() + at, size, uint8_t{1});
-  if (!b->launch_written.empty()) std::fill_n(b->launch_written.begin() + at, size, uint8_t{1});
+  if (!b->launch_written.empty()) std::fill_n(b->launch_written.begin() + at, size, std::max(line, 1u));
 }
 
 void DeviceMemory::watch_texture_reads(const std::string& name) {
@@ -48,14 +48,18 @@ void DeviceMemory::watch_texture_reads(const std::string& name) {
 
 void DeviceMemory::begin_launch() {
   for (Buffer& b : buffers_)
-    if (!b.launch_written.empty()) std::fill(b.launch_written.begin(), b.launch_written.end(), uint8_t{0});
+    if (!b.launch_written.empty()) std::fill(b.launch_written.begin(), b.launch_written.end(), 0u);
 }
 
-int64_t DeviceMemory::first_written_in_launch(uint64_t address, uint64_t size) {
+int64_t DeviceMemory::first_written_in_launch(uint64_t address, uint64_t size, uint32_t* writer_line) {
   const Buffer* b = buffer_at(address, size);
   if (!b || b->launch_written.empty()) return -1;
-  for (uint64_t k = 0; k < size; ++k)
-    if (b->launch_written[address - b->base + k]) return static_cast<int64_t>(address - b->base + k);
+  for (uint64_t k = 0; k < size; ++k) {
+    if (const uint32_t line = b->launch_written[address - b->base + k]) {
+      if (writer_line) *writer_line = line;
+      return static_cast<int64_t>(address - b->base + k);
+    }
+  }
   return -1;
 }
 

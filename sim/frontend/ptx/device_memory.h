@@ -16,9 +16,10 @@ class DeviceMemory {
     // For a buffer allocated undefined (`init: none`): per byte, whether anything has written
     // it. Empty: every byte is defined.
     std::vector<uint8_t> written;
-    // For a buffer a texture or surface object reads (watch_texture_reads): per byte, whether the
-    // launch under way has written it. Empty: not watched.
-    std::vector<uint8_t> launch_written;
+    // For a buffer a texture or surface object reads (watch_texture_reads): per byte, the source
+    // line of the instruction that last wrote it in the launch under way, 0 if none has. Empty:
+    // not watched.
+    std::vector<uint32_t> launch_written;
   };
 
   // Returns the new buffer's address (256-byte aligned, 64 KiB after the previous buffer).
@@ -27,9 +28,10 @@ class DeviceMemory {
   uint64_t allocate(const std::string& name, std::vector<uint8_t> bytes, bool undefined = false);
   // Whether any buffer started undefined: only then do the emulator's accesses mark and check.
   bool tracks_writes() const { return tracks_writes_; }
-  // Records that [address, address + size) has been written (bytes outside buffers are ignored),
-  // or, for memory handed out anew (a device malloc block), that it is undefined again.
-  void mark_written(uint64_t address, uint64_t size);
+  // Records that [address, address + size) has been written by the instruction at source line
+  // `line` (bytes outside buffers are ignored), or, for memory handed out anew (a device malloc
+  // block), that it is undefined again.
+  void mark_written(uint64_t address, uint64_t size, uint32_t line);
   void mark_unwritten(uint64_t address, uint64_t size);
   // Texture and surface reads are not coherent with the same kernel's writes (CUDA C++
   // Programming Guide, "Read/Write Coherency"): for a buffer they read, writes are remembered
@@ -37,8 +39,8 @@ class DeviceMemory {
   void watch_texture_reads(const std::string& name);
   void begin_launch();
   // The offset in its buffer of the first byte of [address, address + size) the launch under way
-  // has written, in a watched buffer; -1 when none.
-  int64_t first_written_in_launch(uint64_t address, uint64_t size);
+  // has written, in a watched buffer, and the source line of its last writer; -1 when none.
+  int64_t first_written_in_launch(uint64_t address, uint64_t size, uint32_t* writer_line = nullptr);
   // The buffer and the offset in it of the first byte of [address, address + size) nothing has
   // written; null when every byte is defined.
   const Buffer* first_unwritten(uint64_t address, uint64_t size, uint64_t* offset = nullptr);

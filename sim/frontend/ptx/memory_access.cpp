@@ -82,7 +82,7 @@ void CtaEmulator::check_global(const WarpState& w, uint32_t lane, uint64_t addre
       launch_.findings->add("uninitialized-global-read", in.line, launch_.file + ":" + std::to_string(in.line) + ": " + thread_name(w, lane) + " reads " + what);
     }
   }
-  if (write) launch_.memory->mark_written(address, size);
+  if (write) launch_.memory->mark_written(address, size, in.line);
 }
 
 // Out of line, so that the check above (run for every shared access) stays small and string-free.

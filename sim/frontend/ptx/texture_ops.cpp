@@ -78,13 +78,14 @@ double filter_weight(double frac) { return std::nearbyint(frac * 256.0) / 256.0;
 // writes: a read of bytes this launch wrote returns undefined data (CUDA C++ Programming Guide,
 // "Read/Write Coherency"). Reported as a finding; the emulator returns the bytes written.
 void CtaEmulator::check_texture_coherence(const WarpState& w, uint32_t lane, uint64_t address, uint32_t size, const EmuInst& in) {
-  const int64_t offset = launch_.memory->first_written_in_launch(address, size);
+  uint32_t writer = 0;
+  const int64_t offset = launch_.memory->first_written_in_launch(address, size, &writer);
   if (offset < 0) return;
   const DeviceMemory::Buffer* b = launch_.memory->buffer_at(address, size);
   launch_.findings->add("stale-texture-read", in.line,
                         launch_.file + ":" + std::to_string(in.line) + ": " + thread_name(w, lane) + " reads byte " + std::to_string(offset) +
                             " of buffer '" + b->name + "' through a " + (in.base == "suld" ? "surface" : "texture") +
-                            " object after this kernel wrote it; texture and surface reads are not coherent with the same kernel's "
+                            " object after this kernel wrote it (the write at line " + std::to_string(writer) + "); texture and surface reads are not coherent with the same kernel's "
                             "writes, so the value is undefined (CUDA C++ Programming Guide, \"Read/Write Coherency\")");
 }
 
