@@ -115,7 +115,7 @@ int validate_command(const std::vector<std::string>& args) {
   po::options_description opts(kValidateHelp);
   opts.add_options()("help,h", "show this help")("arch,a", po::value(&arches), "configs to simulate, comma-separated (default: from the GPU's name)")(
       "csv", po::value(&csv_path), "write the per-kernel comparison as CSV to FILE")(
-      "svg", po::value(&svg_path), "write a log-log scatter plot (measured vs simulated, one colour per family) to FILE")(
+      "svg", po::value(&svg_path), "write a log-log scatter plot (measured vs simulated, one marker per family) to FILE")(
       "json", po::value(&json_path), "write the comparison and its statistics as JSON to FILE")(
       "only", po::value(&only), "compare only this kernel")("no-baseline", po::bool_switch(&no_baseline), "do not subtract the empty kernel's time")(
       "max-mape", po::value(&max_mape), "exit with code 7 when the MAPE is above this percentage (the accuracy gate)")(

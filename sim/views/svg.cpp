@@ -1,6 +1,7 @@
 #include "views/svg.h"
 
 #include <cstdio>
+#include <iterator>
 
 #include "views/json_text.h"
 
@@ -65,7 +66,8 @@ const char* palette(size_t i) {
   // muted colours, so the twelve warp states each get their own.
   static const char* const kColours[] = {"#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9",
                                          "#999999", "#000000", "#882255", "#44AA99", "#DDCC77", "#117733"};
-  return kColours[i % 12];
+  static_assert(std::size(kColours) == kPaletteSize);
+  return kColours[i % kPaletteSize];
 }
 
 }  // namespace warpsim

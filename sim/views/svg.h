@@ -37,7 +37,8 @@ struct Axis {
 
 // "1.2 T", "350 G", "4 k": engineering prefixes for tick and point labels.
 std::string si(double v, int digits = 3);
-// A colour from a fixed, colour-blind-friendly palette.
+// A colour from a fixed, colour-blind-friendly palette of kPaletteSize colours (i wraps round).
+inline constexpr size_t kPaletteSize = 12;
 const char* palette(size_t i);
 
 }  // namespace warpsim

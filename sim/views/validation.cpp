@@ -103,16 +103,25 @@ std::string validation_svg(const std::string& title, const std::vector<Validatio
   svg.line(L, T, L, T + side, "#000");
   svg.text(L + side / 2, T + side + 40, "measured time [us]", 13, "middle");
   svg.text(22, T + side / 2, "simulated time [us]", 13, "middle", "#222", -90);
-  std::map<std::string, size_t> colour;
-  for (const auto& p : points) colour.emplace(p.family, colour.size());
+  // The palette has 12 colours and the suite more families: the first 12 families are circles,
+  // the next 12 squares, so every family keeps a marker of its own.
+  std::map<std::string, size_t> family_index;
+  for (const auto& p : points) family_index.emplace(p.family, family_index.size());
+  auto marker = [&](double cx, double cy, size_t i, const std::string& tooltip) {
+    if (i / kPaletteSize % 2 == 0) {
+      svg.circle(cx, cy, 5, palette(i), tooltip);
+    } else {
+      svg.rect(cx - 4.5, cy - 4.5, 9, 9, palette(i), tooltip);
+    }
+  };
   for (const auto& p : points) {
-    svg.circle(x(p.measured_us), y(std::max(p.simulated_us, lo)), 5, palette(colour[p.family]),
-               p.name + " (" + p.arch + "): measured " + fmt("%.3f", p.measured_us) + " us, simulated " + fmt("%.3f", p.simulated_us) +
-                   " us, " + fmt("%+.1f%%", p.error_percent()));
+    marker(x(p.measured_us), y(std::max(p.simulated_us, lo)), family_index[p.family],
+           p.name + " (" + p.arch + "): measured " + fmt("%.3f", p.measured_us) + " us, simulated " + fmt("%.3f", p.simulated_us) + " us, " +
+               fmt("%+.1f%%", p.error_percent()));
   }
   double ly = T + 10;
-  for (const auto& [family, c] : colour) {
-    svg.circle(L + side + 24, ly, 5, palette(c));
+  for (const auto& [family, c] : family_index) {
+    marker(L + side + 24, ly, c, family);
     svg.text(L + side + 34, ly + 4, family, 12);
     ly += 18;
   }
