@@ -784,3 +784,8 @@ for y in range(20):
         gy = p(-1, 1) + 2 * p(0, 1) + p(1, 1) - p(-1, -1) - 2 * p(0, -1) - p(1, -1)
         edges.append(float(abs(gx) + abs(gy)))
 write("textures_edges.bin", "f", edges)
+
+# tcgen05_pair: C = A B, 512 x 256 x 128 through CTA-pair MMAs, B given transposed (bt[n][k]).
+a = random_init(91, -1, 1, 65536, f16)
+bt = random_init(92, -1, 1, 32768, f16)
+write("tcgen05_pair_c.bin", "f", matmul(a, bt, 512, 256, 128, lambda i, k: i * 128 + k, lambda k, j: j * 128 + k))

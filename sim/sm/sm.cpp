@@ -483,9 +483,17 @@ void Sm::issue_mbarrier(Warp& w, uint32_t slot, const WarpInst& in, Cycle now) {
                               kind == MbarrierOp::kCompleteTx ? m.tx_bytes : 0, in.op->arrive_drop};
         // tcgen05.commit: the arrival happens when the warp's MMAs are done. A signal to another
         // CTA crosses the SM-to-SM network, as a distributed-shared-memory access does.
-        Cycle at = in.op->after_tensor ? std::max(ready, w.tensor_done) : ready;
-        if (names_other_cta(cta, m.address)) at += spec_.clusters.dsmem_latency;
-        signal_mbarrier(cta, in, signal, at);
+        const Cycle at = in.op->after_tensor ? std::max(ready, w.tensor_done) : ready;
+        if (m.multicast == 0) {
+          signal_mbarrier(cta, in, signal, names_other_cta(cta, m.address) ? at + spec_.clusters.dsmem_latency : at);
+          break;
+        }
+        // tcgen05.commit .multicast::cluster: the same offset in each CTA of the mask.
+        for (uint32_t rank = 0; m.multicast >> rank; ++rank) {
+          if (!(m.multicast >> rank & 1)) continue;
+          signal.address = (rank + 1) << kClusterRankShift | (m.address & kClusterOffsetMask);
+          signal_mbarrier(cta, in, signal, names_other_cta(cta, signal.address) ? at + spec_.clusters.dsmem_latency : at);
+        }
         break;
       }
       case MbarrierOp::kInit: ok = table.init(m.address, m.arrivals, error); break;

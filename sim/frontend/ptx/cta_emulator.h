@@ -455,16 +455,21 @@ class CtaEmulator : public CtaWork {
   // memory through descriptor `d`, K-major or MN-major (wgmma_layout.h), times `scale`, as
   // out[row * k + kk]. FP4 is padded (16 per 16-byte chunk) unless `packed_fp4` (32 per chunk,
   // as the block-scaled kind::mxf4 and kind::mxf4nvf4 read it).
+  // `cta`: the cluster's CTA whose shared memory holds it, as rank + 1 (0: this CTA).
   std::vector<float> smem_operand(const MatrixDescriptor& d, bool mn_major, const std::string& type, uint32_t row0, uint32_t rows,
-                                  uint32_t k, double scale, const WarpState& w, uint32_t lane, const EmuInst& in, bool packed_fp4 = false);
+                                  uint32_t k, double scale, const WarpState& w, uint32_t lane, const EmuInst& in, bool packed_fp4 = false,
+                                  uint64_t cta = 0);
   // tensor_memory.cpp: Blackwell's tcgen05 instructions and the CTA's tensor memory (128 lanes x
   // 512 columns of 32 bits; an address is lane << 16 | column), allocated 32 columns at a time.
   void tcgen05_op(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);
   void tcgen05_mma(WarpState& w, const EmuInst& in, uint32_t lane, Record& out);
   // Rows [0, rows) of an A operand held in tensor memory at `taddr`, times `scale`, as out[row * k + kk].
   std::vector<float> tmem_operand(uint32_t taddr, const std::string& type, uint32_t rows, uint32_t k, double scale, const WarpState& w,
-                                  uint32_t lane, const EmuInst& in);
-  uint32_t& tmem_at(uint32_t lane, uint32_t column, const WarpState& w, uint32_t thread, const EmuInst& in);
+                                  uint32_t lane, const EmuInst& in, CtaEmulator* owner = nullptr);
+  // A cell of the tensor memory of `owner` (null: this CTA; else the other CTA of a pair).
+  uint32_t& tmem_at(uint32_t lane, uint32_t column, const WarpState& w, uint32_t thread, const EmuInst& in, CtaEmulator* owner = nullptr);
+  // The two CTAs a .cta_group::2 instruction spans (even rank first), with checks.
+  std::array<CtaEmulator*, 2> cta_pair(const WarpState& w, uint32_t lane, const EmuInst& in);
   // tcgen05_block_scale.cpp: tcgen05.cp (shared memory into tensor memory), and the scale factors
   // a block-scaled MMA reads: `blocks` per row for rows [0, rows), as out[row * blocks + b].
   void tcgen05_copy(WarpState& w, const EmuInst& in, uint32_t lane);

@@ -351,6 +351,7 @@ class Lowering {
              "the emulator moves 128-bit registers with mov.b128, ld/st .b128 and atom .cas/.exch .b128 only; not '" + in.opcode + "'");
     }
     if (const std::string why = unsupported_form(in, e); !why.empty()) fail(in.line, in.column, why);
+    if (e.base == "tcgen05") check_one_cta_group(in, e);
     if (e.base == "wmma") {
       // Fragments are kept in the emulator's own layout (wmma_fragment.h).
       const bool mma = e.mods.at(0) == "mma";
@@ -442,9 +443,24 @@ class Lowering {
     }
   }
 
+  // PTX ISA (tcgen05.alloc): "All tcgen05 instructions within a kernel must specify the same
+  // value for the .cta_group qualifier."
+  void check_one_cta_group(const Instruction& in, const EmuInst& e) {
+    for (const std::string& m : e.mods) {
+      if (!m.starts_with("cta_group::")) continue;
+      if (cta_group_.empty()) cta_group_ = m, cta_group_line_ = in.line;
+      if (m != cta_group_) {
+        fail(in.line, in.column, "'" + in.opcode + "' names ." + m + " where line " + std::to_string(cta_group_line_) + " names ." + cta_group_ +
+                                     "; all tcgen05 instructions of a kernel must name the same .cta_group (PTX ISA, tcgen05.alloc)");
+      }
+    }
+  }
+
   const Module& m_;
   const Function& f_;
   Program p_;
+  std::string cta_group_;  // the first tcgen05 .cta_group seen, and its line
+  uint32_t cta_group_line_ = 0;
   std::map<std::string, int32_t> regs_;
   std::set<int32_t> wide_;  // .b128 registers (their low halves)
   std::map<std::string, uint64_t> shared_;

@@ -89,12 +89,22 @@ std::string wgmma_form(const Instruction& in, const EmuInst& e) {
 // One CTA (cta_group::1): mma of kind f16, tf32, f8f6f4 or i8, or block-scaled of kind mxf8f6f4, mxf4
 // or mxf4nvf4, from shared-memory descriptors into tensor memory (tensor_memory.cpp,
 // tcgen05_block_scale.cpp); cp of shape 128x256b, 128x128b, 64x128b.warpx2 or 32x128b.warpx4
-// without decompression; commit to an mbarrier; ld/st of every shape (tmem_fragment.h) and .xN,
-// packing 16-bit halves or not, without a reduction.
+// without decompression; commit to an mbarrier, or multicast to a cluster's mbarriers; ld/st of
+// every shape (tmem_fragment.h) and .xN, packing 16-bit halves or not, without a reduction.
+// A CTA pair (cta_group::2): alloc, dealloc, unscaled mma and commit.
 std::string tcgen05_form(const Instruction& in, const EmuInst& e) {
   auto refuse = [&](const std::string& why) { return "the emulator cannot run '" + in.opcode + "': " + why; };
   const std::string& what = e.mods.at(0);
-  if (e.has("cta_group::2")) return refuse("pairs of CTAs (cta_group::2) are not modelled");
+  if (e.has("cta_group::2") && (what == "cp" || what == "shift" || e.has("block_scale"))) {
+    return refuse("over a CTA pair (cta_group::2), tcgen05.cp, tcgen05.shift and block-scaled MMAs are not modelled");
+  }
+  if (what == "commit") {
+    const bool multicast = e.has("multicast::cluster");
+    const auto& ops = in.operands;
+    if (ops.size() != (multicast ? 2u : 1u) || ops[0].kind != Operand::Kind::kAddress || (multicast && ops[1].kind == Operand::Kind::kAddress)) {
+      return refuse(multicast ? "expected [mbar], ctaMask" : "expected [mbar]");
+    }
+  }
   if (what == "mma") {
     const bool scaled_kind = e.has("kind::mxf8f6f4") || e.has("kind::mxf4") || e.has("kind::mxf4nvf4");
     if (!e.has("kind::f16") && !e.has("kind::tf32") && !e.has("kind::f8f6f4") && !e.has("kind::i8") && !scaled_kind) {

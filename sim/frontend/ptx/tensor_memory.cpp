@@ -1,5 +1,6 @@
 // Blackwell's tensor memory and tcgen05 instructions, functionally (PTX ISA, "TensorCore 5th
-// Generation Family Instructions"), for one CTA (cta_group::1):
+// Generation Family Instructions"), for one CTA (cta_group::1) or a CTA pair (cta_group::2,
+// below):
 //   alloc [dst], ncols     a power of two from 32 to 512 columns, aligned to its size; the
 //                          address (lane 0, first column) is written to shared memory at dst
 //   dealloc taddr, ncols   frees them
@@ -18,6 +19,12 @@
 //                          of B times its scale factor from tensor memory (tcgen05_block_scale.cpp)
 //   cp [taddr], s-desc     shared memory into tensor memory (tcgen05_block_scale.cpp)
 //   commit [mbar]          one arrival on the mbarrier once the thread's MMAs and copies are done
+//                          (.multicast::cluster: on the mbarrier at that offset in each CTA of a mask)
+// A CTA pair (.cta_group::2, the two CTAs of a cluster whose ranks differ in bit 0): each CTA's
+// alloc and dealloc act on its own tensor memory (both run the same sequence, as the PTX ISA
+// requires one .cta_group for all of a kernel's tcgen05 instructions, so they agree); a pair's
+// mma (M = 256) reads A and B from both CTAs' shared memory and writes D into both CTAs' tensor
+// memory (tcgen05_mma below).
 //   ld / st .shape.xN      warp q of a warpgroup reaches lanes 32q..32q+31; which cell each
 //                          register moves, per shape and with 16-bit packing: tmem_fragment.h
 // MMAs are computed when issued (the results may be read only after a commit's mbarrier phase),
@@ -41,15 +48,32 @@ constexpr uint32_t kTmemLanes = 128, kTmemColumns = 512;
 
 }  // namespace
 
-uint32_t& CtaEmulator::tmem_at(uint32_t lane, uint32_t column, const WarpState& w, uint32_t thread, const EmuInst& in) {
+uint32_t& CtaEmulator::tmem_at(uint32_t lane, uint32_t column, const WarpState& w, uint32_t thread, const EmuInst& in, CtaEmulator* owner) {
+  CtaEmulator& o = owner ? *owner : *this;
   if (lane >= kTmemLanes || column >= kTmemColumns) {
     fault(in, w, thread, "tensor memory lane " + std::to_string(lane) + ", column " + std::to_string(column) + " is outside its 128 x 512");
   }
-  if (!(tmem_allocated_ >> (column / 32) & 1)) {
-    fault(in, w, thread, "tensor memory column " + std::to_string(column) + " is not allocated (tcgen05.alloc)");
+  if (!(o.tmem_allocated_ >> (column / 32) & 1)) {
+    fault(in, w, thread, "tensor memory column " + std::to_string(column) + " is not allocated (tcgen05.alloc)" +
+                             (&o == this ? "" : " in the pair's CTA of rank " + std::to_string(o.rank_)));
   }
-  if (tmem_.empty()) tmem_.assign(kTmemLanes * kTmemColumns, 0);
-  return tmem_[lane * kTmemColumns + column];
+  if (o.tmem_.empty()) o.tmem_.assign(kTmemLanes * kTmemColumns, 0);
+  return o.tmem_[lane * kTmemColumns + column];
+}
+
+// .cta_group::2: the CTA pair is two CTAs of a cluster whose ranks differ in bit 0 only (PTX
+// ISA, "CTA pair"); the even one holds rows 0-127 of the MMA, the odd one rows 128-255.
+std::array<CtaEmulator*, 2> CtaEmulator::cta_pair(const WarpState& w, uint32_t lane, const EmuInst& in) {
+  const size_t ctas = cluster_ ? cluster_->ctas.size() : 1;
+  const uint32_t even = rank_ & ~1u;
+  if (even + 1 >= ctas) {
+    fault(in, w, lane, ".cta_group::2 spans a pair of CTAs of one cluster (ranks 2i and 2i + 1); the CTA of rank " + std::to_string(rank_) +
+                           " has no peer in its cluster of " + std::to_string(ctas));
+  }
+  std::array<CtaEmulator*, 2> pair{cluster_->ctas[even], cluster_->ctas[even + 1]};
+  for (uint32_t h = 0; h < 2; ++h)
+    if (!pair[h]) fault(in, w, lane, "the pair's CTA of rank " + std::to_string(even + h) + " has exited");
+  return pair;
 }
 
 void CtaEmulator::tcgen05_op(WarpState& w, const EmuInst& in, uint32_t exec, Record& out) {
@@ -92,15 +116,27 @@ void CtaEmulator::tcgen05_op(WarpState& w, const EmuInst& in, uint32_t exec, Rec
       for_lanes(exec, [&](uint32_t l) { tcgen05_copy(w, in, l); });
       return;
     case Tcgen05Op::kCommit: {
+      // .multicast::cluster: one arrival on the mbarrier at the same offset in each CTA of the
+      // 16-bit mask (operand 1), as a pair's MMA completes in both CTAs.
       MbarrierUse& use = out.inst.mbar;
+      const bool multicast = in.has("multicast::cluster");
       for_lanes(exec, [&](uint32_t l) {
         const uint64_t a = address(w, ops.at(0), l);
-        Mbarrier& b = mbarrier_at(a, w, l, in);
-        if (b.pending == 0) fault(in, w, l, "tcgen05.commit arrives on the mbarrier at shared " + hex(a) + " with no arrival pending");
-        --b.pending;
-        if (clocks_.enabled() && (a >> kClusterRankShift) == 0) clocks_.release(w.index, b.clock);
-        complete_phase_if_done(b);
-        use.address = static_cast<uint32_t>(a);
+        const auto mask = multicast ? static_cast<uint16_t>(read(w, ops.at(1), l)) : uint16_t{0};
+        if (multicast && mask == 0) fault(in, w, l, "tcgen05.commit with .multicast::cluster and an empty CTA mask");
+        for (uint32_t r = 0; r < 16; ++r) {
+          if (multicast && !(mask >> r & 1)) continue;
+          const uint64_t target = multicast ? uint64_t{r + 1} << kClusterRankShift | (a & kClusterOffsetMask) : a;
+          Mbarrier& b = mbarrier_at(target, w, l, in);
+          if (b.pending == 0) fault(in, w, l, "tcgen05.commit arrives on the mbarrier at shared " + hex(target) + " with no arrival pending");
+          --b.pending;
+          const uint64_t rank_plus_one = target >> kClusterRankShift;
+          if (clocks_.enabled() && (rank_plus_one == 0 || rank_plus_one == rank_ + 1)) clocks_.release(w.index, b.clock);
+          complete_phase_if_done(b);
+          if (!multicast) break;
+        }
+        use.address = static_cast<uint32_t>(multicast ? a & kClusterOffsetMask : a);
+        use.multicast = mask;
         ++use.arrivals;
       });
       return;
@@ -159,13 +195,13 @@ void CtaEmulator::tcgen05_op(WarpState& w, const EmuInst& in, uint32_t exec, Rec
 // PTX ISA shows this layout in a figure; a third-party probe of kind::tf32 found row m, element k
 // in lane m, column k, which this gives; the GPU suite's tcgen05_gemm checks 16-bit packing).
 std::vector<float> CtaEmulator::tmem_operand(uint32_t taddr, const std::string& type, uint32_t rows, uint32_t k, double scale,
-                                             const WarpState& w, uint32_t lane, const EmuInst& in) {
+                                             const WarpState& w, uint32_t lane, const EmuInst& in, CtaEmulator* owner) {
   const uint32_t bits = matrix_element_bytes(type) * 8, per_cell = 32 / bits;
   const uint32_t lane0 = taddr >> 16, column0 = taddr & 0xffff;
   std::vector<float> out(size_t{rows} * k);
   for (uint32_t r = 0; r < rows; ++r)
     for (uint32_t c = 0; c < k; ++c) {
-      const uint32_t cell = tmem_at(lane0 + r, column0 + c / per_cell, w, lane, in);
+      const uint32_t cell = tmem_at(lane0 + r, column0 + c / per_cell, w, lane, in, owner);
       const uint64_t v = bits == 32 ? cell : (cell >> (bits * (c % per_cell))) & ((1u << bits) - 1);
       out[size_t{r} * k + c] = static_cast<float>(scale * matrix_element_value(type, v));
     }
@@ -205,9 +241,16 @@ void CtaEmulator::tcgen05_mma(WarpState& w, const EmuInst& in, uint32_t l, Recor
   }
   if (kind_i8 && ((idesc >> 3) & 1)) fault(in, w, l, "instruction descriptor " + hex(idesc) + ": the saturating s32 accumulation (bit 3) is not modelled");
   if (kind_i8 && ((idesc >> 13) & 3)) fault(in, w, l, "instruction descriptor " + hex(idesc) + ": kind::i8 has no negation (bits 13-14)");
-  if ((m != 128 && m != 64) || n == 0 || n > 256 || n % (m == 64 ? 8 : 16)) {
+  const bool pair = in.has("cta_group::2");
+  if (pair && m == 128) fault(in, w, l, "M = 128 over a CTA pair (64 rows in each CTA's tensor memory) is not modelled; M = 256 is");
+  if (pair && (m != 256 || n == 0 || n > 256 || n % 16)) {
+    fault(in, w, l, "M = " + std::to_string(m) + ", N = " + std::to_string(n) + "; a CTA pair's MMA has M = 128 or 256, N a multiple of 16 up to 256");
+  }
+  if (!pair && ((m != 128 && m != 64) || n == 0 || n > 256 || n % (m == 64 ? 8 : 16))) {
     fault(in, w, l, "M = " + std::to_string(m) + ", N = " + std::to_string(n) + "; one CTA's MMA has M = 64 (N a multiple of 8) or 128 (of 16), N up to 256");
   }
+  if (pair && scaled) fault(in, w, l, "block-scaled MMAs over a CTA pair are not modelled");
+  if (pair && a_in_tmem) fault(in, w, l, "A from tensor memory over a CTA pair is not modelled");
   bool ok_a = true, ok_b = false;
   const MatrixDescriptor da = a_in_tmem ? MatrixDescriptor{} : decode_tcgen05_descriptor(desc_a, ok_a);
   const MatrixDescriptor db = decode_tcgen05_descriptor(desc_b, ok_b);
@@ -222,31 +265,47 @@ void CtaEmulator::tcgen05_mma(WarpState& w, const EmuInst& in, uint32_t l, Recor
   if ((a_mn_major && ta == "tf32") || (b_mn_major && tb == "tf32")) {
     fault(in, w, l, "MN-major tf32 operands need the 128-byte swizzle with 32-byte atoms, which is not modelled");
   }
-  std::vector<float> a = a_in_tmem ? tmem_operand(static_cast<uint32_t>(address(w, ops[1], l)), ta, m, k, neg_a, w, l, in)
-                                   : smem_operand(da, a_mn_major, ta, 0, m, k, neg_a, w, l, in, kind_fp4);
-  std::vector<float> b = smem_operand(db, b_mn_major, tb, 0, n, k, neg_b, w, l, in, kind_fp4);
-  if (scaled) apply_block_scales(w, in, l, idesc, m, n, k, a, b);
+  // A pair splits A by rows and B by columns: each CTA holds its 128 rows of A and its N / 2
+  // columns of B at the descriptors' addresses in its own shared memory, and receives its 128 rows
+  // of D (all N columns) in its own tensor memory at the same address. The split is the one
+  // NVIDIA's tilus documentation gives for tcgen05.mma with cta_group=2 and CUTLASS's 2-SM kernels
+  // load; the PTX ISA's figure for it was not read here.
+  const std::array<CtaEmulator*, 2> halves = pair ? cta_pair(w, l, in) : std::array<CtaEmulator*, 2>{this, nullptr};
+  const uint32_t parts = pair ? 2 : 1, rows = m / parts;
+  auto cta_of = [&](uint32_t h) -> uint64_t { return pair ? halves[h]->rank_ + 1 : 0; };
+  std::vector<float> b;
+  for (uint32_t h = 0; h < parts; ++h) {
+    const std::vector<float> part = smem_operand(db, b_mn_major, tb, 0, n / parts, k, neg_b, w, l, in, kind_fp4, cta_of(h));
+    b.insert(b.end(), part.begin(), part.end());
+  }
   // Row r of D: lane r for M = 128; for M = 64, rows 16 to a warp's quarter, in its first 16 lanes
   // (PTX ISA, "Data path layout organization", layout F).
   const uint32_t lane0 = d_addr >> 16, column0 = d_addr & 0xffff;
   auto lane_of = [&](uint32_t r) { return lane0 + (m == 64 ? 32 * (r / 16) + r % 16 : r); };
-  if (kind_i8) {
-    // Integer products summed exactly (each element's value is exact in a float), the s32
-    // accumulator wrapping as two's complement.
-    for (uint32_t r = 0; r < m; ++r)
+  for (uint32_t h = 0; h < parts; ++h) {
+    CtaEmulator* owner = halves[h];
+    std::vector<float> a = a_in_tmem ? tmem_operand(static_cast<uint32_t>(address(w, ops[1], l)), ta, rows, k, neg_a, w, l, in, owner)
+                                     : smem_operand(da, a_mn_major, ta, 0, rows, k, neg_a, w, l, in, kind_fp4, cta_of(h));
+    if (scaled) apply_block_scales(w, in, l, idesc, m, n, k, a, b);
+    if (kind_i8) {
+      // Integer products summed exactly (each element's value is exact in a float), the s32
+      // accumulator wrapping as two's complement.
+      for (uint32_t r = 0; r < rows; ++r)
+        for (uint32_t c = 0; c < n; ++c) {
+          uint32_t& cell = tmem_at(lane_of(r), column0 + c, w, l, in, owner);
+          int64_t acc = accumulate ? static_cast<int32_t>(cell) : 0;
+          for (uint32_t kk = 0; kk < k; ++kk) acc += static_cast<int64_t>(a[r * k + kk]) * static_cast<int64_t>(b[c * k + kk]);
+          cell = static_cast<uint32_t>(acc);
+        }
+      continue;
+    }
+    for (uint32_t r = 0; r < rows; ++r) {
       for (uint32_t c = 0; c < n; ++c) {
-        uint32_t& cell = tmem_at(lane_of(r), column0 + c, w, l, in);
-        int64_t acc = accumulate ? static_cast<int32_t>(cell) : 0;
-        for (uint32_t kk = 0; kk < k; ++kk) acc += static_cast<int64_t>(a[r * k + kk]) * static_cast<int64_t>(b[c * k + kk]);
-        cell = static_cast<uint32_t>(acc);
+        uint32_t& cell = tmem_at(lane_of(r), column0 + c, w, l, in, owner);
+        float acc = accumulate ? std::bit_cast<float>(cell) : 0.0f;
+        for (uint32_t kk = 0; kk < k; ++kk) acc = std::fmaf(a[r * k + kk], b[c * k + kk], acc);
+        cell = std::bit_cast<uint32_t>(acc);
       }
-  }
-  for (uint32_t r = 0; r < m && !kind_i8; ++r) {
-    for (uint32_t c = 0; c < n; ++c) {
-      uint32_t& cell = tmem_at(lane_of(r), column0 + c, w, l, in);
-      float acc = accumulate ? std::bit_cast<float>(cell) : 0.0f;
-      for (uint32_t kk = 0; kk < k; ++kk) acc = std::fmaf(a[r * k + kk], b[c * k + kk], acc);
-      cell = std::bit_cast<uint32_t>(acc);
     }
   }
   // The timing model's record names the shape and types, which PTX keeps in the descriptor, and

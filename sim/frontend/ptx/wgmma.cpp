@@ -42,8 +42,12 @@ namespace warpsim::ptx {
 
 std::vector<float> CtaEmulator::smem_operand(const MatrixDescriptor& d, bool mn_major, const std::string& type, uint32_t row0,
                                              uint32_t rows, uint32_t k, double scale, const WarpState& w, uint32_t lane, const EmuInst& in,
-                                             bool packed_fp4) {
+                                             bool packed_fp4, uint64_t cta) {
   const uint32_t bytes = matrix_element_bytes(type), bits = matrix_element_bits(type);
+  auto shared_at = [&](uint64_t address, uint32_t size) {
+    return cta ? memory_at(MemSpace::kSharedCluster, cta << kClusterRankShift | address, size, w, lane, in)
+               : memory_at(MemSpace::kShared, address, size, w, lane, in);
+  };
   std::vector<float> out(size_t{rows} * k);
   if (packed_fp4) {
     // kind::mxf4/mxf4nvf4: 32 E2M1 values per 16-byte chunk of a K-major row, element 2j in the low
@@ -53,7 +57,7 @@ std::vector<float> CtaEmulator::smem_operand(const MatrixDescriptor& d, bool mn_
     for (uint32_t r = 0; r < rows; ++r)
       for (uint32_t c = 0; c < k; c += 32) {
         uint8_t chunk[16];
-        std::memcpy(chunk, memory_at(MemSpace::kShared, matrix_element_address(d, row0 + r, c / 2), 16, w, lane, in), 16);
+        std::memcpy(chunk, shared_at(matrix_element_address(d, row0 + r, c / 2), 16), 16);
         for (uint32_t j = 0; j < 32 && c + j < k; ++j) {
           const uint32_t nibble = (chunk[j / 2] >> (4 * (j % 2))) & 0xf;
           out[size_t{r} * k + c + j] = static_cast<float>(scale * matrix_element_value(type, nibble));
@@ -69,7 +73,7 @@ std::vector<float> CtaEmulator::smem_operand(const MatrixDescriptor& d, bool mn_
     for (uint32_t r = 0; r < rows; ++r)
       for (uint32_t c = 0; c < k; c += 16) {
         uint8_t chunk[16];
-        std::memcpy(chunk, memory_at(MemSpace::kShared, matrix_element_address(d, row0 + r, c), 16, w, lane, in), 16);
+        std::memcpy(chunk, shared_at(matrix_element_address(d, row0 + r, c), 16), 16);
         for (uint32_t j = 0; j < 16 && c + j < k; ++j) {
           const uint32_t at = j * bits;
           const uint32_t two = chunk[at / 8] | (at / 8 + 1 < 16 ? chunk[at / 8 + 1] << 8 : 0);
@@ -82,7 +86,7 @@ std::vector<float> CtaEmulator::smem_operand(const MatrixDescriptor& d, bool mn_
     for (uint32_t c = 0; c < k; ++c) {
       const uint64_t at = mn_major ? mn_major_element_address(d, row0 + r, c, bytes) : matrix_element_address(d, row0 + r, c * bytes);
       uint64_t v = 0;
-      std::memcpy(&v, memory_at(MemSpace::kShared, at, bytes, w, lane, in), bytes);
+      std::memcpy(&v, shared_at(at, bytes), bytes);
       out[size_t{r} * k + c] = static_cast<float>(scale * matrix_element_value(type, v));
     }
   return out;

@@ -320,8 +320,9 @@ WarpInst parse_instruction(LineCursor& c, uint32_t full_mask, OpcodeCache& opcod
         if (key == "phase") inst.mbar.phase = static_cast<int32_t>(v);
         if (key == "row_bytes") inst.mbar.row_bytes = static_cast<uint32_t>(v);
         if (key == "mcast") {
-          if (op->mbarrier != MbarrierOp::kBulkCopy || v == 0 || v > 0xffff) {
-            c.fail_at(key_at, "mcast= is a bulk copy's multicast CTA mask: 16 bits, not zero");
+          const bool commit = op->mbarrier == MbarrierOp::kArrive && op->after_tensor;  // tcgen05.commit .multicast::cluster
+          if ((op->mbarrier != MbarrierOp::kBulkCopy && !commit) || v == 0 || v > 0xffff) {
+            c.fail_at(key_at, "mcast= is the multicast CTA mask of a bulk copy or tcgen05.commit: 16 bits, not zero");
           }
           inst.mbar.multicast = static_cast<uint16_t>(v);
         }
