@@ -1,9 +1,12 @@
 // A kernel's own launch limits, from the PTX's performance-tuning directives, applied as the
 // driver applies them: __launch_bounds__'s .maxntid (a bigger block fails to launch), .reqntid
-// (only that block shape), and __maxnreg__'s .maxnreg (the registers ptxas may allocate).
+// (only that block shape), and the registers ptxas may allocate: __maxnreg__'s .maxnreg, and what
+// lets __launch_bounds__'s .minnctapersm CTAs of .maxntid threads share an SM's 64 K registers.
 #include <gtest/gtest.h>
 
 #include <string>
+#include <tuple>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -68,6 +71,33 @@ TEST(LaunchBounds, MaxnregCapsTheRegistersEachThreadIsAllocated) {
   EXPECT_NE(r.err.find("k.launch.yaml:5:23: kernel 'k' was compiled with at most 40 registers per thread (.maxnreg, from __maxnreg__); the launch file says 64"),
             std::string::npos)
       << r.err;
+}
+
+// ptxas keeps a __launch_bounds__(threads, min_blocks) kernel to 65536 / (min_blocks x warps x 32)
+// registers per thread, in units of 8 (CUDA C++ Programming Guide, "Launch Bounds").
+TEST(LaunchBounds, MinnctapersmCapsTheRegistersSoThatManyCtasFit) {
+  TempDir dir;
+  auto run = [&](const std::string& directives, const std::string& block, const std::string& more) {
+    const auto r = launch(dir, directives, block, more);
+    const auto json = nlohmann::json::parse(r.out, nullptr, false);
+    return std::pair{r, json.is_discarded() ? -1.0 : json["kernels"][0]["metrics"]["launch__registers_per_thread"]["value"].get<double>()};
+  };
+  // 16 CTAs of 8 warps: 65536 / (16 x 8 x 32) = 16.
+  EXPECT_EQ(run(".maxntid 256, 1, 1\n.minnctapersm 16\n", "[256, 1, 1]", "").second, 16);
+  // 3 CTAs of 4 warps: 170.7, so 168; the launch file may ask for that, not for more.
+  EXPECT_EQ(run(".maxntid 128, 1, 1\n.minnctapersm 3\n", "[128, 1, 1]", "registers_per_thread: 168\n").second, 168);
+  auto [r, registers] = run(".maxntid 128, 1, 1\n.minnctapersm 3\n", "[128, 1, 1]", "registers_per_thread: 176\n");
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_NE(r.err.find("k.launch.yaml:5:23: kernel 'k' was compiled with at most 168 registers per thread (.maxntid 128, 1, 1 and .minnctapersm 3, "
+                       "from __launch_bounds__: 3 CTAs of 128 threads per SM); the launch file says 176"),
+            std::string::npos)
+      << r.err;
+  // .maxntid alone promises one CTA: 1024 threads leave 64 registers each.
+  std::tie(r, registers) = run(".maxntid 1024, 1, 1\n", "[1024, 1, 1]", "registers_per_thread: 72\n");
+  EXPECT_NE(r.err.find("at most 64 registers per thread (.maxntid 1024, 1, 1, from __launch_bounds__: 1 CTA of 1024 threads per SM)"), std::string::npos)
+      << r.err;
+  // Without .maxntid there are no threads to count: .minnctapersm alone changes nothing.
+  EXPECT_EQ(run(".minnctapersm 32\n", "[1024, 1, 1]", "").second, 32);
 }
 
 }  // namespace
