@@ -316,16 +316,31 @@ bool decode_mnemonic(std::string_view mnemonic, OpInfo& out, std::string& error)
     out.writes_destination = base != "sust";
     out.tex_path = base == "suld" || base == "sust" ? TexPath::kSurface : TexPath::kTexture;
     out.access_bytes = static_cast<uint8_t>(out.tex_path == TexPath::kSurface ? (type ? type->bytes : 4) * vec : 4);
-    // warpsim's .texelN: N bytes per lane (what warpsim trace writes for PTX fetches).
+    // warpsim's .texelN: N bytes per lane; .rowN and .sliceN: a filtered fetch's next row and
+    // slice are N bytes further on (what warpsim trace writes for PTX fetches).
+    auto number = [](std::string_view digits, uint64_t most) -> uint64_t {
+      if (digits.empty() || digits.size() > 10 || digits.find_first_not_of("0123456789") != std::string_view::npos) return 0;
+      const uint64_t n = std::stoull(std::string(digits));
+      return n <= most ? n : 0;
+    };
     for (auto p : parts) {
-      if (!p.starts_with("texel")) continue;
-      const std::string digits(p.substr(5));
-      const int n = digits.empty() || digits.size() > 2 || digits.find_first_not_of("0123456789") != std::string::npos ? 0 : std::stoi(digits);
-      if (n < 1 || n > 32) {
-        error = "'.texelN' gives a fetch's bytes per lane, 1 to 32; not '" + std::string(p) + "'";
-        return false;
+      if (p.starts_with("texel")) {
+        const uint64_t n = number(p.substr(5), 32);
+        if (n == 0) {
+          error = "'.texelN' gives a fetch's bytes per lane, 1 to 32; not '" + std::string(p) + "'";
+          return false;
+        }
+        out.access_bytes = static_cast<uint8_t>(n);
+      } else if ((p.starts_with("row") || p.starts_with("slice")) && out.tex_path == TexPath::kTexture) {
+        const bool row = p.starts_with("row");
+        const uint64_t n = number(p.substr(row ? 3 : 5), UINT32_MAX);
+        if (n == 0) {
+          error = "'.rowN' and '.sliceN' give the bytes from a filtered fetch's texels to the next row's and slice's, 1 to 4294967295; not '" +
+                  std::string(p) + "'";
+          return false;
+        }
+        (row ? out.tex_row_bytes : out.tex_slice_bytes) = static_cast<uint32_t>(n);
       }
-      out.access_bytes = static_cast<uint8_t>(n);
     }
     return true;
   }

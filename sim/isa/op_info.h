@@ -117,6 +117,9 @@ struct OpInfo {
   bool bulk_store = false;  // cp.async.bulk.global.shared::cta.bulk_group: WarpInst::mbar.tx_bytes per issuing lane
   // kTexture: access_bytes is one texel, or two along x when filtering.
   TexPath tex_path = TexPath::kLsu;
+  // A filtered 2D or 3D fetch (or tld4's 2 x 2 gather) reads the same bytes of the next row
+  // (tex_row_bytes further on) and of the next slice (tex_slice_bytes): 0 when it does not.
+  uint32_t tex_row_bytes = 0, tex_slice_bytes = 0;
   bool from_sass = false;    // decoded from an Accel-Sim SASS opcode (shape already checked by the hardware)
   uint64_t tensor_flops() const { return 2ull * m * n * k * mma_per_warp / warps_sharing; }
 };

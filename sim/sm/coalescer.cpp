@@ -26,10 +26,22 @@ void coalesce(const WarpInst& inst, uint32_t line_bytes, uint32_t sector_bytes, 
     }
     out.push_back(LineAccess{line, bit});
   };
-  inst.for_each_address([&](int, uint64_t a) {
+  auto add_bytes = [&](uint64_t a) {
     // An access may span sectors (a misaligned explicit address list can).
     const uint64_t first = a >> sector_shift, last = (a + bytes - 1) >> sector_shift;
     for (uint64_t s = first; s <= last; ++s) add_sector(s);
+  };
+  const uint64_t row = inst.op->tex_row_bytes, slice = inst.op->tex_slice_bytes;
+  if (row == 0 && slice == 0) {
+    inst.for_each_address([&](int, uint64_t a) { add_bytes(a); });
+    return;
+  }
+  // A filtered texture fetch's footprint: the same bytes of the next row and slice too.
+  inst.for_each_address([&](int, uint64_t a) {
+    add_bytes(a);
+    if (row) add_bytes(a + row);
+    if (slice) add_bytes(a + slice);
+    if (row && slice) add_bytes(a + row + slice);
   });
 }
 

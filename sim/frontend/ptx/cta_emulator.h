@@ -274,7 +274,7 @@ class CtaEmulator : public CtaWork {
   void texture_op(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);
   void surface_op(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);
   TextureDesc texture_object(const WarpState& w, const EmuInst& in, uint32_t lane, bool surface);
-  void timed_access(const WarpState& w, const EmuInst& in, uint32_t bytes, Record& out);
+  void timed_access(const WarpState& w, const EmuInst& in, uint32_t bytes, uint64_t row_bytes, uint64_t slice_bytes, Record& out);
   void check_texture_coherence(const WarpState& w, uint32_t lane, uint64_t address, uint32_t size, const EmuInst& in);
   void bulk_copy(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);
   void bulk_tensor_copy(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);

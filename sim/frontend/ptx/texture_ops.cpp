@@ -123,6 +123,7 @@ void CtaEmulator::texture_op(WarpState& w, const EmuInst& in, uint32_t exec, Rec
   const uint32_t component = gather ? static_cast<uint32_t>(std::string("rgba").find(in.mods.at(0)[0])) : 0;
   const EmuOperand& coords = ops.at(1);
   uint32_t timing_bytes = 0;
+  uint64_t row_bytes = 0, slice_bytes = 0;
   for_lanes(exec, [&](uint32_t l) {
     const TextureDesc t = texture_object(w, in, l, false);
     if (t.rank != rank) fault(in, w, l, "a " + std::to_string(rank) + "D fetch from a " + std::to_string(t.rank) + "D texture");
@@ -184,14 +185,18 @@ void CtaEmulator::texture_op(WarpState& w, const EmuInst& in, uint32_t exec, Rec
     }
     if (!any) first_texel = t.address;  // all outside: the timing model still sees the texture's first texel
     out.addresses.push_back(first_texel);
-    timing_bytes = std::max(timing_bytes, t.texel_bytes() * (linear && !gather ? 2u : 1u));
+    // The footprint: two texels along x when filtering or gathering, and then the next row (2D,
+    // 3D) and slice (3D) as well.
+    timing_bytes = std::max(timing_bytes, t.texel_bytes() * (linear ? 2u : 1u));
+    if (linear && rank >= 2) row_bytes = std::max(row_bytes, t.pitch);
+    if (linear && rank == 3) slice_bytes = std::max(slice_bytes, t.slice);
     for (uint32_t c = 0; c < 4; ++c) {
       const double v = gather ? gathered[c] : sum[c];
       const uint64_t bits = float_result ? from_float(v, 32) : gather ? static_cast<uint32_t>(static_cast<int64_t>(v)) : ints[c];
       write(w, ops[0].regs.at(c), l, bits);
     }
   });
-  if (exec) timed_access(w, in, timing_bytes, out);
+  if (exec) timed_access(w, in, timing_bytes, row_bytes, slice_bytes, out);
   compress_addresses(out);
 }
 
@@ -244,11 +249,16 @@ void CtaEmulator::surface_op(WarpState& w, const EmuInst& in, uint32_t exec, Rec
 }
 
 // Points the record at an OpInfo whose access size is the texture's texel: the mnemonic with
-// warpsim's .texelN suffix (N bytes per lane), which a trace replays (kept per mnemonic, like
+// warpsim's .texelN suffix (N bytes per lane) and, for a filtered 2D or 3D footprint, .rowN and
+// .sliceN (its next row and slice N bytes on), which a trace replays (kept per mnemonic, like
 // tcgen05.mma's run-time shapes).
-void CtaEmulator::timed_access(const WarpState& w, const EmuInst& in, uint32_t bytes, Record& out) {
-  if (bytes == in.op.access_bytes) return;
-  const std::string mnemonic = in.opcode + ".texel" + std::to_string(bytes);
+void CtaEmulator::timed_access(const WarpState& w, const EmuInst& in, uint32_t bytes, uint64_t row_bytes, uint64_t slice_bytes, Record& out) {
+  if (bytes == in.op.access_bytes && row_bytes == 0 && slice_bytes == 0) return;
+  // A pitch beyond 32 bits (a 4 GiB row) is not timed as a footprint: the row is left out.
+  if (row_bytes > UINT32_MAX) row_bytes = 0;
+  if (slice_bytes > UINT32_MAX) slice_bytes = 0;
+  const std::string mnemonic = in.opcode + ".texel" + std::to_string(bytes) + (row_bytes ? ".row" + std::to_string(row_bytes) : "") +
+                               (slice_bytes ? ".slice" + std::to_string(slice_bytes) : "");
   auto& cache = *launch_.run_time_ops;
   auto it = cache.find(mnemonic);
   if (it == cache.end()) {

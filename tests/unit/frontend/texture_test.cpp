@@ -208,14 +208,17 @@ TEST(Textures, TheTimingModelSeesEachLanesTexels) {
   EXPECT_EQ(sectors("linear"), 17);
 }
 
-// warpsim trace writes each fetch with its texel size (.texelN), and the trace replays to the
-// direct run's statistics.
+// warpsim trace writes each fetch with its footprint (.texelN bytes per lane; .rowN and .sliceN
+// to a filtered fetch's next row and slice), and the trace replays to the direct run's statistics.
 TEST(Textures, ATraceOfTheTextureKernelsReplaysToTheDirectRun) {
   TempDir dir;
   const auto r = test::run_and_replay("h100", test::source_path("traces/kernels/textures.launch.yaml"), dir);
   EXPECT_EQ(r.direct.rfind("error: ", 0), std::string::npos) << r.direct;
   EXPECT_EQ(r.direct, r.replay);
-  EXPECT_NE(r.trace.find("tex.2d.v4.f32.f32.texel8 "), std::string::npos);  // a filtered fetch: two f32 texels per lane
+  // A filtered fetch: two f32 texels per lane, and the same of the next row (pitch 192 bytes).
+  EXPECT_NE(r.trace.find("tex.2d.v4.f32.f32.texel8.row192 "), std::string::npos);
+  EXPECT_NE(r.trace.find("tld4.r.2d.v4.f32.f32.texel8.row192 "), std::string::npos);  // a gather's 2 x 2 texels
+  EXPECT_NE(r.trace.find("tex.3d.v4.f32.f32.texel8.row32.slice192 "), std::string::npos);  // 8 x 6 x 5 texels
 }
 
 // Surface loads and stores are counted as Nsight Compute counts them (pipe tex, surface), not as
