@@ -1,6 +1,8 @@
 // Nsight Compute metric names for the simulator's statistics, so a user can set a warpsim run
 // beside an ncu report. "modelled" means the simulator computes the same quantity by the same
 // definition; "approximate" marks a stand-in whose definition differs (said in docs/metrics.md).
+#include <algorithm>
+
 #include "report/kernel_summary.h"
 
 namespace warpsim {
@@ -15,6 +17,12 @@ std::vector<Metric> ncu_metrics(const GpuSpec& spec, const StatRegistry& st, con
   const double sms = spec.topology.sms;
   add("gpu__time_duration.sum", k.time_us * 1000, "ns");
   add("gpc__cycles_elapsed.max", double(k.cycles), "cycle");
+  add("sm__cycles_elapsed.avg", double(k.cycles), "cycle");
+  // The Speed-of-Light headline: each the busiest of the units warpsim models on that side (Nsight
+  // Compute takes the maximum over more sub-units, so these are stand-ins; docs/metrics.md).
+  add("sm__throughput.avg.pct_of_peak_sustained_elapsed", std::max(k.issue_utilisation, k.busiest_pipe_utilisation) * 100, "%", "approximate");
+  add("gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed", std::max(k.dram_utilisation, k.l2_utilisation) * 100, "%",
+      "approximate");
   add("sm__cycles_active.avg", sum("cycles_active") / sms, "cycle");
   add("smsp__inst_executed.sum", double(k.warp_instructions), "inst");
   add("sm__inst_executed.avg.per_cycle_active", k.ipc, "inst/cycle");
@@ -60,6 +68,9 @@ std::vector<Metric> ncu_metrics(const GpuSpec& spec, const StatRegistry& st, con
   add("sm__sass_thread_inst_executed_op_dfma_pred_on.sum", sum("fp64.fma"), "inst");
   add("smsp__inst_executed_op_branch.sum", sum("branches"), "inst");
   add("smsp__sass_branch_targets_threads_divergent.sum", sum("divergent_branches"), "", "approximate");
+  const double branches = sum("branches");
+  add("smsp__sass_average_branch_targets_threads_uniform.pct", branches ? (branches - sum("divergent_branches")) / branches * 100 : 100, "%",
+      "approximate");
   for (int r = 0; r < kNumStallReasons; ++r) {
     auto reason = static_cast<StallReason>(r);
     add("smsp__average_warps_issue_stalled_" + std::string(stall_reason_name(reason)) + "_per_issue_active.ratio",

@@ -1,0 +1,53 @@
+// Nsight Compute's Speed-of-Light headline as warpsim reports it: "Compute (SM) Throughput" and
+// "Memory Throughput" are the busiest unit on each side (the same numbers `bound` reads), and the
+// uniform-branch share follows from the branches a trace takes.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "support/test_support.h"
+
+namespace warpsim {
+namespace {
+
+nlohmann::json kernel_of(const std::vector<std::string>& args) {
+  const auto r = test::run_cli(args);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out, nullptr, false);
+  return j.is_discarded() ? nlohmann::json::object() : j["kernels"][0];
+}
+
+double metric(const nlohmann::json& k, const std::string& name) { return k["metrics"][name]["value"].get<double>(); }
+
+TEST(SpeedOfLight, EachSideIsItsBusiestUnitAndAgreesWithBound) {
+  // A stream on A100: DRAM-bound, so memory throughput is DRAM's (above L2's) and above 60%.
+  const auto stream = kernel_of({"run", "--arch", "a100", test::source_path("traces/examples/vector_add.trace.gz"), "-q", "--json", "-"});
+  const double dram = metric(stream, "gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed");
+  const double l2 = metric(stream, "lts__throughput.avg.pct_of_peak_sustained_elapsed");
+  EXPECT_DOUBLE_EQ(metric(stream, "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed"), std::max(dram, l2));
+  EXPECT_GE(dram, 60);
+  EXPECT_EQ(stream["summary"]["bound"], "memory");
+  EXPECT_LT(metric(stream, "sm__throughput.avg.pct_of_peak_sustained_elapsed"), dram);
+  EXPECT_EQ(metric(stream, "sm__cycles_elapsed.avg"), stream["summary"]["cycles"].get<double>());
+  // Back-to-back FMAs: compute-bound, the FMA pipe (or the issue slots) above 60%, memory idle.
+  const auto fma = kernel_of({"run", "--arch", "a100", test::source_path("traces/examples/fma_throughput.trace.gz"), "-q", "--json", "-"});
+  EXPECT_EQ(fma["summary"]["bound"], "compute");
+  EXPECT_GE(metric(fma, "sm__throughput.avg.pct_of_peak_sustained_elapsed"), 60);
+  EXPECT_LT(metric(fma, "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed"), 5);
+}
+
+TEST(SpeedOfLight, UniformBranchShareCountsTheBranchesThatKeptTheirMask) {
+  // Two branches: the first keeps all 32 lanes, the second splits them.
+  const std::string trace = test::kernel_header("k", 1, 32) + ".cta 0 0 0\n.warp 0\n"
+                            "ffffffff bra $L1\nffffffff add.s32 %r1, %r1, 1\nffffffff bra $L2\n0000ffff add.s32 %r1, %r1, 1\nffffffff exit\n";
+  test::TempDir dir;
+  const auto k = kernel_of({"run", "--arch", "a100", dir.write("k.trace", trace), "-q", "--json", "-"});
+  EXPECT_EQ(metric(k, "smsp__inst_executed_op_branch.sum"), 2);
+  EXPECT_EQ(metric(k, "smsp__sass_average_branch_targets_threads_uniform.pct"), 50);
+}
+
+}  // namespace
+}  // namespace warpsim
