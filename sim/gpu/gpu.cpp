@@ -41,7 +41,8 @@ KernelRun Gpu::run_kernel(KernelSource& kernel) {
   if (observer_) observer_->kernel_started(run.info, run.start);
   clusters_.start_kernel(
       spec_.clusters.barrier_latency, [this](uint32_t sm, uint32_t warp, Cycle at) { sms_[sm]->release_cluster_wait(warp, at); },
-      [this](uint32_t sm, uint32_t slot, const MbarrierSignal& signal, Cycle at) { sms_[sm]->mbarrier_signal(slot, signal, at); });
+      [this](uint32_t sm, uint32_t slot, const MbarrierSignal& signal, Cycle at) { sms_[sm]->mbarrier_signal(slot, signal, at); },
+      [this](uint32_t sm, Cycle earliest, Cycle interval) { return sms_[sm]->hold_tensor_for_peer(earliest, interval); });
   pending_.clear();
   next_gpc_ = 0;
   grid_done_ = false;

@@ -6,11 +6,24 @@
 
 namespace warpsim {
 
-void ClusterBarriers::start_kernel(uint32_t barrier_latency, Release release, Signal signal) {
+void ClusterBarriers::start_kernel(uint32_t barrier_latency, Release release, Signal signal, TensorHold tensor_hold) {
   latency_ = barrier_latency;
   release_ = std::move(release);
   signal_ = std::move(signal);
+  tensor_hold_ = std::move(tensor_hold);
   clusters_.clear();
+}
+
+uint32_t ClusterBarriers::sm_of(uint64_t cluster, uint32_t rank) const {
+  auto it = clusters_.find(cluster);
+  return it == clusters_.end() || rank >= it->second.where.size() ? UINT32_MAX : it->second.where[rank].first;
+}
+
+bool ClusterBarriers::hold_tensor(uint64_t cluster, uint32_t rank, Cycle earliest, Cycle interval, Cycle& start) {
+  const uint32_t sm = sm_of(cluster, rank);
+  if (sm == UINT32_MAX || !tensor_hold_) return false;
+  start = tensor_hold_(sm, earliest, interval);
+  return true;
 }
 
 void ClusterBarriers::open(uint64_t cluster, uint32_t ctas, uint32_t warps) {

@@ -26,12 +26,21 @@ class ClusterBarriers {
   // that CTA, cycle it counts at).
   using Signal = std::function<void(uint32_t sm, uint32_t cta_slot, const MbarrierSignal& signal, Cycle at)>;
 
-  void start_kernel(uint32_t barrier_latency, Release release, Signal signal);
+  // Holds an SM's tensor cores for a CTA pair's MMA: (sm, earliest start, cycles) -> the start
+  // (when they are free, at or after `earliest`).
+  using TensorHold = std::function<Cycle(uint32_t sm, Cycle earliest, Cycle interval)>;
+
+  void start_kernel(uint32_t barrier_latency, Release release, Signal signal, TensorHold tensor_hold = nullptr);
   // The cluster's CTA of `rank` now sits in `cta_slot` of SM `sm`.
   void place(uint64_t cluster, uint32_t rank, uint32_t sm, uint32_t cta_slot);
   // Sends an mbarrier signal to the cluster's CTA of `rank`; false when it is not resident (it
   // exited, or the cluster has no such rank).
   bool signal(uint64_t cluster, uint32_t rank, const MbarrierSignal& signal, Cycle at);
+  // The SM holding the cluster's CTA of `rank`, or UINT32_MAX when it is not resident.
+  uint32_t sm_of(uint64_t cluster, uint32_t rank) const;
+  // Holds the tensor cores of that CTA's SM for `interval` cycles from `earliest` or later, and
+  // returns the start; false when the CTA is not resident.
+  bool hold_tensor(uint64_t cluster, uint32_t rank, Cycle earliest, Cycle interval, Cycle& start);
   // A cluster's `ctas` CTAs were placed: `warps` in all.
   void open(uint64_t cluster, uint32_t ctas, uint32_t warps);
   // One of its CTAs retired; the last one closes the cluster.
@@ -66,6 +75,7 @@ class ClusterBarriers {
   uint32_t latency_ = 0;
   Release release_;
   Signal signal_;
+  TensorHold tensor_hold_;
   std::unordered_map<uint64_t, Cluster> clusters_;
 };
 

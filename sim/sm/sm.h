@@ -55,6 +55,9 @@ class Sm : public Component, public MemResponder, private LoadStoreClient {
   // Another CTA of the cluster signalled an mbarrier of this SM's CTA in `cta_slot`: arrivals and
   // transaction bytes counting at cycle `at` (sm_cluster.cpp).
   void mbarrier_signal(uint32_t cta_slot, const MbarrierSignal& signal, Cycle at);
+  // A CTA pair's MMA issued on another SM computes this SM's CTA's half here: holds all the
+  // tensor pipes for `interval` from `earliest` or when they are free; returns the start.
+  Cycle hold_tensor_for_peer(Cycle earliest, Cycle interval);
 
  private:
   struct Verdict {
@@ -104,6 +107,8 @@ class Sm : public Component, public MemResponder, private LoadStoreClient {
   void issue_whole_sm_mma(Warp& w, const WarpInst& in, uint64_t flops_per_clk, Cycle now);  // sm_tensor.cpp
   void issue_tensor_copy(Warp& w, const WarpInst& in, Cycle now);
   Cycle occupy_all_tensor_pipes(Cycle now, Cycle interval);
+  Cycle tensor_pipes_free(Cycle now) const;             // when every sub-partition's tensor pipe is free, at or after now
+  void hold_tensor_pipes(Cycle start, Cycle interval);  // all of them, from start
   void issue_mbarrier(Warp& w, uint32_t slot, const WarpInst& in, Cycle now);
   void issue_cluster_barrier(Warp& w, uint32_t slot, const WarpInst& in, Cycle now);  // sm_cluster.cpp
   void require_clusters(const WarpInst& in) const;

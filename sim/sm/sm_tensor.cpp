@@ -61,9 +61,25 @@ void Sm::issue_tensor(SubPartition& sp, Warp& w, const WarpInst& in, Cycle now) 
 // A whole-SM tcgen05 operation: it starts when every sub-partition's tensor pipe is free (their
 // queue is in issue order) and holds them all for `interval`; returns its start.
 Cycle Sm::occupy_all_tensor_pipes(Cycle now, Cycle interval) {
+  const Cycle start = tensor_pipes_free(now);
+  hold_tensor_pipes(start, interval);
+  return start;
+}
+
+Cycle Sm::tensor_pipes_free(Cycle now) const {
   Cycle start = now;
   for (const auto& sp : subs_) start = std::max(start, sp.pipe_free[static_cast<int>(Pipe::kTensor)]);
+  return start;
+}
+
+void Sm::hold_tensor_pipes(Cycle start, Cycle interval) {
   for (auto& sp : subs_) sp.pipe_free[static_cast<int>(Pipe::kTensor)] = start + interval;
+}
+
+Cycle Sm::hold_tensor_for_peer(Cycle earliest, Cycle interval) {
+  const Cycle start = tensor_pipes_free(earliest);
+  hold_tensor_pipes(start, interval);
+  stats_.tensor_busy_cycles += interval * subs_.size();
   return start;
 }
 
@@ -73,9 +89,10 @@ void Sm::issue_whole_sm_mma(Warp& w, const WarpInst& in, uint64_t flops_per_clk,
   // Each issuing lane starts one MMA (normally one elected thread issues it).
   const uint64_t flops = op.tensor_flops() * static_cast<uint64_t>(in.active_lanes());
   // At the clock the precision's tensor peak assumes (GpuSpec::tensor_clock_mhz), as for the other
-  // MMAs. A pair MMA (cta_group::2) puts half its rows on the peer CTA's SM: this SM computes the
-  // other half. The peer SM's tensor cores are not charged (assumed idle: in CUTLASS's 2-SM
-  // kernels only the leader CTA issues MMAs), so the FLOPs are counted whole here.
+  // MMAs. A pair MMA (cta_group::2) computes each CTA's half of the rows on that CTA's SM: both
+  // SMs' tensor cores are held for the same interval, from when both are free (the peer's through
+  // the cluster; with no resident peer, as in a trace of one CTA, only this SM's). The FLOPs are
+  // counted whole here, on the issuing SM.
   const double share = op.cta_pair ? 0.5 : 1.0;
   const auto compute = std::max<Cycle>(1, static_cast<Cycle>(std::llround(share * double(flops) * spec_.clocks.boost_mhz /
                                                                            (double(flops_per_clk) * spec_.tensor_clock_mhz(op.tensor)))));
@@ -89,8 +106,18 @@ void Sm::issue_whole_sm_mma(Warp& w, const WarpInst& in, uint64_t flops_per_clk,
   const double rows = (op.a_in_tmem ? 0.0 : double(op.m)) + double(op.n);
   const uint64_t per_clk = std::max<uint64_t>(1, uint64_t{spec_.memory.shared.banks} * spec_.memory.shared.bank_bytes);
   const auto reads = static_cast<Cycle>(std::ceil(share * rows * 32.0 * in.active_lanes() / double(per_clk)));
-  const Cycle interval = std::max(compute, reads);
-  const Cycle start = occupy_all_tensor_pipes(now, interval);
+  Cycle interval = std::max(compute, reads);
+  Cycle start = tensor_pipes_free(now);
+  if (op.cta_pair) {
+    const CtaSlot& cta = ctas_[w.cta_slot];
+    const uint32_t peer = cta.rank ^ 1u;
+    if (clusters_.sm_of(cta.cluster, peer) == id_) {
+      interval *= 2;  // both CTAs of the pair on this SM: its tensor cores compute both halves
+    } else {
+      clusters_.hold_tensor(cta.cluster, peer, start, interval, start);
+    }
+  }
+  hold_tensor_pipes(start, interval);
   if (reads > compute) stats_.tensor_smem_bound_cycles += reads - compute;
   stats_.tensor_flops += flops;
   stats_.tensor_busy_cycles += interval * subs_.size();

@@ -64,6 +64,35 @@ TEST(Tcgen05Timing, APairMmaTakesItsHalfOnTheIssuingSm) {
 // than its FLOPs take (2 x 128 x 64 x 16 / 8192 per clock, x 1980 / 1856 for the tensor clock:
 // 34.1); with A in tensor memory it reads 64 rows in 16 and runs at its FLOPs' rate. A pair's SM
 // reads half of each: (256 + 64) / 2 rows, 40 clocks. N = 256 stays FLOP-bound (96 against 136.6).
+// In a cluster, a pair MMA holds the peer CTA's SM's tensor cores too (its half of the rows is
+// computed there), and waits for them when the peer SM is busy with an MMA of its own.
+TEST(Tcgen05Timing, APairMmaHoldsThePeerSmsTensorCoresToo) {
+  const std::string pair = "tcgen05.mma.cta_group::2.kind::f16.m256n256k16.f32.f16.f16 [%r3], %rd1, %rd2, %r4, %p1\n";
+  // CTA 0 issues `mmas` pair MMAs and CTA 1 `peer_mmas` (each holding both SMs); then each
+  // commits and waits.
+  auto trace = [&](int mmas, int peer_mmas) {
+    std::string t = test::kernel_header("tc", 2, 32, 1024) + ".cluster 2 1 1\n";
+    for (int cta = 0; cta < 2; ++cta) {
+      t += ".cta " + std::to_string(cta) + " 0 0\n.warp 0\n00000001 mbarrier.init.shared::cta.b64 [%r1], 1; mbar=0x100 count=1\n";
+      for (int i = 0; i < (cta == 0 ? mmas : peer_mmas); ++i) t += "00000001 " + pair;
+      t += "00000001 tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.b64 [%r1]; mbar=0x100 arrive=1\n"
+           "00000001 mbarrier.try_wait.parity.shared::cta.b64 %p2, [%r1], %r5; mbar=0x100 phase=0\nexit\n";
+    }
+    return t;
+  };
+  auto alone = test::simulate_text("b200", mma_trace(1, "tcgen05.mma.cta_group::2.kind::f16.m256n256k16.f32.f16.f16"));
+  auto paired = test::simulate_text("b200", trace(1, 0));
+  // The same interval on each of the two SMs: twice the busy cycles of a pair MMA with no peer.
+  EXPECT_EQ(paired.sum("gpu.sm[*].tensor.busy_cycles"), 2 * alone.sum("gpu.sm[*].tensor.busy_cycles"));
+  EXPECT_EQ(paired.sum("gpu.sm[*].tensor.flops"), alone.sum("gpu.sm[*].tensor.flops"));
+  // With both SMs busy with two pair MMAs of CTA 1's, CTA 0's starts after them: the kernel takes
+  // three intervals, where two pair MMAs from CTA 0 alone take two.
+  const uint64_t interval = alone.sum("gpu.sm[*].tensor.busy_cycles") / alone.config.spec.topology.sub_partitions_per_sm;
+  auto contended = test::simulate_text("b200", trace(1, 2));
+  auto two = test::simulate_text("b200", trace(2, 0));
+  EXPECT_NEAR(double(contended.kernels.at(0).cycles) - double(two.kernels.at(0).cycles), double(interval), 3.0);
+}
+
 TEST(Tcgen05Timing, SharedMemoryOperandReadsBoundNarrowMmas) {
   auto per_mma = [](const std::string& mma) {
     auto one = test::simulate_text("b200", mma_trace(1, mma)), three = test::simulate_text("b200", mma_trace(3, mma));
