@@ -266,6 +266,7 @@ class CtaEmulator : public CtaWork {
   void mbarrier_op(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);
   void warp_op(WarpState& w, const EmuInst& in, uint32_t exec);  // warp_ops.cpp
   [[gnu::cold]] void report_inactive_source(const WarpState& w, const EmuInst& in, uint32_t lane, uint32_t source) const;
+  [[gnu::cold]] void report_outside_membermask(const WarpState& w, const EmuInst& in, uint32_t lane, uint32_t mask) const;
   // isspacep, alloca and the stack, trap, and the CUDA runtime's vprintf and __assertfail (runtime_ops.cpp).
   void runtime_op(WarpState& w, const EmuInst& in, uint32_t exec);
   // A byte at a generic address (global, or this lane's shared or local memory), for printf.

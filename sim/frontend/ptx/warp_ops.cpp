@@ -4,6 +4,7 @@
 #include <array>
 #include <bit>
 
+#include "common/format.h"
 #include "frontend/ptx/cta_emulator.h"
 #include "frontend/ptx/value_bits.h"
 
@@ -16,10 +17,27 @@ void CtaEmulator::report_inactive_source(const WarpState& w, const EmuInst& in, 
                             " is not taking part (it has exited, or is outside the membermask), so the value is undefined");
 }
 
+void CtaEmulator::report_outside_membermask(const WarpState& w, const EmuInst& in, uint32_t lane, uint32_t mask) const {
+  launch_.findings->add("lane-outside-membermask", in.line,
+                        launch_.file + ":" + std::to_string(in.line) + ": " + thread_name(w, lane) + " (lane " + std::to_string(lane) + ") runs " +
+                            in.opcode + " with membermask " + hex(mask) +
+                            ", which does not name it; each calling thread must be in the mask (PTX ISA; CUDA C++ Programming Guide, "
+                            "\"Warp Vote Functions\"), so the result is undefined");
+}
+
 void CtaEmulator::warp_op(WarpState& w, const EmuInst& in, uint32_t exec) {
   const auto& ops = in.operands;
   const Type type = in.type;
   auto lanes = [&](auto&& f) { for_lanes(exec, f); };
+  // The .sync forms' membermask (operand 4 of shfl, 2 of vote, match and redux) must name each
+  // executing lane.
+  const size_t mask_at = in.code == EmuOp::kShfl ? 4 : in.code == EmuOp::kVote || in.code == EmuOp::kMatch || in.code == EmuOp::kRedux ? 2 : 0;
+  if (mask_at && ops.size() > mask_at && launch_.findings && launch_.findings->enabled) {
+    lanes([&](uint32_t l) {
+      const auto mask = static_cast<uint32_t>(read(w, ops[mask_at], l));
+      if (!(mask >> l & 1)) report_outside_membermask(w, in, l, mask);
+    });
+  }
   auto dst_reg = [&](size_t i = 0) { return ops.at(i).kind == EmuOperand::Kind::kReg ? ops[i].reg : -1; };
   // The lanes lane l combines with: the active lanes of its membermask (operand `at`; the whole
   // warp's active lanes for the forms without one, such as sm_6x's vote). Lanes may name different
