@@ -49,6 +49,10 @@ void block(std::ostringstream& o, const Summary& s, bool per_kernel) {
   row("L2 hit rate", fmt("%.1f%%", s.l2_hit_rate * 100));
   row("DRAM", bytes(s.dram_bytes_read) + " read, " + bytes(s.dram_bytes_written) + " written, " + fmt("%.1f GB/s", s.dram_bandwidth_gbps) +
                   " (" + fmt("%.0f%%", s.dram_utilisation * 100) + " of peak)" + row_buffer(s));
+  // Nsight Compute's Speed-of-Light headline (the same numbers as the sm__throughput and
+  // gpu__compute_memory_throughput metrics): what `bound` is read from.
+  row("speed of light", "compute " + fmt("%.0f%%", std::max(s.issue_utilisation, s.busiest_pipe_utilisation) * 100) + ", memory " +
+                            fmt("%.0f%%", std::max(s.dram_utilisation, s.l2_utilisation) * 100) + " of peak");
   row("bound", s.bound + ": " + s.bound_reason);
   // Stalls, largest first, in ncu's unit: warp-cycles per issued instruction.
   std::vector<std::pair<double, int>> order;
