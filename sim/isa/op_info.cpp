@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <vector>
 
 #include "isa/tensor_ops.h"
@@ -301,6 +302,19 @@ bool decode_mnemonic(std::string_view mnemonic, OpInfo& out, std::string& error)
   const TypeSuffix* type = nullptr;
   for (auto p : parts)
     if (auto t = find_type(p)) type = t;  // the last type suffix names the operand type
+  // warpsim's .texelN, .rowN and .sliceN name a texture fetch's footprint; elsewhere they are a
+  // mistake the instruction would otherwise ignore.
+  if (base != "tex" && base != "tld4") {
+    auto numbered = [](std::string_view p, std::string_view prefix) {
+      return p.size() > prefix.size() && p.starts_with(prefix) && std::isdigit(static_cast<unsigned char>(p[prefix.size()]));
+    };
+    for (size_t i = 1; i < parts.size(); ++i) {
+      if (numbered(parts[i], "texel") || numbered(parts[i], "row") || numbered(parts[i], "slice")) {
+        error = "'." + std::string(parts[i]) + "' gives a texture fetch's footprint (tex, tld4); '" + std::string(mnemonic) + "' is not a fetch";
+        return false;
+      }
+    }
+  }
 
   if (decode_tensor(base, parts, out, error)) return true;
   if (!error.empty()) return false;

@@ -68,7 +68,7 @@ TEST(TextureFootprint, FilteredFetchesReadTheNextRowAndSliceToo) {
 }
 
 // warpsim trace writes the footprint into the mnemonic (.texelN.rowN.sliceN), so a replay reads
-// the same sectors.
+// the same sectors; the suffixes belong to texture fetches only.
 TEST(TextureFootprint, TheMnemonicCarriesTheFootprint) {
   auto sectors = [](const std::string& mnemonic) {
     const auto r = test::simulate_text("h100", test::kernel_header("k", 1, 32, 0) + ".cta 0 0 0\n.warp 0\n"
@@ -78,6 +78,16 @@ TEST(TextureFootprint, TheMnemonicCarriesTheFootprint) {
   EXPECT_EQ(sectors("tex.2d.v4.f32.f32.texel8"), 5u);
   EXPECT_EQ(sectors("tex.2d.v4.f32.f32.texel8.row256"), 10u);
   EXPECT_EQ(sectors("tex.3d.v4.f32.f32.texel8.row256.slice2048"), 20u);
+  // On anything but a fetch the suffixes are an error at their line, not ignored.
+  try {
+    test::simulate_text("h100", test::kernel_header("k", 1, 32, 0) + ".cta 0 0 0\n.warp 0\n"
+                                    "ffffffff ld.global.f32.row256 %f1, %rd1; addr=0x10000500+4\nexit\n");
+    ADD_FAILURE() << "a footprint on a global load was accepted";
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find("'.row256' gives a texture fetch's footprint (tex, tld4); 'ld.global.f32.row256' is not a fetch"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 }  // namespace
