@@ -77,8 +77,7 @@ void Sm::hold_tensor_pipes(Cycle start, Cycle interval) {
 }
 
 Cycle Sm::hold_tensor_for_peer(Cycle earliest, Cycle interval) {
-  const Cycle start = tensor_pipes_free(earliest);
-  hold_tensor_pipes(start, interval);
+  const Cycle start = occupy_all_tensor_pipes(earliest, interval);
   stats_.tensor_busy_cycles += interval * subs_.size();
   return start;
 }

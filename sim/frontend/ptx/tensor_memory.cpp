@@ -122,19 +122,19 @@ void CtaEmulator::tcgen05_op(WarpState& w, const EmuInst& in, uint32_t exec, Rec
       const bool multicast = in.has("multicast::cluster");
       for_lanes(exec, [&](uint32_t l) {
         const uint64_t a = address(w, ops.at(0), l);
-        const auto mask = multicast ? static_cast<uint16_t>(read(w, ops.at(1), l)) : uint16_t{0};
-        if (multicast && mask == 0) fault(in, w, l, "tcgen05.commit with .multicast::cluster and an empty CTA mask");
-        for (uint32_t r = 0; r < 16; ++r) {
-          if (multicast && !(mask >> r & 1)) continue;
-          const uint64_t target = multicast ? uint64_t{r + 1} << kClusterRankShift | (a & kClusterOffsetMask) : a;
+        auto arrive = [&](uint64_t target) {
           Mbarrier& b = mbarrier_at(target, w, l, in);
           if (b.pending == 0) fault(in, w, l, "tcgen05.commit arrives on the mbarrier at shared " + hex(target) + " with no arrival pending");
           --b.pending;
           const uint64_t rank_plus_one = target >> kClusterRankShift;
           if (clocks_.enabled() && (rank_plus_one == 0 || rank_plus_one == rank_ + 1)) clocks_.release(w.index, b.clock);
           complete_phase_if_done(b);
-          if (!multicast) break;
-        }
+        };
+        const auto mask = multicast ? static_cast<uint16_t>(read(w, ops.at(1), l)) : uint16_t{0};
+        if (multicast && mask == 0) fault(in, w, l, "tcgen05.commit with .multicast::cluster and an empty CTA mask");
+        if (!multicast) arrive(a);
+        for (uint32_t r = 0; mask >> r; ++r)
+          if (mask >> r & 1) arrive(uint64_t{r + 1} << kClusterRankShift | (a & kClusterOffsetMask));
         use.address = static_cast<uint32_t>(multicast ? a & kClusterOffsetMask : a);
         use.multicast = mask;
         ++use.arrivals;
