@@ -789,3 +789,7 @@ write("textures_edges.bin", "f", edges)
 a = random_init(91, -1, 1, 65536, f16)
 bt = random_init(92, -1, 1, 32768, f16)
 write("tcgen05_pair_c.bin", "f", matmul(a, bt, 512, 256, 128, lambda i, k: i * 128 + k, lambda k, j: j * 128 + k))
+
+# work_stealing: the sums of x[i] = i over 2048 tiles of 256, each tile added once whichever CTA
+# does it: 256 * 256 t + (0 + ... + 255).
+write("work_stealing_sums.bin", "I", [256 * 256 * t + 255 * 256 // 2 for t in range(2048)])

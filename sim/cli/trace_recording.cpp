@@ -22,6 +22,7 @@ struct KernelRecording {
     std::vector<std::string> warps;
   };
   std::vector<Cta> ctas;
+  std::vector<Dim3> cancelled;  // CTAs a running CTA cancelled (they never ran)
 };
 
 class RecordingWarp : public WarpStream {
@@ -72,6 +73,7 @@ class RecordingKernel : public KernelSource {
  public:
   RecordingKernel(std::unique_ptr<KernelSource> inner, std::shared_ptr<KernelRecording> record, const NameOf& name_of)
       : inner_(std::move(inner)), record_(std::move(record)), name_of_(name_of) {}
+  ~RecordingKernel() override { record_->cancelled = inner_->cancelled_ctas(); }  // the GPU has finished the kernel
   const KernelInfo& info() const override { return inner_->info(); }
   // The emulator's hang detection needs to know how many CTAs the GPU holds at once.
   void resident_ctas(uint64_t ctas) override { inner_->resident_ctas(ctas); }
@@ -81,6 +83,7 @@ class RecordingKernel : public KernelSource {
     record_->ctas.push_back({cta->id(), {}});
     return std::make_unique<RecordingCta>(std::move(cta), record_, record_->ctas.size() - 1, name_of_);
   }
+  std::vector<Dim3> cancelled_ctas() const override { return inner_->cancelled_ctas(); }
 
  private:
   std::unique_ptr<KernelSource> inner_;
@@ -121,6 +124,7 @@ void record_trace(Gpu& gpu, Workload& workload, TraceWriter& writer, std::ostrea
         out << cta.warps[w];
       }
     }
+    for (const Dim3& id : k->cancelled) writer.cancelled_cta(id);
   }
 }
 

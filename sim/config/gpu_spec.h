@@ -142,6 +142,9 @@ struct ClusterSpec {
   uint32_t dsmem_latency = 0;      // cycles: a load from another CTA's shared memory, request to data
   uint32_t dsmem_bytes_per_clk_per_sm = 0;  // SM-to-SM network, each SM's port (one direction)
   uint32_t barrier_latency = 0;    // cycles from the last arrival to the waiting warps' release
+  // Cluster launch control (Blackwell, compute capability 10.0+): cycles from a try_cancel's issue
+  // to its answer landing in shared memory (0 on GPUs without it).
+  uint32_t launch_control_latency = 0;
   bool supported() const { return max_size > 0; }
 };
 

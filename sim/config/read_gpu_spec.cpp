@@ -176,6 +176,14 @@ void read_clusters(MapReader& root, GpuSpec& s) {
   c.dsmem_latency = static_cast<uint32_t>(r.integer("dsmem_latency", 1, 100000));
   c.dsmem_bytes_per_clk_per_sm = static_cast<uint32_t>(r.integer("dsmem_bytes_per_clk_per_sm", 1, 4096));
   c.barrier_latency = static_cast<uint32_t>(r.integer("barrier_latency", 1, 100000));
+  // Cluster launch control is Blackwell's (PTX ISA: sm_100 and later): its latency is required
+  // there and refused before.
+  if (s.compute_capability >= 100 || r.has("launch_control_latency")) {
+    c.launch_control_latency = static_cast<uint32_t>(r.integer("launch_control_latency", 1, 100000));
+    if (s.compute_capability < 100) {
+      config_error(r.key_location("launch_control_latency"), "clusters.launch_control_latency: cluster launch control needs compute capability 10.0 or later");
+    }
+  }
   if (c.max_size < c.max_portable_size) config_error(r.location("max_size"), "clusters.max_size must be at least clusters.max_portable_size");
   if (s.compute_capability < 90) config_error(root.key_location("clusters"), "clusters: thread-block clusters need compute capability 9.0 or later");
   r.finish();

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "common/dim3.h"
 #include "frontend/warp_inst.h"
@@ -72,6 +73,9 @@ class KernelSource {
   // without clusters): an emulating source can then tell a grid whose resident CTAs all wait for
   // ones that cannot begin.
   virtual void resident_ctas(uint64_t /*ctas*/) {}
+  // CTAs whose launch a running CTA cancelled (clusterlaunchcontrol.try_cancel, Blackwell), in the
+  // order cancelled: next_cta never hands them out, and the grid is complete without them.
+  virtual std::vector<Dim3> cancelled_ctas() const { return {}; }
 };
 
 class Workload {

@@ -11,6 +11,8 @@ Gpu::Gpu(const GpuSpec& spec) : spec_(spec), memory_(spec, engine_, stats_) {
     responders.push_back(sms_.back().get());
   }
   memory_.connect(std::move(responders));
+  stats_.add("gpu.ctas_cancelled", &ctas_cancelled_, "CTAs",
+             "CTAs whose launch a running CTA cancelled (clusterlaunchcontrol.try_cancel) and took over");
 }
 
 void Gpu::set_observer(WarpObserver* o) {
@@ -76,10 +78,14 @@ KernelRun Gpu::run_kernel(KernelSource& kernel) {
     throw SimulationError("deadlock in kernel '" + run.info.name + "' at cycle " + std::to_string(engine_.now()) +
                           ": no component can make progress, but warps remain (a barrier some warps never reach?)" + stuck);
   }
-  if (ctas_done_ != ctas_total_) {
+  // CTAs a running CTA cancelled never launch; the grid is complete without them.
+  const uint64_t cancelled = kernel.cancelled_ctas().size();
+  if (ctas_done_ + cancelled != ctas_total_) {
     throw SimulationError("kernel '" + run.info.name + "': " + std::to_string(ctas_done_) + " of " +
-                          std::to_string(ctas_total_) + " CTAs completed");
+                          std::to_string(ctas_total_) + " CTAs completed" +
+                          (cancelled ? " and " + std::to_string(cancelled) + " were cancelled" : ""));
   }
+  ctas_cancelled_ += cancelled;
   run.ctas = ctas_done_;
   run.end = ctas_total_ ? last_retire_ + 1 : run.start;
   run.stats = StatRegistry::difference(stats_.snapshot(), before);

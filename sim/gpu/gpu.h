@@ -62,6 +62,7 @@ class Gpu {
   KernelSource* kernel_ = nullptr;
   uint64_t ctas_done_ = 0;
   uint64_t ctas_total_ = 0;
+  uint64_t ctas_cancelled_ = 0;  // over all kernels (gpu.ctas_cancelled)
   Cycle last_retire_ = 0;
   std::vector<std::unique_ptr<CtaWork>> pending_;  // a cluster waiting for a GPC with room
   uint32_t next_gpc_ = 0;

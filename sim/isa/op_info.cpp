@@ -393,6 +393,28 @@ bool decode_mnemonic(std::string_view mnemonic, OpInfo& out, std::string& error)
     out.after_async_copies = true;
     return true;
   }
+  // Cluster launch control (Blackwell, PTX ISA "clusterlaunchcontrol"): try_cancel asks the CTA
+  // scheduler to cancel a cluster not yet launched and writes the 16-byte answer to shared memory,
+  // completing its bytes on an mbarrier (whose address travels in WarpInst::mbar); query_cancel
+  // decodes an answer held in registers.
+  if (base == "clusterlaunchcontrol") {
+    const std::string_view what = parts.size() > 1 ? parts[1] : "";
+    if (what == "try_cancel") {
+      out.op_class = OpClass::kMbarrier;
+      out.pipe = Pipe::kMio;
+      out.mbarrier = MbarrierOp::kCompleteTx;
+      out.cancels_launch = true;
+      return true;
+    }
+    if (what == "query_cancel") {
+      out.op_class = OpClass::kInt;
+      out.pipe = Pipe::kAlu;
+      out.writes_destination = true;
+      return true;
+    }
+    error = "unknown clusterlaunchcontrol operation '" + std::string(what) + "'; expected try_cancel or query_cancel";
+    return false;
+  }
   if (base == "mbarrier") {
     // Shared-memory objects updated by the MIO path, like a shared atomic.
     const std::string_view what = parts.size() > 1 ? parts[1] : "";

@@ -111,6 +111,9 @@ struct OpInfo {
   // mbarrier.arrive_drop: the arrivals also leave the barrier, lowering the count every later
   // phase expects.
   bool arrive_drop = false;
+  // clusterlaunchcontrol.try_cancel (Blackwell): asks the CTA scheduler to cancel a cluster not
+  // yet launched; its 16-byte answer completes on an mbarrier after the scheduler's round trip.
+  bool cancels_launch = false;
   bool sleep = false;       // nanosleep: the warp sleeps WarpInst::sleep_ns
   bool barrier_arrive = false;  // bar.arrive: arrives at a CTA barrier without waiting for it
   bool bulk_reduce = false; // cp.reduce.async.bulk: a bulk store L2 combines (MbarrierUse::elem_bytes per operation)

@@ -462,6 +462,11 @@ void Sm::require_hopper(const WarpInst& in) const {
 }
 
 void Sm::issue_mbarrier(Warp& w, uint32_t slot, const WarpInst& in, Cycle now) {
+  if (in.op->cancels_launch && spec_.clusters.launch_control_latency == 0) {
+    throw InputError(SourceLocation{kernel_->source_file, in.line, 1},
+                     "'" + in.op->mnemonic + "' needs compute capability 10.0 or later (cluster launch control is Blackwell's); " + spec_.name +
+                         " has " + std::to_string(spec_.compute_capability / 10) + "." + std::to_string(spec_.compute_capability % 10));
+  }
   require_hopper(in);
   ++stats_.mbarrier_ops;
   // Through MIO like a shared-memory atomic: one pass, then the shared-memory latency.
@@ -483,7 +488,10 @@ void Sm::issue_mbarrier(Warp& w, uint32_t slot, const WarpInst& in, Cycle now) {
                               kind == MbarrierOp::kCompleteTx ? m.tx_bytes : 0, in.op->arrive_drop};
         // tcgen05.commit: the arrival happens when the warp's MMAs are done. A signal to another
         // CTA crosses the SM-to-SM network, as a distributed-shared-memory access does.
-        const Cycle at = in.op->after_tensor ? std::max(ready, w.tensor_done) : ready;
+        // try_cancel: the answer comes back from the CTA scheduler.
+        const Cycle at = in.op->after_tensor     ? std::max(ready, w.tensor_done)
+                         : in.op->cancels_launch ? ready + spec_.clusters.launch_control_latency
+                                                 : ready;
         if (m.multicast == 0) {
           signal_mbarrier(cta, in, signal, names_other_cta(cta, m.address) ? at + spec_.clusters.dsmem_latency : at);
           break;

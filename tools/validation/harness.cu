@@ -41,6 +41,7 @@
 #include "../../traces/kernels/tcgen05_block_scaled.cu"
 #include "../../traces/kernels/tcgen05_m64.cu"
 #include "../../traces/kernels/tcgen05_pair.cu"
+#include "../../traces/kernels/work_stealing.cu"
 #include "../../traces/kernels/cluster.cu"
 #include "../../traces/kernels/tma_transpose.cu"
 #include "../../traces/kernels/tma_tiles.cu"
@@ -71,7 +72,7 @@ const KernelRef kKernels[] = {
     {"attention_flash", (const void*)attention_flash}, {"bulk_scale", (const void*)bulk_scale},
     {"bulk_store", (const void*)bulk_store},
     {"wgmma_gemm", (const void*)wgmma_gemm}, {"tma_wgmma_gemm", (const void*)tma_wgmma_gemm}, {"tcgen05_gemm", (const void*)tcgen05_gemm}, {"tcgen05_block_scaled", (const void*)tcgen05_block_scaled},
-    {"tcgen05_m64", (const void*)tcgen05_m64}, {"tcgen05_pair_gemm", (const void*)tcgen05_pair_gemm}, {"cluster_histogram", (const void*)cluster_histogram},
+    {"tcgen05_m64", (const void*)tcgen05_m64}, {"tcgen05_pair_gemm", (const void*)tcgen05_pair_gemm}, {"work_stealing_sums", (const void*)work_stealing_sums}, {"cluster_histogram", (const void*)cluster_histogram},
     {"cluster_exchange", (const void*)cluster_exchange}, {"tma_transpose", (const void*)tma_transpose},
     {"tma_scale_3d", (const void*)tma_scale_3d}, {"tma_multicast", (const void*)tma_multicast},
     {"async_store_ring", (const void*)async_store_ring}, {"async_reduce_to_leader", (const void*)async_reduce_to_leader},

@@ -38,6 +38,7 @@ REUSED = [
     ("tcgen05_block_scaled", "gemm_tensor", "tcgen05_block_scaled"),  # sm_100a only: MXFP8, MXFP4, NVFP4 scale layouts
     ("tcgen05_m64", "gemm_tensor", "tcgen05_m64"),  # sm_100a only: M = 64 data path, 16-lane tcgen05.ld shapes
     ("tcgen05_pair", "gemm_tensor", "tcgen05_pair"),  # sm_100a only: CTA-pair MMAs (cta_group::2), multicast commit
+    ("work_stealing", "bandwidth", "work_stealing"),  # Blackwell: cluster launch control's work stealing over tile sums
     ("cluster_histogram", "clusters", "cluster_histogram"),  # Hopper and later
     ("cluster_exchange", "clusters", "cluster_exchange"),  # Hopper and later, cluster given at launch
     ("tma_transpose", "tma", "tma_transpose"),  # Hopper and later: 2D tensor map

@@ -407,6 +407,9 @@ void CtaEmulator::execute_op(WarpState& w, const EmuInst& in, uint32_t exec, Rec
     case EmuOp::kTexture:
       texture_op(w, in, exec, out);
       return;
+    case EmuOp::kLaunchControl:
+      launch_control(w, in, exec, out);
+      return;
     case EmuOp::kShfl:
     case EmuOp::kVote:
     case EmuOp::kActivemask:

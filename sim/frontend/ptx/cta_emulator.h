@@ -22,6 +22,7 @@
 #include "frontend/kernel_source.h"
 #include "frontend/ptx/device_heap.h"
 #include "frontend/ptx/device_memory.h"
+#include "frontend/ptx/grid_state.h"
 #include "frontend/ptx/program.h"
 #include "frontend/ptx/register_file.h"
 #include "frontend/ptx/spin_watch.h"
@@ -105,21 +106,6 @@ struct ClusterState {
   bool yielding = false;                            // some CTA's failing mbarrier wait is running the others ahead
   uint64_t effects = 0;                             // instructions executed with effects beyond registers (spin_watch.h)
   uint32_t retired = 0;                             // CTAs that have exited (a null rank may also be one not yet begun)
-};
-
-// The CTAs of one launch. Once every CTA of the grid has begun (a cooperative launch, or a grid
-// the GPU holds at once), nothing outside them writes the memory they read, so a warp polling
-// memory in a loop that writes nothing, while every other warp of the grid has exited, waits at a
-// barrier or is in such a loop too, waits forever (stuck_waits.cpp).
-struct GridState {
-  uint64_t ctas = 0;                // in the grid
-  uint64_t begun = 0, retired = 0;  // CTAs created so far, and destroyed
-  std::vector<CtaEmulator*> live;   // begun and not retired, in no particular order
-  uint64_t effects = 0;             // instructions executed that change what other warps of the grid may read
-  uint64_t resident = 0;            // CTAs the GPU holds at once (0: not known)
-  bool closed() const { return begun == ctas; }
-  // Every slot taken: no further CTA begins until a live one exits.
-  bool full() const { return resident != 0 && live.size() >= resident; }
 };
 
 class CtaEmulator : public CtaWork {
@@ -289,6 +275,9 @@ class CtaEmulator : public CtaWork {
   void record_lane_copy(const WarpState& w, const EmuInst& in, uint32_t lane, const MbarrierUse& here, bool& first, MbarrierUse& use) const;
   void land_copy(WarpState& w, const EmuInst& in, uint32_t lane, std::span<const uint8_t> bytes, uint64_t d, uint32_t swizzle, uint64_t m,
                  uint16_t ctas);
+  // launch_control.cpp: clusterlaunchcontrol (Blackwell's work stealing).
+  void launch_control(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);
+  uint64_t own_shared_offset(const WarpState& w, const EmuInst& in, const EmuOperand& o, uint32_t lane);
   // cluster_ops.cpp: thread-block clusters.
   void cluster_op(WarpState& w, const EmuInst& in, uint32_t exec);  // mapa, getctarank, barrier.cluster
   void cluster_catch_up(uint32_t arrivals, const EmuInst& in);       // every warp of the cluster to that many arrives

@@ -107,7 +107,8 @@ void decode_operation(EmuInst& e) {
       {"bmsk", EmuOp::kBmsk}, {"szext", EmuOp::kSzext}, {"lop3", EmuOp::kLop3}, {"prefetch", EmuOp::kNop}, {"prefetchu", EmuOp::kNop},
       {"discard", EmuOp::kNop}, {"applypriority", EmuOp::kNop}, {"alloca", EmuOp::kAlloca}, {"stacksave", EmuOp::kStackSave},
       {"stackrestore", EmuOp::kStackRestore}, {"tex", EmuOp::kTexture}, {"tld4", EmuOp::kTexture}, {"txq", EmuOp::kTexture},
-      {"suld", EmuOp::kTexture}, {"sust", EmuOp::kTexture}};  // the last four: cache management, no effect on values
+      {"suld", EmuOp::kTexture}, {"sust", EmuOp::kTexture},
+      {"clusterlaunchcontrol", EmuOp::kLaunchControl}};  // the last four: cache management, no effect on values
   if (e.base == "barrier" && !e.mods.empty() && e.mods[0] == "cluster") {
     e.code = e.op.op_class == OpClass::kClusterArrive ? EmuOp::kClusterArrive : EmuOp::kClusterWait;
   } else if ((e.base == "bar" || e.base == "barrier") && !e.mods.empty() && e.mods[0] == "warp") {

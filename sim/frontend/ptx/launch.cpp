@@ -383,20 +383,15 @@ PtxWorkload::~PtxWorkload() = default;
 namespace {
 class PtxKernel : public KernelSource {
  public:
-  PtxKernel(const LaunchContext& context, KernelInfo info) : context_(context), info_(std::move(info)), grid_(std::make_shared<GridState>()) {
-    grid_->ctas = info_.grid.count();
-  }
+  PtxKernel(const LaunchContext& context, KernelInfo info)
+      : context_(context), info_(std::move(info)), grid_(std::make_shared<GridState>(info_.grid, info_.cluster)) {}
   const KernelInfo& info() const override { return info_; }
   void resident_ctas(uint64_t ctas) override { grid_->resident = ctas; }
-  // CTAs in launch order, a cluster's CTAs one after another (rank order), clusters x fastest.
+  // CTAs in launch order (grid_state.h), skipping those a running CTA has cancelled.
   std::unique_ptr<CtaWork> next_cta() override {
-    if (next_ >= info_.grid.count()) return nullptr;
-    const Dim3& c = info_.cluster;
-    const uint64_t size = c.count(), cluster = next_ / size, rank = next_ % size;
-    const Dim3 clusters{info_.grid.x / c.x, info_.grid.y / c.y, info_.grid.z / c.z};
-    const Dim3 at = unlinear(cluster, clusters), in = unlinear(rank, c);
-    const Dim3 id{at.x * c.x + in.x, at.y * c.y + in.y, at.z * c.z + in.z};
-    ++next_;
+    if (grid_->next >= grid_->ctas) return nullptr;
+    const uint64_t size = info_.cluster.count(), rank = grid_->next % size;
+    const Dim3 id = grid_->cta_at(grid_->next++);
     if (!info_.clustered()) return std::make_unique<CtaEmulator>(context_, id, nullptr, 0, grid_);
     if (rank == 0) {
       cluster_ = std::make_shared<ClusterState>();
@@ -405,15 +400,11 @@ class PtxKernel : public KernelSource {
     }
     return std::make_unique<CtaEmulator>(context_, id, cluster_, static_cast<uint32_t>(rank), grid_);
   }
+  std::vector<Dim3> cancelled_ctas() const override { return grid_->cancelled; }
 
  private:
-  static Dim3 unlinear(uint64_t i, const Dim3& extent) {
-    return Dim3{static_cast<uint32_t>(i % extent.x), static_cast<uint32_t>((i / extent.x) % extent.y),
-                static_cast<uint32_t>(i / (uint64_t{extent.x} * extent.y))};
-  }
   const LaunchContext& context_;
   KernelInfo info_;
-  uint64_t next_ = 0;
   std::shared_ptr<ClusterState> cluster_;
   std::shared_ptr<GridState> grid_;
 };

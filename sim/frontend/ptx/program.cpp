@@ -39,7 +39,7 @@ const std::set<std::string> kSupported = {"mov",  "add",  "sub",  "mul",   "mad"
                                           "addc", "subc", "madc", "dp4a", "dp2a", "sad",
                                           "fns", "bmsk", "szext", "lop3", "prefetch", "prefetchu", "discard", "applypriority",
                                           "alloca", "stacksave", "stackrestore", "movmatrix",
-                                          "tex", "tld4", "txq", "suld", "sust"};
+                                          "tex", "tld4", "txq", "suld", "sust", "clusterlaunchcontrol"};
 
 uint32_t type_bits(const std::string& t) {
   if (t == ".pred") return 1;
@@ -344,11 +344,11 @@ class Lowering {
       }
       e.operands.push_back(operand(o, in.line));
     }
-    const bool moves_b128 = !e.types.empty() && e.types.back() == "b128" && (e.base == "mov" || e.base == "ld" || e.base == "st" || e.base == "atom");
+    const bool moves_b128 = !e.types.empty() && e.types.back() == "b128" && (e.base == "mov" || e.base == "ld" || e.base == "st" || e.base == "atom" || e.base == "clusterlaunchcontrol");
     for (size_t i = 0; i < e.operands.size(); ++i) {
       if (e.operands[i].wide && !moves_b128)
         fail(in.operands[i].line, in.operands[i].column,
-             "the emulator moves 128-bit registers with mov.b128, ld/st .b128 and atom .cas/.exch .b128 only; not '" + in.opcode + "'");
+             "the emulator moves 128-bit registers with mov.b128, ld/st .b128 and atom .cas/.exch .b128 (and reads them in clusterlaunchcontrol.query_cancel) only; not '" + in.opcode + "'");
     }
     if (const std::string why = unsupported_form(in, e); !why.empty()) fail(in.line, in.column, why);
     if (e.base == "tcgen05") check_one_cta_group(in, e);

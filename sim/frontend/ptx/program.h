@@ -61,7 +61,8 @@ enum class EmuOp : uint8_t {
   kSqrt, kRsqrt, kRcp, kEx2, kLg2, kSin, kCos, kPopc, kClz, kBrev, kBfe, kBfi, kPrmt, kSet, kRedux, kLdmatrix, kMovmatrix, kCpAsync, kCpAsyncCommit, kCpAsyncWait, kMbarrier, kBulkCopy, kNop, kWarpSync, kWmmaLoad, kWmmaStore, kWmmaMma, kMma,
   kMapa, kGetctarank, kClusterArrive, kClusterWait, kWgmma, kTcgen05,
   kCopysign, kShf, kBfind, kTanh, kMatch, kIsspacep, kTrap, kPrintf, kAssertFail, kMalloc, kFree, kBadIndirectCall, kDp4a, kDp2a, kSad, kFns, kBmsk, kSzext, kLop3, kSimdVideo, kAlloca, kStackSave, kStackRestore,
-  kTexture  // tex, tld4, txq, suld, sust (texture_ops.cpp)
+  kTexture,  // tex, tld4, txq, suld, sust (texture_ops.cpp)
+  kLaunchControl  // clusterlaunchcontrol (launch_control.cpp)
 };
 
 // What a tcgen05 instruction does (EmuOp::kTcgen05).

@@ -92,6 +92,37 @@ std::string wgmma_form(const Instruction& in, const EmuInst& e) {
 // without decompression; commit to an mbarrier, or multicast to a cluster's mbarriers; ld/st of
 // every shape (tmem_fragment.h) and .xN, packing 16-bit halves or not, without a reduction.
 // A CTA pair (cta_group::2): alloc, dealloc, unscaled mma and commit.
+// clusterlaunchcontrol (PTX ISA 8.6, sm_100): try_cancel's one form with its optional
+// qualifiers, and query_cancel's three, each on a .b128 answer register (launch_control.cpp).
+std::string launch_control_form(const Instruction& in, const EmuInst& e) {
+  using Kind = EmuOperand::Kind;
+  const auto& ops = e.operands;
+  const std::string& what = e.mods.empty() ? in.opcode : e.mods[0];
+  if (what == "try_cancel") {
+    for (const auto& m : e.mods) {
+      if (m != "try_cancel" && m != "async" && m != "shared::cta" && m != "mbarrier::complete_tx::bytes" && m != "multicast::cluster::all" && m != "b128")
+        return "'" + in.opcode + "': unknown qualifier ." + m + "; expected clusterlaunchcontrol.try_cancel.async{.shared::cta}.mbarrier::complete_tx::bytes{.multicast::cluster::all}.b128";
+    }
+    if (!e.has("async") || !e.has("mbarrier::complete_tx::bytes") || !e.has("b128")) {
+      return "'" + in.opcode + "': expected clusterlaunchcontrol.try_cancel.async{.shared::cta}.mbarrier::complete_tx::bytes{.multicast::cluster::all}.b128";
+    }
+    if (ops.size() != 2 || ops[0].kind != Kind::kAddr || ops[1].kind != Kind::kAddr) return "'" + in.opcode + "': expected [addr], [mbar]";
+    return "";
+  }
+  const std::string form = e.mods.size() > 1 ? e.mods[1] : "";
+  if (what != "query_cancel" || e.types.empty() || e.types.back() != "b128" ||
+      (form != "is_canceled" && form != "get_first_ctaid" && form != "get_first_ctaid::x" && form != "get_first_ctaid::y" && form != "get_first_ctaid::z")) {
+    return "'" + in.opcode + "': expected clusterlaunchcontrol.try_cancel or clusterlaunchcontrol.query_cancel.is_canceled.pred.b128, "
+           ".get_first_ctaid.v4.b32.b128 or .get_first_ctaid::{x,y,z}.b32.b128";
+  }
+  if (ops.size() != 2 || !ops[1].wide) return "'" + in.opcode + "': the answer (second operand) must be a .b128 register";
+  const bool four = form == "get_first_ctaid";
+  if (four != e.has("v4") || (four ? ops[0].kind != Kind::kVector || ops[0].regs.size() != 4 : ops[0].kind != Kind::kReg)) {
+    return "'" + in.opcode + "': expected " + (four ? "{x, y, z, _} with .v4" : "one destination register");
+  }
+  return "";
+}
+
 std::string tcgen05_form(const Instruction& in, const EmuInst& e) {
   auto refuse = [&](const std::string& why) { return "the emulator cannot run '" + in.opcode + "': " + why; };
   const std::string& what = e.mods.at(0);
@@ -291,7 +322,7 @@ std::string missing_operands(const Instruction& in, const EmuInst& e) {
       {"atom", 3}, {"red", 2}, {"shfl", 4}, {"vote", 2}, {"activemask", 1}, {"sqrt", 2}, {"rsqrt", 2}, {"rcp", 2},
       {"ex2", 2}, {"lg2", 2}, {"sin", 2}, {"cos", 2}, {"popc", 2}, {"clz", 2}, {"brev", 2}, {"bfe", 4}, {"bfi", 5},
       {"prmt", 4}, {"redux", 3}, {"mapa", 3}, {"getctarank", 2}, {"elect", 2}, {"createpolicy", 2}, {"ldmatrix", 2},
-      {"stmatrix", 2}, {"bra", 1}, {"nanosleep", 1}, {"mma", 4}, {"setmaxnreg", 1}, {"wmma", 2}, {"copysign", 3}, {"shf", 4},
+      {"stmatrix", 2}, {"clusterlaunchcontrol", 2}, {"bra", 1}, {"nanosleep", 1}, {"mma", 4}, {"setmaxnreg", 1}, {"wmma", 2}, {"copysign", 3}, {"shf", 4},
       {"bfind", 2}, {"tanh", 2}, {"match", 3}, {"isspacep", 2}, {"addc", 3}, {"subc", 3}, {"madc", 4}, {"dp4a", 4}, {"dp2a", 4}, {"sad", 4}, {"fns", 4},
       {"bmsk", 3}, {"szext", 3}, {"lop3", 5}, {"alloca", 2}, {"stacksave", 1}, {"stackrestore", 1}, {"movmatrix", 2}};
   static const std::map<std::string, size_t> kAddressAt = {{"ld", 1}, {"st", 0}, {"atom", 1}, {"red", 0}, {"ldmatrix", 1}, {"stmatrix", 0}};
@@ -373,6 +404,7 @@ std::string unsupported_form(const Instruction& in, const EmuInst& e) {
   if (base == "mma") return mma_form(in);
   if (base == "wgmma") return wgmma_form(in, e);
   if (base == "tcgen05") return tcgen05_form(in, e);
+  if (base == "clusterlaunchcontrol") return launch_control_form(in, e);
   return "";
 }
 

@@ -321,8 +321,8 @@ WarpInst parse_instruction(LineCursor& c, uint32_t full_mask, OpcodeCache& opcod
         if (key == "row_bytes") inst.mbar.row_bytes = static_cast<uint32_t>(v);
         if (key == "mcast") {
           const bool commit = op->mbarrier == MbarrierOp::kArrive && op->after_tensor;  // tcgen05.commit .multicast::cluster
-          if ((op->mbarrier != MbarrierOp::kBulkCopy && !commit) || v == 0 || v > 0xffff) {
-            c.fail_at(key_at, "mcast= is the multicast CTA mask of a bulk copy or tcgen05.commit: 16 bits, not zero");
+          if ((op->mbarrier != MbarrierOp::kBulkCopy && !commit && !op->cancels_launch) || v == 0 || v > 0xffff) {
+            c.fail_at(key_at, "mcast= is the multicast CTA mask of a bulk copy, tcgen05.commit or clusterlaunchcontrol.try_cancel: 16 bits, not zero");
           }
           inst.mbar.multicast = static_cast<uint16_t>(v);
         }
@@ -350,6 +350,8 @@ WarpInst parse_instruction(LineCursor& c, uint32_t full_mask, OpcodeCache& opcod
     c.fail_at(at, "'" + std::string(w) + "' needs '; mbar=ADDRESS' (the mbarrier's shared-memory address)" +
                       (op->mbarrier == MbarrierOp::kBulkCopy ? " and tx=BYTES (the bytes each issuing lane copies)" : ""));
   }
+  // clusterlaunchcontrol.try_cancel writes a 16-byte answer (PTX ISA), unless tx= says otherwise.
+  if (op->cancels_launch && inst.mbar.tx_bytes == 0) inst.mbar.tx_bytes = 16;
   // st.async / red.async complete what their active lanes store, unless tx= says otherwise.
   if (op->mbarrier == MbarrierOp::kCompleteTx && op->space != MemSpace::kNone && inst.mbar.tx_bytes == 0) {
     inst.mbar.tx_bytes = static_cast<uint32_t>(std::popcount(mask)) * op->access_bytes;

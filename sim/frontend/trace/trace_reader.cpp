@@ -93,33 +93,45 @@ class TraceKernel : public KernelSource {
 
   std::unique_ptr<CtaWork> next_cta() override {
     std::string line;
-    if (finished_) return nullptr;
-    if (!state_->next_content(line) || is_directive(line, ".kernel")) {
-      if (!line.empty()) state_->source.unread(line);
-      finished_ = true;
-      if (ctas_read_ != info_.grid.count()) {
-        throw InputError(where_, "kernel '" + info_.name + "' has a grid of " + std::to_string(info_.grid.count()) +
-                                     " CTAs but the trace lists " + std::to_string(ctas_read_));
+    while (!finished_) {
+      line.clear();  // at the end of the file next_content leaves it as it was
+      if (!state_->next_content(line) || is_directive(line, ".kernel")) {
+        if (!line.empty()) state_->source.unread(line);
+        finished_ = true;
+        if (ctas_read_ + cancelled_.size() != info_.grid.count()) {
+          throw InputError(where_, "kernel '" + info_.name + "' has a grid of " + std::to_string(info_.grid.count()) +
+                                       " CTAs but the trace lists " + std::to_string(ctas_read_) +
+                                       (cancelled_.empty() ? "" : " and " + std::to_string(cancelled_.size()) + " cancelled"));
+        }
+        return nullptr;
       }
-      return nullptr;
+      const std::string& file = state_->source.path();
+      LineCursor c(line, file, state_->source.line_number());
+      c.skip_space();
+      const bool cancelled = is_directive(line, ".cancelled");
+      if (!cancelled && !is_directive(line, ".cta")) {
+        c.fail("unexpected '" + std::string(c.rest()) + "', expected .cta x y z, .cancelled x y z or .kernel");
+      }
+      c.word();
+      SourceLocation cta_at = c.location(0);
+      Dim3 id = read_dim3(c, "CTA index", 0);
+      expect_line_end(c);
+      if (id.x >= info_.grid.x || id.y >= info_.grid.y || id.z >= info_.grid.z) {
+        throw InputError(cta_at, "CTA " + id.str() + " lies outside the grid " + info_.grid.str());
+      }
+      uint64_t linear = linear_index(id, info_.grid);
+      if (seen_[linear]) throw InputError(cta_at, "CTA " + id.str() + " is listed twice");
+      seen_[linear] = true;
+      if (cancelled) {  // its launch was cancelled: it never runs
+        cancelled_.push_back(id);
+        continue;
+      }
+      ++ctas_read_;
+      return read_cta_body(id, cta_at);
     }
-    const std::string& file = state_->source.path();
-    LineCursor c(line, file, state_->source.line_number());
-    c.skip_space();
-    if (!is_directive(line, ".cta")) c.fail("unexpected '" + std::string(c.rest()) + "', expected .cta x y z or .kernel");
-    c.word();
-    SourceLocation cta_at = c.location(0);
-    Dim3 id = read_dim3(c, "CTA index", 0);
-    expect_line_end(c);
-    if (id.x >= info_.grid.x || id.y >= info_.grid.y || id.z >= info_.grid.z) {
-      throw InputError(cta_at, "CTA " + id.str() + " lies outside the grid " + info_.grid.str());
-    }
-    uint64_t linear = linear_index(id, info_.grid);
-    if (seen_[linear]) throw InputError(cta_at, "CTA " + id.str() + " is listed twice");
-    seen_[linear] = true;
-    ++ctas_read_;
-    return read_cta_body(id, cta_at);
+    return nullptr;
   }
+  std::vector<Dim3> cancelled_ctas() const override { return cancelled_; }
 
  private:
   std::unique_ptr<CtaWork> read_cta_body(Dim3 id, const SourceLocation& cta_at) {
@@ -130,7 +142,7 @@ class TraceKernel : public KernelSource {
     std::string line;
     const std::string& file = state_->source.path();
     while (state_->next_content(line)) {
-      if (is_directive(line, ".cta") || is_directive(line, ".kernel")) {
+      if (is_directive(line, ".cta") || is_directive(line, ".cancelled") || is_directive(line, ".kernel")) {
         state_->source.unread(line);
         break;
       }
@@ -148,7 +160,7 @@ class TraceKernel : public KernelSource {
       c.skip_space();
       if (c.peek() == '.') {
         size_t at = c.pos();
-        c.fail_at(at, "unknown directive '" + std::string(c.word()) + "' inside a CTA; expected .warp, .cta or .kernel");
+        c.fail_at(at, "unknown directive '" + std::string(c.word()) + "' inside a CTA; expected .warp, .cta, .cancelled or .kernel");
       }
       if (current < 0) c.fail("instruction before any .warp line; expected .warp N");
       cta->add(static_cast<uint32_t>(current),
@@ -169,6 +181,7 @@ class TraceKernel : public KernelSource {
   SourceLocation where_;
   std::vector<bool> seen_;
   uint64_t ctas_read_ = 0;
+  std::vector<Dim3> cancelled_;  // .cancelled lines read so far
   bool finished_ = false;
   RegisterNames registers_;
 };
@@ -220,7 +233,7 @@ std::unique_ptr<KernelSource> TraceWorkload::next_kernel() {
     d.skip_space();
     size_t at = d.pos();
     std::string_view key = d.word();
-    if (key == ".cta" || key == ".kernel") {
+    if (key == ".cta" || key == ".cancelled" || key == ".kernel") {
       state_->source.unread(line);
       break;
     }

@@ -49,6 +49,8 @@ void TraceWriter::begin_kernel(const KernelInfo& k) {
 
 void TraceWriter::begin_cta(const Dim3& id) { out_ << ".cta " << id.x << " " << id.y << " " << id.z << "\n"; }
 
+void TraceWriter::cancelled_cta(const Dim3& id) { out_ << ".cancelled " << id.x << " " << id.y << " " << id.z << "\n"; }
+
 void TraceWriter::begin_warp(uint32_t index) { out_ << ".warp " << index << "\n"; }
 
 void TraceWriter::instruction(const WarpInst& inst, uint32_t full_mask, const std::function<std::string(RegId)>& name_of,
@@ -144,6 +146,7 @@ void TraceWriter::workload(Workload& workload, const std::function<std::string(R
         }
       }
     }
+    for (const Dim3& id : kernel->cancelled_ctas()) cancelled_cta(id);
   }
 }
 

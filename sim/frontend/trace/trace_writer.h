@@ -19,6 +19,8 @@ class TraceWriter {
   void comment(const std::string& text);    // "# text", one line per line of text
   void begin_kernel(const KernelInfo& info);
   void begin_cta(const Dim3& id);
+  // A CTA whose launch a running CTA cancelled (clusterlaunchcontrol.try_cancel): it never ran.
+  void cancelled_cta(const Dim3& id);
   void begin_warp(uint32_t index);
   // `name_of` turns a register id into its name ("%f1"). The mask is written only when it
   // differs from `full_mask`.
