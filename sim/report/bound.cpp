@@ -17,13 +17,19 @@ std::string percent(double f) {
 }  // namespace
 
 void classify_bound(Summary& s) {
-  double memory = std::max(s.dram_utilisation, s.l2_utilisation);
+  const double memory = memory_utilisation(s);
   double compute = std::max(s.issue_utilisation, s.busiest_pipe_utilisation);
   if (memory >= kBusy && memory >= compute) {
     s.bound = "memory";
-    s.bound_reason = s.dram_utilisation >= s.l2_utilisation
-                         ? "DRAM bandwidth at " + percent(s.dram_utilisation) + " of peak"
-                         : "L2 bandwidth at " + percent(s.l2_utilisation) + " of peak";
+    if (s.dram_utilisation == memory) {
+      s.bound_reason = "DRAM bandwidth at " + percent(s.dram_utilisation) + " of peak";
+    } else if (s.l2_utilisation == memory) {
+      s.bound_reason = "L2 bandwidth at " + percent(s.l2_utilisation) + " of peak";
+    } else if (s.mio_utilisation == memory) {
+      s.bound_reason = "shared-memory data path (MIO wavefronts, bank conflicts included) at " + percent(s.mio_utilisation) + " of peak";
+    } else {
+      s.bound_reason = "L1 tag stage (cache lines of global accesses) at " + percent(s.l1_tag_utilisation) + " of peak";
+    }
     return;
   }
   if (compute >= kBusy) {

@@ -35,6 +35,9 @@ Summary summarize(const GpuSpec& spec, const StatRegistry& st, const StatRegistr
   out.dram_utilisation = ratio(out.dram_bandwidth_gbps * 1e9, spec.memory.hbm.peak_bytes_per_second());
   out.l2_utilisation = ratio(sum("gpu.l2.slice_busy_cycles"), double(spec.memory.l2.slices) * cycles);
   out.issue_utilisation = ratio(out.warp_instructions, subs * cycles);
+  const double sm_cycles = double(spec.topology.sms) * cycles;
+  out.l1_tag_utilisation = ratio(sum(sm + "l1.tag_lookups"), spec.memory.l1.tag_lookups_per_clk * sm_cycles);
+  out.mio_utilisation = ratio(sum(sm + "mio.wavefronts"), sm_cycles);  // one pass per cycle (load_store_unit.cpp)
   for (Pipe p : {Pipe::kFma, Pipe::kAlu, Pipe::kFp16, Pipe::kFp64, Pipe::kXu, Pipe::kBranch}) {
     double busy = sum(sm + "pipe." + std::string(pipe_name(p)) + ".inst_executed") * spec.pipe(p).issue_interval();
     double u = ratio(busy, subs * cycles);

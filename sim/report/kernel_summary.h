@@ -1,6 +1,7 @@
 #pragma once
 // The numbers a user reads about one kernel (or a whole run), computed from the statistics
 // registry alone: reports never look at components.
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <map>
@@ -36,6 +37,10 @@ struct Summary {
   double dram_bandwidth_gbps = 0;
   uint64_t dram_row_hits = 0, dram_row_empty = 0, dram_row_conflicts = 0;  // HBM accesses by row-buffer outcome
   double dram_utilisation = 0, l2_utilisation = 0, issue_utilisation = 0;
+  // The L1TEX unit's two stages warpsim models, as fractions of their peak over elapsed cycles:
+  // the tag stage (lines per cycle) and the MIO data path (shared-memory wavefronts and the rest).
+  double l1_tag_utilisation = 0, mio_utilisation = 0;
+  double l1tex_utilisation() const { return std::max(l1_tag_utilisation, mio_utilisation); }
   std::string busiest_pipe;
   double busiest_pipe_utilisation = 0;
   // Of the tensor pipes' busy time, the share tcgen05 MMAs spent reading their operands from
@@ -59,6 +64,9 @@ Summary summarize_kernel(const GpuSpec& spec, const StatRegistry& stats, const K
 // The whole run: counters summed over kernels, cycles added (kernels run back to back).
 Summary summarize_run(const GpuSpec& spec, const StatRegistry& stats, const std::vector<KernelRun>& runs);
 
+// The memory side's busiest unit: DRAM, L2 or L1TEX (Nsight Compute's Speed-of-Light "Memory
+// Throughput" takes the same maximum).
+inline double memory_utilisation(const Summary& s) { return std::max({s.dram_utilisation, s.l2_utilisation, s.l1tex_utilisation()}); }
 // Sets bound and bound_reason from the utilisations and stalls (bound.cpp).
 void classify_bound(Summary& s);
 // Nsight Compute metrics for `s` (metrics.cpp).

@@ -21,8 +21,7 @@ std::vector<Metric> ncu_metrics(const GpuSpec& spec, const StatRegistry& st, con
   // The Speed-of-Light headline: each the busiest of the units warpsim models on that side (Nsight
   // Compute takes the maximum over more sub-units, so these are stand-ins; docs/metrics.md).
   add("sm__throughput.avg.pct_of_peak_sustained_elapsed", std::max(k.issue_utilisation, k.busiest_pipe_utilisation) * 100, "%", "approximate");
-  add("gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed", std::max(k.dram_utilisation, k.l2_utilisation) * 100, "%",
-      "approximate");
+  add("gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed", memory_utilisation(k) * 100, "%", "approximate");
   add("sm__cycles_active.avg", sum("cycles_active") / sms, "cycle");
   add("smsp__inst_executed.sum", double(k.warp_instructions), "inst");
   add("sm__inst_executed.avg.per_cycle_active", k.ipc, "inst/cycle");
@@ -43,6 +42,10 @@ std::vector<Metric> ncu_metrics(const GpuSpec& spec, const StatRegistry& st, con
   add("dram__bytes.sum.per_second", k.dram_bandwidth_gbps * 1e9, "byte/second");
   add("gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed", k.dram_utilisation * 100, "%");
   add("lts__throughput.avg.pct_of_peak_sustained_elapsed", k.l2_utilisation * 100, "%", "approximate");
+  // Over the SMs' active cycles, the busier of the tag stage and the MIO data path.
+  const double active = sum("cycles_active");
+  add("l1tex__throughput.avg.pct_of_peak_sustained_active",
+      active ? std::max(sum("l1.tag_lookups") / spec.memory.l1.tag_lookups_per_clk, sum("mio.wavefronts")) / active * 100 : 0, "%", "approximate");
   add("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", sum("global_load.requests"), "request");
   add("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", sum("global_load.sectors"), "sector");
   add("l1tex__t_requests_pipe_tex_mem_texture.sum", sum("texture_load.requests"), "request");

@@ -52,7 +52,7 @@ void block(std::ostringstream& o, const Summary& s, bool per_kernel) {
   // Nsight Compute's Speed-of-Light headline (the same numbers as the sm__throughput and
   // gpu__compute_memory_throughput metrics): what `bound` is read from.
   row("speed of light", "compute " + fmt("%.0f%%", std::max(s.issue_utilisation, s.busiest_pipe_utilisation) * 100) + ", memory " +
-                            fmt("%.0f%%", std::max(s.dram_utilisation, s.l2_utilisation) * 100) + " of peak");
+                            fmt("%.0f%%", memory_utilisation(s) * 100) + " of peak");
   row("bound", s.bound + ": " + s.bound_reason);
   // Stalls, largest first, in ncu's unit: warp-cycles per issued instruction.
   std::vector<std::pair<double, int>> order;

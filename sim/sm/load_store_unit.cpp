@@ -88,8 +88,8 @@ void LoadStoreUnit::finish_part(uint32_t id, Cycle now) {
 Cycle LoadStoreUnit::lsu_start(size_t lines, Cycle now) {
   // The tag stage handles tag_lookups_per_clk lines per cycle; serve() returns when the last
   // line has been looked up.
-  Cycle done = lsu_gate_.serve(now, lines);
-  return done;
+  stats_.l1_tag_lookups += lines;
+  return lsu_gate_.serve(now, lines);
 }
 
 bool LoadStoreUnit::issue_global_load(const WarpInst& inst, uint32_t warp, Cycle now, Cycle& ready) {
@@ -252,6 +252,7 @@ Cycle LoadStoreUnit::issue_mio(const WarpInst& inst, Cycle now, uint32_t cluster
       // the remote SM's banks are not modelled (their conflicts are not charged).
       ++stats_.dsmem_requests;
       stats_.dsmem_segments += d.segments;
+      ++stats_.mio_wavefronts;
       const Cycle handed = mio_gate_.serve(now, 1);
       const Cycle sent = dsmem_gate_.serve(handed, uint64_t{d.segments} * 32);
       return sent + spec_.clusters.dsmem_latency - 1;
@@ -266,6 +267,7 @@ Cycle LoadStoreUnit::issue_mio(const WarpInst& inst, Cycle now, uint32_t cluster
     passes = inst.addr.list || inst.addr.stride ? distinct_addresses(inst) : 1;
     latency = m.constant.latency;
   }
+  stats_.mio_wavefronts += passes;
   Cycle done = mio_gate_.serve(now, passes);
   return done + latency - 1;
 }

@@ -50,6 +50,10 @@ void SmStats::register_with(StatRegistry& r, const std::string& p) const {
   r.add(p + ".shared_store.requests", &shared_store_requests, "requests", "shared-memory store instructions");
   r.add(p + ".shared_load.wavefronts", &shared_load_wavefronts, "wavefronts", "shared load passes, conflicts included");
   r.add(p + ".shared_store.wavefronts", &shared_store_wavefronts, "wavefronts", "shared store passes, conflicts included");
+  r.add(p + ".l1.tag_lookups", &l1_tag_lookups, "lines", "cache lines through the L1 tag stage (global and local loads, stores and atomics)");
+  r.add(p + ".mio.wavefronts", &mio_wavefronts, "wavefronts",
+        "passes through the MIO data path: shared-memory wavefronts (conflicts included), constant reads, shuffles, mbarrier operations, "
+        "requests handed to the SM-to-SM network");
   r.add(p + ".barriers", &barriers, "warp instructions", "bar.sync instructions");
   r.add(p + ".bulk_copy.copies", &bulk_copies, "copies", "cp.async.bulk copies, both directions (one per issuing lane)");
   r.add(p + ".bulk_copy.sectors", &bulk_copy_sectors, "sectors", "sectors bulk copies read from or wrote to L2");

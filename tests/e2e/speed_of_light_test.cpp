@@ -39,6 +39,37 @@ TEST(SpeedOfLight, EachSideIsItsBusiestUnitAndAgreesWithBound) {
   EXPECT_LT(metric(fma, "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed"), 5);
 }
 
+// One CTA per A100 SM (108), 8 warps each issuing 40 shared loads whose 32 lanes all fall in one
+// bank (a 128-byte stride) or in 32 banks (4 bytes): 32 wavefronts per load or 1.
+std::string shared_loads(unsigned stride) {
+  std::string t = test::kernel_header("k", 108, 256, 4096);
+  for (unsigned c = 0; c < 108; ++c) {
+    t += ".cta " + std::to_string(c) + " 0 0\n";
+    for (unsigned w = 0; w < 8; ++w) {
+      t += ".warp " + std::to_string(w) + "\n";
+      for (unsigned i = 0; i < 40; ++i) t += "ld.shared.u32 %r" + std::to_string(i % 8 + 1) + ", [%r9]; addr=0x0+" + std::to_string(stride) + "\n";
+    }
+  }
+  return t;
+}
+
+TEST(SpeedOfLight, SharedMemoryConflictsFillTheL1texDataPathAndMakeTheKernelMemoryBound) {
+  test::TempDir dir;
+  const auto conflicted = kernel_of({"run", "--arch", "a100", dir.write("c.trace", shared_loads(128)), "-q", "--json", "-"});
+  // 8 x 40 x 32 wavefronts per SM, one per cycle: the data path is busy nearly every active cycle.
+  const double active = metric(conflicted, "sm__cycles_active.avg");
+  EXPECT_NEAR(metric(conflicted, "l1tex__throughput.avg.pct_of_peak_sustained_active"), 8 * 40 * 32 / active * 100, 1e-9);
+  EXPECT_GE(metric(conflicted, "l1tex__throughput.avg.pct_of_peak_sustained_active"), 95);
+  EXPECT_EQ(conflicted["summary"]["bound"], "memory");
+  EXPECT_NE(conflicted["summary"]["bound_reason"].get<std::string>().find("shared-memory data path"), std::string::npos);
+  EXPECT_GE(metric(conflicted, "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed"), 90);
+  // Conflict-free, the same loads take 1/32 of the passes (and of the time, apart from the
+  // latency at either end: the data path still bounds a kernel of nothing but shared loads).
+  const auto clean = kernel_of({"run", "--arch", "a100", dir.write("n.trace", shared_loads(4)), "-q", "--json", "-"});
+  EXPECT_NEAR(metric(clean, "l1tex__throughput.avg.pct_of_peak_sustained_active"), 8 * 40 / metric(clean, "sm__cycles_active.avg") * 100, 1e-9);
+  EXPECT_LT(clean["summary"]["cycles"].get<double>() * 16, conflicted["summary"]["cycles"].get<double>());
+}
+
 TEST(SpeedOfLight, UniformBranchShareCountsTheBranchesThatKeptTheirMask) {
   // Two branches: the first keeps all 32 lanes, the second splits them.
   const std::string trace = test::kernel_header("k", 1, 32) + ".cta 0 0 0\n.warp 0\n"
