@@ -793,3 +793,23 @@ write("tcgen05_pair_c.bin", "f", matmul(a, bt, 512, 256, 128, lambda i, k: i * 1
 # work_stealing: the sums of x[i] = i over 2048 tiles of 256, each tile added once whichever CTA
 # does it: 256 * 256 t + (0 + ... + 255).
 write("work_stealing_sums.bin", "I", [256 * 256 * t + 255 * 256 // 2 for t in range(2048)])
+
+# traces/tutorials/scheduling: out[t] = thread 0's chain v = fma(v, 0.999f, 1) from 0, 768 steps for
+# the tiles the hash picks and 64 for the others (the product of two floats and the sum with 1
+# are exact in double, so rounding once to float is the fused multiply-add's result).
+def scheduling_steps(t):
+    h = (t * 0x9E3779B1) & 0xFFFFFFFF
+    h = ((h ^ (h >> 15)) * 0x85EBCA77) & 0xFFFFFFFF
+    h ^= h >> 13
+    return 768 if h >> 30 == 0 else 64
+
+
+def scheduling_value(steps):
+    v = 0.0
+    for _ in range(steps):
+        v = f32(v * f32(0.999) + 1.0)
+    return v
+
+
+write("scheduling_out.bin", "f", [scheduling_value(scheduling_steps(t)) for t in range(1184)])
+print("scheduling: heavy tiles", sum(scheduling_steps(t) == 768 for t in range(1184)))

@@ -352,3 +352,49 @@ TEST(Tutorials, KernelBugs) {
 
 }  // namespace
 }  // namespace warpsim
+
+namespace warpsim {
+namespace {
+
+// docs/tutorials/scheduling.md: 1184 uneven tiles on B200 (296 CTAs at once). The static
+// persistent kernel cannot finish before its most loaded CTA's chain of dependent FMAs (worked out
+// here from the kernel's hash and B200's FMA latency); work stealing cancels every CTA beyond the
+// 296 and finishes first; a scheduler ten times slower to answer than the tiles are long undoes it.
+uint32_t tutorial_steps(uint32_t tile) {  // traces/tutorials/scheduling.cu's sched_steps
+  uint32_t h = tile * 0x9E3779B1u;
+  h = (h ^ (h >> 15)) * 0x85EBCA77u;
+  h ^= h >> 13;
+  return (h >> 30) == 0 ? 768u : 64u;
+}
+
+TEST(Tutorials, Scheduling) {
+  test::TempDir dir;
+  const std::string launch = source_path("traces/tutorials/scheduling.launch.yaml");
+  const json j = run_json({"run", "--arch", "b200", launch, "--stats", dir.path("stats.csv")});
+  EXPECT_TRUE(j["check"]["passed"]);
+  ASSERT_EQ(j["kernels"].size(), 3u);
+  const double per_cta = j["kernels"][0]["summary"]["cycles"], persistent = j["kernels"][1]["summary"]["cycles"],
+               stealing = j["kernels"][2]["summary"]["cycles"];
+  uint64_t worst = 0;
+  for (uint32_t c = 0; c < 296; ++c) {
+    uint64_t steps = 0;
+    for (uint32_t t = c; t < 1184; t += 296) steps += tutorial_steps(t);
+    worst = std::max(worst, steps);
+  }
+  const auto b200 = load_gpu_config("b200", {});
+  EXPECT_GE(persistent, double(worst * b200.spec.pipe(Pipe::kFma).latency));
+  EXPECT_LT(stealing, persistent);
+  EXPECT_LT(persistent, per_cta);
+  const std::string stats = test::read_file(dir.path("stats.csv"));
+  EXPECT_NE(stats.find("\"tiles_work_stealing\",2,\"gpu.ctas_cancelled\"," + std::to_string(1184 - 296) + ","), std::string::npos);
+  // The work-stealing launch alone, its answer ten times slower.
+  std::string stealing_only = test::shipped_launch("scheduling.launch.yaml", "traces/tutorials");
+  stealing_only = stealing_only.substr(0, stealing_only.find("dump:"));
+  stealing_only.erase(stealing_only.find("  - kernel: tiles_per_cta"), stealing_only.find("  - kernel: tiles_work_stealing") - stealing_only.find("  - kernel: tiles_per_cta"));
+  const json slow = run_json({"run", "--arch", "b200", dir.write("slow.launch.yaml", stealing_only), "--set", "clusters.launch_control_latency=3000"});
+  ASSERT_EQ(slow["kernels"].size(), 1u);
+  EXPECT_GT(double(slow["kernels"][0]["summary"]["cycles"]), persistent);
+}
+
+}  // namespace
+}  // namespace warpsim
