@@ -9,7 +9,7 @@
 # than with full -g (sim/cli/sweep_run.cpp 44 s -> 29 s, tests/e2e/cli_test.cpp 42 s -> 34 s).
 # Precompiling GoogleTest and nlohmann/json for the tests was tried and saved nothing: the time
 # goes into instantiating templates, not parsing headers.
-# Under ASan the long model runs (ValidationSuite.*, Calibrate.*, Tutorials.WhatIf: minutes each
+# Under ASan the long model runs (ValidationSuite.*, Calibrate.*, Tutorials.WhatIf and .Scheduling: tens of seconds to minutes each
 # there; the code they run is exercised under ASan by the shorter tests) are left to the
 # optimised build: the debug-asan test preset in CMakePresets.json excludes them.
 set -euo pipefail
