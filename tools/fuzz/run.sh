@@ -21,7 +21,7 @@ seed() {  # seed <target> <file> [prefix byte]
   if [[ $2 == *.gz ]]; then { zcat "$2" || true; } | head -c 65536 > "$dir/$name"; else head -c 65536 "$2" > "$dir/$name"; fi
   if [[ -n ${3:-} ]]; then { printf "$3"; cat "$dir/$name"; } > "$dir/$name.tmp" && mv "$dir/$name.tmp" "$dir/$name"; fi
 }
-for f in traces/examples/*.trace* traces/tutorials/*.trace* traces/microbench/latency_*; do seed fuzz_trace "$f" '\x00'; done
+for f in traces/examples/*.trace* traces/tutorials/*.trace* traces/microbench/latency_* tools/fuzz/seeds/*.trace; do seed fuzz_trace "$f" '\x00'; done
 for f in traces/accelsim/kernel-*.traceg; do seed fuzz_trace "$f" '\x01'; done
 for f in configs/*.yaml; do seed fuzz_config "$f" '\x00'; done
 mkdir -p $root/corpus/fuzz_config
