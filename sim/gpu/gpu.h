@@ -52,6 +52,7 @@ class Gpu {
   void dispatch_clusters(Cycle now);
   bool take_cluster();         // the next cluster's CTAs into pending_; false at the grid's end
   bool place_cluster(Cycle now);
+  int gpc_with_room(uint32_t ctas) const;  // the first GPC from next_gpc_ with that many free CTA slots, or -1
 
   const GpuSpec& spec_;
   StatRegistry stats_;

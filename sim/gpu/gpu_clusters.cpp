@@ -11,10 +11,24 @@ void Gpu::dispatch_clusters(Cycle now) {
   // goes on placing, so the inner call has nothing to do.
   if (dispatching_) return;
   dispatching_ = true;
-  while (pending_.empty() ? take_cluster() : true) {
+  // A cluster is taken from the kernel only once some GPC has room for all of it: until then it
+  // has not launched, and a running CTA may still cancel it (cluster launch control).
+  const auto size = static_cast<uint32_t>(kernel_->info().cluster.count());
+  while (pending_.empty() ? gpc_with_room(size) >= 0 && take_cluster() : true) {
     if (!place_cluster(now)) break;  // no GPC has room: wait for a CTA to retire
   }
   dispatching_ = false;
+}
+
+int Gpu::gpc_with_room(uint32_t ctas) const {
+  const auto& topo = spec_.topology;
+  for (uint32_t i = 0; i < topo.gpcs; ++i) {
+    const uint32_t g = (next_gpc_ + i) % topo.gpcs, first = topo.first_sm(g);
+    uint32_t room = 0;
+    for (uint32_t s = first; s < first + topo.sms_in_gpc(g); ++s) room += sms_[s]->free_cta_slots();
+    if (room >= ctas) return static_cast<int>(g);
+  }
+  return -1;
 }
 
 bool Gpu::take_cluster() {
@@ -44,28 +58,24 @@ bool Gpu::take_cluster() {
 
 bool Gpu::place_cluster(Cycle now) {
   const auto& topo = spec_.topology;
-  const uint32_t need = static_cast<uint32_t>(pending_.size());
-  for (uint32_t i = 0; i < topo.gpcs; ++i) {
-    const uint32_t g = (next_gpc_ + i) % topo.gpcs;
-    const uint32_t first = topo.first_sm(g), count = topo.sms_in_gpc(g);
-    uint32_t room = 0;
-    for (uint32_t s = first; s < first + count; ++s) room += sms_[s]->free_cta_slots();
-    if (room < need) continue;
-    const KernelInfo& info = kernel_->info();
-    clusters_.open(info.cluster_of(pending_.front()->id()), need, need * info.warps_per_cta());
-    // Spread over the GPC's SMs, the emptiest first, so a cluster's CTAs share SMs only when
-    // they must.
-    for (auto& cta : pending_) {
-      uint32_t best = first;
-      for (uint32_t s = first; s < first + count; ++s)
-        if (sms_[s]->free_cta_slots() > sms_[best]->free_cta_slots()) best = s;
-      sms_[best]->launch_cta(std::move(cta), now);
-    }
-    pending_.clear();
-    next_gpc_ = (g + 1) % topo.gpcs;
-    return true;
+  const auto need = static_cast<uint32_t>(pending_.size());
+  const int found = gpc_with_room(need);
+  if (found < 0) return false;
+  const auto g = static_cast<uint32_t>(found);
+  const uint32_t first = topo.first_sm(g), count = topo.sms_in_gpc(g);
+  const KernelInfo& info = kernel_->info();
+  clusters_.open(info.cluster_of(pending_.front()->id()), need, need * info.warps_per_cta());
+  // Spread over the GPC's SMs, the emptiest first, so a cluster's CTAs share SMs only when they
+  // must.
+  for (auto& cta : pending_) {
+    uint32_t best = first;
+    for (uint32_t s = first; s < first + count; ++s)
+      if (sms_[s]->free_cta_slots() > sms_[best]->free_cta_slots()) best = s;
+    sms_[best]->launch_cta(std::move(cta), now);
   }
-  return false;
+  pending_.clear();
+  next_gpc_ = (g + 1) % topo.gpcs;
+  return true;
 }
 
 }  // namespace warpsim

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "config/load_config.h"
 #include "support/test_support.h"
 
 namespace warpsim {
@@ -164,6 +165,57 @@ TEST(LaunchControl, AMulticastAnswerReachesBothCtasOfTheClusterAndEachCtaRunsOrI
   }
   EXPECT_GT(successes, 0u) << "the grid is larger than what B200 holds at once, so some requests succeed";
   for (uint32_t c = 0; c < ctas; ++c) EXPECT_TRUE(fate[c] == 1 || fate[c] == 2) << "CTA " << c << ": " << fate[c];
+}
+
+// Clusters of two that keep stealing until the answer says nothing is left (rank 0 asks, the
+// answer goes to both). The CTA scheduler takes a cluster from the grid only when a GPC has room
+// for it, so every cluster beyond those that fit at once is cancelled: exactly the clusters B200's
+// GPCs hold (one CTA per SM here) run.
+const char* const kStealingClusterPtx = R"(.version 8.7
+.target sm_100
+.address_size 64
+.visible .entry k(.param .u64 out) .explicitcluster .reqnctapercluster 2, 1, 1
+{
+  .reg .b32 %r<12>;
+  .reg .pred %p<3>;
+  .reg .b128 %q<2>;
+  .shared .align 16 .b8 answer[16];
+  .shared .align 8 .b64 bar;
+  mov.u32 %r1, answer;
+  mov.u32 %r2, bar;
+  mbarrier.init.shared::cta.b64 [%r2], 1;
+  mov.u32 %r3, %cluster_ctarank;
+  setp.eq.u32 %p1, %r3, 0;
+  mov.u32 %r10, 0;
+again:
+  mbarrier.arrive.expect_tx.shared::cta.b64 _, [%r2], 16;
+  barrier.cluster.arrive;
+  barrier.cluster.wait;
+  @%p1 clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::complete_tx::bytes.multicast::cluster::all.b128 [%r1], [%r2];
+wait:
+  mbarrier.try_wait.parity.shared::cta.b64 %p2, [%r2], %r10;
+  @!%p2 bra wait;
+  xor.b32 %r10, %r10, 1;
+  ld.shared.b128 %q1, [%r1];
+  clusterlaunchcontrol.query_cancel.is_canceled.pred.b128 %p2, %q1;
+  @%p2 bra again;
+  barrier.cluster.arrive;
+  barrier.cluster.wait;
+  ret;
+}
+)";
+
+TEST(LaunchControl, AClusterWaitingForRoomHasNotLaunchedAndCanBeCancelled) {
+  test::TempDir dir;
+  dir.write("k.ptx", kStealingClusterPtx);
+  const auto r = run_with_stats(dir, dir.write("k.launch.yaml", cluster_launch(600)));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const GpuSpec b200 = load_gpu_config("b200", {}).spec;
+  uint64_t fit = 0;
+  for (uint32_t g = 0; g < b200.topology.gpcs; ++g) fit += b200.topology.sms_in_gpc(g) / 2 * 2;
+  const std::string stats = test::read_file(dir.path("stats.csv"));
+  EXPECT_EQ(stat(stats, R"(gpu\.sm\[\d+\]\.ctas_launched)"), fit);
+  EXPECT_EQ(stat(stats, "gpu.ctas_cancelled"), 600 - fit);
 }
 
 // One warp asks and waits: the wait ends after the configured round trip, so raising the latency
