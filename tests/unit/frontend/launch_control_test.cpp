@@ -90,10 +90,9 @@ TEST(LaunchControl, ReplaysFromItsTraceWithTheCancelledCtasListed) {
   EXPECT_EQ(*ids.rbegin(), 399u);
 }
 
-// Clusters of two, each CTA one thread holding a whole SM's shared memory (one CTA per SM), so only
-// some clusters fit at once. Rank 0 of each cluster asks once, multicasting the answer to both
-// CTAs; each CTA writes out[4 ctaid ..] = {1 + cancelled, first ctaid x, y, z} and exits.
-const char* const kClusterPtx = R"(.version 8.7
+// A kernel in clusters of two with a 16-byte answer (%r1) and its mbarrier (%r2) initialised,
+// %p1 true in rank 0.
+const std::string kClusterPtxHead = R"(.version 8.7
 .target sm_100
 .address_size 64
 .visible .entry k(.param .u64 out) .explicitcluster .reqnctapercluster 2, 1, 1
@@ -107,11 +106,16 @@ const char* const kClusterPtx = R"(.version 8.7
   mov.u32 %r1, answer;
   mov.u32 %r2, bar;
   mbarrier.init.shared::cta.b64 [%r2], 1;
-  barrier.cluster.arrive;
-  barrier.cluster.wait;
-  mbarrier.arrive.expect_tx.shared::cta.b64 _, [%r2], 16;
   mov.u32 %r3, %cluster_ctarank;
   setp.eq.u32 %p1, %r3, 0;
+)";
+
+// Clusters of two, each CTA one thread holding a whole SM's shared memory (one CTA per SM), so only
+// some clusters fit at once. Rank 0 of each cluster asks once, multicasting the answer to both
+// CTAs; each CTA writes out[4 ctaid ..] = {1 + cancelled, first ctaid x, y, z} and exits.
+const std::string kClusterPtx = kClusterPtxHead + R"(  barrier.cluster.arrive;
+  barrier.cluster.wait;
+  mbarrier.arrive.expect_tx.shared::cta.b64 _, [%r2], 16;
   @%p1 clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::complete_tx::bytes.multicast::cluster::all.b128 [%r1], [%r2];
 wait:
   mbarrier.try_wait.parity.shared::cta.b64 %p2, [%r2], 0;
@@ -171,22 +175,7 @@ TEST(LaunchControl, AMulticastAnswerReachesBothCtasOfTheClusterAndEachCtaRunsOrI
 // answer goes to both). The CTA scheduler takes a cluster from the grid only when a GPC has room
 // for it, so every cluster beyond those that fit at once is cancelled: exactly the clusters B200's
 // GPCs hold (one CTA per SM here) run.
-const char* const kStealingClusterPtx = R"(.version 8.7
-.target sm_100
-.address_size 64
-.visible .entry k(.param .u64 out) .explicitcluster .reqnctapercluster 2, 1, 1
-{
-  .reg .b32 %r<12>;
-  .reg .pred %p<3>;
-  .reg .b128 %q<2>;
-  .shared .align 16 .b8 answer[16];
-  .shared .align 8 .b64 bar;
-  mov.u32 %r1, answer;
-  mov.u32 %r2, bar;
-  mbarrier.init.shared::cta.b64 [%r2], 1;
-  mov.u32 %r3, %cluster_ctarank;
-  setp.eq.u32 %p1, %r3, 0;
-  mov.u32 %r10, 0;
+const std::string kStealingClusterPtx = kClusterPtxHead + R"(  mov.u32 %r10, 0;
 again:
   mbarrier.arrive.expect_tx.shared::cta.b64 _, [%r2], 16;
   barrier.cluster.arrive;
