@@ -1,7 +1,7 @@
 // Function pointers, virtual calls and addresses in variable initializers: handwritten PTX whose
 // results are worked out from the PTX by hand, the inliner's dispatch counted, and bad pointers
 // and initializers reported at their lines. The shipped kernel (traces/kernels/function_pointers.cu)
-// is checked against its reference by PtxEmulator.EveryShippedKernelPassesItsReferenceCheckOnEveryConfig.
+// is checked against its reference by OnEachConfig/EveryShippedKernel.PassesItsReferenceCheck.
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -3,7 +3,7 @@
 // shared: handwritten PTX, one warp, expectations worked out from the PTX ISA by hand. Where the
 // order of a warp's atomics decides a result, the test checks what holds in any order. The
 // shipped kernel (traces/kernels/wide_atomics.cu) is checked against its reference by
-// PtxEmulator.EveryShippedKernelPassesItsReferenceCheckOnEveryConfig.
+// OnEachConfig/EveryShippedKernel.PassesItsReferenceCheck.
 #include <gtest/gtest.h>
 
 #include <algorithm>
