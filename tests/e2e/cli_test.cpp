@@ -16,7 +16,6 @@ namespace {
 using test::run_cli;
 using test::TempDir;
 
-const std::vector<std::string> kArchs = {"v100", "a100", "h100", "h200", "b200"};
 const std::vector<std::string> kExamples = {"vector_add.trace.gz", "fma_ilp.trace", "fma_throughput.trace.gz",
                                             "divergence.trace", "loop_trip_counts.trace", "shared_reduction.trace",
                                             "tensor_mma.trace.gz"};
@@ -42,7 +41,7 @@ TEST(Cli, EveryConfigRunsEveryExampleAndConservesInstructions) {
   for (const auto& ex : kExamples) {
     std::string path = test::source_path("traces/examples/" + ex);
     uint64_t expected = instruction_lines(path);
-    for (const auto& arch : kArchs) {
+    for (const auto& arch : test::kArchs) {
       SCOPED_TRACE(arch + " " + ex);
       auto r = run_cli({"run", "--arch", arch, path, "--json", dir.path("o.json"), "--quiet"});
       ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -177,7 +176,7 @@ TEST(Cli, SetOverridesReachTheModel) {
 TEST(Cli, ArchListAndShow) {
   auto list = run_cli({"arch", "list"});
   ASSERT_EQ(list.exit_code, 0);
-  for (const auto& a : kArchs) EXPECT_NE(list.out.find(a), std::string::npos);
+  for (const auto& a : test::kArchs) EXPECT_NE(list.out.find(a), std::string::npos);
   auto show = run_cli({"arch", "show", "h200", "--json"});
   ASSERT_EQ(show.exit_code, 0) << show.err;
   auto j = nlohmann::json::parse(show.out);

@@ -206,7 +206,7 @@ TEST(SweepCli, EachResultIsWhatWarpsimRunReportsAndTheTableHasARowPerPoint) {
 // kernel.
 TEST(SweepCli, KernelRowsAreEachKernelsSummary) {
   test::TempDir dir;
-  const std::string launch = source_path("traces/kernels/attention_naive.launch.yaml");  // two kernels
+  const std::string launch = source_path("traces/kernels/libdevice_math.launch.yaml");  // two kernels
   const std::string points = dir.path("points.jsonl");
   ASSERT_EQ(run_cli({"sweep", "plan", dir.write("sweep.yaml", "inputs: " + launch + "\narch: h100\naxes:\n  scheduler.policy: [gto, lrr]\n"),
                      "-o", points})

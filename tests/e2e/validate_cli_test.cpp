@@ -20,18 +20,18 @@ const char* const kKernels[] = {"lane_trips", "diverge_1paths", "atomic_4096_add
 const double kMeasured[] = {12.0, 5.0, 3.0};  // medians in us; the empty kernel takes 2.0
 constexpr double kBaseline = 2.0;
 
-std::string launch(const std::string& name) { return source_path("tools/validation/launch/" + name + ".launch.yaml"); }
+std::string validate_launch(const std::string& name) { return source_path("tools/validation/launch/" + name + ".launch.yaml"); }
 
 std::string fixture(const test::TempDir& dir) {
   json m{{"format", "warpsim-validation-1"}, {"gpu", {{"name", "NVIDIA H200"}, {"sms", 132}}}, {"kernels", json::array()}};
   for (size_t i = 0; i < 3; ++i)
-    m["kernels"].push_back({{"name", kKernels[i]}, {"family", "divergence"}, {"launch_file", launch(kKernels[i])}, {"check", "passed"},
+    m["kernels"].push_back({{"name", kKernels[i]}, {"family", "divergence"}, {"launch_file", validate_launch(kKernels[i])}, {"check", "passed"},
                             {"time_us_median", kMeasured[i]}});
-  m["kernels"].push_back({{"name", "empty_kernel"}, {"family", "baseline"}, {"launch_file", launch("empty_kernel")}, {"check", "passed"},
+  m["kernels"].push_back({{"name", "empty_kernel"}, {"family", "baseline"}, {"launch_file", validate_launch("empty_kernel")}, {"check", "passed"},
                           {"time_us_median", kBaseline}});
-  m["kernels"].push_back({{"name", "fma_latency"}, {"family", "arithmetic"}, {"launch_file", launch("fma_latency")},
+  m["kernels"].push_back({{"name", "fma_latency"}, {"family", "arithmetic"}, {"launch_file", validate_launch("fma_latency")},
                           {"check", "FAILED: out[0] = 1, expected 100000"}, {"time_us_median", 50.0}});
-  m["kernels"].push_back({{"name", "bf16_gemm"}, {"family", "gemm_tensor"}, {"launch_file", launch("bf16_gemm")},
+  m["kernels"].push_back({{"name", "bf16_gemm"}, {"family", "gemm_tensor"}, {"launch_file", validate_launch("bf16_gemm")},
                           {"skipped", "needs compute capability 8.0"}});
   return dir.write("m.json", m.dump());
 }
@@ -45,7 +45,7 @@ TEST(ValidateCli, ErrorsAndStatisticsFollowFromRunTimes) {
   ASSERT_EQ(v["kernels"].size(), 3u);
   std::vector<double> errors;
   for (size_t i = 0; i < 3; ++i) {
-    auto run = run_cli({"run", "--arch", "h200", launch(kKernels[i]), "--json", "-"});
+    auto run = run_cli({"run", "--arch", "h200", validate_launch(kKernels[i]), "--json", "-"});
     ASSERT_EQ(run.exit_code, 0) << run.err;
     const double sim = json::parse(run.out)["summary"]["time_us"];
     const json& k = v["kernels"][i];

@@ -10,6 +10,9 @@
 
 namespace warpsim::test {
 
+// Every shipped config, oldest first.
+inline const std::vector<std::string> kArchs = {"v100", "a100", "h100", "h200", "b200"};
+
 // A fresh directory under the system temp dir, removed when the object dies.
 class TempDir {
  public:

@@ -29,7 +29,7 @@ const std::set<std::string> kTypeNames = {"b8",  "b16",  "b32",   "b64",    "u8"
                                           "bf16x2", "s16x2", "u16x2", "b128", "e4m3x2", "e5m2x2", "e2m3x2", "e3m2x2", "e2m1x2"};
 
 // Instructions the emulator runs today (issue 3 extends this list).
-const std::set<std::string> kSupported = {"mov",  "add",  "sub",  "mul",   "mad",  "fma",  "div",  "rem",  "min",  "max",
+const std::set<std::string> kSupportedOpcodes = {"mov",  "add",  "sub",  "mul",   "mad",  "fma",  "div",  "rem",  "min",  "max",
                                           "abs",  "neg",  "and",  "or",    "xor",  "not",  "shl",  "shr",  "setp", "selp",
                                           "cvt",  "cvta", "ld",   "st",    "atom", "red",  "bar",  "barrier", "membar",
                                           "fence", "bra", "ret",  "exit",  "shfl", "vote", "activemask", "sqrt", "rsqrt",
@@ -318,7 +318,7 @@ class Lowering {
       if (dot == std::string::npos) break;
       start = dot + 1;
     }
-    if (!kSupported.count(e.base) && !is_simd_video(e.base)) {
+    if (!kSupportedOpcodes.count(e.base) && !is_simd_video(e.base)) {
       fail(in.line, in.column, "the emulator cannot run '" + in.opcode + "' yet (the timing model can replay it from a trace)");
     }
     std::string error;

@@ -30,7 +30,7 @@ bool shape_allowed(char input, uint32_t m, uint32_t n, uint32_t k) {
   }
 }
 
-const char* kSupported =
+const char* kWmmaForms =
     "the emulator runs wmma m16n16k16, m32n8k16 and m8n32k16 with f16 (f16 or f32 accumulators), bf16 (f32) and s8/u8 "
     "(s32) inputs, m16n16k8 with tf32 (f32) and m8n8k4 with f64";
 
@@ -63,7 +63,7 @@ std::string decode_wmma(const std::string& opcode, const std::vector<std::string
     if (p == "satfinite") info.satfinite = true;
     if (char c = kind_of(p)) kinds.push_back(c);
   }
-  const std::string not_this = std::string(kSupported) + "; not '" + opcode + "'";
+  const std::string not_this = std::string(kWmmaForms) + "; not '" + opcode + "'";
   for (char c : kinds)
     if (c == '?') return "sub-byte wmma types (s4, u4, b1) are not supported: " + not_this;
   if (info.m == 0 || kinds.empty()) return not_this;

@@ -10,7 +10,7 @@
 namespace warpsim {
 namespace {
 
-std::string kernel(const std::string& wait) {
+std::string async_copy_kernel(const std::string& wait) {
   return R"(.version 9.0
 .target sm_80
 .address_size 64
@@ -43,7 +43,7 @@ std::string kernel(const std::string& wait) {
 
 Cycle cycles_with(const std::string& wait) {
   test::TempDir dir;
-  dir.write("k.ptx", kernel(wait));
+  dir.write("k.ptx", async_copy_kernel(wait));
   std::string launch = dir.write("k.launch.yaml", "ptx: k.ptx\nkernel: k\ngrid: [1]\nblock: [32]\nargs:\n"
                                                   "  - {buffer: {name: in, elem: u32, count: 128, init: {sequence: {start: 0, step: 1}}}}\n"
                                                   "  - {buffer: {name: out, elem: u32, count: 32}}\n");
@@ -90,7 +90,7 @@ TEST(AsyncCopy, MbarrierArriveWaitsForTheCopies) {
   EXPECT_NEAR(counted, noinc, 8.0);  // one more arrive instruction
   // Before sm_80 there are no mbarriers; try_wait came with sm_90.
   test::TempDir dir;
-  dir.write("k.ptx", kernel(init + "  cp.async.mbarrier.arrive.noinc.shared.b64 [bar];\n" + wait));
+  dir.write("k.ptx", async_copy_kernel(init + "  cp.async.mbarrier.arrive.noinc.shared.b64 [bar];\n" + wait));
   const std::string launch = dir.write("k.launch.yaml", "ptx: k.ptx\nkernel: k\ngrid: [1]\nblock: [32]\nargs:\n"
                                                         "  - {buffer: {name: in, elem: u32, count: 128}}\n  - {buffer: {name: out, elem: u32, count: 32}}\n");
   const auto r = test::run_cli({"run", "--arch", "v100", launch, "-q"});

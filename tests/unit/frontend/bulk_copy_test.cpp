@@ -17,7 +17,7 @@ namespace {
 // mbarrier (expected count 1: only thread 0 arrives, with expect_tx); every thread waits with
 // try_wait.parity on the phase's parity, adds its element of each tile, and stores the sum.
 // `init` and `arrivals` let the tests plant bugs.
-std::string kernel(const std::string& init = "  mbarrier.init.shared::cta.b64 [bar], 1;\n", const std::string& arrivals = "1") {
+std::string bulk_copy_kernel(const std::string& init = "  mbarrier.init.shared::cta.b64 [bar], 1;\n", const std::string& arrivals = "1") {
   return R"(.version 8.0
 .target sm_90
 .address_size 64
@@ -68,7 +68,7 @@ LOOP:
 )";
 }
 
-std::string launch_file(test::TempDir& dir, const std::string& ptx) {
+std::string bulk_copy_launch(test::TempDir& dir, const std::string& ptx) {
   dir.write("k.ptx", ptx);
   return dir.write("k.launch.yaml", "ptx: k.ptx\nkernel: tiles\ngrid: [1]\nblock: [64]\nargs:\n"
                                     "  - {buffer: {name: in, elem: f32, count: 320, init: {sequence: {start: 0, step: 1}}}}\n"
@@ -78,7 +78,7 @@ std::string launch_file(test::TempDir& dir, const std::string& ptx) {
 
 TEST(BulkCopyPtx, ParityWaitsFollowThePhasesOfOneBarrier) {
   test::TempDir dir;
-  const std::string launch = launch_file(dir, kernel());
+  const std::string launch = bulk_copy_launch(dir, bulk_copy_kernel());
   for (const char* arch : {"h100", "b200"}) {
     auto r = test::run_cli({"run", "--arch", arch, launch, "--dump-dir", dir.path(""), "--checks", "error"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -100,25 +100,25 @@ TEST(BulkCopyPtx, ParityWaitsFollowThePhasesOfOneBarrier) {
 
 TEST(BulkCopyPtx, MisusedBarriersAreFaultsAtTheirLine) {
   test::TempDir dir;
-  auto r = test::run_cli({"run", "--arch", "h100", launch_file(dir, kernel("")), "-q"});
+  auto r = test::run_cli({"run", "--arch", "h100", bulk_copy_launch(dir, bulk_copy_kernel("")), "-q"});
   EXPECT_EQ(r.exit_code, 3);
   EXPECT_NE(r.err.find("mbarrier at shared 0x100 used before mbarrier.init by thread (0,0,0)"), std::string::npos) << r.err;
-  r = test::run_cli({"run", "--arch", "h100", launch_file(dir, kernel(
+  r = test::run_cli({"run", "--arch", "h100", bulk_copy_launch(dir, bulk_copy_kernel(
       "  mbarrier.init.shared::cta.b64 [bar], 1;\n", "3")), "-q"});
   EXPECT_EQ(r.exit_code, 3);
   EXPECT_NE(r.err.find("with 3 arrivals when 1 of its phase are pending"), std::string::npos) << r.err;
   // Before sm_90 transaction counts do not exist (mbarrier.init does, from sm_80): the launch is
   // refused at the first Hopper instruction by the config's capability.
-  r = test::run_cli({"run", "--arch", "a100", launch_file(dir, kernel()), "-q"});
+  r = test::run_cli({"run", "--arch", "a100", bulk_copy_launch(dir, bulk_copy_kernel()), "-q"});
   EXPECT_EQ(r.exit_code, 3);
   EXPECT_NE(r.err.find("k.ptx:25:1: 'mbarrier.arrive.expect_tx.shared::cta.b64' needs compute capability 9.0 or later"), std::string::npos) << r.err;
   // Before sm_80 there are no mbarriers at all.
-  r = test::run_cli({"run", "--arch", "v100", launch_file(dir, kernel()), "-q"});
+  r = test::run_cli({"run", "--arch", "v100", bulk_copy_launch(dir, bulk_copy_kernel()), "-q"});
   EXPECT_EQ(r.exit_code, 3);
   EXPECT_NE(r.err.find("k.ptx:18:1: 'mbarrier.init.shared::cta.b64' needs compute capability 8.0 or later (mbarriers are Ampere's)"), std::string::npos) << r.err;
 }
 
-// The shipped TMA kernel: every box's in-bounds rows are read once from L2, sector by sector,
+// The shipped TMA bulk_copy_kernel: every box's in-bounds rows are read once from L2, sector by sector,
 // and the boxes past the matrix's edge read nothing there (their zeros are never stored).
 TEST(TensorCopyPtx, BoxesReadExactlyTheirInBoundsSectors) {
   const std::string launch = test::source_path("traces/kernels/tma_transpose.launch.yaml");

@@ -15,7 +15,7 @@ namespace {
 // through mapa.shared::cluster and records, per CTA (12 words apart): the peer's word, getctarank of the mapped
 // address, %clusterid.x/y, %cluster_ctaid.x/y, %cluster_nctaid.x, %nclusterid.x and
 // %is_explicit_cluster. `peer` can be replaced to plant a bad rank.
-std::string kernel(const std::string& peer = "  xor.b32 %r3, %r1, 1;\n", const std::string& directives = ".reqnctapercluster 2, 2, 1\n") {
+std::string cluster_kernel(const std::string& peer = "  xor.b32 %r3, %r1, 1;\n", const std::string& directives = ".reqnctapercluster 2, 2, 1\n") {
   return R"(.version 8.0
 .target sm_90
 .address_size 64
@@ -61,7 +61,7 @@ DONE:
 )";
 }
 
-std::string launch_file(test::TempDir& dir, const std::string& ptx, const std::string& extra = "") {
+std::string cluster_launch(test::TempDir& dir, const std::string& ptx, const std::string& extra = "") {
   dir.write("k.ptx", ptx);
   return dir.write("k.launch.yaml", "ptx: k.ptx\nkernel: k\ngrid: [4, 2, 1]\nblock: [32]\n" + extra +
                                         "args:\n  - {buffer: {name: out, elem: u32, count: 96}}\ndump: [out]\n");
@@ -69,7 +69,7 @@ std::string launch_file(test::TempDir& dir, const std::string& ptx, const std::s
 
 TEST(ClusterPtx, SpecialRegistersMapaAndRemoteLoadsAgreeWithTheClusterLayout) {
   test::TempDir dir;
-  auto r = test::run_cli({"run", "--arch", "h100", launch_file(dir, kernel()), "--dump-dir", dir.path(""), "--checks", "error"});
+  auto r = test::run_cli({"run", "--arch", "h100", cluster_launch(dir, cluster_kernel()), "--dump-dir", dir.path(""), "--checks", "error"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::string out = test::read_file(dir.path("out.bin"));
   ASSERT_EQ(out.size(), 96u * 4);
@@ -93,21 +93,21 @@ TEST(ClusterPtx, SpecialRegistersMapaAndRemoteLoadsAgreeWithTheClusterLayout) {
     }
   }
   // The same shape from the launch file agrees; a different one is refused.
-  r = test::run_cli({"run", "--arch", "h100", launch_file(dir, kernel(), "cluster: [2, 2, 1]\n"), "-q"});
+  r = test::run_cli({"run", "--arch", "h100", cluster_launch(dir, cluster_kernel(), "cluster: [2, 2, 1]\n"), "-q"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  r = test::run_cli({"run", "--arch", "h100", launch_file(dir, kernel(), "cluster: [4, 1, 1]\n"), "-q"});
+  r = test::run_cli({"run", "--arch", "h100", cluster_launch(dir, cluster_kernel(), "cluster: [4, 1, 1]\n"), "-q"});
   EXPECT_EQ(r.exit_code, 3);
   EXPECT_NE(r.err.find("was compiled for clusters of (2,2,1) (.reqnctapercluster); the launch file asks for (4,1,1)"), std::string::npos) << r.err;
-  r = test::run_cli({"run", "--arch", "h100", launch_file(dir, kernel("  xor.b32 %r3, %r1, 1;\n", ".explicitcluster\n")), "-q"});
+  r = test::run_cli({"run", "--arch", "h100", cluster_launch(dir, cluster_kernel("  xor.b32 %r3, %r1, 1;\n", ".explicitcluster\n")), "-q"});
   EXPECT_EQ(r.exit_code, 3);
   EXPECT_NE(r.err.find("is .explicitcluster: give its cluster shape with 'cluster: [x, y, z]'"), std::string::npos) << r.err;
-  r = test::run_cli({"run", "--arch", "h100", launch_file(dir, kernel(), "cluster: [2, 2, 1]\ngrid: [3, 2, 1]\n"), "-q"});
+  r = test::run_cli({"run", "--arch", "h100", cluster_launch(dir, cluster_kernel(), "cluster: [2, 2, 1]\ngrid: [3, 2, 1]\n"), "-q"});
   EXPECT_NE(r.exit_code, 0);
 }
 
 TEST(ClusterPtx, ARankOutsideTheClusterIsAFaultAtItsLine) {
   test::TempDir dir;
-  auto r = test::run_cli({"run", "--arch", "h100", launch_file(dir, kernel("  add.u32 %r3, %r1, 4;\n")), "-q"});
+  auto r = test::run_cli({"run", "--arch", "h100", cluster_launch(dir, cluster_kernel("  add.u32 %r3, %r1, 4;\n")), "-q"});
   EXPECT_EQ(r.exit_code, 3);
   EXPECT_NE(r.err.find("k.ptx:19:1: shared::cluster address"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("; the cluster has 4 CTAs by thread (0,0,0) of CTA"), std::string::npos) << r.err;
@@ -117,10 +117,10 @@ TEST(ClusterPtx, ARankOutsideTheClusterIsAFaultAtItsLine) {
 // multicast copy's CTA mask must name CTAs of the cluster.
 TEST(ClusterPtx, RemoteMbarriersAndMulticastMasksAreChecked) {
   test::TempDir dir;
-  auto r = test::run_cli({"run", "--arch", "h100", launch_file(dir, kernel("  xor.b32 %r3, %r1, 1;\n  mbarrier.init.shared::cluster.b64 [%r2], 1;\n")), "-q"});
+  auto r = test::run_cli({"run", "--arch", "h100", cluster_launch(dir, cluster_kernel("  xor.b32 %r3, %r1, 1;\n  mbarrier.init.shared::cluster.b64 [%r2], 1;\n")), "-q"});
   EXPECT_EQ(r.exit_code, 3);
   EXPECT_NE(r.err.find("k.ptx:18:3: 'mbarrier.init.shared::cluster.b64': the PTX ISA reaches another CTA's mbarrier (.shared::cluster) with arrive, arrive_drop, expect_tx and complete_tx only"), std::string::npos) << r.err;
-  r = test::run_cli({"run", "--arch", "h100", launch_file(dir, kernel("  xor.b32 %r3, %r1, 1;\n  mov.u32 %r20, 16;\n"
+  r = test::run_cli({"run", "--arch", "h100", cluster_launch(dir, cluster_kernel("  xor.b32 %r3, %r1, 1;\n  mov.u32 %r20, 16;\n"
       "  cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [%r2], [%rd1], 16, [%r2], %r20;\n")), "-q"});
   EXPECT_EQ(r.exit_code, 3);
   EXPECT_NE(r.err.find("multicast CTA mask 0x10 for a cluster of 4 CTAs"), std::string::npos) << r.err;

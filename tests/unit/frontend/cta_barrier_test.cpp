@@ -18,7 +18,7 @@ namespace {
 
 using test::TempDir;
 
-const char* kHeader = ".version 8.0\n.target sm_90\n.address_size 64\n";
+const char* kBarrierHeader = ".version 8.0\n.target sm_90\n.address_size 64\n";
 
 // Producer/consumer over one 64-word shared buffer for four rounds (the PTX ISA's example):
 // warps 0-1 write s[tid] = 100 round + tid and arrive at barrier 1; warps 2-3 wait there, add
@@ -27,7 +27,7 @@ const char* kHeader = ".version 8.0\n.target sm_90\n.address_size 64\n";
 // that do not wait (`consumer_wait` empty), or that say "empty" before they read (`early_release`).
 std::string pipeline(const std::string& consumer_wait = "bar.sync 1, 128;", bool early_release = false) {
   const std::string release = "  @%p2 bar.arrive 2, 128;\n";
-  return std::string(kHeader) + R"(.visible .entry k(.param .u64 out)
+  return std::string(kBarrierHeader) + R"(.visible .entry k(.param .u64 out)
 {
   .reg .b32 %r<12>;
   .reg .b64 %rd<4>;
@@ -176,7 +176,7 @@ std::string warp_reduction(const std::string& sync, const std::string& qualifier
 )";
   for (size_t at; (at = body.find("{SYNC}")) != std::string::npos;) body.replace(at, 6, sync);
   for (size_t at; (at = body.find("{Q}")) != std::string::npos;) body.replace(at, 3, qualifier);
-  return std::string(kHeader) + body;
+  return std::string(kBarrierHeader) + body;
 }
 
 TEST(CtaBarriers, WarpSynchronousCodeNeedsSyncwarp) {
@@ -200,7 +200,7 @@ TEST(CtaBarriers, WarpSynchronousCodeNeedsSyncwarp) {
 // popc of (tid % 3 == 0) is 32; and of (tid < 96) is 1; or of (tid == 95) is 1, of !(tid < 96) 0;
 // popc of odd tids among 64 threads is 32.
 TEST(CtaBarriers, BarRedReducesOverItsPhase) {
-  const auto out = test::run_words("h100", std::string(kHeader) + R"(.visible .entry k(.param .u64 out)
+  const auto out = test::run_words("h100", std::string(kBarrierHeader) + R"(.visible .entry k(.param .u64 out)
 {
   .reg .b32 %r<12>;
   .reg .b64 %rd<4>;
@@ -246,7 +246,7 @@ WRITE:
 // A barrier without a thread count waits for the warps that have not exited: warp 0 exits, the
 // others (threads 32-95) exchange through shared memory around bar.sync 0: t reads t ^ 96.
 TEST(CtaBarriers, DefaultCountIgnoresExitedWarps) {
-  const auto out = test::run_words("h100", std::string(kHeader) + R"(.visible .entry k(.param .u64 out)
+  const auto out = test::run_words("h100", std::string(kBarrierHeader) + R"(.visible .entry k(.param .u64 out)
 {
   .reg .b32 %r<12>;
   .reg .b64 %rd<4>;
@@ -282,7 +282,7 @@ DONE:
 TEST(CtaBarriers, MisuseIsAClearError) {
   auto run = [](const std::string& body, uint32_t threads) {
     TempDir dir;
-    dir.write("k.ptx", std::string(kHeader) + ".visible .entry k(.param .u64 out)\n{\n  .reg .b32 %r<4>;\n  .reg .pred %p<2>;\n  mov.u32 %r1, %tid.x;\n" +
+    dir.write("k.ptx", std::string(kBarrierHeader) + ".visible .entry k(.param .u64 out)\n{\n  .reg .b32 %r<4>;\n  .reg .pred %p<2>;\n  mov.u32 %r1, %tid.x;\n" +
                            body + "  ret;\n}\n");
     const std::string launch = dir.write("k.launch.yaml", "ptx: k.ptx\nkernel: k\ngrid: [1]\nblock: [" + std::to_string(threads) +
                                                               "]\nargs:\n  - {buffer: {name: out, elem: u32, count: 1}}\n");
@@ -308,7 +308,7 @@ TEST(CtaBarriers, MisuseIsAClearError) {
 // words without waiting, races with them. Reads come before writes the next round only through
 // the "empty" barrier warp 1 arrives on.
 std::string mbarrier_handoff(const std::string& warp2) {
-  return std::string(kHeader) + R"(.visible .entry k(.param .u64 out)
+  return std::string(kBarrierHeader) + R"(.visible .entry k(.param .u64 out)
 {
   .reg .b32 %r<16>;
   .reg .b64 %rd<6>;
@@ -374,7 +374,7 @@ TEST(CtaBarriers, MbarrierHandOffOrdersOnlyTheWarpsInIt) {
 // is ordered; reading the data before the spin is a race.
 std::string flag_handoff(const std::string& set_flag, bool read_before_spin) {
   const std::string read = "  ld.shared.u32 %r9, [%r7];\n";
-  return std::string(kHeader) + R"(.visible .entry k(.param .u64 out)
+  return std::string(kBarrierHeader) + R"(.visible .entry k(.param .u64 out)
 {
   .reg .b32 %r<16>;
   .reg .b64 %rd<6>;

@@ -13,7 +13,7 @@ namespace {
 // One warp. elect.sync over all lanes and over lanes 4-7; stmatrix of one 8x8 b16 matrix whose
 // lane l holds elements 2l and 2l + 1 (rows l/4, columns 2(l%4) and 2(l%4)+1); then each lane
 // reads back the 32-bit word l of the tile. Out, per lane: [word, elected id, leader?, leader of 4-7?].
-const char* kKernel = R"(.version 8.0
+const char* kIdiomsKernel = R"(.version 8.0
 .target sm_90
 .address_size 64
 .visible .entry idioms(.param .u64 out, .param .u64 src)
@@ -55,7 +55,7 @@ const char* kKernel = R"(.version 8.0
 
 TEST(HopperIdioms, ElectStmatrixAndHintsRunAsThePtxIsaSays) {
   test::TempDir dir;
-  dir.write("k.ptx", kKernel);
+  dir.write("k.ptx", kIdiomsKernel);
   const std::string launch = dir.write("k.launch.yaml", "ptx: k.ptx\nkernel: idioms\ngrid: [1]\nblock: [32]\nargs:\n"
                                                         "  - {buffer: {name: out, elem: u32, count: 128}}\n"
                                                         "  - {buffer: {name: src, elem: u32, count: 64}}\ndump: [out]\n");

@@ -26,7 +26,7 @@ std::string kernel_with(const std::string& directives) {
 }
 
 // Runs k over one block of `block` ([x, y, z] text) with `more` launch-file lines.
-test::CliResult launch(const TempDir& dir, const std::string& directives, const std::string& block, const std::string& more = "") {
+test::CliResult bounded_launch(const TempDir& dir, const std::string& directives, const std::string& block, const std::string& more = "") {
   dir.write("k.ptx", kernel_with(directives));
   const std::string file = dir.write("k.launch.yaml", "ptx: k.ptx\nkernel: k\ngrid: [1]\nblock: " + block + "\n" + more +
                                                           "args:\n  - {buffer: {name: out, elem: f32, count: 1024}}\n");
@@ -35,9 +35,9 @@ test::CliResult launch(const TempDir& dir, const std::string& directives, const 
 
 TEST(LaunchBounds, ABlockBeyondMaxntidIsRefusedAsTheDriverRefusesIt) {
   TempDir dir;
-  EXPECT_EQ(launch(dir, ".maxntid 128, 1, 1\n.minnctapersm 4\n", "[128, 1, 1]").exit_code, 0);
-  EXPECT_EQ(launch(dir, ".maxntid 64, 2, 1\n", "[32, 4, 1]").exit_code, 0);  // the product bounds the block
-  const auto r = launch(dir, ".maxntid 128, 1, 1\n", "[256, 1, 1]");
+  EXPECT_EQ(bounded_launch(dir, ".maxntid 128, 1, 1\n.minnctapersm 4\n", "[128, 1, 1]").exit_code, 0);
+  EXPECT_EQ(bounded_launch(dir, ".maxntid 64, 2, 1\n", "[32, 4, 1]").exit_code, 0);  // the product bounds the block
+  const auto r = bounded_launch(dir, ".maxntid 128, 1, 1\n", "[256, 1, 1]");
   EXPECT_EQ(r.exit_code, 3);
   EXPECT_NE(r.err.find("k.launch.yaml:4:8: kernel 'k' allows at most 128 threads per block (.maxntid 128, 1, 1, from __launch_bounds__); this block has 256"),
             std::string::npos)
@@ -46,8 +46,8 @@ TEST(LaunchBounds, ABlockBeyondMaxntidIsRefusedAsTheDriverRefusesIt) {
 
 TEST(LaunchBounds, ReqntidAllowsOnlyItsBlockShape) {
   TempDir dir;
-  EXPECT_EQ(launch(dir, ".reqntid 64, 2\n", "[64, 2, 1]").exit_code, 0);
-  const auto r = launch(dir, ".reqntid 64, 2\n", "[128, 1, 1]");
+  EXPECT_EQ(bounded_launch(dir, ".reqntid 64, 2\n", "[64, 2, 1]").exit_code, 0);
+  const auto r = bounded_launch(dir, ".reqntid 64, 2\n", "[128, 1, 1]");
   EXPECT_EQ(r.exit_code, 3);
   EXPECT_NE(r.err.find("kernel 'k' must be launched with blocks of (64,2,1) (.reqntid 64, 2); this one is (128,1,1)"), std::string::npos) << r.err;
 }
@@ -56,7 +56,7 @@ TEST(LaunchBounds, MaxnregCapsTheRegistersEachThreadIsAllocated) {
   TempDir dir;
   // Nsight Compute's launch__registers_per_thread in the JSON: 32 by default, the cap below that.
   auto registers = [&](const std::string& directives, const std::string& more) -> double {
-    const auto r = launch(dir, directives, "[1024, 1, 1]", more);
+    const auto r = bounded_launch(dir, directives, "[1024, 1, 1]", more);
     EXPECT_EQ(r.exit_code, 0) << r.err;
     const auto json = nlohmann::json::parse(r.out, nullptr, false);
     if (json.is_discarded()) return -1;
@@ -66,7 +66,7 @@ TEST(LaunchBounds, MaxnregCapsTheRegistersEachThreadIsAllocated) {
   EXPECT_EQ(registers(".maxnreg 24\n", ""), 24);
   EXPECT_EQ(registers(".maxnreg 40\n", "registers_per_thread: 40\n"), 40);
   EXPECT_EQ(registers(".maxnreg 40\n", "registers_per_thread: 16\n"), 16);
-  const auto r = launch(dir, ".maxnreg 40\n", "[1024, 1, 1]", "registers_per_thread: 64\n");
+  const auto r = bounded_launch(dir, ".maxnreg 40\n", "[1024, 1, 1]", "registers_per_thread: 64\n");
   EXPECT_EQ(r.exit_code, 3);
   EXPECT_NE(r.err.find("k.launch.yaml:5:23: kernel 'k' was compiled with at most 40 registers per thread (.maxnreg, from __maxnreg__); the launch file says 64"),
             std::string::npos)
@@ -78,7 +78,7 @@ TEST(LaunchBounds, MaxnregCapsTheRegistersEachThreadIsAllocated) {
 TEST(LaunchBounds, MinnctapersmCapsTheRegistersSoThatManyCtasFit) {
   TempDir dir;
   auto run = [&](const std::string& directives, const std::string& block, const std::string& more) {
-    const auto r = launch(dir, directives, block, more);
+    const auto r = bounded_launch(dir, directives, block, more);
     const auto json = nlohmann::json::parse(r.out, nullptr, false);
     return std::pair{r, json.is_discarded() ? -1.0 : json["kernels"][0]["metrics"]["launch__registers_per_thread"]["value"].get<double>()};
   };

@@ -66,15 +66,15 @@ TEST(FloatFormats, RoundingModesOnTheFormatsGrids) {
   EXPECT_EQ(encode("e4m3", 0.001953125), 0x01u);  // 2^-9: E4M3's smallest subnormal
 }
 
-const char* kHeader = ".version 8.6\n.target sm_100a\n.address_size 64\n";
+const char* kConversionHeader = ".version 8.6\n.target sm_100a\n.address_size 64\n";
 
 // Runs `body` (PTX after the header: one entry `k` with a .u64 parameter `out`) on b200, whose
 // sm_100a takes every conversion PTX defines.
-std::vector<uint32_t> run_words(const std::string& body, uint32_t count) { return test::run_words("b200", kHeader + body, count); }
+std::vector<uint32_t> run_conversion(const std::string& body, uint32_t count) { return test::run_words("b200", kConversionHeader + body, count); }
 
 // The packed conversions FP8/FP4 kernels use: the first source goes to the high half.
 TEST(PtxConversions, PackedFp8AndFp4ConversionsPutTheFirstSourceHigh) {
-  const auto out = run_words(R"(.visible .entry k(.param .u64 out)
+  const auto out = run_conversion(R"(.visible .entry k(.param .u64 out)
 {
   .reg .b16 %h<8>;
   .reg .b32 %r<16>;
@@ -113,7 +113,7 @@ TEST(PtxConversions, PackedFp8AndFp4ConversionsPutTheFirstSourceHigh) {
 // floats; integral rounding (.rmi = floor) stays in the float format; narrowing rounds with the
 // instruction's mode.
 TEST(PtxConversions, ScalarConversionsSaturateAndRound) {
-  const auto out = run_words(R"(.visible .entry k(.param .u64 out)
+  const auto out = run_conversion(R"(.visible .entry k(.param .u64 out)
 {
   .reg .b16 %h<4>;
   .reg .f32 %f<8>;
@@ -161,7 +161,7 @@ TEST(PtxConversions, ScalarConversionsSaturateAndRound) {
 
 // .sat, .relu, .NaN and .xorsign.abs on arithmetic, and three-source max (sm_100).
 TEST(PtxConversions, ArithmeticResultModifiers) {
-  const auto out = run_words(R"(.visible .entry k(.param .u64 out)
+  const auto out = run_conversion(R"(.visible .entry k(.param .u64 out)
 {
   .reg .f32 %f<8>;
   .reg .b32 %r<16>;

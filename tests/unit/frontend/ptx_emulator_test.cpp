@@ -24,11 +24,10 @@ using test::buffer;
 using test::Ran;
 using test::run_launch;
 using test::TempDir;
-const std::vector<std::string> kArchs = {"v100", "a100", "h100", "h200", "b200"};
 
 
 TEST(PtxEmulator, VectorAddMatchesTheCpuOnEveryConfig) {
-  for (const auto& arch : kArchs) {
+  for (const auto& arch : test::kArchs) {
     SCOPED_TRACE(arch);
     Ran r = run_launch(arch, test::source_path("traces/kernels/vector_add.launch.yaml"));
     auto a = buffer<float>(*r.workload, "a"), b = buffer<float>(*r.workload, "b"), c = buffer<float>(*r.workload, "c");
@@ -42,7 +41,7 @@ TEST(PtxEmulator, VectorAddMatchesTheCpuOnEveryConfig) {
 }
 
 TEST(PtxEmulator, ReductionWithSharedMemoryShufflesAndAtomics) {
-  for (const auto& arch : kArchs) {
+  for (const auto& arch : test::kArchs) {
     SCOPED_TRACE(arch);
     Ran r = run_launch(arch, test::source_path("traces/kernels/reduce_sum.launch.yaml"));
     auto in = buffer<float>(*r.workload, "in");
@@ -110,7 +109,7 @@ TEST(PtxEmulator, DeviceFunctionCallsAndDivergenceMatchTheCpu) {
     for (int k = 0; k < n; ++k) x = std::fmaf(x, 0.5f, 1.0f);
     return x;
   };
-  for (const auto& arch : kArchs) {
+  for (const auto& arch : test::kArchs) {
     SCOPED_TRACE(arch);
     Ran r = run_launch(arch, test::source_path("traces/kernels/divergence.launch.yaml"));
     auto out = buffer<float>(*r.workload, "out");
@@ -128,7 +127,7 @@ TEST(PtxEmulator, DeviceFunctionCallsAndDivergenceMatchTheCpu) {
 }
 
 TEST(PtxEmulator, SaxpyTransposeHistogramSoftmaxMatchTheCpu) {
-  for (const auto& arch : kArchs) {
+  for (const auto& arch : test::kArchs) {
     SCOPED_TRACE(arch);
     {  // saxpy: one fma.rn.f32 per element
       Ran r = run_launch(arch, test::source_path("traces/kernels/saxpy.launch.yaml"));
@@ -171,7 +170,7 @@ TEST(PtxEmulator, SaxpyTransposeHistogramSoftmaxMatchTheCpu) {
 }
 
 TEST(PtxEmulator, WmmaGemmMatchesTheCpu) {
-  for (const auto& arch : kArchs) {
+  for (const auto& arch : test::kArchs) {
     SCOPED_TRACE(arch);
     Ran r = run_launch(arch, test::source_path("traces/kernels/wmma_gemm.launch.yaml"));
     auto a = buffer<uint16_t>(*r.workload, "a"), b = buffer<uint16_t>(*r.workload, "b");
@@ -580,7 +579,7 @@ TEST_P(EveryShippedKernel, PassesItsReferenceCheck) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(OnEachConfig, EveryShippedKernel, testing::ValuesIn(kArchs), [](const testing::TestParamInfo<std::string>& p) { return p.param; });
+INSTANTIATE_TEST_SUITE_P(OnEachConfig, EveryShippedKernel, testing::ValuesIn(test::kArchs), [](const testing::TestParamInfo<std::string>& p) { return p.param; });
 
 }  // namespace
 }  // namespace warpsim

@@ -14,17 +14,17 @@
 namespace warpsim {
 namespace {
 
-const char* kHeader = ".version 8.0\n.target sm_90\n.address_size 64\n";
+const char* kInstructionHeader = ".version 8.0\n.target sm_90\n.address_size 64\n";
 
 // Runs `body` (PTX after the header: one entry `k` with a .u64 parameter `out`) on h100.
-std::vector<uint32_t> run_words(const std::string& body, uint32_t count, uint32_t threads = 1, uint32_t dynamic_shared = 0) {
-  return test::run_words("h100", kHeader + body, count, threads, dynamic_shared);
+std::vector<uint32_t> run_instructions(const std::string& body, uint32_t count, uint32_t threads = 1, uint32_t dynamic_shared = 0) {
+  return test::run_words("h100", kInstructionHeader + body, count, threads, dynamic_shared);
 }
 
 // shf.l: the high word of {b:a} << n; shf.r: the low word of {b:a} >> n; .wrap takes n mod 32,
 // .clamp at most 32.
 TEST(PtxInstructions, FunnelShifts) {
-  const auto out = run_words(R"(.visible .entry k(.param .u64 out)
+  const auto out = run_instructions(R"(.visible .entry k(.param .u64 out)
 {
   .reg .b32 %r<12>;
   .reg .b64 %rd<2>;
@@ -52,7 +52,7 @@ TEST(PtxInstructions, FunnelShifts) {
 // bfind: the position of the most significant non-sign bit, 0xffffffff when there is none;
 // .shiftamt gives 31 minus it.
 TEST(PtxInstructions, FindsTheMostSignificantNonSignBit) {
-  const auto out = run_words(R"(.visible .entry k(.param .u64 out)
+  const auto out = run_instructions(R"(.visible .entry k(.param .u64 out)
 {
   .reg .b32 %r<12>;
   .reg .b64 %rd<4>;
@@ -81,7 +81,7 @@ TEST(PtxInstructions, FindsTheMostSignificantNonSignBit) {
 // A 64-bit add and subtract and the high half of a 64x32-bit product, built from 32-bit
 // pieces through the carry flag, as nvcc's multi-word arithmetic does.
 TEST(PtxInstructions, CarryChainsDoMultiWordArithmetic) {
-  const auto out = run_words(R"(.visible .entry k(.param .u64 out)
+  const auto out = run_instructions(R"(.visible .entry k(.param .u64 out)
 {
   .reg .b32 %r<16>;
   .reg .b64 %rd<2>;
@@ -116,7 +116,7 @@ TEST(PtxInstructions, CarryChainsDoMultiWordArithmetic) {
 
 // dp4a/dp2a: c plus a dot product of bytes (and halves), signed or not per operand; sad: c + |a - b|.
 TEST(PtxInstructions, DotProductsAndAbsoluteDifferences) {
-  const auto out = run_words(R"(.visible .entry k(.param .u64 out)
+  const auto out = run_instructions(R"(.visible .entry k(.param .u64 out)
 {
   .reg .b32 %r<16>;
   .reg .b64 %rd<2>;
@@ -150,7 +150,7 @@ TEST(PtxInstructions, DotProductsAndAbsoluteDifferences) {
 
 // copysign d, a, b: b's magnitude with a's sign; tanh (approximate on a GPU, exact here).
 TEST(PtxInstructions, CopysignAndTanh) {
-  const auto out = run_words(R"(.visible .entry k(.param .u64 out)
+  const auto out = run_instructions(R"(.visible .entry k(.param .u64 out)
 {
   .reg .f32 %f<8>;
   .reg .b32 %r<4>;
@@ -176,7 +176,7 @@ TEST(PtxInstructions, CopysignAndTanh) {
 // match.any.sync: the lanes holding the same value; match.all.sync: every lane's mask and a true
 // predicate when all agree, else 0 and false.
 TEST(PtxInstructions, MatchFindsLanesWithEqualValues) {
-  const auto out = run_words(R"(.visible .entry k(.param .u64 out)
+  const auto out = run_instructions(R"(.visible .entry k(.param .u64 out)
 {
   .reg .pred %p<4>;
   .reg .b32 %r<16>;
@@ -212,7 +212,7 @@ TEST(PtxInstructions, MatchFindsLanesWithEqualValues) {
 // Generic pointers to a thread's local array (cvta.local) reach that thread's own local memory,
 // and isspacep tells global, shared and local generic addresses apart.
 TEST(PtxInstructions, GenericLocalPointersAndIsspacep) {
-  const auto out = run_words(R"(.visible .entry k(.param .u64 out)
+  const auto out = run_instructions(R"(.visible .entry k(.param .u64 out)
 {
   .local .align 4 .b8 depot[16];
   .shared .align 4 .b8 tile[64];
@@ -265,7 +265,7 @@ TEST(PtxInstructions, GenericLocalPointersAndIsspacep) {
 
 // %lanemask_gt/_ge, %dynamic_smem_size, and %total_smem_size (static plus dynamic, in 128-byte units).
 TEST(PtxInstructions, SharedMemorySizesAndLaneMasks) {
-  const auto out = run_words(R"(.visible .entry k(.param .u64 out)
+  const auto out = run_instructions(R"(.visible .entry k(.param .u64 out)
 {
   .shared .align 4 .b8 tile[100];
   .reg .b32 %r<8>;
@@ -294,7 +294,7 @@ TEST(PtxInstructions, SharedMemorySizesAndLaneMasks) {
 // A shared address in a 32-bit register wraps at 2^32 when an offset is added, as nvcc relies on
 // when it subtracts before adding a larger displacement (sm_100 code for s[255 - tid]).
 TEST(PtxInstructions, ThirtyTwoBitAddressesWrap) {
-  const auto out = run_words(R"(.visible .entry k(.param .u64 out)
+  const auto out = run_instructions(R"(.visible .entry k(.param .u64 out)
 {
   .shared .align 4 .b8 s[64];
   .reg .b32 %r<8>;
@@ -316,7 +316,7 @@ TEST(PtxInstructions, ThirtyTwoBitAddressesWrap) {
 // assembly), a function declared before its definition, and griddepcontrol (a no-op here, since
 // launches run one after another).
 TEST(PtxInstructions, HeaderIdiomsParse) {
-  const auto out = run_words(R"(.func (.param .b32 r) twice(.param .b32 x);
+  const auto out = run_instructions(R"(.func (.param .b32 r) twice(.param .b32 x);
 .visible .entry k(.param .u64 out)
 {
   .reg .b32 %r<4>;
@@ -354,7 +354,7 @@ TEST(PtxInstructions, HeaderIdiomsParse) {
 // fns, bmsk, szext and lop3 (CUB's radix sort uses bmsk) against the PTX ISA's own examples
 // and hand-worked cases; prmt's modes against its selector table.
 TEST(PtxInstructions, BitFieldInstructions) {
-  const auto out = run_words(R"(.visible .entry k(.param .u64 out)
+  const auto out = run_instructions(R"(.visible .entry k(.param .u64 out)
 {
   .reg .b32 %r<24>;
   .reg .b64 %rd<2>;
@@ -419,7 +419,7 @@ TEST(PtxInstructions, BitFieldInstructions) {
 // atom.cas.b16 (atomicCAS on unsigned short) swaps 16 bits at a 2-byte-aligned address, leaving
 // its neighbour alone. (It was taken for a 4-byte access and faulted as misaligned.)
 TEST(PtxInstructions, SixteenBitCompareAndSwap) {
-  const auto out = run_words(R"(.visible .entry k(.param .u64 out)
+  const auto out = run_instructions(R"(.visible .entry k(.param .u64 out)
 {
   .reg .b16 %h<4>;
   .reg .b32 %r<4>;
@@ -440,7 +440,7 @@ TEST(PtxInstructions, SixteenBitCompareAndSwap) {
 // The SIMD video instructions nvcc emits for __vabsdiffu4, __vsadu4 and friends, and the rest of
 // the family, in the default form (every byte or half selected).
 TEST(PtxInstructions, SimdVideoInstructions) {
-  const auto out = run_words(R"(.visible .entry k(.param .u64 out)
+  const auto out = run_instructions(R"(.visible .entry k(.param .u64 out)
 {
   .reg .b32 %r<12>;
   .reg .b64 %rd<2>;
@@ -482,7 +482,7 @@ TEST(PtxInstructions, SimdVideoInstructions) {
 // alloca (variable-length arrays) takes aligned space above the thread's static locals;
 // stacksave/stackrestore free it again, so the next alloca returns the same address.
 TEST(PtxInstructions, AllocaAndTheStack) {
-  const auto out = run_words(R"(.visible .entry k(.param .u64 out)
+  const auto out = run_instructions(R"(.visible .entry k(.param .u64 out)
 {
   .local .align 4 .b8 fixed[20];
   .reg .b32 %r<8>;
@@ -523,7 +523,7 @@ TEST(PtxInstructions, AllocaAndTheStack) {
 // ordered, and its writes still race with the other warp's reads.
 TEST(PtxInstructions, CtaWideMbarrierPhasesOrderSharedAccesses) {
   auto kernel = [](uint32_t count, bool second_warp_arrives) {
-    return std::string(kHeader) + R"(.visible .entry k(.param .u64 out)
+    return std::string(kInstructionHeader) + R"(.visible .entry k(.param .u64 out)
 {
   .shared .align 8 .b64 bar;
   .shared .align 4 .b8 s[256];
@@ -581,7 +581,7 @@ WAIT:
 // function's address: no function the call could reach (indirect_call_test.cpp has the rest).
 TEST(PtxInstructions, AnIndirectCallNoFunctionCanAnswerIsRefusedAtTheCall) {
   test::TempDir dir;
-  dir.write("k.ptx", std::string(kHeader) + R"(.visible .entry k(.param .u64 f)
+  dir.write("k.ptx", std::string(kInstructionHeader) + R"(.visible .entry k(.param .u64 f)
 {
   .reg .b64 %rd<2>;
   ld.param.u64 %rd1, [f];

@@ -13,7 +13,7 @@ namespace warpsim {
 namespace {
 
 // Runs `body` (PTX after an sm_90 header: one entry `k` with a .u64 parameter `out`) on h100.
-std::vector<uint32_t> run_words(const std::string& body, uint32_t count, uint32_t threads = 1) {
+std::vector<uint32_t> run_rounding(const std::string& body, uint32_t count, uint32_t threads = 1) {
   return test::run_words("h100", std::string(".version 8.0\n.target sm_90\n.address_size 64\n") + body, count, threads);
 }
 
@@ -29,7 +29,7 @@ std::vector<uint32_t> run_words(const std::string& body, uint32_t count, uint32_
 //  sqrt(2): to nearest 0x3fb504f3 lies below, so rp gives 0x3fb504f4;
 //  in f64, 1 / 3 to nearest 0x3fd5555555555555 lies below, rp gives ...56.
 TEST(PtxInstructions, DirectedRounding) {
-  const auto out = run_words(R"(.visible .entry k(.param .u64 out)
+  const auto out = run_rounding(R"(.visible .entry k(.param .u64 out)
 {
   .reg .f32 %f<24>;
   .reg .f64 %fd<4>;
@@ -117,7 +117,7 @@ TEST(PtxInstructions, SmidIsWhereTheCtaRuns) {
 // same instructions without it keep subnormals. s = 2^-127 (0x00400000), n = 2^-126 (the least
 // normal), n x 0.5 = s; 2^-126.5 is subnormal.
 TEST(PtxInstructions, FlushToZero) {
-  const auto out = run_words(R"(.visible .entry k(.param .u64 out)
+  const auto out = run_rounding(R"(.visible .entry k(.param .u64 out)
 {
   .reg .f32 %f<24>;
   .reg .f64 %fd<2>;
@@ -169,7 +169,7 @@ TEST(PtxInstructions, FlushToZero) {
 // is n = 0x0400 = 2^-14) become zeros of their sign as sources and results, in comparisons too;
 // bf16 forms have no .ftz. Without it subnormals stay.
 TEST(PtxInstructions, FlushToZeroOnHalves) {
-  const auto out = run_words(R"(.visible .entry k(.param .u64 out)
+  const auto out = run_rounding(R"(.visible .entry k(.param .u64 out)
 {
   .reg .b16 %h<16>;
   .reg .b32 %r<8>;

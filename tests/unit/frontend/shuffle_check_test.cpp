@@ -15,7 +15,7 @@ using test::TempDir;
 
 // Each thread adds the value 8 lanes down (shfl.sync.down, width 32, full membermask) to its
 // thread index and stores the sum.
-const char* kKernel = R"(.version 8.0
+const char* kShuffleKernel = R"(.version 8.0
 .target sm_80
 .address_size 64
 .visible .entry k(.param .u64 out)
@@ -33,8 +33,8 @@ const char* kKernel = R"(.version 8.0
 }
 )";
 
-test::CliResult run(const TempDir& dir, int threads) {
-  dir.write("k.ptx", kKernel);
+test::CliResult run_shuffles(const TempDir& dir, int threads) {
+  dir.write("k.ptx", kShuffleKernel);
   const std::string file = dir.write("k.launch.yaml", "ptx: k.ptx\nkernel: k\ngrid: [1]\nblock: [" + std::to_string(threads) +
                                                           "]\nargs:\n  - {buffer: {name: out, elem: u32, count: 64}}\n");
   return test::run_cli({"run", "--arch", "a100", file, "-q"});
@@ -44,9 +44,9 @@ TEST(ShuffleCheck, ReadingALaneThatDoesNotTakePartIsReported) {
   TempDir dir;
   // 64 threads: every source lane (up to 31) exists. 48 threads: the second warp has lanes 0-15
   // only, so its lanes 8-15 read lanes 16-23, which do not exist.
-  const auto full = run(dir, 64);
+  const auto full = run_shuffles(dir, 64);
   EXPECT_EQ(full.exit_code, 0) << full.err;
-  const auto partial = run(dir, 48);
+  const auto partial = run_shuffles(dir, 48);
   EXPECT_EQ(partial.exit_code, 6);
   EXPECT_NE(partial.err.find("k.ptx:10: thread (40,0,0) of CTA (0,0,0) reads lane 16 with shfl.sync.down.b32, but lane 16 is not taking part "
                              "(it has exited, or is outside the membermask), so the value is undefined"),

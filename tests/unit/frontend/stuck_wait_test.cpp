@@ -15,7 +15,7 @@ namespace {
 // announces `expect` transaction bytes with its arrive and copies `copy` bytes; every thread then
 // polls the phase's parity, running `between` after each failed poll (%p1: thread 0; %r10 and the
 // shared word cnt start at 0).
-std::string kernel(uint32_t init, uint32_t expect, uint32_t copy, const std::string& between = "") {
+std::string stuck_kernel(uint32_t init, uint32_t expect, uint32_t copy, const std::string& between = "") {
   return R"(.version 8.0
 .target sm_90
 .address_size 64
@@ -70,7 +70,7 @@ std::string wait_line(const std::string& ptx) {
 }
 
 // Bounded: should the report not come, the run ends at the livelock limit instead of hanging.
-test::CliResult run(test::TempDir& dir, const std::string& ptx, const char* reconvergence = "stack") {
+test::CliResult run_stuck(test::TempDir& dir, const std::string& ptx, const char* reconvergence = "stack") {
   dir.write("k.ptx", ptx);
   const std::string launch = dir.write("k.launch.yaml", std::string("ptx: k.ptx\nkernel: k\ngrid: [1]\nblock: [64]\nreconvergence: ") + reconvergence +
                                                             "\nmax_warp_instructions: 200000\nargs:\n"
@@ -81,9 +81,9 @@ test::CliResult run(test::TempDir& dir, const std::string& ptx, const char* reco
 
 TEST(StuckWait, BytesThatNeverArriveAreReportedAtTheWaitUnderEitherReconvergenceModel) {
   test::TempDir dir;
-  const std::string ptx = kernel(1, 512, 256);
+  const std::string ptx = stuck_kernel(1, 512, 256);
   for (const char* model : {"stack", "independent"}) {
-    const auto r = run(dir, ptx, model);
+    const auto r = run_stuck(dir, ptx, model);
     EXPECT_EQ(r.exit_code, 3) << model;
     EXPECT_NE(r.err.find(wait_line(ptx) + "warp "), std::string::npos) << model << ": " << r.err;
     EXPECT_NE(r.err.find(" of CTA (0,0,0) waits forever on the mbarrier at shared 0x200: its phase 0 (waited for with parity 0) "
@@ -98,10 +98,10 @@ TEST(StuckWait, BytesThatNeverArriveAreReportedAtTheWaitUnderEitherReconvergence
 
 TEST(StuckWait, SurplusBytesAndMissingArrivalsAreNamed) {
   test::TempDir dir;
-  auto r = run(dir, kernel(1, 128, 256));
+  auto r = run_stuck(dir, stuck_kernel(1, 128, 256));
   EXPECT_EQ(r.exit_code, 3);
   EXPECT_NE(r.err.find("has had its 1 arrival but 128 transaction bytes more than expect_tx announced have arrived"), std::string::npos) << r.err;
-  r = run(dir, kernel(2, 256, 256));
+  r = run_stuck(dir, stuck_kernel(2, 256, 256));
   EXPECT_EQ(r.exit_code, 3);
   EXPECT_NE(r.err.find("its phase 0 (waited for with parity 0) misses 1 of its 2 arrivals;"), std::string::npos) << r.err;
 }
@@ -121,7 +121,7 @@ void expect_tile(test::TempDir& dir) {
 // (warp 1's do not: its lanes skip the count). The phase completes and the tile is read.
 TEST(StuckWait, APollingLoopThatCountsInRegistersIsLeftToFinish) {
   test::TempDir dir;
-  const auto r = run(dir, kernel(2, 256, 256, "  @%p1 add.u32 %r10, %r10, 1;\n  setp.eq.u32 %p3, %r10, 100;\n  @%p3 mbarrier.arrive.shared::cta.b64 %rd6, [bar];\n"));
+  const auto r = run_stuck(dir, stuck_kernel(2, 256, 256, "  @%p1 add.u32 %r10, %r10, 1;\n  setp.eq.u32 %p3, %r10, 100;\n  @%p3 mbarrier.arrive.shared::cta.b64 %rd6, [bar];\n"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   expect_tile(dir);
 }
@@ -131,7 +131,7 @@ TEST(StuckWait, APollingLoopThatCountsInRegistersIsLeftToFinish) {
 // at 100 rounds of warp 1 thread 0 arrives. The reduction is a write, so nothing is stuck.
 TEST(StuckWait, APollingLoopThatCountsInMemoryIsLeftToFinish) {
   test::TempDir dir;
-  const auto r = run(dir, kernel(2, 256, 256,
+  const auto r = run_stuck(dir, stuck_kernel(2, 256, 256,
                                  "  @!%p1 red.shared.add.u32 [cnt], 1;\n  ld.shared.u32 %r11, [cnt];\n  setp.ge.u32 %p3, %r11, 3200;\n"
                                  "  and.pred %p3, %p3, %p1;\n  @%p3 mbarrier.arrive.shared::cta.b64 %rd6, [bar];\n  mov.u32 %r11, 0;\n"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -140,7 +140,7 @@ TEST(StuckWait, APollingLoopThatCountsInMemoryIsLeftToFinish) {
 
 // libcu++'s barrier wait backs off by the time it has waited (%globaltimer): the loop differs in
 // its timed registers at every poll and is still seen to go round. A box smaller than the bytes
-// the kernel expects (16 x 32 floats where it expects 32 x 32) never completes the phase.
+// the stuck_kernel expects (16 x 32 floats where it expects 32 x 32) never completes the phase.
 TEST(StuckWait, ABackoffThatReadsTheClockIsSeenThrough) {
   test::TempDir dir;
   std::string text = test::shipped_launch("tma_transpose.launch.yaml");

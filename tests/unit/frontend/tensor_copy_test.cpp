@@ -18,7 +18,7 @@ namespace {
 // coordinates (0, -1, 2, 1, 1) through a 32-byte-swizzled map; all 64 threads copy the 256
 // shared bytes word by word to `seen`; thread 0 stores the same shared bytes as a box at
 // (0, 1, 1, 2, 1) through a plain map over `out` (filled with -1 beforehand).
-const char* kKernel = R"(.version 8.0
+const char* kTensorCopyKernel = R"(.version 8.0
 .target sm_90
 .address_size 64
 .visible .entry box5(.param .align 128 .b8 in_map[128], .param .align 128 .b8 out_map[128], .param .u64 seen)
@@ -73,8 +73,8 @@ DONE:
 
 constexpr std::array<int, 5> kDims = {4, 2, 3, 3, 2}, kBox = {4, 2, 2, 2, 2};
 
-std::string launch_file(test::TempDir& dir, const std::string& swizzle) {
-  dir.write("k.ptx", kKernel);
+std::string tensor_copy_launch(test::TempDir& dir, const std::string& swizzle) {
+  dir.write("k.ptx", kTensorCopyKernel);
   return dir.write("k.launch.yaml",
                    "ptx: k.ptx\nkernel: box5\ngrid: [1]\nblock: [64]\n"
                    "buffers:\n"
@@ -122,7 +122,7 @@ std::vector<float> floats(const std::string& bytes) {
 TEST(TensorCopyPtx, FiveDimensionalBoxesLoadSwizzledAndStoreInBounds) {
   for (const auto& [swizzle, span] : {std::pair<std::string, int>{"none", 0}, {"32B", 32}}) {
     test::TempDir dir;
-    const std::string launch = launch_file(dir, swizzle);
+    const std::string launch = tensor_copy_launch(dir, swizzle);
     auto r = test::run_cli({"run", "--arch", "h100", launch, "--dump-dir", dir.path(""), "--checks", "error"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     // Shared memory after the load: in[i] = i + 1, zero outside the tensor; under a swizzle of
@@ -148,7 +148,7 @@ TEST(TensorCopyPtx, FiveDimensionalBoxesLoadSwizzledAndStoreInBounds) {
 // and writes the store's (1 x 2 rows); the trace spells the nested rows and replays alike.
 TEST(TensorCopyPtx, NestedRowsReachTheTimingModelAndTheTrace) {
   test::TempDir dir;
-  const auto r = test::run_and_replay("h100", launch_file(dir, "128B"), dir);
+  const auto r = test::run_and_replay("h100", tensor_copy_launch(dir, "128B"), dir);
   EXPECT_NE(r.trace.find("rows=1x1x2 row_bytes=16 stride=16x32x96"), std::string::npos) << r.trace;
   EXPECT_NE(r.trace.find("rows=1x2 row_bytes=16 stride=16x32"), std::string::npos) << r.trace;
   EXPECT_EQ(r.direct.rfind("error", 0), std::string::npos) << r.direct;

@@ -32,7 +32,7 @@ std::vector<float> floats_of(const std::string& s) {
   return v;
 }
 
-const char* kHeader = ".version 8.0\n.target sm_80\n.address_size 64\n";
+const char* kTextureHeader = ".version 8.0\n.target sm_80\n.address_size 64\n";
 
 // Thread t reads coordinate t and fetches it from four 1D textures; out[4t .. 4t + 3].
 const char* kFourFetches = R"(.visible .entry k(.param .u64 t_lin, .param .u64 t_pt, .param .u64 t_wrap, .param .u64 t_mirror, .param .u64 coords, .param .u64 out)
@@ -77,7 +77,7 @@ TEST(Textures, FetchesFollowTheProgrammingGuidesFormulas) {
                              "  - {texture: {buffer: tex, elem: f32, dims: [4], resource: array, normalized_coords: true, address: wrap}}\n"
                              "  - {texture: {buffer: tex, elem: f32, dims: [4], resource: array, normalized_coords: true, address: mirror}}\n"
                              "  - {buffer: coords}\n  - {buffer: out}\ndump: [out]\n";
-  const auto out = floats_of(test::run_and_dump("a100", std::string(kHeader) + kFourFetches, launch, "out"));
+  const auto out = floats_of(test::run_and_dump("a100", std::string(kTextureHeader) + kFourFetches, launch, "out"));
   ASSERT_EQ(out.size(), 32u);
   // Per coordinate: linear (clamp), point (clamp), point normalized wrap, point normalized mirror.
   // 1.3f is 1.29999995: linear weight 0.79999995 * 256 = 204.8 -> 205/256; mirrored 0.70000005 * 4 -> texel 2.
@@ -98,7 +98,7 @@ TEST(Textures, FetchesFollowTheProgrammingGuidesFormulas) {
 TEST(Textures, NormalizedFloatAndElementReadsOfSignedBytes) {
   TempDir dir;
   dir.write("bytes.bin", std::string("\x80\x81\x00\x40\x7f", 5));
-  const std::string ptx = std::string(kHeader) + R"(.visible .entry k(.param .u64 t_norm, .param .u64 t_elem, .param .u64 out)
+  const std::string ptx = std::string(kTextureHeader) + R"(.visible .entry k(.param .u64 t_norm, .param .u64 t_elem, .param .u64 out)
 {
   .reg .b32 %r<12>;
   .reg .f32 %f<8>;
@@ -138,7 +138,7 @@ TEST(Textures, NormalizedFloatAndElementReadsOfSignedBytes) {
 }
 
 TEST(Textures, TxqReportsTheSize) {
-  const std::string ptx = std::string(kHeader) + R"(.visible .entry k(.param .u64 t2, .param .u64 t3, .param .u64 out)
+  const std::string ptx = std::string(kTextureHeader) + R"(.visible .entry k(.param .u64 t2, .param .u64 t3, .param .u64 out)
 {
   .reg .b32 %r<8>;
   .reg .b64 %rd<4>;
@@ -170,7 +170,7 @@ TEST(Textures, TxqReportsTheSize) {
 // through L1, as a 16-byte ld.global would; filtering adds the row's next texel to each lane.
 TEST(Textures, TheTimingModelSeesEachLanesTexels) {
   TempDir dir;
-  const std::string ptx = std::string(kHeader) + R"(.visible .entry k(.param .u64 t, .param .u64 out)
+  const std::string ptx = std::string(kTextureHeader) + R"(.visible .entry k(.param .u64 t, .param .u64 out)
 {
   .reg .b32 %r<4>;
   .reg .f32 %f<8>;
@@ -225,7 +225,7 @@ TEST(Textures, ATraceOfTheTextureKernelsReplaysToTheDirectRun) {
 // global loads and stores: a warp moving 32 consecutive 4-byte elements each way, 4 sectors each.
 TEST(Textures, SurfaceAccessesAreCountedApartFromGlobalOnes) {
   TempDir dir;
-  dir.write("k.ptx", std::string(kHeader) + R"(.visible .entry k(.param .u64 from, .param .u64 to)
+  dir.write("k.ptx", std::string(kTextureHeader) + R"(.visible .entry k(.param .u64 from, .param .u64 to)
 {
   .reg .b32 %r<4>;
   .reg .b64 %rd<4>;
@@ -256,7 +256,7 @@ TEST(Textures, SurfaceAccessesAreCountedApartFromGlobalOnes) {
 
 TEST(Textures, ATextureOverBytesNothingWroteIsReported) {
   TempDir dir;
-  const std::string ptx = std::string(kHeader) + R"(.visible .entry k(.param .u64 t, .param .u64 out)
+  const std::string ptx = std::string(kTextureHeader) + R"(.visible .entry k(.param .u64 t, .param .u64 out)
 {
   .reg .b32 %r<4>;
   .reg .f32 %f<8>;
@@ -283,7 +283,7 @@ TEST(Textures, ATextureOverBytesNothingWroteIsReported) {
 TEST(Textures, ReadingThroughATextureWhatTheSameKernelWroteIsReported) {
   TempDir dir;
   // k stores 2.0 at element `store` of `img` (through its pointer), then fetches element `at` through the texture.
-  dir.write("k.ptx", std::string(kHeader) + R"(.visible .entry k(.param .u64 t, .param .u64 img, .param .u64 out, .param .u32 at, .param .u32 store)
+  dir.write("k.ptx", std::string(kTextureHeader) + R"(.visible .entry k(.param .u64 t, .param .u64 img, .param .u64 out, .param .u32 at, .param .u32 store)
 {
   .reg .b32 %r<4>;
   .reg .f32 %f<8>;
@@ -325,7 +325,7 @@ TEST(Textures, ReadingThroughATextureWhatTheSameKernelWroteIsReported) {
 // Objects the CUDA runtime would refuse to create are refused at their line in the launch file.
 TEST(Textures, ObjectsCudaWouldRefuseAreLaunchFileErrors) {
   TempDir dir;
-  dir.write("k.ptx", std::string(kHeader) + ".visible .entry k(.param .u64 t)\n{\n  ret;\n}\n");
+  dir.write("k.ptx", std::string(kTextureHeader) + ".visible .entry k(.param .u64 t)\n{\n  ret;\n}\n");
   auto refused = [&](const std::string& object, const std::string& message) {
     const std::string file = dir.write("k.launch.yaml", "ptx: k.ptx\nkernel: k\ngrid: [1]\nblock: [1]\nbuffers:\n"
                                                         "  b: {elem: u8, count: 4096}\nargs:\n  - " + object + "\n");
@@ -351,7 +351,7 @@ TEST(Textures, ObjectsCudaWouldRefuseAreLaunchFileErrors) {
 TEST(Textures, MisusedObjectsAndUnmodelledFormsAreClearErrors) {
   TempDir dir;
   auto run = [&](const std::string& body, const std::string& args) {
-    dir.write("k.ptx", std::string(kHeader) + ".visible .entry k(.param .u64 t)\n{\n  .reg .b32 %r<8>;\n  .reg .f32 %f<8>;\n"
+    dir.write("k.ptx", std::string(kTextureHeader) + ".visible .entry k(.param .u64 t)\n{\n  .reg .b32 %r<8>;\n  .reg .f32 %f<8>;\n"
                                               "  .reg .b64 %rd<4>;\n  ld.param.u64 %rd1, [t];\n  mov.u32 %r1, 1;\n  mov.f32 %f1, 0f3F800000;\n" +
                                               body + "  ret;\n}\n");
     const std::string file = dir.write("k.launch.yaml", "ptx: k.ptx\nkernel: k\ngrid: [1]\nblock: [1]\nbuffers:\n"

@@ -35,7 +35,7 @@ Cell cute_cell(const std::string& shape, uint32_t n, uint32_t l, uint32_t r, uin
 
 // One warp: alloc 32 columns, store t * 256 + c into lane t's columns 0..31, run `access` (which
 // leaves `regs` registers in %r40...), write them to out[t * 16 + i].
-std::string kernel(const std::string& access, uint32_t regs) {
+std::string tmem_kernel(const std::string& access, uint32_t regs) {
   std::string k = R"(.version 8.7
 .target sm_100a
 .address_size 64
@@ -69,8 +69,8 @@ std::string regs_list(uint32_t regs, uint32_t first = 40) {
   return s + "}";
 }
 
-// Runs the kernel on b200; out[t * 16 + i] for each thread t and register i < 16.
-std::vector<uint32_t> run(test::TempDir& dir, const std::string& ptx, test::CliResult* result = nullptr) {
+// Runs the tmem_kernel on b200; out[t * 16 + i] for each thread t and register i < 16.
+std::vector<uint32_t> run_tmem(test::TempDir& dir, const std::string& ptx, test::CliResult* result = nullptr) {
   dir.write("k.ptx", ptx);
   const std::string launch = "ptx: k.ptx\nkernel: k\ngrid: [1]\nblock: [32]\n"
                              "args:\n  - {buffer: {name: out, elem: u32, count: 512}}\ndump: [out]\n";
@@ -91,7 +91,7 @@ TEST(TmemFragments, EveryShapeReadsTheCellsCutlassTracesName) {
   test::TempDir dir;
   for (const auto& c : cases) {
     const std::string split = c.shape == "16x32bx2" ? ", " + std::to_string(c.split) : "";
-    const auto out = run(dir, kernel("  tcgen05.ld.sync.aligned." + c.shape + ".x" + std::to_string(c.n) + ".b32 " + regs_list(c.regs) +
+    const auto out = run_tmem(dir, tmem_kernel("  tcgen05.ld.sync.aligned." + c.shape + ".x" + std::to_string(c.n) + ".b32 " + regs_list(c.regs) +
                                          ", [%r3]" + split + ";\n",
                                      c.regs));
     ASSERT_EQ(out.size(), 512u) << c.shape;
@@ -117,7 +117,7 @@ TEST(TmemFragments, EveryShapeReadsTheCellsCutlassTracesName) {
 // A 16-lane shape reaches the upper half of the warp's lanes through the address's lane field.
 TEST(TmemFragments, TheAddressSelectsTheUpperSixteenLanes) {
   test::TempDir dir;
-  const auto out = run(dir, kernel("  add.u32 %r38, %r3, 1048576;\n  tcgen05.ld.sync.aligned.16x256b.x1.b32 " + regs_list(4) + ", [%r38];\n", 4));
+  const auto out = run_tmem(dir, tmem_kernel("  add.u32 %r38, %r3, 1048576;\n  tcgen05.ld.sync.aligned.16x256b.x1.b32 " + regs_list(4) + ", [%r38];\n", 4));
   ASSERT_EQ(out.size(), 512u);
   for (uint32_t t = 0; t < 32; ++t)
     for (uint32_t r = 0; r < 4; ++r) {
@@ -125,7 +125,7 @@ TEST(TmemFragments, TheAddressSelectsTheUpperSixteenLanes) {
       EXPECT_EQ(out[t * 16 + r], (16 + at.lane) * 256 + at.column) << t << " " << r;
     }
   // Lane 16 + 16 is warp 1's: a fault naming the lanes warp 0 may reach.
-  dir.write("k.ptx", kernel("  add.u32 %r38, %r3, 1572864;\n  tcgen05.ld.sync.aligned.16x256b.x1.b32 " + regs_list(4) + ", [%r38];\n", 4));
+  dir.write("k.ptx", tmem_kernel("  add.u32 %r38, %r3, 1572864;\n  tcgen05.ld.sync.aligned.16x256b.x1.b32 " + regs_list(4) + ", [%r38];\n", 4));
   const auto r = test::run_cli({"run", "--arch", "b200", dir.path("k.launch.yaml"), "-q"});
   EXPECT_NE(r.exit_code, 0);
   EXPECT_NE(r.err.find("warp 0 may reach tensor memory lanes 0-31 only, not lane 32"), std::string::npos) << r.err;
@@ -135,12 +135,12 @@ TEST(TmemFragments, TheAddressSelectsTheUpperSixteenLanes) {
 // the low half); .unpack::16b stores a register's halves into the low halves of two columns.
 TEST(TmemFragments, PackingJoinsTheLowHalvesOfAdjacentColumns) {
   test::TempDir dir;
-  auto out = run(dir, kernel("  tcgen05.ld.sync.aligned.32x32b.x2.pack::16b.b32 " + regs_list(2) + ", [%r3];\n", 2));
+  auto out = run_tmem(dir, tmem_kernel("  tcgen05.ld.sync.aligned.32x32b.x2.pack::16b.b32 " + regs_list(2) + ", [%r3];\n", 2));
   ASSERT_EQ(out.size(), 512u);
   for (uint32_t t = 0; t < 32; ++t)
     for (uint32_t r = 0; r < 2; ++r) EXPECT_EQ(out[t * 16 + r], (t * 256 + 2 * r) | (t * 256 + 2 * r + 1) << 16) << t << " " << r;
   // 16x256b.x1 packed: register r's unpacked column c becomes columns 2c and 2c + 1.
-  out = run(dir, kernel("  tcgen05.ld.sync.aligned.16x256b.x1.pack::16b.b32 " + regs_list(4) + ", [%r3];\n", 4));
+  out = run_tmem(dir, tmem_kernel("  tcgen05.ld.sync.aligned.16x256b.x1.pack::16b.b32 " + regs_list(4) + ", [%r3];\n", 4));
   ASSERT_EQ(out.size(), 512u);
   for (uint32_t t = 0; t < 32; ++t)
     for (uint32_t r = 0; r < 4; ++r) {
@@ -150,7 +150,7 @@ TEST(TmemFragments, PackingJoinsTheLowHalvesOfAdjacentColumns) {
     }
   // Unpacked store of 0xBBBBAAAA-like words into columns 20-21, read back plainly: the halves
   // land in the two columns' low halves, the upper halves zero.
-  out = run(dir, kernel("  add.u32 %r38, %r3, 20;\n  mul.lo.u32 %r39, %r1, 65537;\n"
+  out = run_tmem(dir, tmem_kernel("  add.u32 %r38, %r3, 20;\n  mul.lo.u32 %r39, %r1, 65537;\n"
                         "  tcgen05.st.sync.aligned.32x32b.x1.unpack::16b.b32 [%r38], {%r39};\n  tcgen05.wait::st.sync.aligned;\n"
                         "  tcgen05.ld.sync.aligned.32x32b.x2.b32 " + regs_list(2) + ", [%r38];\n",
                         2));
@@ -164,7 +164,7 @@ TEST(TmemFragments, PackingJoinsTheLowHalvesOfAdjacentColumns) {
 TEST(TmemFragments, MisformedAccessesAreRefusedAtTheirLine) {
   test::TempDir dir;
   auto error = [&](const std::string& access) {
-    dir.write("k.ptx", kernel(access, 0));
+    dir.write("k.ptx", tmem_kernel(access, 0));
     dir.write("k.launch.yaml", "ptx: k.ptx\nkernel: k\ngrid: [1]\nblock: [32]\nargs:\n  - {buffer: {name: out, elem: u32, count: 512}}\n");
     const auto r = test::run_cli({"run", "--arch", "b200", dir.path("k.launch.yaml"), "-q"});
     EXPECT_NE(r.exit_code, 0) << access;

@@ -44,14 +44,14 @@ std::string launch_text(const std::string& acc_init, const std::string& out_init
          "  - {buffer: {name: out, elem: u32, count: 32, init: " + out_init + "}}\ndump: [out]\n";
 }
 
-test::CliResult run(test::TempDir& dir, const std::string& ptx, const std::string& launch, const char* checks = "error") {
+test::CliResult run_uninitialized(test::TempDir& dir, const std::string& ptx, const std::string& launch, const char* checks = "error") {
   dir.write("k.ptx", ptx);
   return test::run_cli({"run", "--arch", "h100", dir.write("k.launch.yaml", launch), "--checks", checks, "--dump-dir", dir.path(""), "-q"});
 }
 
 TEST(UninitializedGlobal, ALoadOfBytesNothingWroteIsReported) {
   test::TempDir dir;
-  auto r = run(dir, add_kernel(), launch_text("none"));
+  auto r = run_uninitialized(dir, add_kernel(), launch_text("none"));
   EXPECT_EQ(r.exit_code, 6);
   EXPECT_NE(r.err.find("warpsim: uninitialized-global-read: "), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("k.ptx:18: thread (0,0,0) of CTA (0,0,0) reads byte 0 of buffer 'acc', which nothing "
@@ -61,17 +61,17 @@ TEST(UninitializedGlobal, ALoadOfBytesNothingWroteIsReported) {
   EXPECT_EQ(r.err.find("buffer 'in'"), std::string::npos) << r.err;   // initialised
   EXPECT_EQ(r.err.find("buffer 'out'"), std::string::npos) << r.err;  // written, never read
   // Reported, not stopped: the loads read 0xffffffff, so out[t] = (t + 1) - 1 = t.
-  r = run(dir, add_kernel(), launch_text("none"), "warn");
+  r = run_uninitialized(dir, add_kernel(), launch_text("none"), "warn");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto out = test::read_words(dir.path("out.bin"));
   ASSERT_EQ(out.size(), 32u);
   for (uint32_t t = 0; t < 32; ++t) EXPECT_EQ(out[t], t) << t;
   // Without the checks nothing is tracked or said.
-  r = run(dir, add_kernel(), launch_text("none"), "off");
+  r = run_uninitialized(dir, add_kernel(), launch_text("none"), "off");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.err.find("uninitialized"), std::string::npos) << r.err;
   // zeros (the default) is defined.
-  r = run(dir, add_kernel(), launch_text("zeros"));
+  r = run_uninitialized(dir, add_kernel(), launch_text("zeros"));
   EXPECT_EQ(r.exit_code, 0) << r.err;
 }
 
@@ -79,11 +79,11 @@ TEST(UninitializedGlobal, ALoadOfBytesNothingWroteIsReported) {
 // two bytes nothing wrote, and the report names the first (byte 2 of thread 0's word).
 TEST(UninitializedGlobal, BytesAreTrackedOneByOne) {
   test::TempDir dir;
-  const auto r = run(dir, add_kernel("  cvt.u16.u32 %h1, %r1;\n  st.global.u16 [%rd6], %h1;\n"), launch_text("none"));
+  const auto r = run_uninitialized(dir, add_kernel("  cvt.u16.u32 %h1, %r1;\n  st.global.u16 [%rd6], %h1;\n"), launch_text("none"));
   EXPECT_EQ(r.exit_code, 6);
   EXPECT_NE(r.err.find("k.ptx:20: thread (0,0,0) of CTA (0,0,0) reads byte 2 of buffer 'acc'"), std::string::npos) << r.err;
   // A full-word store first leaves nothing undefined.
-  const auto full = run(dir, add_kernel("  st.global.u32 [%rd6], %r1;\n"), launch_text("none"));
+  const auto full = run_uninitialized(dir, add_kernel("  st.global.u32 [%rd6], %r1;\n"), launch_text("none"));
   EXPECT_EQ(full.exit_code, 0) << full.err;
   EXPECT_EQ(test::read_words(dir.path("out.bin"))[5], 6u + 5) << "in[5] + acc[5]";
 }
@@ -91,7 +91,7 @@ TEST(UninitializedGlobal, BytesAreTrackedOneByOne) {
 // An atomicAdd into a counter nobody zeroed: the classic missing cudaMemset.
 TEST(UninitializedGlobal, AnAtomicReadsWhatItUpdates) {
   test::TempDir dir;
-  const auto r = run(dir, add_kernel("  atom.global.add.u32 %r5, [%rd2], 1;\n"), launch_text("none"));
+  const auto r = run_uninitialized(dir, add_kernel("  atom.global.add.u32 %r5, [%rd2], 1;\n"), launch_text("none"));
   EXPECT_EQ(r.exit_code, 6);
   EXPECT_NE(r.err.find("k.ptx:17: thread (0,0,0) of CTA (0,0,0) reads byte 0 of buffer 'acc'"), std::string::npos) << r.err;
 }
@@ -227,10 +227,10 @@ TEST(UninitializedGlobal, APrintfStringOfBytesNothingWroteIsReported) {
   auto launch = [](const char* init) {
     return std::string("ptx: k.ptx\nkernel: k\ngrid: [1]\nblock: [1]\nargs:\n  - {buffer: {name: s, elem: u8, count: 4, init: ") + init + "}}\n";
   };
-  auto r = run(dir, ptx, launch("none"));
+  auto r = run_uninitialized(dir, ptx, launch("none"));
   EXPECT_EQ(r.exit_code, 6) << r.err;
   EXPECT_NE(r.err.find("k.ptx:43: thread (0,0,0) of CTA (0,0,0) reads byte 2 of buffer 's', which nothing has written"), std::string::npos) << r.err;
-  r = run(dir, ptx, launch("zeros"));
+  r = run_uninitialized(dir, ptx, launch("zeros"));
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, "[hi]\n");
 }

@@ -21,11 +21,11 @@ namespace {
 using test::run_launch;
 using test::TempDir;
 
-const char* kHeader = ".version 8.3\n.target sm_90\n.address_size 64\n";
+const char* kAtomicsHeader = ".version 8.3\n.target sm_90\n.address_size 64\n";
 
-// Writes NAME.ptx (kHeader + body) and a one-warp launch of its kernel k with `buffers`.
+// Writes NAME.ptx (kAtomicsHeader + body) and a one-warp launch of its kernel k with `buffers`.
 std::string launch_of(const TempDir& dir, const std::string& name, const std::string& body, const std::string& buffers) {
-  dir.write(name + ".ptx", kHeader + body);
+  dir.write(name + ".ptx", kAtomicsHeader + body);
   return dir.write(name + ".launch.yaml", "ptx: " + name + ".ptx\nkernel: k\ngrid: [1]\nblock: [32]\nargs:\n" + buffers);
 }
 

@@ -2,6 +2,9 @@
 // read from DRAM exactly once.
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 #include "config/load_config.h"
 #include "gpu/simulation.h"
 #include "report/kernel_summary.h"
@@ -85,7 +88,14 @@ class StreamingRead : public Workload {
 };
 
 TEST(Bandwidth, StreamingReadTakesBytesOverBandwidth) {
-  for (const char* arch : {"v100", "a100", "h100", "h200", "b200"}) {
+#ifdef WARPSIM_SANITIZED
+  // The same code on every config, only the numbers differ: under the sanitizers one config is
+  // enough, and the release build checks all five.
+  const std::vector<std::string> archs = {"h100"};
+#else
+  const std::vector<std::string> archs = {"v100", "a100", "h100", "h200", "b200"};
+#endif
+  for (const std::string& arch : archs) {
     SCOPED_TRACE(arch);
     GpuSpec spec = load_gpu_config(arch).spec;
     // Four CTAs of 8 warps on every SM (1 MiB per SM), so no SM has more work than another.

@@ -14,7 +14,6 @@ namespace {
 
 using test::simulate_text;
 
-const std::vector<std::string> kArchs = {"v100", "a100", "h100", "h200", "b200"};
 
 std::string repeat(const std::string& line, int n) {
   std::string s;
@@ -27,7 +26,7 @@ std::string one_warp(const std::string& body) { return test::kernel_header("k", 
 uint64_t cycles_of(const std::string& arch, const std::string& trace) { return simulate_text(arch, trace).kernels.at(0).cycles; }
 
 TEST(Timing, DependentFmaChainCostsLatencyPerInstruction) {
-  for (const auto& arch : kArchs) {
+  for (const auto& arch : test::kArchs) {
     const std::string tail = "st.global.f32 [%rd1], %f1; addr=0x1000+4\nexit\n";
     uint64_t c64 = cycles_of(arch, one_warp(repeat("fma.rn.f32 %f1, %f1, %f2, %f3", 64) + tail));
     uint64_t c192 = cycles_of(arch, one_warp(repeat("fma.rn.f32 %f1, %f1, %f2, %f3", 192) + tail));
@@ -37,7 +36,7 @@ TEST(Timing, DependentFmaChainCostsLatencyPerInstruction) {
 }
 
 TEST(Timing, IndependentWarpsReachThePipeIssueRate) {
-  for (const auto& arch : kArchs) {
+  for (const auto& arch : test::kArchs) {
     GpuSpec spec = load_gpu_config(arch).spec;
     const uint32_t ii = spec.pipe(Pipe::kFma).issue_interval();
     // 4 warps per scheduler, one dependent chain each: 4 * ii >= latency on every config, so
@@ -58,7 +57,7 @@ TEST(Timing, HalfDivergentIfElseCostsTheSumOfBothPaths) {
   std::string uniform16 = one_warp(repeat("fma.rn.f32 %f1, %f1, %f2, %f3", 16) + tail);
   std::string split = one_warp(repeat("0000ffff fma.rn.f32 %f1, %f1, %f2, %f3", 16) +
                                repeat("ffff0000 fma.rn.f32 %f1, %f1, %f2, %f3", 16) + tail);
-  for (const auto& arch : kArchs) {
+  for (const auto& arch : test::kArchs) {
     uint64_t both = cycles_of(arch, split);
     EXPECT_EQ(both, cycles_of(arch, uniform32)) << arch;
     EXPECT_GT(both, cycles_of(arch, uniform16)) << arch;
@@ -121,7 +120,7 @@ Latencies measured_latencies(const std::string& arch) {
 }
 
 TEST(Timing, PointerChaseSeesEachLevelsLatency) {
-  for (const auto& arch : kArchs) {
+  for (const auto& arch : test::kArchs) {
     SCOPED_TRACE(arch);
     GpuSpec s = load_gpu_config(arch).spec;
     const auto& m = s.memory;
@@ -155,7 +154,7 @@ TEST(Timing, PointerChaseLatenciesWithin10PercentOfMeasurements) {
 }
 
 TEST(Timing, MmaIssuesAtThePerSmTensorRate) {
-  for (const auto& arch : kArchs) {
+  for (const auto& arch : test::kArchs) {
     GpuSpec spec = load_gpu_config(arch).spec;
     auto trace = [&](int k) {
       std::ostringstream b;

@@ -21,7 +21,7 @@ struct Step {
 
 // One kernel per step; in each, only the named CTA's warp accesses memory: one lane touching
 // `lines` consecutive 128-byte lines from 0x1000000, each load waiting for the previous one.
-std::vector<Cycle> run(const GpuSpec& spec, const std::vector<Step>& steps) {
+std::vector<Cycle> run_partitions(const GpuSpec& spec, const std::vector<Step>& steps) {
   static OpInfo load, store, add;
   std::string error;
   decode_mnemonic("ld.global.u64", load, error);
@@ -66,8 +66,8 @@ TEST(L2Partitions, AFarCopyCostsTheFarLatencyOnceThenServesNear) {
   const uint32_t near_sm = 0, far_sm = spec.topology.sms - 1;  // SMs are split in index order
   // Per load: the second kernel's time with 128 lines minus with 64, over 64.
   auto per_load = [&](uint32_t reader) {
-    auto a = run(spec, {{near_sm, "ld.global.u64", 128}, {reader, "ld.global.u64", 128}, {reader, "ld.global.u64", 128}});
-    auto b = run(spec, {{near_sm, "ld.global.u64", 64}, {reader, "ld.global.u64", 64}, {reader, "ld.global.u64", 64}});
+    auto a = run_partitions(spec, {{near_sm, "ld.global.u64", 128}, {reader, "ld.global.u64", 128}, {reader, "ld.global.u64", 128}});
+    auto b = run_partitions(spec, {{near_sm, "ld.global.u64", 64}, {reader, "ld.global.u64", 64}, {reader, "ld.global.u64", 64}});
     return std::pair{double(a[1] - b[1]) / 64, double(a[2] - b[2]) / 64};
   };
   const auto [near_first, near_again] = per_load(near_sm);
@@ -82,7 +82,7 @@ TEST(L2Partitions, AWriteDropsTheOtherPartitionsCopy) {
   const uint32_t p0 = 0, p1 = spec.topology.sms - 1;
   // p1 reads (copy in p1), p0 writes (p1's copy is dropped), p1 reads again: far, not near.
   auto with = [&](uint64_t lines) {
-    return run(spec, {{p0, "ld.global.u64", lines}, {p1, "ld.global.u64", lines}, {p0, "st.global.u64", lines}, {p1, "ld.global.u64", lines}});
+    return run_partitions(spec, {{p0, "ld.global.u64", lines}, {p1, "ld.global.u64", lines}, {p0, "st.global.u64", lines}, {p1, "ld.global.u64", lines}});
   };
   auto a = with(128), b = with(64);
   const double after_write = double(a[3] - b[3]) / 64, first_far = double(a[1] - b[1]) / 64;
@@ -92,10 +92,10 @@ TEST(L2Partitions, AWriteDropsTheOtherPartitionsCopy) {
 TEST(L2Partitions, OnePartitionHasNoFarPath) {
   GpuSpec spec = load_gpu_config("v100").spec;
   ASSERT_EQ(spec.memory.l2.partitions, 1u);
-  auto a = run(spec, {{0, "ld.global.u64", 128}, {spec.topology.sms - 1, "ld.global.u64", 128}});
-  auto b = run(spec, {{0, "ld.global.u64", 64}, {spec.topology.sms - 1, "ld.global.u64", 64}});
-  auto c = run(spec, {{0, "ld.global.u64", 128}, {0, "ld.global.u64", 128}});
-  auto d = run(spec, {{0, "ld.global.u64", 64}, {0, "ld.global.u64", 64}});
+  auto a = run_partitions(spec, {{0, "ld.global.u64", 128}, {spec.topology.sms - 1, "ld.global.u64", 128}});
+  auto b = run_partitions(spec, {{0, "ld.global.u64", 64}, {spec.topology.sms - 1, "ld.global.u64", 64}});
+  auto c = run_partitions(spec, {{0, "ld.global.u64", 128}, {0, "ld.global.u64", 128}});
+  auto d = run_partitions(spec, {{0, "ld.global.u64", 64}, {0, "ld.global.u64", 64}});
   EXPECT_DOUBLE_EQ(double(a[1] - b[1]), double(c[1] - d[1]));
 }
 

@@ -9,13 +9,13 @@
 namespace warpsim {
 namespace {
 
-std::string header() { return test::kernel_header("k", 2, 32, 4096) + ".cluster 2 1 1\n"; }
+std::string mbarrier_header() { return test::kernel_header("k", 2, 32, 4096) + ".cluster 2 1 1\n"; }
 const char* kSync = "barrier.cluster.arrive.aligned\nbarrier.cluster.wait.aligned\n";
 
 // CTA 0 initialises its barrier (one arrival expected) and waits on it; CTA 1 arrives on it
 // from across the cluster once both passed barrier.cluster.
 std::string remote_arrive_trace(const std::string& address) {
-  return header() + ".cta 0 0 0\n.warp 0\nmbarrier.init.shared::cta.b64 [%r1], 1; mbar=0x100 count=1\n" + kSync +
+  return mbarrier_header() + ".cta 0 0 0\n.warp 0\nmbarrier.init.shared::cta.b64 [%r1], 1; mbar=0x100 count=1\n" + kSync +
          "mbarrier.try_wait.parity.shared::cta.b64 %p1, [%r1], %r5; mbar=0x100 phase=0\n@%p1 add.s32 %r6, %r6, 1\nexit\n"
          ".cta 1 0 0\n.warp 0\n" + kSync + "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%r2]; mbar=" + address + " arrive=1\nexit\n";
 }
@@ -37,7 +37,7 @@ TEST(ClusterMbarrier, ARemoteArriveCountsAfterTheNetworkLatency) {
 
 // CTA 0 multicasts 4 KiB into both CTAs; CTA 1 expects the bytes on its own barrier and waits.
 std::string multicast_trace(const std::string& mask) {
-  return header() + ".cta 0 0 0\n.warp 0\nmbarrier.init.shared::cta.b64 [%r1], 1; mbar=0x100 count=1\n" + kSync +
+  return mbarrier_header() + ".cta 0 0 0\n.warp 0\nmbarrier.init.shared::cta.b64 [%r1], 1; mbar=0x100 count=1\n" + kSync +
          "mbarrier.arrive.expect_tx.shared::cta.b64 %rd2, [%r1], %r4; mbar=0x100 arrive=1 tx=4096\n"
          "00000001 cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [%r3], [%rd1], %r4, [%r1], %rs1; addr=0x10000 mbar=0x100 tx=4096 mcast=" +
          mask + "\nmbarrier.try_wait.parity.shared::cta.b64 %p1, [%r1], %r5; mbar=0x100 phase=0\nexit\n"
@@ -66,7 +66,7 @@ TEST(ClusterMbarrier, AMulticastCopyReadsOnceAndCompletesEveryCtasBarrier) {
 // CTA 0 expects 128 bytes on its barrier and waits; CTA 1's warp stores 32 words into CTA 0's
 // shared memory with st.async (`store`, whose lanes and barrier can be varied).
 std::string async_store_trace(const std::string& store) {
-  return header() + ".cta 0 0 0\n.warp 0\nmbarrier.init.shared::cta.b64 [%r1], 1; mbar=0x100 count=1\n" + kSync +
+  return mbarrier_header() + ".cta 0 0 0\n.warp 0\nmbarrier.init.shared::cta.b64 [%r1], 1; mbar=0x100 count=1\n" + kSync +
          "mbarrier.arrive.expect_tx.shared::cta.b64 %rd2, [%r1], %r4; mbar=0x100 arrive=1 tx=128\n"
          "mbarrier.try_wait.parity.shared::cta.b64 %p1, [%r1], %r5; mbar=0x100 phase=0\n@%p1 add.s32 %r6, %r6, 1\nexit\n"
          ".cta 1 0 0\n.warp 0\n" + kSync + store + "\nexit\n";

@@ -50,7 +50,7 @@ TEST(ClusterBarriers, APhaseCompletesWhenEveryWarpArrivedOrExited) {
 }
 
 // A kernel of `grid` CTAs of one warp in clusters of `cluster`.
-std::string header(unsigned grid, unsigned cluster, unsigned shared = 1024) {
+std::string cluster_header(unsigned grid, unsigned cluster, unsigned shared = 1024) {
   return test::kernel_header("k", grid, 32, shared) + ".cluster " + std::to_string(cluster) + " 1 1\n";
 }
 
@@ -58,7 +58,7 @@ std::string header(unsigned grid, unsigned cluster, unsigned shared = 1024) {
 // own shared memory), then uses the value.
 std::string dsmem_trace(uint64_t target_plus_one) {
   const uint64_t base = target_plus_one << kClusterRankShift;
-  std::string t = header(2, 2) + ".cta 0 0 0\n.warp 0\n";
+  std::string t = cluster_header(2, 2) + ".cta 0 0 0\n.warp 0\n";
   t += "ld.shared::cluster.u32 %r1, [%r2]; addr=0x" + [&] {
     char b[32];
     std::snprintf(b, sizeof b, "%llx", static_cast<unsigned long long>(base));
@@ -87,7 +87,7 @@ TEST(ClusterTiming, ARemoteLoadTakesTheNetworkLatencyAndItsSegments) {
 // Both CTAs arrive and wait; CTA 1 first runs `work` (one instruction per line).
 std::string barrier_trace(const std::string& work) {
   const std::string sync = "barrier.cluster.arrive.aligned\nbarrier.cluster.wait.aligned\nadd.s32 %r3, %r3, 1\nexit\n";
-  return header(2, 2) + ".cta 0 0 0\n.warp 0\n" + sync + ".cta 1 0 0\n.warp 0\n" + work + sync;
+  return cluster_header(2, 2) + ".cta 0 0 0\n.warp 0\n" + sync + ".cta 1 0 0\n.warp 0\n" + work + sync;
 }
 
 TEST(ClusterTiming, AnArriveCountsOnceTheWarpsRemoteStoresHaveLanded) {
@@ -132,7 +132,7 @@ struct Placement : WarpObserver {
 TEST(ClusterScheduling, AClusterRunsOnOneGpcSpreadOverItsSms) {
   // 12 clusters of 4 CTAs, each CTA using most of an SM's shared memory (one CTA per SM): more
   // CTAs than H100's 132 SMs can hold at once would be fine too, but 48 keeps the test short.
-  std::string t = header(48, 4, 200 * 1024);
+  std::string t = cluster_header(48, 4, 200 * 1024);
   for (unsigned c = 0; c < 48; ++c) t += ".cta " + std::to_string(c) + " 0 0\n.warp 0\nadd.s32 %r1, %r1, 1\nexit\n";
   Placement placement;
   auto run = test::simulate_text("h100", t, {}, [&](Gpu& gpu) { gpu.set_observer(&placement); });
@@ -163,14 +163,14 @@ TEST(ClusterScheduling, LaunchesTheHardwareRefusesAreClearErrors) {
     }
     return std::string("no error");
   };
-  const std::string two = header(2, 2) + ".cta 0 0 0\n.warp 0\nexit\n.cta 1 0 0\n.warp 0\nexit\n";
+  const std::string two = cluster_header(2, 2) + ".cta 0 0 0\n.warp 0\nexit\n.cta 1 0 0\n.warp 0\nexit\n";
   EXPECT_NE(error_of("a100", two).find("has no thread-block clusters (compute capability 9.0 or later)"), std::string::npos);
-  EXPECT_NE(error_of("h100", header(32, 32)).find("a cluster of 32 CTAs; h100 allows at most 16 (8 portable)"), std::string::npos);
-  EXPECT_NE(error_of("h100", header(6, 4)).find("the grid (6,1,1) is not a whole number of clusters (4,1,1)"), std::string::npos);
+  EXPECT_NE(error_of("h100", cluster_header(32, 32)).find("a cluster of 32 CTAs; h100 allows at most 16 (8 portable)"), std::string::npos);
+  EXPECT_NE(error_of("h100", cluster_header(6, 4)).find("the grid (6,1,1) is not a whole number of clusters (4,1,1)"), std::string::npos);
   // 32 CTAs of one per SM cannot sit in a GPC of 16 or 17 SMs, even where the size is allowed.
-  EXPECT_NE(error_of("h100", header(32, 32, 200 * 1024), {"clusters.max_size=64"}).find("cannot be resident in one GPC"), std::string::npos);
+  EXPECT_NE(error_of("h100", cluster_header(32, 32, 200 * 1024), {"clusters.max_size=64"}).find("cannot be resident in one GPC"), std::string::npos);
   // A trace must list a cluster's CTAs together.
-  const std::string apart = header(4, 2) + ".cta 0 0 0\n.warp 0\nexit\n.cta 2 0 0\n.warp 0\nexit\n"
+  const std::string apart = cluster_header(4, 2) + ".cta 0 0 0\n.warp 0\nexit\n.cta 2 0 0\n.warp 0\nexit\n"
                             ".cta 1 0 0\n.warp 0\nexit\n.cta 3 0 0\n.warp 0\nexit\n";
   EXPECT_NE(error_of("h100", apart).find("CTA (2,0,0) is not in cluster 0 with CTA (0,0,0)"), std::string::npos);
   // barrier.cluster on a GPU without clusters.
