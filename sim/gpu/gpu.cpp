@@ -96,7 +96,8 @@ KernelRun Gpu::run_kernel(KernelSource& kernel) {
 void Gpu::cta_done(uint32_t sm, Cycle now) {
   ++ctas_done_;
   last_retire_ = std::max(last_retire_, now);
-  if (progress_) progress_(kernel_->info(), ctas_done_, ctas_total_);
+  // Cancelled CTAs are settled too: without them a work-stealing grid would never reach its total.
+  if (progress_) progress_(kernel_->info(), ctas_done_ + kernel_->cancelled_ctas().size(), ctas_total_);
   if (kernel_->info().clustered()) {
     dispatch_clusters(now);
   } else if (auto cta = kernel_->next_cta()) {

@@ -27,7 +27,7 @@ struct KernelRun {
 
 class Gpu {
  public:
-  // Called after each CTA completes (for progress displays).
+  // Called after each CTA completes (for progress displays); ctas_done counts cancelled CTAs too.
   using Progress = std::function<void(const KernelInfo&, uint64_t ctas_done, uint64_t ctas_total)>;
 
   explicit Gpu(const GpuSpec& spec);

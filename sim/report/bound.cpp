@@ -14,21 +14,34 @@ std::string percent(double f) {
   std::snprintf(buf, sizeof buf, "%.0f%%", f * 100);
   return buf;
 }
+
+// The memory-side unit nearest its peak, with how the reasons below name it.
+struct MemoryUnit {
+  const char* name;
+  double utilisation;
+};
+MemoryUnit busiest_memory_unit(const Summary& s) {
+  MemoryUnit busiest{"DRAM", s.dram_utilisation};
+  for (MemoryUnit u : {MemoryUnit{"L2", s.l2_utilisation}, MemoryUnit{"shared-memory data path", s.mio_utilisation},
+                       MemoryUnit{"L1 tag stage", s.l1_tag_utilisation}})
+    if (u.utilisation > busiest.utilisation) busiest = u;
+  return busiest;
+}
 }  // namespace
 
 void classify_bound(Summary& s) {
-  const double memory = memory_utilisation(s);
+  const MemoryUnit unit = busiest_memory_unit(s);
+  const double memory = unit.utilisation;
   double compute = std::max(s.issue_utilisation, s.busiest_pipe_utilisation);
   if (memory >= kBusy && memory >= compute) {
     s.bound = "memory";
-    if (s.dram_utilisation == memory) {
-      s.bound_reason = "DRAM bandwidth at " + percent(s.dram_utilisation) + " of peak";
-    } else if (s.l2_utilisation == memory) {
-      s.bound_reason = "L2 bandwidth at " + percent(s.l2_utilisation) + " of peak";
-    } else if (s.mio_utilisation == memory) {
-      s.bound_reason = "shared-memory data path (MIO wavefronts, bank conflicts included) at " + percent(s.mio_utilisation) + " of peak";
+    const std::string name = unit.name;
+    if (name == "DRAM" || name == "L2") {
+      s.bound_reason = name + " bandwidth at " + percent(memory) + " of peak";
+    } else if (name == "L1 tag stage") {
+      s.bound_reason = name + " (cache lines of global accesses) at " + percent(memory) + " of peak";
     } else {
-      s.bound_reason = "L1 tag stage (cache lines of global accesses) at " + percent(s.l1_tag_utilisation) + " of peak";
+      s.bound_reason = name + " (MIO wavefronts, bank conflicts included) at " + percent(memory) + " of peak";
     }
     return;
   }
@@ -49,9 +62,9 @@ void classify_bound(Summary& s) {
     if (reason == StallReason::kSelected || reason == StallReason::kNotSelected) continue;
     if (top < 0 || s.stalls[r] > s.stalls[top]) top = r;
   }
-  char buf[200];
-  std::snprintf(buf, sizeof buf, "no unit above %s of peak (DRAM %s, busiest pipe %s); warps mostly wait on %s (%.1f cycles per instruction)",
-                percent(kBusy).c_str(), percent(s.dram_utilisation).c_str(), percent(compute).c_str(),
+  char buf[240];
+  std::snprintf(buf, sizeof buf, "no unit above %s of peak (busiest memory unit %s at %s, busiest pipe %s); warps mostly wait on %s (%.1f cycles per instruction)",
+                percent(kBusy).c_str(), unit.name, percent(memory).c_str(), percent(compute).c_str(),
                 std::string(stall_reason_name(static_cast<StallReason>(top))).c_str(), s.stalls[top]);
   s.bound = "latency";
   s.bound_reason = buf;

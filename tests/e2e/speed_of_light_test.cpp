@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -78,6 +79,26 @@ TEST(SpeedOfLight, UniformBranchShareCountsTheBranchesThatKeptTheirMask) {
   const auto k = kernel_of({"run", "--arch", "a100", dir.write("k.trace", trace), "-q", "--json", "-"});
   EXPECT_EQ(metric(k, "smsp__inst_executed_op_branch.sum"), 2);
   EXPECT_EQ(metric(k, "smsp__sass_average_branch_targets_threads_uniform.pct"), 50);
+}
+
+// One warp per A100 SM chasing through shared memory (each load's address is the last load's
+// value) with 4-way conflicts: every unit idles, the kernel is latency-bound, and the reason
+// names the memory unit nearest its peak, the shared-memory data path, at the memory side's
+// Speed-of-Light figure.
+TEST(SpeedOfLight, ALatencyBoundReasonNamesTheBusiestMemoryUnit) {
+  test::TempDir dir;
+  std::string t = test::kernel_header("k", 108, 32, 4096);
+  for (unsigned c = 0; c < 108; ++c) {
+    t += ".cta " + std::to_string(c) + " 0 0\n.warp 0\n";
+    for (unsigned i = 0; i < 40; ++i) t += "ld.shared.u32 %r1, [%r1]; addr=0x0+16\n";
+  }
+  const auto k = kernel_of({"run", "--arch", "a100", dir.write("chase.trace", t), "-q", "--json", "-"});
+  EXPECT_EQ(k["summary"]["bound"], "latency");
+  char expected[96];
+  std::snprintf(expected, sizeof expected, "busiest memory unit shared-memory data path at %.0f%%",
+                metric(k, "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed"));
+  EXPECT_GT(metric(k, "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed"), metric(k, "gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed"));
+  EXPECT_NE(k["summary"]["bound_reason"].get<std::string>().find(expected), std::string::npos) << k["summary"]["bound_reason"];
 }
 
 }  // namespace
