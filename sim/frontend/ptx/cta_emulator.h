@@ -36,7 +36,7 @@ namespace warpsim::ptx {
 
 // A problem the kernel checkers found (docs/launch-format.md#checks).
 struct Finding {
-  std::string kind;     // "race", "uninitialized-shared-read", "divergent-barrier", "uninitialized-global-read", "stale-texture-read", "shuffle-from-inactive-lane", ...
+  std::string kind;     // "race", "uninitialized-shared-read", "divergent-barrier", "uninitialized-global-read", "stale-texture-read", "shuffle-from-inactive-lane", "try-cancel-after-failure", ...
   std::string message;  // file:line: what, by which thread of which CTA, and the other access
 };
 
@@ -320,6 +320,9 @@ class CtaEmulator : public CtaWork {
   std::string waiting_for_ctas(const WarpState& w) const;
   std::shared_ptr<GridState> grid_;
   size_t grid_index_ = 0;  // in grid_->live
+  // Where this CTA saw a try_cancel answer say "failed" (query_cancel.is_canceled false); 0 if
+  // it has not. Another try_cancel after that is undefined behaviour (PTX ISA).
+  uint32_t failed_cancel_seen_at_ = 0;
   std::span<const uint32_t> warp_state(const WarpState& w);
   uint64_t& unit_effects() { return cluster_ ? cluster_->effects : effects_; }
   uint64_t unit_effects() const { return cluster_ ? cluster_->effects : effects_; }

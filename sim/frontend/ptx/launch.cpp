@@ -165,7 +165,17 @@ void PtxWorkload::add_launch(MapReader& r, const fs::path& dir) {
         config_error(a.location("scalar"), "parameter " + param.name + " has " + std::to_string(param.size_bytes()) + " bytes; a " + type + " does not fit");
       }
       if (is_integer_elem(type)) {
-        store_integer(slot, type, integer_value(a.raw("value"), "the scalar's value"));  // exact, all of u64
+        const __int128_t v = integer_value(a.raw("value"), "the scalar's value");  // exact, all of u64
+        // A sequence wraps by design (7 i mod 256), but one scalar out of range is a mistake:
+        // accept it as either reading of its bits (u32 -1 is 0xffffffff), refuse anything wider.
+        const unsigned bits = 8 * elem_size(type);
+        const __int128_t low = -(__int128_t{1} << (bits - 1)), high = (__int128_t{1} << bits) - 1;
+        if (v < low || v > high) {
+          config_error(a.location("value"), "the scalar's value " + a.raw("value").scalar + " does not fit in " + std::to_string(bits) +
+                                                " bits; a " + type + " takes " + "-2^" + std::to_string(bits - 1) + " to 2^" + std::to_string(bits) + " - 1" +
+                                                " (either reading of its bits)");
+        }
+        store_integer(slot, type, v);
       } else {
         store_element(slot, type, a.number("value", -1e300, 1e300));
       }

@@ -44,6 +44,13 @@ void CtaEmulator::launch_control(WarpState& w, const EmuInst& in, uint32_t exec,
             std::to_string(std::popcount(exec)) + " lanes issue clusterlaunchcontrol.try_cancel in one instruction; the timing model replays one "
             "request per instruction (issue it from one elected lane, as CUTLASS and CCCL do)");
     }
+    if (failed_cancel_seen_at_ && exec && launch_.findings && launch_.findings->enabled) {
+      const uint32_t l = static_cast<uint32_t>(std::countr_zero(exec));
+      launch_.findings->add("try-cancel-after-failure", in.line,
+                            launch_.file + ":" + std::to_string(in.line) + ": " + thread_name(w, l) +
+                                " issues clusterlaunchcontrol.try_cancel after its CTA saw a request fail (query_cancel.is_canceled false at line " +
+                                std::to_string(failed_cancel_seen_at_) + "), which the PTX ISA leaves undefined: stop asking once one fails");
+    }
     for_lanes(exec, [&](uint32_t l) {
       const uint64_t a = own_shared_offset(w, in, ops.at(0), l), m = own_shared_offset(w, in, ops.at(1), l);
       if (a % 16 != 0) fault(in, w, l, "the answer's address " + hex(a) + " is not 16-byte aligned (the PTX ISA requires it)");
@@ -74,6 +81,7 @@ void CtaEmulator::launch_control(WarpState& w, const EmuInst& in, uint32_t exec,
                                         static_cast<uint32_t>(hi >> 32)};
     if (what == "is_canceled") {
       write(w, d.reg, l, words[3] & 1);
+      if (!(words[3] & 1) && !failed_cancel_seen_at_) failed_cancel_seen_at_ = in.line;
     } else if (what == "get_first_ctaid") {
       for (size_t k = 0; k < d.regs.size() && k < 3; ++k)
         if (d.regs[k] >= 0) write(w, d.regs[k], l, words[k]);

@@ -1,6 +1,6 @@
 // Integer values in launch files: exact over all of u64 and s64 (a double holds 53 bits), wrapped
-// to narrow types as a C cast wraps them, and located errors for what is no number or a random
-// range that does not fit. Expected bytes worked out by hand.
+// to narrow types as a C cast wraps them in sequences, and located errors for what is no number,
+// a scalar too wide for its bits, or a random range that does not fit. Expected bytes worked out by hand.
 #include <gtest/gtest.h>
 
 #include "frontend/ptx/launch.h"
@@ -75,6 +75,17 @@ TEST(LaunchFileIntegers, NarrowSequencesWrapAndRandomRangesMustFit) {
   auto r = error("{scalar: u64, value: lots}", "{buffer: {name: in, elem: u64, count: 4}}");
   EXPECT_EQ(r.exit_code, 3);
   EXPECT_NE(r.err.find("e.launch.yaml:7:26: the scalar's value must be a number below 2^95 in size, got 'lots'"), std::string::npos) << r.err;
+  // One scalar past both readings of its bits: 2^32 as a u32, -2^31 - 1 as an s32, 2^64 as a u64.
+  r = error("{scalar: u32, value: 4294967296}", "{buffer: {name: in, elem: u64, count: 4}}");
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_NE(r.err.find("e.launch.yaml:7:26: the scalar's value 4294967296 does not fit in 32 bits; a u32 takes -2^31 to 2^32 - 1"), std::string::npos) << r.err;
+  r = error("{scalar: s32, value: -2147483649}", "{buffer: {name: in, elem: u64, count: 4}}");
+  EXPECT_NE(r.err.find("the scalar's value -2147483649 does not fit in 32 bits"), std::string::npos) << r.err;
+  r = error("{scalar: u64, value: 18446744073709551616}", "{buffer: {name: in, elem: u64, count: 4}}");
+  EXPECT_NE(r.err.find("does not fit in 64 bits; a u64 takes -2^63 to 2^64 - 1"), std::string::npos) << r.err;
+  // The edges of the range are taken.
+  EXPECT_EQ(run_copy(dir, "{scalar: s32, value: 4294967295}", "{buffer: {name: in, elem: u64, count: 4}}")[0], 0xffffffffu);
+  EXPECT_EQ(run_copy(dir, "{scalar: s32, value: -2147483648}", "{buffer: {name: in, elem: u64, count: 4}}")[0], 0x80000000u);
   r = error("{scalar: u64, value: 0}", "{buffer: {name: in, elem: u8, count: 32, init: {random: {seed: 1, min: 0, max: 300}}}}");
   EXPECT_EQ(r.exit_code, 3);
   EXPECT_NE(r.err.find("random integers between 0.000000 and 300.000000 do not fit u8 (0 to 255)"), std::string::npos) << r.err;
