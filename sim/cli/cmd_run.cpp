@@ -5,6 +5,8 @@
 #include <iostream>
 
 #include "cli/cli_common.h"
+#include "cli/functional_run.h"
+#include "cli/launch_results.h"
 #include "cli/run_views.h"
 #include "cli/workload_input.h"
 #include "frontend/accelsim/sass_opcodes.h"
@@ -45,7 +47,9 @@ warp's lanes over time and the cost of each divergent branch. --timeline (Perfet
 (SVG) and --report (self-contained HTML) are described in docs/views.md. Output files are
 written only after the whole simulation succeeded, and atomically. With a launch file, what the
 kernels print with printf comes before the summary; a failed assert or a trap stops the run
-(exit code 3).
+(exit code 3). --functional runs a launch file's kernels without the timing model, for their
+results only (check, dumped buffers, printf, checker findings) and instruction counts: CTAs one
+at a time in launch order, so a cooperative launch (grid.sync()) is refused.
 
 Options)";
 
@@ -76,7 +80,7 @@ class Progress {
 int run_command(const std::vector<std::string>& args) {
   std::string arch, input, json_path, csv_path, stats_path, dump_dir, checks = "error", reconvergence;
   std::vector<std::string> sets;
-  bool quiet = false;
+  bool quiet = false, functional = false;
   po::options_description opts(kRunHelp);
   opts.add_options()("help,h", "show this help")(
       "arch,a", po::value(&arch), "GPU config: a shipped name (v100 a100 h100 h200 b200) or a YAML file")(
@@ -88,6 +92,7 @@ int run_command(const std::vector<std::string>& args) {
       "dump-dir", po::value(&dump_dir), "with a launch file: write the buffers named in 'dump:' to DIR as <name>.bin")(
       "reconvergence", po::value(&reconvergence), "with a launch file: stack (classic SIMT stack) or independent (Volta-style independent thread scheduling)")(
       "checks", po::value(&checks), "with a launch file: kernel checkers (races, uninitialised shared reads, reads of init: none global memory nothing wrote, divergent barriers, texture reads of what the kernel wrote, shuffles from lanes not taking part; docs/launch-format.md#checks): error (default: findings exit 6), warn, or off")(
+      "functional", po::bool_switch(&functional), "with a launch file: emulate the kernels without the timing model, for their results (check, dump, printf, checkers) and instruction counts; no timing, counters or views")(
       "input", po::value(&input), "workload file");
   RunViews views;
   views.add_options(opts);
@@ -101,6 +106,43 @@ int run_command(const std::vector<std::string>& args) {
   WorkloadInput in = open_workload(input, config.spec.compute_capability, LaunchOptions{checks, reconvergence});
   AccelSimWorkload* accelsim = in.accelsim.get();
   ptx::PtxWorkload* launch = in.launch;
+  // A kernel fault, failed assert or hang: what the kernels printed before it still shows, and
+  // what the checkers found, which may explain it (a lock nobody initialised).
+  auto report_before_failure = [&] {
+    if (!launch) return;
+    std::cout << launch->device_output() << std::flush;
+    for (const auto& f : launch->findings().list) std::cerr << "warpsim: " << f.kind << ": " << f.message << "\n";
+  };
+  if (functional) {
+    if (!launch) throw UsageError{"--functional needs a launch file: a trace holds no values to compute, only instructions to time"};
+    if (!csv_path.empty() || !stats_path.empty() || views.requested())
+      throw UsageError{"--csv, --stats, --view, --timeline, --roofline and --report need the timing model; drop --functional"};
+    std::vector<FunctionalKernel> kernels;
+    try {
+      kernels = run_functional(in.workload(), config.spec);
+    } catch (...) {
+      report_before_failure();
+      throw;
+    }
+    if (!json_path.empty()) {
+      nlohmann::ordered_json j;
+      j["warpsim_version"] = kVersion;
+      j["input"] = input;
+      j["arch"] = config.spec.name;
+      j["mode"] = "functional";
+      j["kernels"] = functional_kernels_json(kernels);
+      add_launch_json(j, *launch);
+      write_output(json_path, j.dump(2) + "\n");
+    }
+    if (!dump_dir.empty()) launch->dump(dump_dir);
+    if (!launch->device_output().empty()) (json_path == "-" ? std::cerr : std::cout) << launch->device_output() << std::flush;
+    const ptx::CheckResult check = launch->spec().expect.empty() ? ptx::CheckResult{} : launch->check();
+    if (!quiet && json_path != "-") {
+      std::cout << functional_text(kernels);
+      print_check(*launch, check);
+    }
+    return launch_exit_code(*launch, checks, check);
+  }
   Gpu gpu(config.spec);
   views.attach(gpu);
   Progress progress;
@@ -108,11 +150,8 @@ int run_command(const std::vector<std::string>& args) {
   SimulationResult result;
   try {
     result = simulate(gpu, in.workload());
-  } catch (...) {  // a kernel fault, failed assert or hang: what the kernels printed before it still shows,
-    if (launch) {   // and what the checkers found, which may explain it (a lock nobody initialised)
-      std::cout << launch->device_output() << std::flush;
-      for (const auto& f : launch->findings().list) std::cerr << "warpsim: " << f.kind << ": " << f.message << "\n";
-    }
+  } catch (...) {
+    report_before_failure();
     throw;
   }
   nlohmann::ordered_json unknown = nlohmann::ordered_json::object();
@@ -133,16 +172,7 @@ int run_command(const std::vector<std::string>& args) {
   if (!json_path.empty()) {
     RunDescription d{kVersion, input, config.spec.name, &config.resolved};
     auto j = run_json(d, kernels, total);
-    if (launch && !launch->spec().expect.empty()) {
-      ptx::CheckResult c = launch->check();
-      j["check"] = {{"passed", c.passed}, {"details", c.lines}};
-    }
-    if (launch) {
-      auto f = nlohmann::ordered_json::array();
-      for (const auto& x : launch->findings().list) f.push_back({{"kind", x.kind}, {"message", x.message}});
-      j["findings"] = f;
-      j["device_printf"] = launch->device_output();
-    }
+    if (launch) add_launch_json(j, *launch);
     if (accelsim) {
       j["frontend"] = {{"format", "accel-sim"},
                        {"unknown_sass_opcodes", unknown},
@@ -168,17 +198,10 @@ int run_command(const std::vector<std::string>& args) {
   if (launch && !launch->spec().expect.empty()) check = launch->check();
   if (!quiet && json_path != "-") {
     std::cout << text_report(config.spec, kernels, total);
-    if (launch && !launch->spec().expect.empty()) {
-      std::cout << "check: " << (check.passed ? "passed" : "FAILED") << "\n";
-      for (const auto& l : check.lines) std::cout << "  " << l << "\n";
-    }
+    if (launch) print_check(*launch, check);
   }
   if (!view_text.empty() && json_path != "-") std::cout << "\n" << view_text;
-  if (launch && !launch->findings().list.empty()) {
-    for (const auto& f : launch->findings().list) std::cerr << "warpsim: " << f.kind << ": " << f.message << "\n";
-    if (checks == "error") return kExitFindings;
-  }
-  return check.passed ? kExitOk : kExitCheck;
+  return launch ? launch_exit_code(*launch, checks, check) : kExitOk;
 }
 
 }  // namespace warpsim::cli

@@ -7,6 +7,7 @@
 
 #include "common/error.h"
 #include "common/format.h"
+#include "frontend/in_order_run.h"
 
 namespace warpsim {
 
@@ -116,38 +117,18 @@ void TraceWriter::raw_instruction(uint32_t mask, uint32_t full_mask, const std::
 
 void TraceWriter::workload(Workload& workload, const std::function<std::string(RegId)>& name_of,
                            const std::function<std::string(const WarpInst&)>& comment_of, const std::function<void(const KernelInfo&)>& check) {
-  while (auto kernel = workload.next_kernel()) {
-    const KernelInfo& info = kernel->info();
+  InOrderVisitor visit;
+  visit.kernel = [&](const KernelInfo& info) {
     if (check) check(info);
-    if (info.cooperative) {
-      // Its CTAs wait for each other through global memory (grid.sync()); written one CTA at a
-      // time, the first would wait for the others forever.
-      throw InputError(SourceLocation{info.source_file, 0, 0},
-                       "'" + info.name + "' is a cooperative launch, whose CTAs wait for each other through memory; emulated one CTA "
-                       "at a time, the first would wait for the others forever (warpsim trace records it through the timing model)");
-    }
     begin_kernel(info);
-    // A cluster's CTAs are taken together and kept until all are written: emulating one may
-    // need the others (distributed shared memory, barrier.cluster).
-    std::vector<std::unique_ptr<CtaWork>> cluster;
-    while (true) {
-      cluster.clear();
-      while (cluster.size() < info.cluster.count()) {
-        auto cta = kernel->next_cta();
-        if (!cta) break;
-        cluster.push_back(std::move(cta));
-      }
-      if (cluster.empty()) break;
-      for (auto& cta : cluster) {
-        begin_cta(cta->id());
-        for (uint32_t w = 0; w < cta->num_warps(); ++w) {
-          begin_warp(w);
-          while (const WarpInst* inst = cta->warp(w).next()) instruction(*inst, info.full_mask(w), name_of, comment_of ? comment_of(*inst) : "");
-        }
-      }
-    }
-    for (const Dim3& id : kernel->cancelled_ctas()) cancelled_cta(id);
-  }
+  };
+  visit.cta = [&](const Dim3& id) { begin_cta(id); };
+  visit.warp = [&](uint32_t w) { begin_warp(w); };
+  visit.instruction = [&](const WarpInst& inst, uint32_t full_mask) { instruction(inst, full_mask, name_of, comment_of ? comment_of(inst) : ""); };
+  visit.kernel_done = [&](const KernelSource& kernel) {
+    for (const Dim3& id : kernel.cancelled_ctas()) cancelled_cta(id);
+  };
+  run_in_order(workload, visit);
 }
 
 }  // namespace warpsim

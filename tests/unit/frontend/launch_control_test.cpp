@@ -258,10 +258,8 @@ TEST(LaunchControl, TraceCancelledLinesAreCheckedLikeCtas) {
   EXPECT_NE(r.err.find("kernel 'k' has a grid of 3 CTAs but the trace lists 1 and 1 cancelled"), std::string::npos) << r.err;
 }
 
-// One thread asks, waits for the answer and reads it; a grid of one CTA leaves nothing to cancel,
-// so the first answer says "failed". `again` is the branch back to the request.
-std::string asking_kernel(const std::string& again) {
-  return R"(.version 8.7
+// A kernel of one CTA with a 16-byte-aligned answer slot (%r1) and an initialised mbarrier (%r2).
+const std::string kOneCtaHead = R"(.version 8.7
 .target sm_100
 .address_size 64
 .visible .entry k(.param .u64 out)
@@ -269,12 +267,17 @@ std::string asking_kernel(const std::string& again) {
   .reg .b32 %r<8>;
   .reg .pred %p<4>;
   .reg .b128 %q<2>;
-  .shared .align 16 .b8 answer[16];
+  .shared .align 16 .b8 answer[32];
   .shared .align 8 .b64 bar;
   mov.u32 %r1, answer;
   mov.u32 %r2, bar;
   mbarrier.init.shared::cta.b64 [%r2], 1;
-  mov.u32 %r3, 0;
+)";
+
+// One thread asks, waits for the answer and reads it; a grid of one CTA leaves nothing to cancel,
+// so the first answer says "failed". `again` is the branch back to the request.
+std::string asking_kernel(const std::string& again) {
+  return kOneCtaHead + R"(  mov.u32 %r3, 0;
   mov.u32 %r4, 0;
 ask:
   mbarrier.arrive.expect_tx.shared::cta.b64 _, [%r2], 16;
@@ -320,20 +323,7 @@ TEST(LaunchControl, AskingAgainAfterAFailureIsReported) {
 
 TEST(LaunchControl, MisuseIsAnErrorAtItsLine) {
   auto run = [](const std::string& body) {
-    const std::string ptx = R"(.version 8.7
-.target sm_100
-.address_size 64
-.visible .entry k(.param .u64 out)
-{
-  .reg .b32 %r<8>;
-  .reg .pred %p<2>;
-  .reg .b128 %q<2>;
-  .shared .align 16 .b8 answer[32];
-  .shared .align 8 .b64 bar;
-  mov.u32 %r1, answer;
-  mov.u32 %r2, bar;
-  mbarrier.init.shared::cta.b64 [%r2], 1;
-)" + body + "\n  ret;\n}\n";
+    const std::string ptx = kOneCtaHead + body + "\n  ret;\n}\n";
     test::TempDir dir;
     dir.write("k.ptx", ptx);
     return test::run_cli({"run", "--arch", "b200", dir.write("k.launch.yaml", "ptx: k.ptx\nkernel: k\ngrid: [1, 1, 1]\nblock: [32, 1, 1]\nargs:\n  - {buffer: {name: out, elem: u32, count: 4}}\n"), "-q"});

@@ -1,0 +1,34 @@
+#include "cli/launch_results.h"
+
+#include <iostream>
+
+#include "common/error.h"
+
+namespace warpsim::cli {
+
+void add_launch_json(nlohmann::ordered_json& j, const ptx::PtxWorkload& launch) {
+  if (!launch.spec().expect.empty()) {
+    const ptx::CheckResult c = launch.check();
+    j["check"] = {{"passed", c.passed}, {"details", c.lines}};
+  }
+  auto f = nlohmann::ordered_json::array();
+  for (const auto& x : launch.findings().list) f.push_back({{"kind", x.kind}, {"message", x.message}});
+  j["findings"] = f;
+  j["device_printf"] = launch.device_output();
+}
+
+void print_check(const ptx::PtxWorkload& launch, const ptx::CheckResult& check) {
+  if (launch.spec().expect.empty()) return;
+  std::cout << "check: " << (check.passed ? "passed" : "FAILED") << "\n";
+  for (const auto& l : check.lines) std::cout << "  " << l << "\n";
+}
+
+int launch_exit_code(const ptx::PtxWorkload& launch, const std::string& checks, const ptx::CheckResult& check) {
+  if (!launch.findings().list.empty()) {
+    for (const auto& f : launch.findings().list) std::cerr << "warpsim: " << f.kind << ": " << f.message << "\n";
+    if (checks == "error") return kExitFindings;
+  }
+  return check.passed ? kExitOk : kExitCheck;
+}
+
+}  // namespace warpsim::cli

@@ -1,0 +1,114 @@
+// `warpsim run --functional`: the kernels' results without the timing model. Expectations come
+// from the timed run of the same launch file (the same bytes, the same instruction counts where
+// no loop waits on timing), from the grid (every CTA runs or is cancelled once) and from the
+// kernel checkers' findings in the tutorial's racy kernel.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "support/test_support.h"
+
+namespace warpsim {
+namespace {
+
+using test::run_cli;
+using test::source_path;
+
+nlohmann::json functional_json(const std::string& arch, const std::string& launch, const std::vector<std::string>& more = {}) {
+  std::vector<std::string> args = {"run", "--arch", arch, launch, "--functional", "--json", "-"};
+  args.insert(args.end(), more.begin(), more.end());
+  const auto r = run_cli(args);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  return nlohmann::json::parse(r.out, nullptr, false);
+}
+
+// Saxpy computes the same bytes either way; it and the block reduction (shared memory, barriers,
+// shuffles, atomics) issue the same warp and thread instructions, kernel by kernel.
+TEST(FunctionalRun, ComputesWhatTheTimedRunComputesWithTheSameInstructions) {
+  test::TempDir dir;
+  std::filesystem::create_directories(dir.path("timed"));
+  std::filesystem::create_directories(dir.path("functional"));
+  for (const std::string name : {"saxpy", "reduce_sum"}) {
+    SCOPED_TRACE(name);
+    const std::string launch = source_path("traces/kernels/" + name + ".launch.yaml");
+    const auto timed = run_cli({"run", "--arch", "a100", launch, "--json", "-", "--dump-dir", dir.path("timed")});
+    ASSERT_EQ(timed.exit_code, 0) << timed.err;
+    const auto t = nlohmann::json::parse(timed.out);
+    const auto f = functional_json("a100", launch, {"--dump-dir", dir.path("functional")});
+    ASSERT_TRUE(f.is_object());
+    EXPECT_EQ(f["mode"], "functional");
+    EXPECT_TRUE(f["check"]["passed"]) << f["check"].dump();
+    ASSERT_EQ(f["kernels"].size(), t["kernels"].size());
+    for (size_t k = 0; k < t["kernels"].size(); ++k) {
+      EXPECT_EQ(f["kernels"][k]["name"], t["kernels"][k]["name"]);
+      EXPECT_EQ(f["kernels"][k]["warp_instructions"], t["kernels"][k]["summary"]["warp_instructions"]);
+      EXPECT_EQ(f["kernels"][k]["thread_instructions"], t["kernels"][k]["summary"]["thread_instructions"]);
+      const auto& grid = f["kernels"][k]["grid"];
+      EXPECT_EQ(f["kernels"][k]["ctas"], grid[0].get<uint64_t>() * grid[1].get<uint64_t>() * grid[2].get<uint64_t>());
+    }
+    if (name == "saxpy") {
+      EXPECT_EQ(test::read_file(dir.path("functional/y.bin")), test::read_file(dir.path("timed/y.bin")));
+    }
+  }
+}
+
+// One CTA at a time, the first CTA of the work-stealing kernel finds every other one not yet
+// launched and cancels it: one CTA runs, 2047 are cancelled, and the sums still check.
+TEST(FunctionalRun, AWorkStealingGridIsRunOrCancelledOnce) {
+  const auto f = functional_json("b200", source_path("traces/kernels/work_stealing.launch.yaml"));
+  ASSERT_TRUE(f.is_object());
+  EXPECT_TRUE(f["check"]["passed"]) << f["check"].dump();
+  EXPECT_EQ(f["kernels"][0]["ctas"], 1u);
+  EXPECT_EQ(f["kernels"][0]["ctas_cancelled"], 2047u);
+}
+
+// The tutorial's racy reduction reports the same seven races as in the timed run: the warps'
+// instructions interleave, so each word's last reader is the one the checker needs (run warp by
+// warp, a warp's read of its own word would hide another warp's earlier read, and two races
+// would go unseen).
+TEST(FunctionalRun, TheCheckersFindTheSameRaces) {
+  const auto r = run_cli({"run", "--arch", "h100", source_path("traces/tutorials/bug_race.launch.yaml"), "--functional", "-q"});
+  EXPECT_EQ(r.exit_code, 6);
+  size_t races = 0;
+  for (size_t at = r.err.find("warpsim: race: "); at != std::string::npos; at = r.err.find("warpsim: race: ", at + 1)) ++races;
+  EXPECT_EQ(races, 7u) << r.err;
+}
+
+TEST(FunctionalRun, TheTextNamesEachKernelAndItsCounts) {
+  const auto r = run_cli({"run", "--arch", "a100", source_path("traces/kernels/saxpy.launch.yaml"), "--functional"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto f = functional_json("a100", source_path("traces/kernels/saxpy.launch.yaml"));
+  const std::string counts = "functional run (no timing): " + std::to_string(f["kernels"][0]["warp_instructions"].get<uint64_t>()) +
+                             " warp instructions (" + std::to_string(f["kernels"][0]["thread_instructions"].get<uint64_t>()) + " thread";
+  EXPECT_NE(r.out.find(counts), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("check: passed"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("cycles"), std::string::npos) << r.out;
+}
+
+TEST(FunctionalRun, WhatNeedsTheTimingModelIsRefused) {
+  test::TempDir dir;
+  auto r = run_cli({"run", "--arch", "a100", source_path("traces/examples/vector_add.trace.gz"), "--functional"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--functional needs a launch file"), std::string::npos) << r.err;
+  for (const std::string option : {"--csv", "--stats", "--timeline", "--roofline", "--report"}) {
+    r = run_cli({"run", "--arch", "a100", source_path("traces/kernels/saxpy.launch.yaml"), "--functional", option, dir.path("out")});
+    EXPECT_EQ(r.exit_code, 2) << option;
+    EXPECT_NE(r.err.find("need the timing model; drop --functional"), std::string::npos) << option << ": " << r.err;
+  }
+  // grid.sync() needs every CTA resident at once.
+  r = run_cli({"run", "--arch", "h100", source_path("traces/kernels/grid_sync.launch.yaml"), "--functional", "--json", dir.path("o.json")});
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_NE(r.err.find("is a cooperative launch"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.path("o.json")));
+  // A launch the GPU refuses is refused here too: 1025 threads in a CTA.
+  std::string launch = test::shipped_launch("saxpy.launch.yaml");
+  launch.replace(launch.find("block: ["), 0, "block: [1025, 1, 1]\n#");
+  r = run_cli({"run", "--arch", "a100", dir.write("big.launch.yaml", launch), "--functional"});
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+}
+
+}  // namespace
+}  // namespace warpsim
