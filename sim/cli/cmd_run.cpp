@@ -48,8 +48,8 @@ warp's lanes over time and the cost of each divergent branch. --timeline (Perfet
 written only after the whole simulation succeeded, and atomically. With a launch file, what the
 kernels print with printf comes before the summary; a failed assert or a trap stops the run
 (exit code 3). --functional runs a launch file's kernels without the timing model, for their
-results only (check, dumped buffers, printf, checker findings) and instruction counts: CTAs one
-at a time in launch order, so a cooperative launch (grid.sync()) is refused.
+results only (check, dumped buffers, printf, checker findings) and instruction counts: as many
+CTAs at once as the GPU holds, in launch order, their warps taking turns.
 
 Options)";
 

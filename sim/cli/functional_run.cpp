@@ -11,17 +11,19 @@ namespace warpsim::cli {
 std::vector<FunctionalKernel> run_functional(Workload& workload, const GpuSpec& spec) {
   std::vector<FunctionalKernel> kernels;
   InOrderVisitor visit;
+  uint64_t resident = 0;
   visit.kernel = [&](const KernelInfo& info) {
-    compute_occupancy(spec, info);  // throws for a launch the GPU refuses
+    // Throws for a launch the GPU refuses; else how many CTAs it holds at once, as gpu.cpp has it.
+    resident = uint64_t{compute_occupancy(spec, info).ctas_per_sm} * spec.topology.sms;
     kernels.push_back(FunctionalKernel{info});
   };
+  visit.resident = [&](const KernelInfo&) { return resident; };
   visit.cta = [&](const Dim3&) { ++kernels.back().ctas; };
   visit.instruction = [&](const WarpInst& inst, uint32_t) {
     ++kernels.back().warp_instructions;
     kernels.back().thread_instructions += static_cast<uint64_t>(inst.active_lanes());
   };
   visit.kernel_done = [&](const KernelSource& k) { kernels.back().ctas_cancelled = k.cancelled_ctas().size(); };
-  visit.interleave_warps = true;
   run_in_order(workload, visit);
   return kernels;
 }

@@ -1,8 +1,8 @@
 #pragma once
 // `warpsim run --functional`: a launch file's kernels emulated without the timing model, for
 // their results (the reference check, dumped buffers, printf, the kernel checkers) when the
-// timing is not wanted; like GPGPU-Sim's pure functional mode. CTAs run one (or one cluster) at a
-// time in launch order (frontend/in_order_run.h), so a cooperative launch is refused.
+// timing is not wanted; like GPGPU-Sim's pure functional mode. CTAs run in launch order, as many
+// at once as the GPU holds, their warps taking turns (frontend/in_order_run.h).
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>

@@ -60,6 +60,10 @@ class CtaWork {
   // Called when the GPU places the CTA on SM `sm` of `sms`, before any of its warps runs
   // (for %smid and %nsmid).
   virtual void placed(uint32_t /*sm*/, uint32_t /*sms*/) {}
+  // Whether warp `index` waits at a CTA barrier whose phase has not completed, with nothing
+  // executed ahead left to hand out. The timing model holds such a warp; a run without it
+  // (frontend/in_order_run.cpp) asks the warp again once this is false.
+  virtual bool waiting_at_barrier(uint32_t /*index*/) const { return false; }
 };
 
 class KernelSource {

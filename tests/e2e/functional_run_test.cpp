@@ -55,19 +55,25 @@ TEST(FunctionalRun, ComputesWhatTheTimedRunComputesWithTheSameInstructions) {
   }
 }
 
-// One CTA at a time, the first CTA of the work-stealing kernel finds every other one not yet
-// launched and cancels it: one CTA runs, 2047 are cancelled, and the sums still check.
-TEST(FunctionalRun, AWorkStealingGridIsRunOrCancelledOnce) {
-  const auto f = functional_json("b200", source_path("traces/kernels/work_stealing.launch.yaml"));
+// As many CTAs at once as the GPU holds: B200 holds 8 of the work-stealing kernel's 256-thread
+// CTAs per SM, 1184 on its 148 SMs, and those cancel the other 864 of the 2048 (as in the timed
+// run, LaunchControl.ShippedKernelCancelsEveryCtaBeyondThoseTheGpuHolds); the sums still check.
+// A cooperative grid's barrier completes because its CTAs are held together.
+TEST(FunctionalRun, CtasAreHeldAsTheGpuHoldsThem) {
+  auto f = functional_json("b200", source_path("traces/kernels/work_stealing.launch.yaml"));
   ASSERT_TRUE(f.is_object());
   EXPECT_TRUE(f["check"]["passed"]) << f["check"].dump();
-  EXPECT_EQ(f["kernels"][0]["ctas"], 1u);
-  EXPECT_EQ(f["kernels"][0]["ctas_cancelled"], 2047u);
+  EXPECT_EQ(f["kernels"][0]["ctas"], 148u * 8u);
+  EXPECT_EQ(f["kernels"][0]["ctas_cancelled"], 2048u - 148u * 8u);
+  f = functional_json("h100", source_path("traces/kernels/grid_sync.launch.yaml"));
+  ASSERT_TRUE(f.is_object());
+  EXPECT_TRUE(f["check"]["passed"]) << f["check"].dump();
+  EXPECT_EQ(f["kernels"][0]["ctas"], 16u);
 }
 
-// The tutorial's racy reduction reports the same seven races as in the timed run: the warps'
-// instructions interleave, so each word's last reader is the one the checker needs (run warp by
-// warp, a warp's read of its own word would hide another warp's earlier read, and two races
+// The tutorial's racy reduction reports the same seven races as in the timed run: the warps take
+// turns of a few instructions, so each word's last reader is the one the checker needs (run warp
+// by warp, a warp's read of its own word would hide another warp's earlier read, and two races
 // would go unseen).
 TEST(FunctionalRun, TheCheckersFindTheSameRaces) {
   const auto r = run_cli({"run", "--arch", "h100", source_path("traces/tutorials/bug_race.launch.yaml"), "--functional", "-q"});
@@ -98,10 +104,13 @@ TEST(FunctionalRun, WhatNeedsTheTimingModelIsRefused) {
     EXPECT_EQ(r.exit_code, 2) << option;
     EXPECT_NE(r.err.find("need the timing model; drop --functional"), std::string::npos) << option << ": " << r.err;
   }
-  // grid.sync() needs every CTA resident at once.
-  r = run_cli({"run", "--arch", "h100", source_path("traces/kernels/grid_sync.launch.yaml"), "--functional", "--json", dir.path("o.json")});
+  // A cooperative grid larger than the GPU holds: 161 CTAs of 1024 threads, V100 holds 160.
+  std::string coop = test::shipped_launch("grid_sync.launch.yaml");
+  coop.replace(coop.find("grid: [16, 1, 1]"), 16, "grid: [161, 1, 1]");
+  coop.replace(coop.find("block: [128, 1, 1]"), 18, "block: [1024, 1, 1]");
+  r = run_cli({"run", "--arch", "v100", dir.write("coop.launch.yaml", coop), "--functional", "--json", dir.path("o.json")});
   EXPECT_EQ(r.exit_code, 3);
-  EXPECT_NE(r.err.find("is a cooperative launch"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("cooperative launch of 'grid_stencil' with 161 CTAs; at most 160 can be resident at once"), std::string::npos) << r.err;
   EXPECT_FALSE(std::filesystem::exists(dir.path("o.json")));
   // A launch the GPU refuses is refused here too: 1025 threads in a CTA.
   std::string launch = test::shipped_launch("saxpy.launch.yaml");

@@ -121,6 +121,7 @@ class CtaEmulator : public CtaWork {
   void placed(uint32_t sm, uint32_t sms) override { sm_ = sm, sms_ = sms; }
   uint32_t num_warps() const override { return static_cast<uint32_t>(warps_.size()); }
   WarpStream& warp(uint32_t index) override { return *streams_[index]; }
+  bool waiting_at_barrier(uint32_t index) const override { return warps_[index].barrier_wait >= 0 && warps_[index].queue.empty(); }
 
  private:
   struct StackEntry {
