@@ -111,7 +111,7 @@ int run_command(const std::vector<std::string>& args) {
   auto report_before_failure = [&] {
     if (!launch) return;
     std::cout << launch->device_output() << std::flush;
-    for (const auto& f : launch->findings().list) std::cerr << "warpsim: " << f.kind << ": " << f.message << "\n";
+    print_findings(*launch);
   };
   if (functional) {
     if (!launch) throw UsageError{"--functional needs a launch file: a trace holds no values to compute, only instructions to time"};

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "cli/cli_common.h"
+#include "cli/launch_results.h"
 #include "cli/trace_recording.h"
 #include "common/error.h"
 #include "config/load_config.h"
@@ -58,7 +59,7 @@ int trace_command(const std::vector<std::string>& args) {
   std::cout << workload.device_output() << std::flush;  // what the kernels printed, as warpsim run shows it
   write_output_maybe_gzip(output, text.str());
   // The kernel checkers ran too; their findings are reported, but the trace is what was asked for.
-  for (const auto& f : workload.findings().list) std::cerr << "warpsim: " << f.kind << ": " << f.message << "\n";
+  print_findings(workload);
   return kExitOk;
 }
 

@@ -13,8 +13,8 @@ std::vector<FunctionalKernel> run_functional(Workload& workload, const GpuSpec& 
   InOrderVisitor visit;
   uint64_t resident = 0;
   visit.kernel = [&](const KernelInfo& info) {
-    // Throws for a launch the GPU refuses; else how many CTAs it holds at once, as gpu.cpp has it.
-    resident = uint64_t{compute_occupancy(spec, info).ctas_per_sm} * spec.topology.sms;
+    // Both throw for a launch the GPU (or CUDA, for a cooperative one) refuses, as in gpu.cpp.
+    resident = resident_ctas(spec, info, compute_occupancy(spec, info));
     kernels.push_back(FunctionalKernel{info});
   };
   visit.resident = [&](const KernelInfo&) { return resident; };

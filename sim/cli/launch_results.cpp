@@ -23,11 +23,13 @@ void print_check(const ptx::PtxWorkload& launch, const ptx::CheckResult& check) 
   for (const auto& l : check.lines) std::cout << "  " << l << "\n";
 }
 
+void print_findings(const ptx::PtxWorkload& launch) {
+  for (const auto& f : launch.findings().list) std::cerr << "warpsim: " << f.kind << ": " << f.message << "\n";
+}
+
 int launch_exit_code(const ptx::PtxWorkload& launch, const std::string& checks, const ptx::CheckResult& check) {
-  if (!launch.findings().list.empty()) {
-    for (const auto& f : launch.findings().list) std::cerr << "warpsim: " << f.kind << ": " << f.message << "\n";
-    if (checks == "error") return kExitFindings;
-  }
+  print_findings(launch);
+  if (!launch.findings().list.empty() && checks == "error") return kExitFindings;
   return check.passed ? kExitOk : kExitCheck;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
-// What a launch file's run leaves besides timing, shared by `warpsim run` with and without
-// --functional: the kernels' printf output, the reference check, the checkers' findings.
+// What a launch file's run leaves besides timing, shared by `warpsim run` (with and without
+// --functional) and `warpsim trace`: the kernels' printf output, the reference check, the
+// checkers' findings.
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -12,8 +13,10 @@ namespace warpsim::cli {
 void add_launch_json(nlohmann::ordered_json& j, const ptx::PtxWorkload& launch);
 // "check: passed" or "check: FAILED" and its lines, on stdout (nothing without an expect:).
 void print_check(const ptx::PtxWorkload& launch, const ptx::CheckResult& check);
-// Prints the findings on stderr; the exit code for them and the check (findings first, when
-// `checks` is "error").
+// The checkers' findings on stderr, one "warpsim: kind: message" line each.
+void print_findings(const ptx::PtxWorkload& launch);
+// Prints the findings; the exit code for them and the check (findings first, when `checks` is
+// "error").
 int launch_exit_code(const ptx::PtxWorkload& launch, const std::string& checks, const ptx::CheckResult& check);
 
 }  // namespace warpsim::cli

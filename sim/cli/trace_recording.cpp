@@ -83,7 +83,7 @@ class RecordingKernel : public KernelSource {
     record_->ctas.push_back({cta->id(), {}});
     return std::make_unique<RecordingCta>(std::move(cta), record_, record_->ctas.size() - 1, name_of_);
   }
-  std::vector<Dim3> cancelled_ctas() const override { return inner_->cancelled_ctas(); }
+  const std::vector<Dim3>& cancelled_ctas() const override { return inner_->cancelled_ctas(); }
 
  private:
   std::unique_ptr<KernelSource> inner_;

@@ -65,8 +65,8 @@ void as_resident(KernelSource& kernel, const KernelInfo& info, uint64_t resident
       held.push_back(std::move(c));
     }
     if (held.empty()) return;
-    // Every held warp issues one instruction, in launch order; a cluster whose warps have all
-    // ended leaves, making room.
+    // Every held warp takes its turn, in launch order; a cluster whose warps have all ended
+    // leaves, making room.
     size_t kept = 0;
     for (size_t h = 0; h < held.size(); ++h) {
       HeldCluster& c = held[h];
@@ -89,7 +89,7 @@ void as_resident(KernelSource& kernel, const KernelInfo& info, uint64_t resident
           // A few instructions a turn: the warp's state stays in the cache, while spins and
           // the warps they wait for still take turns.
           bool ended = false;
-          for (uint32_t k = 0; k < kTurn && !ended; ++k) {
+          for (uint32_t k = 0; k < kTurn; ++k) {
             const WarpInst* inst = cta.warp(w).next();
             if (!inst) {
               ended = true;
@@ -125,17 +125,10 @@ void run_in_order(Workload& workload, const InOrderVisitor& visit) {
                        "at a time, the first would wait for the others forever (warpsim trace records it through the timing model)");
     }
     if (visit.kernel) visit.kernel(info);
-    if (!visit.resident) {
-      one_at_a_time(*kernel, info, visit);
+    if (visit.resident) {
+      as_resident(*kernel, info, visit.resident(info), visit);
     } else {
-      const uint64_t resident = visit.resident(info);
-      if (info.cooperative && info.grid.count() > resident) {
-        throw InputError(SourceLocation{info.source_file, 0, 0},
-                         "cooperative launch of '" + info.name + "' with " + std::to_string(info.grid.count()) + " CTAs; at most " +
-                             std::to_string(resident) + " can be resident at once, and CUDA refuses the launch "
-                             "(cudaErrorCooperativeLaunchTooLarge)");
-      }
-      as_resident(*kernel, info, resident, visit);
+      one_at_a_time(*kernel, info, visit);
     }
     if (visit.kernel_done) visit.kernel_done(*kernel);
   }

@@ -20,7 +20,8 @@ namespace warpsim {
 // What the run shows its caller; any member may be left empty.
 struct InOrderVisitor {
   std::function<void(const KernelInfo&)> kernel;  // before the kernel's first CTA; may throw to refuse it
-  // How many CTAs the GPU would hold at once (after `kernel`); unset: one cluster at a time.
+  // How many CTAs the GPU would hold at once (after `kernel`; may throw to refuse a cooperative
+  // grid larger than that); unset: one cluster at a time.
   std::function<uint64_t(const KernelInfo&)> resident;
   std::function<void(const Dim3&)> cta;
   std::function<void(uint32_t warp)> warp;  // one CTA at a time only: before the warp's instructions
@@ -28,8 +29,8 @@ struct InOrderVisitor {
   std::function<void(const KernelSource&)> kernel_done;  // after its last CTA (cancelled_ctas() is final)
 };
 
-// Throws InputError for a cooperative launch whose CTAs cannot all be held at once: they wait
-// for each other through memory (grid.sync()), and the first would wait for the others forever.
+// Throws InputError for a cooperative launch run one CTA at a time: its CTAs wait for each other
+// through memory (grid.sync()), and the first would wait for the others forever.
 void run_in_order(Workload& workload, const InOrderVisitor& visit);
 
 }  // namespace warpsim

@@ -79,7 +79,10 @@ class KernelSource {
   virtual void resident_ctas(uint64_t /*ctas*/) {}
   // CTAs whose launch a running CTA cancelled (clusterlaunchcontrol.try_cancel, Blackwell), in the
   // order cancelled: next_cta never hands them out, and the grid is complete without them.
-  virtual std::vector<Dim3> cancelled_ctas() const { return {}; }
+  virtual const std::vector<Dim3>& cancelled_ctas() const {
+    static const std::vector<Dim3> kNone;
+    return kNone;
+  }
 };
 
 class Workload {

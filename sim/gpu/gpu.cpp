@@ -24,14 +24,7 @@ KernelRun Gpu::run_kernel(KernelSource& kernel) {
   KernelRun run;
   run.info = kernel.info();
   run.occupancy = compute_occupancy(spec_, run.info);
-  const uint64_t resident = uint64_t{run.occupancy.ctas_per_sm} * spec_.topology.sms;
-  if (run.info.cooperative && run.info.grid.count() > resident) {
-    throw InputError(SourceLocation{run.info.source_file, 0, 0},
-                     "cooperative launch of '" + run.info.name + "' with " + std::to_string(run.info.grid.count()) + " CTAs; at most " +
-                         std::to_string(resident) + " (" + std::to_string(run.occupancy.ctas_per_sm) + " per SM x " +
-                         std::to_string(spec_.topology.sms) + " SMs) can be resident at once on " + spec_.name +
-                         ", and CUDA refuses the launch (cudaErrorCooperativeLaunchTooLarge)");
-  }
+  const uint64_t resident = resident_ctas(spec_, run.info, run.occupancy);
   for (auto& sm : sms_) sm->start_kernel(run.info, run.occupancy.ctas_per_sm, run.occupancy.l1_bytes);
   run.start = ran_before_ ? engine_.now() + 1 : 0;
   ran_before_ = true;

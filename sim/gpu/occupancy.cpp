@@ -97,4 +97,16 @@ Occupancy compute_occupancy(const GpuSpec& spec, const KernelInfo& k) {
   return o;
 }
 
+uint64_t resident_ctas(const GpuSpec& spec, const KernelInfo& k, const Occupancy& occupancy) {
+  const uint64_t resident = uint64_t{occupancy.ctas_per_sm} * spec.topology.sms;
+  if (k.cooperative && k.grid.count() > resident) {
+    throw InputError(SourceLocation{k.source_file, 0, 0},
+                     "cooperative launch of '" + k.name + "' with " + std::to_string(k.grid.count()) + " CTAs; at most " +
+                         std::to_string(resident) + " (" + std::to_string(occupancy.ctas_per_sm) + " per SM x " +
+                         std::to_string(spec.topology.sms) + " SMs) can be resident at once on " + spec.name +
+                         ", and CUDA refuses the launch (cudaErrorCooperativeLaunchTooLarge)");
+  }
+  return resident;
+}
+
 }  // namespace warpsim

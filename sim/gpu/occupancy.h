@@ -24,5 +24,8 @@ struct Occupancy {
 
 // Throws InputError (at the kernel's source) if the kernel cannot run at all on `spec`.
 Occupancy compute_occupancy(const GpuSpec& spec, const KernelInfo& kernel);
+// How many of the kernel's CTAs the GPU holds at once (CTAs per SM x SMs). Throws InputError for
+// a cooperative launch larger than that, as CUDA refuses it (cudaErrorCooperativeLaunchTooLarge).
+uint64_t resident_ctas(const GpuSpec& spec, const KernelInfo& kernel, const Occupancy& occupancy);
 
 }  // namespace warpsim

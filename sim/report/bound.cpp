@@ -15,15 +15,18 @@ std::string percent(double f) {
   return buf;
 }
 
-// The memory-side unit nearest its peak, with how the reasons below name it.
+// The memory-side unit nearest its peak (the first of equals), with how the reasons below name
+// it and what a memory-bound reason adds to the name.
 struct MemoryUnit {
   const char* name;
+  const char* what;
   double utilisation;
 };
 MemoryUnit busiest_memory_unit(const Summary& s) {
-  MemoryUnit busiest{"DRAM", s.dram_utilisation};
-  for (MemoryUnit u : {MemoryUnit{"L2", s.l2_utilisation}, MemoryUnit{"shared-memory data path", s.mio_utilisation},
-                       MemoryUnit{"L1 tag stage", s.l1_tag_utilisation}})
+  MemoryUnit busiest{"DRAM", " bandwidth", s.dram_utilisation};
+  for (MemoryUnit u : {MemoryUnit{"L2", " bandwidth", s.l2_utilisation},
+                       MemoryUnit{"shared-memory data path", " (MIO wavefronts, bank conflicts included)", s.mio_utilisation},
+                       MemoryUnit{"L1 tag stage", " (cache lines of global accesses)", s.l1_tag_utilisation}})
     if (u.utilisation > busiest.utilisation) busiest = u;
   return busiest;
 }
@@ -35,14 +38,7 @@ void classify_bound(Summary& s) {
   double compute = std::max(s.issue_utilisation, s.busiest_pipe_utilisation);
   if (memory >= kBusy && memory >= compute) {
     s.bound = "memory";
-    const std::string name = unit.name;
-    if (name == "DRAM" || name == "L2") {
-      s.bound_reason = name + " bandwidth at " + percent(memory) + " of peak";
-    } else if (name == "L1 tag stage") {
-      s.bound_reason = name + " (cache lines of global accesses) at " + percent(memory) + " of peak";
-    } else {
-      s.bound_reason = name + " (MIO wavefronts, bank conflicts included) at " + percent(memory) + " of peak";
-    }
+    s.bound_reason = std::string(unit.name) + unit.what + " at " + percent(memory) + " of peak";
     return;
   }
   if (compute >= kBusy) {

@@ -110,7 +110,9 @@ TEST(FunctionalRun, WhatNeedsTheTimingModelIsRefused) {
   coop.replace(coop.find("block: [128, 1, 1]"), 18, "block: [1024, 1, 1]");
   r = run_cli({"run", "--arch", "v100", dir.write("coop.launch.yaml", coop), "--functional", "--json", dir.path("o.json")});
   EXPECT_EQ(r.exit_code, 3);
-  EXPECT_NE(r.err.find("cooperative launch of 'grid_stencil' with 161 CTAs; at most 160 can be resident at once"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("cooperative launch of 'grid_stencil' with 161 CTAs; at most 160 (2 per SM x 80 SMs) can be resident at once"),
+            std::string::npos)
+      << r.err;
   EXPECT_FALSE(std::filesystem::exists(dir.path("o.json")));
   // A launch the GPU refuses is refused here too: 1025 threads in a CTA.
   std::string launch = test::shipped_launch("saxpy.launch.yaml");

@@ -410,7 +410,7 @@ class PtxKernel : public KernelSource {
     }
     return std::make_unique<CtaEmulator>(context_, id, cluster_, static_cast<uint32_t>(rank), grid_);
   }
-  std::vector<Dim3> cancelled_ctas() const override { return grid_->cancelled; }
+  const std::vector<Dim3>& cancelled_ctas() const override { return grid_->cancelled; }
 
  private:
   const LaunchContext& context_;

@@ -131,7 +131,7 @@ class TraceKernel : public KernelSource {
     }
     return nullptr;
   }
-  std::vector<Dim3> cancelled_ctas() const override { return cancelled_; }
+  const std::vector<Dim3>& cancelled_ctas() const override { return cancelled_; }
 
  private:
   std::unique_ptr<CtaWork> read_cta_body(Dim3 id, const SourceLocation& cta_at) {
