@@ -4,11 +4,14 @@
 // kernel checkers' findings in the tutorial's racy kernel.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
+#include "frontend/in_order_run.h"
+#include "frontend/ptx/launch.h"
 #include "support/test_support.h"
 
 namespace warpsim {
@@ -71,16 +74,27 @@ TEST(FunctionalRun, CtasAreHeldAsTheGpuHoldsThem) {
   EXPECT_EQ(f["kernels"][0]["ctas"], 16u);
 }
 
-// The tutorial's racy reduction reports the same seven races as in the timed run: the warps take
-// turns of a few instructions, so each word's last reader is the one the checker needs (run warp
-// by warp, a warp's read of its own word would hide another warp's earlier read, and two races
-// would go unseen).
+// The tutorial's racy reduction (block_sum without its barriers) has seven racing steps: in the
+// step with stride s = 64, 32, ..., 1 a thread reads partial[t + s], which thread t + s wrote in
+// the step before with no barrier between (another warp's for s >= 32, another lane's without
+// __syncwarp below); the step with s = 128 reads what the initial barrier ordered. Each race is
+// reported once, at its step's load or store: the functional run finds seven as the timed run
+// does, and so does a run of one warp to its end after another (the trace writer's order), where
+// each step's store comes after other warps' unordered loads of the word.
 TEST(FunctionalRun, TheCheckersFindTheSameRaces) {
-  const auto r = run_cli({"run", "--arch", "h100", source_path("traces/tutorials/bug_race.launch.yaml"), "--functional", "-q"});
+  const std::string launch = source_path("traces/tutorials/bug_race.launch.yaml");
+  const auto r = run_cli({"run", "--arch", "h100", launch, "--functional", "-q"});
   EXPECT_EQ(r.exit_code, 6);
   size_t races = 0;
   for (size_t at = r.err.find("warpsim: race: "); at != std::string::npos; at = r.err.find("warpsim: race: ", at + 1)) ++races;
   EXPECT_EQ(races, 7u) << r.err;
+  ptx::PtxWorkload warp_by_warp(launch, 90);
+  run_in_order(warp_by_warp, InOrderVisitor{});
+  std::string found;
+  for (const auto& f : warp_by_warp.findings().list) {
+    if (f.kind == "race") found += f.message + "\n";
+  }
+  EXPECT_EQ(std::count(found.begin(), found.end(), '\n'), 7) << found;
 }
 
 TEST(FunctionalRun, TheTextNamesEachKernelAndItsCounts) {

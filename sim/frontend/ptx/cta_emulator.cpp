@@ -33,6 +33,7 @@ CtaEmulator::CtaEmulator(const LaunchContext& launch, Dim3 cta_id, std::shared_p
   if (launch.findings && launch.findings->enabled) {
     shared_words_.resize((shared_.size() + 3) / 4);
     clocks_.reset(nwarps);
+    read_block_size_ = nwarps;
     for (WarpState& w : warps_) w.clock_row = clocks_.row(w.index);
   }
   local_.resize(threads);

@@ -42,10 +42,14 @@ struct Finding {
 
 struct Findings {
   std::vector<Finding> list;
-  std::map<std::string, uint64_t> seen;  // kind + line → count, so each place is reported once
+  // kind + line (+ the other access's line, for a race) → count, so each place (each pair of
+  // racing places, as compute-sanitizer's racecheck reports hazards) is reported once
+  std::map<std::string, uint64_t> seen;
   bool enabled = true;
-  void add(const std::string& kind, uint32_t line, const std::string& message) {
-    if (++seen[kind + ":" + std::to_string(line)] == 1 && list.size() < 50) list.push_back(Finding{kind, message});
+  void add(const std::string& kind, uint32_t line, const std::string& message, uint32_t other_line = 0) {
+    std::string key = kind + ":" + std::to_string(line);
+    if (other_line) key += ":" + std::to_string(other_line);
+    if (++seen[key] == 1 && list.size() < 50) list.push_back(Finding{kind, message});
   }
 };
 
@@ -407,6 +411,28 @@ class CtaEmulator : public CtaWork {
            WordAccess::instruction_plus_one(earlier) == WordAccess::instruction_plus_one(me);
   }
   std::vector<WordAccess> shared_words_;
+  // A word read by two warps that nothing orders (FastTrack's read-shared state: every warp
+  // reading a tile after a barrier) keeps one read record per warp, in a block of this pool, until
+  // a whole-word store ends them. Its WordAccess says so with read_clock == kSharedReads and read
+  // = the block's index. One latest reader would lose an earlier reader of another warp, and
+  // with it the race that reader has with a later store by the latest reader's warp.
+  struct ReadRecord {
+    uint32_t clock = 0, read = 0;  // as WordAccess's read_clock and read
+  };
+  static constexpr uint32_t kSharedReads = 0xffffffffu;
+  // At most 1 MiB of records per CTA; past it a word keeps its latest reader only (and may miss
+  // races, never report false ones), so that a big CTA's checker cannot take gigabytes.
+  static constexpr size_t kMaxReadRecords = (size_t{1} << 20) / sizeof(ReadRecord);
+  std::vector<ReadRecord> read_records_;     // blocks of read_block_size_ (the CTA's warps)
+  std::vector<uint32_t> free_read_blocks_;  // indices of blocks no word uses
+  uint32_t read_block_size_ = 0;
+  ReadRecord* read_block(uint32_t index) { return &read_records_[size_t{index} * read_block_size_]; }
+  // The read of `warp` at `now`, which an earlier unordered read of another warp precedes: both
+  // kept in a new block (false when the pool is full: the caller keeps the latest reader only).
+  bool share_reads(WordAccess& a, uint32_t warp, uint32_t read, uint32_t now);
+  // The racing read (packed as WordAccess::read) a store by `me` at `now` to `bytes` would meet
+  // among a shared word's records; 0 if none. The store to the whole word then frees the block.
+  uint32_t racing_shared_read(WordAccess& a, const uint32_t* known, uint32_t me, uint32_t now, uint32_t bytes);
   void check_shared(const WarpState& w, uint32_t lane, uint64_t address, uint32_t size, bool write, bool atomic, const EmuInst& in) {
     if (shared_words_.empty()) return;
     // Whole aligned words (nearly every access) skip the byte masks' arithmetic.
@@ -428,8 +454,9 @@ class CtaEmulator : public CtaWork {
   // Another CTA's shared memory (cluster_ops.cpp): writes mark its words written, reads of words
   // nothing wrote are reported; races across CTAs are not checked.
   void check_remote_shared(const WarpState& w, uint32_t lane, uint64_t address, uint32_t size, bool write, const EmuInst& in);
+  // `racing_read`: the earlier read a store races with (packed as WordAccess::read; 0: none).
   [[gnu::noinline, gnu::cold]] void report_shared(const WarpState& w, uint32_t lane, uint64_t word, bool write, bool uninitialized,
-                                                 bool after_write, bool after_read, const EmuInst& in);
+                                                 bool after_write, uint32_t racing_read, const EmuInst& in);
   std::string thread_name(const WarpState& w, uint32_t lane) const;
   void matrix_op(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);  // matrix_ops.cpp
   void arithmetic(WarpState& w, const EmuInst& in, uint32_t exec);                // arithmetic.cpp

@@ -43,26 +43,76 @@ void CtaEmulator::check_shared_words(const WarpState& w, uint32_t lane, uint64_t
     // release by the warp) between them: under independent thread scheduling (Volta and later)
     // the lanes need not run in step, so warp-synchronous code without __syncwarp is a race
     // (CUDA programming guide; compute-sanitizer's racecheck reports these too).
-    // Only accesses sharing a byte conflict; the word remembers its last writer and reader, so
-    // a race between two accesses to different bytes and a third may go unseen (never a false one).
+    // Only accesses sharing a byte conflict; the word remembers its last writer and its readers
+    // since (one per warp once two warps' reads are unordered), so a race between two accesses to
+    // different bytes and a third may go unseen (never a false one).
     // (The byte test comes last: unordered accesses to a word are rare, and this is hot.)
     const bool after_write = !atomic &&
                              (a.write_clock > known[WordAccess::warp_of(a.write)] || same_warp_unordered(a.write, a.write_clock, me, now)) &&
                              (WordAccess::bytes_of(a.write) & bytes);
-    const bool after_read = !atomic && write &&
-                            (a.read_clock > known[WordAccess::warp_of(a.read)] || same_warp_unordered(a.read, a.read_clock, me, now)) &&
-                            (WordAccess::bytes_of(a.read) & bytes);
-    if (uninitialized || after_write || after_read) report_shared(w, lane, word, write, uninitialized, after_write, after_read, in);
+    uint32_t racing_read = 0;
+    if (!atomic && write) {
+      if (a.read_clock == kSharedReads) {
+        racing_read = racing_shared_read(a, known, me, now, bytes);
+      } else if ((a.read_clock > known[WordAccess::warp_of(a.read)] || same_warp_unordered(a.read, a.read_clock, me, now)) &&
+                 (WordAccess::bytes_of(a.read) & bytes)) {
+        racing_read = a.read;
+      }
+    }
+    if (uninitialized || after_write || racing_read) report_shared(w, lane, word, write, uninitialized, after_write, racing_read, in);
     if (atomic) {
       a.write |= WordAccess::kWrittenBit;
     } else if (write) {
       const bool merge = kPartial && bytes != 0xf && same_instruction(a.write, a.write_clock, me, now);
       a.write = mine | (merge ? a.write & WordAccess::kBytesBits : 0) | WordAccess::kWrittenBit, a.write_clock = now;
+    } else if (a.read_clock == kSharedReads) {
+      ReadRecord& r = read_block(a.read)[w.index];
+      const bool merge = kPartial && bytes != 0xf && same_instruction(r.read, r.clock, me, now);
+      r.read = mine | (merge ? r.read & WordAccess::kBytesBits : 0), r.clock = now;
+    } else if (a.read_clock > known[WordAccess::warp_of(a.read)] && share_reads(a, w.index, mine, now)) {
+      // Another warp's read this one is not ordered after: both kept (an own-warp read is always
+      // ordered, its clock being the warp's own).
     } else {
       const bool merge = kPartial && bytes != 0xf && same_instruction(a.read, a.read_clock, me, now);
       a.read = mine | (merge ? a.read & WordAccess::kBytesBits : 0), a.read_clock = now;
     }
   }
+}
+
+bool CtaEmulator::share_reads(WordAccess& a, uint32_t warp, uint32_t read, uint32_t now) {
+  const size_t n = read_block_size_;
+  uint32_t index;
+  if (!free_read_blocks_.empty()) {
+    index = free_read_blocks_.back();
+    free_read_blocks_.pop_back();
+  } else {
+    if (read_records_.size() + n > kMaxReadRecords) return false;
+    index = static_cast<uint32_t>(read_records_.size() / n);
+    read_records_.resize(read_records_.size() + n);
+  }
+  ReadRecord* block = read_block(index);
+  std::fill(block, block + n, ReadRecord{});
+  block[WordAccess::warp_of(a.read)] = ReadRecord{a.read_clock, a.read};
+  block[warp] = ReadRecord{now, read};
+  a.read = index, a.read_clock = kSharedReads;
+  return true;
+}
+
+uint32_t CtaEmulator::racing_shared_read(WordAccess& a, const uint32_t* known, uint32_t me, uint32_t now, uint32_t bytes) {
+  ReadRecord* block = read_block(a.read);
+  uint32_t racing = 0;
+  for (uint32_t u = 0; u < read_block_size_ && !racing; ++u) {
+    const ReadRecord& r = block[u];
+    if ((r.clock > known[u] || same_warp_unordered(r.read, r.clock, me, now)) && (WordAccess::bytes_of(r.read) & bytes)) racing = r.read;
+  }
+  // A store to the whole word ends every read record (FastTrack): a later access ordered after
+  // it is ordered after the reads it was ordered after, and one not ordered after it races with
+  // the store itself. A store to some bytes leaves the reads of the others to be checked.
+  if (bytes == 0xf) {
+    free_read_blocks_.push_back(a.read);
+    a.read = 0, a.read_clock = 0;
+  }
+  return racing;
 }
 
 template void CtaEmulator::check_shared_words<false>(const WarpState&, uint32_t, uint64_t, uint32_t, bool, bool, const EmuInst&);
@@ -87,12 +137,15 @@ void CtaEmulator::check_global(const WarpState& w, uint32_t lane, uint64_t addre
 
 // Out of line, so that the check above (run for every shared access) stays small and string-free.
 void CtaEmulator::report_shared(const WarpState& w, uint32_t lane, uint64_t word, bool write, bool uninitialized, bool after_write,
-                                bool after_read, const EmuInst& in) {
+                                uint32_t racing_read, const EmuInst& in) {
   const WordAccess& a = shared_words_[word];
   auto where = [&](uint32_t line) { return launch_.file + ":" + std::to_string(line); };
-  auto where_packed = [&](uint32_t packed) {  // the earlier access's instruction, if its index fitted
+  auto line_of = [&](uint32_t packed) {  // the earlier access's line, if its instruction's index fitted (0: not)
     const uint32_t i = WordAccess::instruction_plus_one(packed);
-    return i ? where(launch_.program->insts[i - 1].line) : launch_.file + " (an instruction past the 131070th)";
+    return i ? launch_.program->insts[i - 1].line : 0;
+  };
+  auto where_packed = [&](uint32_t packed) {
+    return line_of(packed) ? where(line_of(packed)) : launch_.file + " (an instruction past the 131070th)";
   };
   auto name_of = [&](uint32_t t) { return thread_name(warps_[t / 32], t % 32); };
   auto unordered_by = [&](uint32_t packed) {
@@ -108,11 +161,14 @@ void CtaEmulator::report_shared(const WarpState& w, uint32_t lane, uint64_t word
     launch_.findings->add("race", in.line,
                           where(in.line) + ": " + thread_name(w, lane) + (write ? " writes" : " reads") + " shared " + hex + ", which " +
                               name_of(WordAccess::thread_of(a.write)) + " wrote at " + where_packed(a.write) + " with no " +
-                              unordered_by(a.write) + " ordering them");
-  } else if (after_read) {
+                              unordered_by(a.write) + " ordering them",
+                          line_of(a.write));
+  } else if (racing_read) {
     launch_.findings->add("race", in.line,
-                          where(in.line) + ": " + thread_name(w, lane) + " writes shared " + hex + ", which " + name_of(WordAccess::thread_of(a.read)) +
-                              " read at " + where_packed(a.read) + " with no " + unordered_by(a.read) + " ordering them");
+                          where(in.line) + ": " + thread_name(w, lane) + " writes shared " + hex + ", which " +
+                              name_of(WordAccess::thread_of(racing_read)) + " read at " + where_packed(racing_read) + " with no " +
+                              unordered_by(racing_read) + " ordering them",
+                          line_of(racing_read));
   }
 }
 

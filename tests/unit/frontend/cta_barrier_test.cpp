@@ -368,6 +368,68 @@ TEST(CtaBarriers, MbarrierHandOffOrdersOnlyTheWarpsInIt) {
   }());
 }
 
+// Warp 0 reads s[lane] as soon as the CTA's barrier lets it; warp 1 spins a while, then reads
+// s[lane] and writes it back plus one. Nothing orders warp 0's read before warp 1's write (a
+// write-after-read race) unless `order` adds a hand-off through named barrier 1. Warp 1's own
+// read comes last, so a checker that kept only each word's latest reader would miss the race:
+// two unordered readers of a word are both remembered until a write orders them away.
+std::string read_then_late_write(bool order) {
+  return std::string(kBarrierHeader) + R"(.visible .entry k(.param .u64 out)
+{
+  .reg .b32 %r<12>;
+  .reg .b64 %rd<4>;
+  .reg .pred %p<3>;
+  .shared .align 4 .b32 s[32];
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  shr.u32 %r2, %r1, 5;
+  and.b32 %r3, %r1, 31;
+  mov.u32 %r4, s;
+  shl.b32 %r5, %r3, 2;
+  add.u32 %r6, %r4, %r5;
+  setp.ne.u32 %p1, %r2, 0;
+  @%p1 bra INIT_DONE;
+  st.shared.u32 [%r6], %r3;
+INIT_DONE:
+  bar.sync 0;
+  @%p1 bra LATE;
+  ld.shared.u32 %r7, [%r6];
+)" + (order ? "  bar.arrive 1, 64;\n" : "") + R"(
+  bra DONE;
+LATE:
+  mov.u32 %r8, 0;
+DELAY:
+  add.u32 %r8, %r8, 1;
+  setp.lt.u32 %p2, %r8, 200;
+  @%p2 bra DELAY;
+  ld.shared.u32 %r7, [%r6];
+  add.u32 %r7, %r7, 1;
+)" + (order ? "  bar.sync 1, 64;\n" : "") + R"(
+  st.shared.u32 [%r6], %r7;
+DONE:
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r7;
+  ret;
+}
+)";
+}
+
+TEST(CtaBarriers, EveryUnorderedReaderOfAWordIsRemembered) {
+  const auto racy = findings_of(read_then_late_write(false), 64);
+  ASSERT_EQ(races(racy), 1u);
+  // Reported at warp 1's store, naming warp 0's read (thread 0 of each is the first lane found).
+  EXPECT_NE(racy.front().message.find("thread (32,0,0) of CTA (0,0,0) writes shared 0x0, which thread (0,0,0) of CTA (0,0,0) read at"),
+            std::string::npos)
+      << racy.front().message;
+  const auto quiet = findings_of(read_then_late_write(true), 64);
+  EXPECT_EQ(races(quiet), 0u) << (quiet.empty() ? "" : quiet.front().message);
+  // Warp 0 read lane, warp 1 lane + 1, whichever order ran.
+  std::vector<uint32_t> expect(64);
+  for (uint32_t t = 0; t < 64; ++t) expect[t] = (t % 32) + t / 32;
+  EXPECT_EQ(test::run_words("h100", read_then_late_write(true), 64, 64), expect);
+}
+
 // A flag in shared memory: warp 0 writes data, then sets the flag with st.release (or an atomic
 // exchange); warp 1 spins on ld.acquire until it sees the flag, then reads the data. The checker
 // takes strong accesses and atomics to release and acquire through their word, so the hand-off
