@@ -109,7 +109,14 @@ bool integral_sequence(MapReader& s) {
 }  // namespace
 
 std::vector<uint8_t> initial_bytes(MapReader& b, const std::string& elem, uint64_t count, const fs::path& dir, bool* undefined) {
-  std::vector<uint8_t> bytes(count * elem_size(elem), 0);
+  // The type's size and kind, looked up once rather than per element.
+  const uint32_t size = elem_size(elem);
+  const bool integer = is_integer_elem(elem);
+  std::vector<uint8_t> bytes(count * size, 0);
+  auto put_integer = [size](uint8_t* p, __int128_t v) {  // store_integer, its size known
+    const auto low = static_cast<uint64_t>(static_cast<__uint128_t>(v));
+    std::memcpy(p, &low, size);
+  };
   if (undefined) *undefined = false;
   if (b.has("init")) {
     const ConfigNode& init = b.raw("init");
@@ -120,14 +127,14 @@ std::vector<uint8_t> initial_bytes(MapReader& b, const std::string& elem, uint64
     } else if (init.kind == ConfigNode::Kind::kMap && init.find("sequence")) {
       MapReader in(init, "init");
       MapReader s = in.section("sequence");
-      if (is_integer_elem(elem) && integral_sequence(s)) {
+      if (integer && integral_sequence(s)) {
         // Integers exactly, whatever their size (u64's top half included): start + k step in 128
         // bits, wrapped to the type.
         const __int128_t start = s.has("start") ? integer_value(s.raw("start"), "the sequence's start") : 0;
         const __int128_t step = s.has("step") ? integer_value(s.raw("step"), "the sequence's step") : 1;
         s.finish();
         in.finish();
-        for (uint64_t k = 0; k < count; ++k) store_integer(bytes.data() + k * elem_size(elem), elem, start + step * static_cast<__int128_t>(k));
+        for (uint64_t k = 0; k < count; ++k) put_integer(bytes.data() + k * size, start + step * static_cast<__int128_t>(k));
         return bytes;
       }
       double start = s.number_or("start", 0, -1e300, 1e300), step = s.number_or("step", 1, -1e300, 1e300);
@@ -135,11 +142,11 @@ std::vector<uint8_t> initial_bytes(MapReader& b, const std::string& elem, uint64
       in.finish();
       for (uint64_t k = 0; k < count; ++k) {
         const double v = start + step * double(k);
-        uint8_t* p = bytes.data() + k * elem_size(elem);
-        if (!is_integer_elem(elem)) {
+        uint8_t* p = bytes.data() + k * size;
+        if (!integer) {
           store_element(p, elem, v);
         } else if (std::fabs(v) < 0x1p95) {
-          store_integer(p, elem, static_cast<__int128_t>(std::round(v)));
+          put_integer(p, static_cast<__int128_t>(std::round(v)));
         } else {
           config_error(init.where, "element " + std::to_string(k) + " of the sequence is " + std::to_string(v) + ", too large for any integer type");
         }
@@ -151,8 +158,8 @@ std::vector<uint8_t> initial_bytes(MapReader& b, const std::string& elem, uint64
       double lo = s.number_or("min", 0, -1e300, 1e300), hi = s.number_or("max", 1, -1e300, 1e300);
       s.finish();
       in.finish();
-      if (is_integer_elem(elem)) {
-        const auto [min, max] = integer_range(elem);
+      const auto [min, max] = integer ? integer_range(elem) : std::pair<__int128_t, __int128_t>{0, 0};
+      if (integer) {
         if (lo < static_cast<double>(min) - 0.5 || hi > static_cast<double>(max) + 0.5 || lo > hi) {
           config_error(init.where, "random integers between " + std::to_string(lo) + " and " + std::to_string(hi) + " do not fit " + elem +
                                        " (" + text(min) + " to " + text(max) + "), or min is above max");
@@ -162,15 +169,14 @@ std::vector<uint8_t> initial_bytes(MapReader& b, const std::string& elem, uint64
       for (uint64_t k = 0; k < count; ++k) {
         double u = double(rng() >> 11) * 0x1.0p-53;
         const double v = lo + (hi - lo) * u;
-        uint8_t* p = bytes.data() + k * elem_size(elem);
-        if (!is_integer_elem(elem)) {
+        uint8_t* p = bytes.data() + k * size;
+        if (!integer) {
           store_element(p, elem, v);
           continue;
         }
         // Rounded half away from zero (as llround), kept in the type's range: near 2^64 a double
         // rounds up to the power of two itself.
-        const auto [min, max] = integer_range(elem);
-        store_integer(p, elem, std::clamp(static_cast<__int128_t>(std::round(v)), min, max));
+        put_integer(p, std::clamp(static_cast<__int128_t>(std::round(v)), min, max));
       }
     } else if (init.kind == ConfigNode::Kind::kMap && init.find("file")) {
       MapReader in(init, "init");

@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "common/error.h"
+#include "frontend/ptx/value_bits.h"
 
 namespace warpsim::ptx {
 namespace {
@@ -211,7 +212,7 @@ void decode_operation(EmuInst& e) {
     e.type = value_type(e.types[0]);
     e.source_type = value_type(e.types[1]);
   }
-  if ((e.code == EmuOp::kSetp || e.code == EmuOp::kSet) && !e.mods.empty()) e.cmp = e.mods[0];
+  if ((e.code == EmuOp::kSetp || e.code == EmuOp::kSet) && !e.mods.empty()) e.cmp = cmp_op(e.mods[0]);
   for (const auto& m : e.mods) {
     if (m == "and" || m == "or" || m == "xor") e.boolop = m;
     if (m == "add" || m == "min" || m == "max" || m == "exch" || m == "cas" || m == "and" || m == "or" || m == "xor" ||

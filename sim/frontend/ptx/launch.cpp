@@ -459,27 +459,45 @@ void PtxWorkload::set_independent_thread_scheduling(bool on) {
 }
 
 namespace {
-double element(const uint8_t* p, const std::string& elem) {
-  if (elem == "f16" || elem == "bf16") {
-    uint16_t h;
-    std::memcpy(&h, p, 2);
-    return elem == "f16" ? half_to_float(h) : std::bit_cast<float>(uint32_t{h} << 16);
+// How a buffer's element type is read back for the reference check: decoded once per buffer,
+// not per element (a string comparison per element was 1% of a small SGEMM's run).
+struct ElementFormat {
+  char kind;  // 'h' f16, 'b' bf16, 'f' f32 or f64, 's' signed, 'u' unsigned
+  uint32_t bytes;
+};
+
+ElementFormat element_format(const std::string& elem) {
+  if (elem == "f16") return {'h', 2};
+  if (elem == "bf16") return {'b', 2};
+  if (elem == "f32" || elem == "f64") return {'f', elem_size(elem)};
+  return {elem[0] == 's' ? 's' : 'u', elem_size(elem)};
+}
+
+double element(const uint8_t* p, ElementFormat e) {
+  switch (e.kind) {
+    case 'h':
+    case 'b': {
+      uint16_t h;
+      std::memcpy(&h, p, 2);
+      return e.kind == 'h' ? half_to_float(h) : std::bit_cast<float>(uint32_t{h} << 16);
+    }
+    case 'f':
+      if (e.bytes == 4) {
+        float f;
+        std::memcpy(&f, p, 4);
+        return f;
+      } else {
+        double d;
+        std::memcpy(&d, p, 8);
+        return d;
+      }
+    default: {
+      int64_t v = 0;
+      std::memcpy(&v, p, e.bytes);
+      if (e.kind == 's' && e.bytes < 8) v = (v << (64 - 8 * e.bytes)) >> (64 - 8 * e.bytes);
+      return static_cast<double>(v);
+    }
   }
-  if (elem == "f32") {
-    float f;
-    std::memcpy(&f, p, 4);
-    return f;
-  }
-  if (elem == "f64") {
-    double d;
-    std::memcpy(&d, p, 8);
-    return d;
-  }
-  int64_t v = 0;
-  uint32_t n = elem_size(elem);
-  std::memcpy(&v, p, n);
-  if (elem[0] == 's' && n < 8) v = (v << (64 - 8 * n)) >> (64 - 8 * n);
-  return static_cast<double>(v);
 }
 }  // namespace
 
@@ -495,9 +513,10 @@ CheckResult PtxWorkload::check() const {
     f.read(reinterpret_cast<char*>(ref.data()), static_cast<std::streamsize>(ref.size()));
     uint64_t bad = 0;
     std::vector<std::string> first;
+    const ElementFormat format = element_format(arg->elem);
     for (uint64_t k = 0; k < arg->count; ++k) {
-      double got = element(b->bytes.data() + k * arg->elem_bytes, arg->elem);
-      double want = element(ref.data() + k * arg->elem_bytes, arg->elem);
+      double got = element(b->bytes.data() + k * arg->elem_bytes, format);
+      double want = element(ref.data() + k * arg->elem_bytes, format);
       bool ok = std::fabs(got - want) <= ex.atol + ex.rtol * std::fabs(want) || (std::isnan(got) && std::isnan(want));
       if (!ok && ++bad <= 5) {
         first.push_back("  " + ex.buffer + "[" + std::to_string(k) + "] = " + std::to_string(got) + ", expected " + std::to_string(want));

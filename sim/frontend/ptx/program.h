@@ -25,6 +25,10 @@ enum class Special : uint8_t {
   kEnvreg,  // %envreg0-31, set by the driver; `dim` holds the number
 };
 
+// A setp/set comparison (PTX ISA "Comparison and Selection Instructions"), decoded once from
+// the mnemonic so that running one compares no strings. kNone: not a comparison (false).
+enum class CmpOp : uint8_t { kNone, kEq, kNe, kLt, kLe, kGt, kGe, kEqu, kNeu, kLtu, kLeu, kGtu, kGeu, kNum, kNan, kLo, kLs, kHi, kHs };
+
 struct EmuInst;
 // Whether an instruction's effects stay in its warp's registers: no store, atomic, arrive,
 // barrier, copy or exit, no load of memory another grid's CTA may write, no clock read
@@ -150,7 +154,7 @@ struct EmuInst {
   bool tmem_packed = false;
   uint32_t matrices = 1;            // ldmatrix .x1/.x2/.x4
   int32_t wait_groups = -1;         // cp.async.wait_group N (-1: wait_all)
-  std::string cmp;                  // setp comparison
+  CmpOp cmp = CmpOp::kNone;         // setp/set comparison
   std::string boolop, atom_op, shfl_mode;
   std::string mma_a, mma_b;         // m16n8k32 8-bit input types: s8, u8, e4m3 or e5m2; wgmma's A and B types
   // ld/st/atom/red without a state space (generic) or on .shared::cluster: the space is known

@@ -36,40 +36,56 @@ double matrix_element_value(const std::string& type, uint64_t bits) {
   return sign * (e == 0 ? std::ldexp(m / 8.0, -6) : std::ldexp(1.0 + m / 8.0, static_cast<int>(e) - 7));
 }
 
-bool compare(const std::string& cmp, ValueType t, uint64_t a, uint64_t b) {
-  if (t.kind == 'f') {
-    double x = as_float(a, t.bits), y = as_float(b, t.bits);
-    bool nan = std::isnan(x) || std::isnan(y);
-    if (cmp == "eq") return !nan && x == y;
-    if (cmp == "ne") return !nan && x != y;
-    if (cmp == "lt") return !nan && x < y;
-    if (cmp == "le") return !nan && x <= y;
-    if (cmp == "gt") return !nan && x > y;
-    if (cmp == "ge") return !nan && x >= y;
-    if (cmp == "equ") return nan || x == y;
-    if (cmp == "neu") return nan || x != y;
-    if (cmp == "ltu") return nan || x < y;
-    if (cmp == "leu") return nan || x <= y;
-    if (cmp == "gtu") return nan || x > y;
-    if (cmp == "geu") return nan || x >= y;
-    if (cmp == "num") return !nan;
-    if (cmp == "nan") return nan;
-    return false;
+CmpOp cmp_op(const std::string& name) {
+  static const std::pair<const char*, CmpOp> kNames[] = {
+      {"eq", CmpOp::kEq},   {"ne", CmpOp::kNe},   {"lt", CmpOp::kLt},   {"le", CmpOp::kLe},   {"gt", CmpOp::kGt},
+      {"ge", CmpOp::kGe},   {"equ", CmpOp::kEqu}, {"neu", CmpOp::kNeu}, {"ltu", CmpOp::kLtu}, {"leu", CmpOp::kLeu},
+      {"gtu", CmpOp::kGtu}, {"geu", CmpOp::kGeu}, {"num", CmpOp::kNum}, {"nan", CmpOp::kNan}, {"lo", CmpOp::kLo},
+      {"ls", CmpOp::kLs},   {"hi", CmpOp::kHi},   {"hs", CmpOp::kHs}};
+  for (const auto& [n, op] : kNames) {
+    if (name == n) return op;
   }
-  bool is_signed = t.kind == 's';
-  int64_t sx = as_signed(a, t.bits), sy = as_signed(b, t.bits);
-  uint64_t ux = mask_bits(a, t.bits), uy = mask_bits(b, t.bits);
-  if (cmp == "eq") return ux == uy;
-  if (cmp == "ne") return ux != uy;
-  if (cmp == "lt") return is_signed ? sx < sy : ux < uy;
-  if (cmp == "le") return is_signed ? sx <= sy : ux <= uy;
-  if (cmp == "gt") return is_signed ? sx > sy : ux > uy;
-  if (cmp == "ge") return is_signed ? sx >= sy : ux >= uy;
-  if (cmp == "lo") return ux < uy;
-  if (cmp == "ls") return ux <= uy;
-  if (cmp == "hi") return ux > uy;
-  if (cmp == "hs") return ux >= uy;
-  return false;
+  return CmpOp::kNone;
+}
+
+bool compare(CmpOp cmp, ValueType t, uint64_t a, uint64_t b) {
+  if (t.kind == 'f') {
+    const double x = as_float(a, t.bits), y = as_float(b, t.bits);
+    const bool nan = std::isnan(x) || std::isnan(y);
+    switch (cmp) {
+      case CmpOp::kEq: return !nan && x == y;
+      case CmpOp::kNe: return !nan && x != y;
+      case CmpOp::kLt: return !nan && x < y;
+      case CmpOp::kLe: return !nan && x <= y;
+      case CmpOp::kGt: return !nan && x > y;
+      case CmpOp::kGe: return !nan && x >= y;
+      case CmpOp::kEqu: return nan || x == y;
+      case CmpOp::kNeu: return nan || x != y;
+      case CmpOp::kLtu: return nan || x < y;
+      case CmpOp::kLeu: return nan || x <= y;
+      case CmpOp::kGtu: return nan || x > y;
+      case CmpOp::kGeu: return nan || x >= y;
+      case CmpOp::kNum: return !nan;
+      case CmpOp::kNan: return nan;
+      default: return false;
+    }
+  }
+  const bool is_signed = t.kind == 's';
+  const int64_t sx = as_signed(a, t.bits), sy = as_signed(b, t.bits);
+  const uint64_t ux = mask_bits(a, t.bits), uy = mask_bits(b, t.bits);
+  switch (cmp) {
+    case CmpOp::kEq: return ux == uy;
+    case CmpOp::kNe: return ux != uy;
+    case CmpOp::kLt: return is_signed ? sx < sy : ux < uy;
+    case CmpOp::kLe: return is_signed ? sx <= sy : ux <= uy;
+    case CmpOp::kGt: return is_signed ? sx > sy : ux > uy;
+    case CmpOp::kGe: return is_signed ? sx >= sy : ux >= uy;
+    case CmpOp::kLo: return ux < uy;
+    case CmpOp::kLs: return ux <= uy;
+    case CmpOp::kHi: return ux > uy;
+    case CmpOp::kHs: return ux >= uy;
+    default: return false;
+  }
 }
 
 }  // namespace warpsim::ptx

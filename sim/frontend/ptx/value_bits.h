@@ -82,8 +82,11 @@ inline uint32_t matrix_element_bits(const std::string& type) {
   return type == "e2m1" ? 4 : (type == "e3m2" || type == "e2m3") ? 6 : 8 * matrix_element_bytes(type);
 }
 
-// setp/set comparison `cmp` (eq, lt, ltu, lo, ...) of a and b read as type t.
-bool compare(const std::string& cmp, ValueType t, uint64_t a, uint64_t b);
+// The comparison a setp/set modifier names (eq, lt, ltu, lo, ...); kNone for anything else.
+CmpOp cmp_op(const std::string& name);
+// setp/set comparison `cmp` of a and b read as type t (false for one the type lacks: lo on floats,
+// ltu on integers).
+bool compare(CmpOp cmp, ValueType t, uint64_t a, uint64_t b);
 
 // An atomic's or a reduction's new value: op (add, min, max, exch, and, or, xor, inc, dec; PTX
 // ISA "atom") applied to the old value and the operand, in the element type (f16 and bf16 sums

@@ -132,6 +132,48 @@ DONE:
   }
 }
 
+// Every setp comparison (PTX ISA "setp"): signed and unsigned orders of -1 and 1 (0xffffffff is
+// the larger unsigned value), ordered comparisons false and unordered ones (the `u` forms) true
+// when an operand is NaN, num and nan saying which.
+TEST(PtxEmulator, EveryComparisonFollowsThePtxIsa) {
+  struct Case {
+    const char* setp;  // cmp.type
+    const char* a;
+    const char* b;
+    uint32_t want;
+  };
+  const Case cases[] = {
+      {"eq.s32", "%r1", "%r2", 0},   {"ne.s32", "%r1", "%r2", 1},   {"lt.s32", "%r1", "%r2", 1},   {"le.s32", "%r1", "%r2", 1},
+      {"gt.s32", "%r1", "%r2", 0},   {"ge.s32", "%r1", "%r2", 0},   {"lt.u32", "%r1", "%r2", 0},   {"lo.u32", "%r1", "%r2", 0},
+      {"ls.u32", "%r1", "%r2", 0},   {"hi.u32", "%r1", "%r2", 1},   {"hs.u32", "%r1", "%r2", 1},   {"ls.u32", "%r2", "%r2", 1},
+      {"eq.f32", "%f1", "%f2", 0},   {"ne.f32", "%f1", "%f2", 0},   {"lt.f32", "%f1", "%f2", 0},   {"ge.f32", "%f1", "%f2", 0},
+      {"equ.f32", "%f1", "%f2", 1},  {"neu.f32", "%f1", "%f2", 1},  {"ltu.f32", "%f1", "%f2", 1},  {"leu.f32", "%f1", "%f2", 1},
+      {"gtu.f32", "%f1", "%f2", 1},  {"geu.f32", "%f1", "%f2", 1},  {"num.f32", "%f1", "%f2", 0},  {"nan.f32", "%f1", "%f2", 1},
+      {"lt.f32", "%f2", "%f3", 1},   {"le.f32", "%f2", "%f3", 1},   {"gt.f32", "%f2", "%f3", 0},   {"ne.f32", "%f2", "%f3", 1},
+      {"equ.f32", "%f2", "%f3", 0},  {"gtu.f32", "%f2", "%f3", 0},  {"num.f32", "%f2", "%f3", 1},  {"nan.f32", "%f2", "%f3", 0}};
+  std::string body;
+  for (size_t i = 0; i < std::size(cases); ++i) {
+    body += std::string("  setp.") + cases[i].setp + " %p1, " + cases[i].a + ", " + cases[i].b + ";\n  selp.u32 %r3, 1, 0, %p1;\n" +
+            "  st.global.u32 [%rd1+" + std::to_string(4 * i) + "], %r3;\n";
+  }
+  const auto out = test::run_words("h100", std::string(".version 8.0\n.target sm_90\n.address_size 64\n") + R"(.visible .entry k(.param .u64 out)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<4>;
+  .reg .f32 %f<4>;
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, -1;
+  mov.u32 %r2, 1;
+  mov.b32 %f1, 0x7fc00000;
+  mov.f32 %f2, 0f3F800000;
+  mov.f32 %f3, 0f40000000;
+)" + body + "  ret;\n}\n",
+                                   static_cast<uint32_t>(std::size(cases)));
+  ASSERT_EQ(out.size(), std::size(cases));
+  for (size_t i = 0; i < std::size(cases); ++i) EXPECT_EQ(out[i], cases[i].want) << "setp." << cases[i].setp << " " << cases[i].a << ", " << cases[i].b;
+}
+
 TEST(PtxEmulator, AMismatchedReferenceFailsTheCheckWithExitCode5) {
   TempDir dir;
   std::string ref(65536 * 4, '\0');  // all zeros: wrong except where a + b = 0
