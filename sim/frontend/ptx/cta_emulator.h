@@ -7,6 +7,7 @@
 // barrier's phase completes. When the timing model asks such a warp for an instruction, the
 // emulator first runs the other warps until the phase completes and queues what they executed,
 // so all stores before a barrier are visible after it (cta_barriers.cpp).
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <deque>
@@ -42,13 +43,13 @@ struct Finding {
 
 struct Findings {
   std::vector<Finding> list;
-  // kind + line (+ the other access's line, for a race) → count, so each place (each pair of
-  // racing places, as compute-sanitizer's racecheck reports hazards) is reported once
+  // kind + line (for a race, the two accesses' lines, whichever came second) → count, so each
+  // place (each pair of racing places, as compute-sanitizer's racecheck reports) is reported once
   std::map<std::string, uint64_t> seen;
   bool enabled = true;
   void add(const std::string& kind, uint32_t line, const std::string& message, uint32_t other_line = 0) {
-    std::string key = kind + ":" + std::to_string(line);
-    if (other_line) key += ":" + std::to_string(other_line);
+    std::string key = kind + ":" + std::to_string(other_line ? std::min(line, other_line) : line);
+    if (other_line) key += ":" + std::to_string(std::max(line, other_line));
     if (++seen[key] == 1 && list.size() < 50) list.push_back(Finding{kind, message});
   }
 };

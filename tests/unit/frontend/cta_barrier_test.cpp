@@ -430,6 +430,57 @@ TEST(CtaBarriers, EveryUnorderedReaderOfAWordIsRemembered) {
   EXPECT_EQ(test::run_words("h100", read_then_late_write(true), 64, 64), expect);
 }
 
+// 1024 threads each write their own 8 words of a 32 KiB buffer, then read them and the 8 words of
+// the thread 32 above (another warp's): 8192 words read by two warps with nothing ordering the
+// reads, twice what the checker's 1 MiB of per-warp read records holds for 32 warps (4096
+// words). Past that the words keep their latest reader; without a barrier before the store the
+// race between it and the other warp's read is still found (one pair of lines, whichever ran
+// first: a store can also come before the read it races with), and with the barrier nothing is.
+std::string many_shared_readers(bool barrier_before_store) {
+  return std::string(kBarrierHeader) + R"(.visible .entry k(.param .u64 out)
+{
+  .reg .b32 %r<28>;
+  .reg .b64 %rd<4>;
+  .shared .align 16 .b32 s[8192];
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r2, s;
+  shl.b32 %r3, %r1, 5;
+  add.u32 %r4, %r2, %r3;
+  st.shared.v4.u32 [%r4], {%r1, %r1, %r1, %r1};
+  st.shared.v4.u32 [%r4+16], {%r1, %r1, %r1, %r1};
+  bar.sync 0;
+  add.u32 %r5, %r1, 32;
+  and.b32 %r5, %r5, 1023;
+  shl.b32 %r6, %r5, 5;
+  add.u32 %r7, %r2, %r6;
+  ld.shared.v4.u32 {%r8, %r9, %r10, %r11}, [%r4];
+  ld.shared.v4.u32 {%r12, %r13, %r14, %r15}, [%r4+16];
+  ld.shared.v4.u32 {%r16, %r17, %r18, %r19}, [%r7];
+  ld.shared.v4.u32 {%r20, %r21, %r22, %r23}, [%r7+16];
+  add.u32 %r24, %r8, %r16;
+  add.u32 %r24, %r24, %r23;
+)" + (barrier_before_store ? "  bar.sync 0;\n" : "") + R"(
+  st.shared.u32 [%r4], %r24;
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r24;
+  ret;
+}
+)";
+}
+
+TEST(CtaBarriers, ReadersPastTheRecordPoolAreStillChecked) {
+  const auto racy = findings_of(many_shared_readers(false), 1024, 1024);
+  EXPECT_EQ(races(racy), 1u) << (racy.empty() ? "" : racy.front().message);
+  const auto quiet = findings_of(many_shared_readers(true), 1024, 1024);
+  EXPECT_EQ(races(quiet), 0u) << (quiet.empty() ? "" : quiet.front().message);
+  // Thread t: its own word (t) plus two of thread (t + 32) mod 1024's.
+  std::vector<uint32_t> expect(1024);
+  for (uint32_t t = 0; t < 1024; ++t) expect[t] = t + 2 * ((t + 32) % 1024);
+  EXPECT_EQ(test::run_words("h100", many_shared_readers(true), 1024, 1024), expect);
+}
+
 // A flag in shared memory: warp 0 writes data, then sets the flag with st.release (or an atomic
 // exchange); warp 1 spins on ld.acquire until it sees the flag, then reads the data. The checker
 // takes strong accesses and atomics to release and acquire through their word, so the hand-off
