@@ -12,6 +12,7 @@
 #include "common/half.h"
 #include "config/config_node.h"
 #include "config/map_reader.h"
+#include "frontend/ptx/value_bits.h"
 
 namespace warpsim::ptx {
 namespace fs = std::filesystem;
@@ -39,7 +40,7 @@ void store_element(uint8_t* p, const std::string& elem, double v) {
     uint16_t h = static_cast<uint16_t>((x + 0x7fff + ((x >> 16) & 1)) >> 16);  // round to nearest even
     std::memcpy(p, &h, 2);
   } else {
-    store_integer(p, elem, std::fabs(v) < 0x1p95 ? static_cast<__int128_t>(std::round(v)) : 0);
+    store_integer(p, elem_size(elem), std::fabs(v) < 0x1p95 ? static_cast<__int128_t>(std::round(v)) : 0);
   }
 }
 
@@ -89,9 +90,8 @@ __int128_t integer_value(const ConfigNode& node, const std::string& what) {
   return static_cast<__int128_t>(std::round(d));
 }
 
-void store_integer(uint8_t* p, const std::string& elem, __int128_t v) {
-  const auto bits = static_cast<uint64_t>(static_cast<__uint128_t>(v));  // two's complement: the low bytes
-  std::memcpy(p, &bits, elem_size(elem));
+void store_integer(uint8_t* p, uint32_t size, __int128_t v) {
+  store_bits(p, static_cast<uint64_t>(static_cast<__uint128_t>(v)), size);  // two's complement: the low bytes
 }
 
 namespace {
@@ -113,10 +113,6 @@ std::vector<uint8_t> initial_bytes(MapReader& b, const std::string& elem, uint64
   const uint32_t size = elem_size(elem);
   const bool integer = is_integer_elem(elem);
   std::vector<uint8_t> bytes(count * size, 0);
-  auto put_integer = [size](uint8_t* p, __int128_t v) {  // store_integer, its size known
-    const auto low = static_cast<uint64_t>(static_cast<__uint128_t>(v));
-    std::memcpy(p, &low, size);
-  };
   if (undefined) *undefined = false;
   if (b.has("init")) {
     const ConfigNode& init = b.raw("init");
@@ -134,7 +130,7 @@ std::vector<uint8_t> initial_bytes(MapReader& b, const std::string& elem, uint64
         const __int128_t step = s.has("step") ? integer_value(s.raw("step"), "the sequence's step") : 1;
         s.finish();
         in.finish();
-        for (uint64_t k = 0; k < count; ++k) put_integer(bytes.data() + k * size, start + step * static_cast<__int128_t>(k));
+        for (uint64_t k = 0; k < count; ++k) store_integer(bytes.data() + k * size, size, start + step * static_cast<__int128_t>(k));
         return bytes;
       }
       double start = s.number_or("start", 0, -1e300, 1e300), step = s.number_or("step", 1, -1e300, 1e300);
@@ -146,7 +142,7 @@ std::vector<uint8_t> initial_bytes(MapReader& b, const std::string& elem, uint64
         if (!integer) {
           store_element(p, elem, v);
         } else if (std::fabs(v) < 0x1p95) {
-          put_integer(p, static_cast<__int128_t>(std::round(v)));
+          store_integer(p, size, static_cast<__int128_t>(std::round(v)));
         } else {
           config_error(init.where, "element " + std::to_string(k) + " of the sequence is " + std::to_string(v) + ", too large for any integer type");
         }
@@ -176,7 +172,7 @@ std::vector<uint8_t> initial_bytes(MapReader& b, const std::string& elem, uint64
         }
         // Rounded half away from zero (as llround), kept in the type's range: near 2^64 a double
         // rounds up to the power of two itself.
-        put_integer(p, std::clamp(static_cast<__int128_t>(std::round(v)), min, max));
+        store_integer(p, size, std::clamp(static_cast<__int128_t>(std::round(v)), min, max));
       }
     } else if (init.kind == ConfigNode::Kind::kMap && init.find("file")) {
       MapReader in(init, "init");

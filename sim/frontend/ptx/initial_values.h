@@ -23,9 +23,9 @@ void store_element(uint8_t* p, const std::string& elem, double v);
 // `what` names it in the error for what is no number or beyond 2^95 ("the scalar's value").
 bool is_integer_elem(const std::string& elem);
 __int128_t integer_value(const ConfigNode& node, const std::string& what);
-// Writes v's low bytes as an `elem`: values outside the type's range wrap modulo 2^bits, as a C
-// cast does (a u8 sequence 0, 7, 14, ... runs 7 i mod 256).
-void store_integer(uint8_t* p, const std::string& elem, __int128_t v);
+// Writes v's low `size` bytes (an element of that size): values outside the type's range wrap
+// modulo 2^bits, as a C cast does (a u8 sequence 0, 7, 14, ... runs 7 i mod 256).
+void store_integer(uint8_t* p, uint32_t size, __int128_t v);
 
 // What `init: none` leaves in a buffer: every byte 0xff (NaN as a float, -1 as a signed integer),
 // so that a result depending on bytes nothing wrote shows it.

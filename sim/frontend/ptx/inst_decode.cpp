@@ -13,16 +13,6 @@
 namespace warpsim::ptx {
 namespace {
 
-ValueType value_type(const std::string& t) {
-  if (t == "pred") return ValueType{'p', 1, 1};
-  if (t == "bf16") return ValueType{'h', 16, 1};
-  if (t == "bf16x2") return ValueType{'h', 16, 2};
-  if (t == "f16x2") return ValueType{'f', 16, 2};
-  if (t == "s16x2" || t == "u16x2") return ValueType{t[0], 16, 2};
-  size_t x = t.find('x');
-  return ValueType{t[0], static_cast<uint32_t>(std::stoul(t.substr(1, x == std::string::npos ? std::string::npos : x - 1))), 1};
-}
-
 bool accesses_memory(const EmuInst& e) {
   return e.base == "ld" || e.base == "st" || e.base == "atom" || e.base == "red";
 }

@@ -18,6 +18,7 @@
 #include "common/half.h"
 #include "config/config_node.h"
 #include "config/map_reader.h"
+#include "frontend/ptx/value_bits.h"
 #include "frontend/ptx/tensor_map.h"
 
 namespace warpsim::ptx {
@@ -175,7 +176,7 @@ void PtxWorkload::add_launch(MapReader& r, const fs::path& dir) {
                                                 " bits; a " + type + " takes " + "-2^" + std::to_string(bits - 1) + " to 2^" + std::to_string(bits) + " - 1" +
                                                 " (either reading of its bits)");
         }
-        store_integer(slot, type, v);
+        store_integer(slot, elem_size(type), v);
       } else {
         store_element(slot, type, a.number("value", -1e300, 1e300));
       }
@@ -459,45 +460,12 @@ void PtxWorkload::set_independent_thread_scheduling(bool on) {
 }
 
 namespace {
-// How a buffer's element type is read back for the reference check: decoded once per buffer,
-// not per element (a string comparison per element was 1% of a small SGEMM's run).
-struct ElementFormat {
-  char kind;  // 'h' f16, 'b' bf16, 'f' f32 or f64, 's' signed, 'u' unsigned
-  uint32_t bytes;
-};
-
-ElementFormat element_format(const std::string& elem) {
-  if (elem == "f16") return {'h', 2};
-  if (elem == "bf16") return {'b', 2};
-  if (elem == "f32" || elem == "f64") return {'f', elem_size(elem)};
-  return {elem[0] == 's' ? 's' : 'u', elem_size(elem)};
-}
-
-double element(const uint8_t* p, ElementFormat e) {
-  switch (e.kind) {
-    case 'h':
-    case 'b': {
-      uint16_t h;
-      std::memcpy(&h, p, 2);
-      return e.kind == 'h' ? half_to_float(h) : std::bit_cast<float>(uint32_t{h} << 16);
-    }
-    case 'f':
-      if (e.bytes == 4) {
-        float f;
-        std::memcpy(&f, p, 4);
-        return f;
-      } else {
-        double d;
-        std::memcpy(&d, p, 8);
-        return d;
-      }
-    default: {
-      int64_t v = 0;
-      std::memcpy(&v, p, e.bytes);
-      if (e.kind == 's' && e.bytes < 8) v = (v << (64 - 8 * e.bytes)) >> (64 - 8 * e.bytes);
-      return static_cast<double>(v);
-    }
-  }
+// An element of a buffer as a double, its type decoded once per buffer (value_type), not per
+// element: a string comparison per element was 1% of a small SGEMM's run.
+double element(const uint8_t* p, ValueType t) {
+  const uint64_t bits = load_bits(p, t.bits / 8);
+  if (t.kind == 'f' || t.kind == 'h') return as_float(bits, t.bits, t.kind == 'h');
+  return t.kind == 's' ? static_cast<double>(as_signed(bits, t.bits)) : static_cast<double>(mask_bits(bits, t.bits));
 }
 }  // namespace
 
@@ -513,10 +481,10 @@ CheckResult PtxWorkload::check() const {
     f.read(reinterpret_cast<char*>(ref.data()), static_cast<std::streamsize>(ref.size()));
     uint64_t bad = 0;
     std::vector<std::string> first;
-    const ElementFormat format = element_format(arg->elem);
+    const ValueType type = value_type(arg->elem);
     for (uint64_t k = 0; k < arg->count; ++k) {
-      double got = element(b->bytes.data() + k * arg->elem_bytes, format);
-      double want = element(ref.data() + k * arg->elem_bytes, format);
+      double got = element(b->bytes.data() + k * arg->elem_bytes, type);
+      double want = element(ref.data() + k * arg->elem_bytes, type);
       bool ok = std::fabs(got - want) <= ex.atol + ex.rtol * std::fabs(want) || (std::isnan(got) && std::isnan(want));
       if (!ok && ++bad <= 5) {
         first.push_back("  " + ex.buffer + "[" + std::to_string(k) + "] = " + std::to_string(got) + ", expected " + std::to_string(want));

@@ -36,6 +36,16 @@ double matrix_element_value(const std::string& type, uint64_t bits) {
   return sign * (e == 0 ? std::ldexp(m / 8.0, -6) : std::ldexp(1.0 + m / 8.0, static_cast<int>(e) - 7));
 }
 
+ValueType value_type(const std::string& t) {
+  if (t == "pred") return ValueType{'p', 1, 1};
+  if (t == "bf16") return ValueType{'h', 16, 1};
+  if (t == "bf16x2") return ValueType{'h', 16, 2};
+  if (t == "f16x2") return ValueType{'f', 16, 2};
+  if (t == "s16x2" || t == "u16x2") return ValueType{t[0], 16, 2};
+  size_t x = t.find('x');
+  return ValueType{t[0], static_cast<uint32_t>(std::stoul(t.substr(1, x == std::string::npos ? std::string::npos : x - 1))), 1};
+}
+
 CmpOp cmp_op(const std::string& name) {
   static const std::pair<const char*, CmpOp> kNames[] = {
       {"eq", CmpOp::kEq},   {"ne", CmpOp::kNe},   {"lt", CmpOp::kLt},   {"le", CmpOp::kLe},   {"gt", CmpOp::kGt},

@@ -82,6 +82,9 @@ inline uint32_t matrix_element_bits(const std::string& type) {
   return type == "e2m1" ? 4 : (type == "e3m2" || type == "e2m3") ? 6 : 8 * matrix_element_bytes(type);
 }
 
+// A PTX type name (f32, bf16, f16x2, s8, u64, pred, ...) as a ValueType.
+ValueType value_type(const std::string& name);
+
 // The comparison a setp/set modifier names (eq, lt, ltu, lo, ...); kNone for anything else.
 CmpOp cmp_op(const std::string& name);
 // setp/set comparison `cmp` of a and b read as type t (false for one the type lacks: lo on floats,
