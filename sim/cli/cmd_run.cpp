@@ -10,6 +10,7 @@
 #include "cli/run_views.h"
 #include "cli/workload_input.h"
 #include "frontend/accelsim/sass_opcodes.h"
+#include "common/atomic_file.h"
 #include "common/error.h"
 #include "config/load_config.h"
 #include "frontend/accelsim/accelsim_workload.h"
@@ -89,7 +90,7 @@ int run_command(const std::vector<std::string>& args) {
       "csv", po::value(&csv_path), "write per-kernel Nsight-Compute-named metrics as CSV to FILE")(
       "stats", po::value(&stats_path), "write every registered counter per kernel (value, unit, description) as CSV to FILE, or as JSON when FILE ends in .json")(
       "quiet,q", po::bool_switch(&quiet), "do not print the summary")(
-      "dump-dir", po::value(&dump_dir), "with a launch file: write the buffers named in 'dump:' to DIR as <name>.bin")(
+      "dump-dir", po::value(&dump_dir), "with a launch file: write the buffers named in 'dump:' to DIR (made if missing) as <name>.bin")(
       "reconvergence", po::value(&reconvergence), "with a launch file: stack (classic SIMT stack) or independent (Volta-style independent thread scheduling)")(
       "checks", po::value(&checks), "with a launch file: kernel checkers (races, uninitialised shared reads, reads of init: none global memory nothing wrote, divergent barriers, texture reads of what the kernel wrote, shuffles from lanes not taking part; docs/launch-format.md#checks): error (default: findings exit 6), warn, or off")(
       "functional", po::bool_switch(&functional), "with a launch file: emulate the kernels without the timing model, for their results (check, dump, printf, checkers) and instruction counts; no timing, counters or views")(
@@ -106,6 +107,10 @@ int run_command(const std::vector<std::string>& args) {
   WorkloadInput in = open_workload(input, config.spec.compute_capability, LaunchOptions{checks, reconvergence});
   AccelSimWorkload* accelsim = in.accelsim.get();
   ptx::PtxWorkload* launch = in.launch;
+  if (!dump_dir.empty()) {
+    if (!launch) throw UsageError{"--dump-dir needs a launch file"};
+    make_output_directory(dump_dir);  // before the run, so that a bad directory fails at once, with nothing written
+  }
   // A kernel fault, failed assert or hang: what the kernels printed before it still shows, and
   // what the checkers found, which may explain it (a lock nobody initialised).
   auto report_before_failure = [&] {
@@ -186,10 +191,7 @@ int run_command(const std::vector<std::string>& args) {
     const bool json = stats_path.size() >= 5 && stats_path.compare(stats_path.size() - 5, 5, ".json") == 0;
     write_output(stats_path, json ? stats_json(gpu.stats(), result.kernels) : stats_csv(gpu.stats(), result.kernels));
   }
-  if (!dump_dir.empty()) {
-    if (!launch) throw UsageError{"--dump-dir needs a launch file"};
-    launch->dump(dump_dir);
-  }
+  if (!dump_dir.empty()) launch->dump(dump_dir);
   // What the kernels printed comes first, as a CUDA program's device printf output appears at
   // the synchronisation after the kernel (stderr when stdout carries the JSON).
   if (launch && !launch->device_output().empty()) (json_path == "-" ? std::cerr : std::cout) << launch->device_output() << std::flush;

@@ -43,4 +43,11 @@ void write_file_atomically(const std::string& path, const std::string& content) 
   }
 }
 
+void make_output_directory(const std::string& dir) {
+  std::error_code error;
+  std::filesystem::create_directories(dir, error);
+  if (error) throw std::runtime_error(dir + ": cannot create output directory: " + error.message());
+  if (!std::filesystem::is_directory(dir)) throw std::runtime_error(dir + ": cannot create output directory: a file of that name is in the way");
+}
+
 }  // namespace warpsim

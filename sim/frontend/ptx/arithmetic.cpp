@@ -101,7 +101,7 @@ void CtaEmulator::arithmetic(WarpState& w, const EmuInst& in, uint32_t exec) {
           case EmuOp::kAdd: x = f(1) + f(2); break;
           case EmuOp::kSub: x = f(1) - f(2); break;
           case EmuOp::kMul: x = f(1) * f(2); break;
-          case EmuOp::kFma: case EmuOp::kMad: x = std::fmaf(f(1), f(2), f(3)); break;
+          case EmuOp::kFma: case EmuOp::kMad: x = fma_rounded_to_odd(f(1), f(2), f(3)); break;
           case EmuOp::kMin:
           case EmuOp::kMax: x = static_cast<float>(min_max(in, f(1), f(2), ops.size() > 3 ? f(3) : NAN, ops.size() > 3)); break;
           case EmuOp::kAbs: x = std::fabs(f(1)); break;

@@ -373,15 +373,19 @@ void CtaEmulator::execute_op(WarpState& w, const EmuInst& in, uint32_t exec, Rec
       } else {
         p = ops[0].reg;
       }
+      const bool flush = in.ftz && type.kind == 'f' && (type.bits == 32 || type.bits == 16);
       lanes([&](uint32_t l) {
-        const bool flush = in.ftz && type.kind == 'f' && (type.bits == 32 || type.bits == 16);
-        bool t = compare(in.cmp, type, read_flushed(w, ops[1], l, flush, type.bits), read_flushed(w, ops[2], l, flush, type.bits));
-        bool nt = !t;
+        bool t, nt;
+        if (type.packed == 2) {  // f16x2/bf16x2: p is the low halves' comparison, q the high halves'
+          const uint32_t both = compare_halves(in.cmp, type, read(w, ops[1], l), read(w, ops[2], l), flush);
+          t = both & 1, nt = both >> 1;
+        } else {
+          t = compare(in.cmp, type, read_flushed(w, ops[1], l, flush, type.bits), read_flushed(w, ops[2], l, flush, type.bits));
+          nt = !t;
+        }
         if (!in.boolop.empty() && ops.size() > 3) {
-          bool c = read(w, ops[3], l) & 1;
-          if (in.boolop == "and") t = t && c, nt = nt && c;
-          if (in.boolop == "or") t = t || c, nt = nt || c;
-          if (in.boolop == "xor") t = t != c, nt = nt != c;
+          const bool c = read(w, ops[3], l) & 1;
+          t = combine_predicate(in.boolop, t, c), nt = combine_predicate(in.boolop, nt, c);
         }
         write(w, p, l, t);
         write(w, q, l, nt);
@@ -419,18 +423,22 @@ void CtaEmulator::execute_op(WarpState& w, const EmuInst& in, uint32_t exec, Rec
     case EmuOp::kRedux:
       warp_op(w, in, exec);
       return;
-    case EmuOp::kSet: {  // set.cmp.dtype.stype d, a, b[, c]: all ones (integer) or 1.0 (f32) when true
+    case EmuOp::kSet: {  // set.cmp.dtype.stype d, a, b[, c]
       const Type src = in.source_type;
+      const bool flush = in.ftz && src.kind == 'f' && (src.bits == 32 || src.bits == 16);
+      // True is 1.0 in a float destination (per half when packed), all ones in an integer one:
+      // 16 of them per half for a packed source (PTX ISA, "Half Precision Comparison Instructions").
+      const uint64_t yes = type.kind == 'h' ? 0x3f80 : type.kind == 'f' ? (type.bits == 16 ? 0x3c00 : std::bit_cast<uint32_t>(1.0f))
+                           : src.packed == 2 || type.bits == 16 ? 0xffff : 0xffffffffull;
       lanes([&](uint32_t l) {
-        const bool flush = in.ftz && src.kind == 'f' && (src.bits == 32 || src.bits == 16);
-        bool t = compare(in.cmp, src, read_flushed(w, ops[1], l, flush, src.bits), read_flushed(w, ops[2], l, flush, src.bits));
-        if (!in.boolop.empty() && ops.size() > 3) {
-          bool c = read(w, ops[3], l) & 1;
-          if (in.boolop == "and") t = t && c;
-          if (in.boolop == "or") t = t || c;
-          if (in.boolop == "xor") t = t != c;
+        const bool boolop = !in.boolop.empty() && ops.size() > 3, c = boolop && (read(w, ops[3], l) & 1);
+        auto value = [&](bool t) { return (boolop ? combine_predicate(in.boolop, t, c) : t) ? yes : 0; };
+        if (src.packed == 2) {
+          const uint32_t both = compare_halves(in.cmp, src, read(w, ops[1], l), read(w, ops[2], l), flush);
+          write(w, dst_reg(), l, value(both & 1) | value(both >> 1) << 16);
+        } else {
+          write(w, dst_reg(), l, value(compare(in.cmp, src, read_flushed(w, ops[1], l, flush, src.bits), read_flushed(w, ops[2], l, flush, src.bits))));
         }
-        write(w, dst_reg(), l, !t ? 0 : type.kind == 'f' ? std::bit_cast<uint32_t>(1.0f) : 0xffffffffull);
       });
       return;
     }

@@ -2,8 +2,10 @@
 // moves these operations across the rounding-mode changes around them.
 #include "frontend/ptx/directed_rounding.h"
 
+#include <bit>
 #include <cfenv>
 #include <cmath>
+#include <cstdint>
 
 namespace warpsim::ptx {
 
@@ -39,6 +41,21 @@ double round_directed(EmuOp op, Rounding mode, uint32_t bits, double a, double b
   volatile double result = bits == 32 ? static_cast<double>(static_cast<float>(x)) : x;
   std::fesetround(saved);
   return result;
+}
+
+float fma_rounded_to_odd(float a, float b, float c) {
+  // Rounding to odd keeps a sticky bit for every discarded one: the inexact result takes the odd
+  // one of its two neighbours. 24-bit significands multiply exactly in double; Knuth's TwoSum
+  // gives the sum's rounding error exactly (s + e = p + c), so the sign of e says which way the
+  // exact value lies from s.
+  const double p = static_cast<double>(a) * static_cast<double>(b), cd = c;
+  const double s = p + cd, v = s - p, e = (p - (s - v)) + (cd - v);
+  if (!std::isfinite(s)) return static_cast<float>(s);
+  double odd = s;
+  if (e != 0 && (std::bit_cast<uint64_t>(s) & 1) == 0) odd = std::nextafter(s, e > 0 ? INFINITY : -INFINITY);
+  float f = static_cast<float>(odd);
+  if (static_cast<double>(f) != odd && (std::bit_cast<uint32_t>(f) & 1) == 0) f = std::nextafter(f, odd > f ? INFINITY : -INFINITY);
+  return f;
 }
 
 }  // namespace warpsim::ptx

@@ -13,4 +13,10 @@ namespace warpsim::ptx {
 // mode PTX arithmetic has; it is taken as to nearest even.
 double round_directed(EmuOp op, Rounding mode, uint32_t bits, double a, double b, double c);
 
+// a * b + c of f16 or bf16 operands (held as floats), rounded to odd at float precision. Rounding
+// that to nearest in a format of at most 22 significand bits gives the fma rounded once, as the
+// PTX ISA's fma.rn.f16/bf16 is; fmaf's round to nearest followed by a second one to 16 bits can
+// land on a tie the exact result is not on (1.00195 * 1.25 + 2^-24 in f16).
+float fma_rounded_to_odd(float a, float b, float c);
+
 }  // namespace warpsim::ptx

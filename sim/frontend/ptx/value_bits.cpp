@@ -59,8 +59,8 @@ CmpOp cmp_op(const std::string& name) {
 }
 
 bool compare(CmpOp cmp, ValueType t, uint64_t a, uint64_t b) {
-  if (t.kind == 'f') {
-    const double x = as_float(a, t.bits), y = as_float(b, t.bits);
+  if (t.kind == 'f' || t.kind == 'h') {
+    const double x = as_float(a, t.bits, t.kind == 'h'), y = as_float(b, t.bits, t.kind == 'h');
     const bool nan = std::isnan(x) || std::isnan(y);
     switch (cmp) {
       case CmpOp::kEq: return !nan && x == y;
@@ -96,6 +96,16 @@ bool compare(CmpOp cmp, ValueType t, uint64_t a, uint64_t b) {
     case CmpOp::kHs: return ux >= uy;
     default: return false;
   }
+}
+
+uint32_t compare_halves(CmpOp cmp, ValueType t, uint64_t a, uint64_t b, bool flush) {
+  uint32_t result = 0;
+  for (uint32_t h = 0; h < 2; ++h) {
+    uint64_t x = (a >> (16 * h)) & 0xffff, y = (b >> (16 * h)) & 0xffff;
+    if (flush) x = flush_subnormal16(x), y = flush_subnormal16(y);
+    result |= static_cast<uint32_t>(compare(cmp, t, x, y)) << h;
+  }
+  return result;
 }
 
 }  // namespace warpsim::ptx

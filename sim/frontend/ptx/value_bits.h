@@ -88,8 +88,13 @@ ValueType value_type(const std::string& name);
 // The comparison a setp/set modifier names (eq, lt, ltu, lo, ...); kNone for anything else.
 CmpOp cmp_op(const std::string& name);
 // setp/set comparison `cmp` of a and b read as type t (false for one the type lacks: lo on floats,
-// ltu on integers).
+// ltu on integers). For a packed type (f16x2, bf16x2) it compares the low halves.
 bool compare(CmpOp cmp, ValueType t, uint64_t a, uint64_t b);
+// setp/set's optional BoolOp (and, or, xor) applied to a comparison's result and predicate c.
+inline bool combine_predicate(std::string_view op, bool t, bool c) { return op == "and" ? t && c : op == "or" ? t || c : t != c; }
+// Both halves of a packed f16x2/bf16x2 comparison (PTX ISA, "Half Precision Comparison
+// Instructions"): bit h of the result is half h's, each half flushed first when `flush` (.ftz).
+uint32_t compare_halves(CmpOp cmp, ValueType t, uint64_t a, uint64_t b, bool flush);
 
 // An atomic's or a reduction's new value: op (add, min, max, exch, and, or, xor, inc, dec; PTX
 // ISA "atom") applied to the old value and the operand, in the element type (f16 and bf16 sums

@@ -528,6 +528,21 @@ TEST(PtxEmulator, CliRunsALaunchFileChecksAndDumpsBuffers) {
   EXPECT_EQ(test::read_file(dir.path("c.bin")).size(), 65536u * 4);
 }
 
+// --dump-dir makes a missing directory (and its parents) as mkdir -p does; one that cannot be
+// made (a file in the way) fails before the run, naming the path, with no output written.
+TEST(PtxEmulator, DumpDirIsMadeIfMissingAndABadOneFailsFirst) {
+  TempDir dir;
+  const std::string launch = test::source_path("traces/kernels/vector_add.launch.yaml");
+  auto r = test::run_cli({"run", "--arch", "a100", launch, "--dump-dir", dir.path("new/nested"), "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(test::read_file(dir.path("new/nested/c.bin")).size(), 65536u * 4);
+  dir.write("file", "x");
+  r = test::run_cli({"run", "--arch", "a100", launch, "--dump-dir", dir.path("file/sub"), "--json", dir.path("o.json"), "-q"});
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find(dir.path("file/sub") + ": cannot create output directory"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.path("o.json")));
+}
+
 // The acceptance check: every shipped launch file, run through the CLI on every config,
 // reports "check: passed" against its reference file (written by tools/kernels_make_refs.py,
 // independently of warpsim), or is refused with a clear message where the GPU is too old. One

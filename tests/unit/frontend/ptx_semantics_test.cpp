@@ -174,6 +174,115 @@ TEST(PtxEmulator, EveryComparisonFollowsThePtxIsa) {
   for (size_t i = 0; i < std::size(cases); ++i) EXPECT_EQ(out[i], cases[i].want) << "setp." << cases[i].setp << " " << cases[i].a << ", " << cases[i].b;
 }
 
+// Half-precision comparisons (PTX ISA, "Half Precision Comparison Instructions"): bf16 compares
+// values, not bits; a packed f16x2/bf16x2 setp sets p from the low halves and q from the high
+// halves (not q = !p), each combined with c on its own; set packs one result per half, 1.0 of
+// the destination's format or 0xffff. Operands (lo, hi): a = (-1, 1), b = (1, -1), n = (-1, NaN),
+// m = (1, NaN), s = two f16 subnormals 0x0001, z = 0.
+TEST(PtxEmulator, HalfPrecisionComparisonsFollowThePtxIsa) {
+  struct Case {
+    const char* code;  // leaves its result in %r1
+    uint32_t want;
+  };
+  const std::string pq = "selp.u32 %r1, 1, 0, %p1;\n  selp.u32 %r2, 2, 0, %p2;\n  add.u32 %r1, %r1, %r2;";
+  const Case cases[] = {
+      {"setp.lt.bf16 %p1, %hb1, %hb2;\n  selp.u32 %r1, 1, 0, %p1;", 1},  // -1 < 1 (as bits 0xbf80 > 0x3f80)
+      {"setp.gt.bf16 %p1, %hb1, %hb2;\n  selp.u32 %r1, 1, 0, %p1;", 0},
+      {"setp.lt.f16 %p1, %hf1, %hf2;\n  selp.u32 %r1, 1, 0, %p1;", 1},
+      {"setp.lt.f16x2 %p1|%p2, %a, %b;\n  ", 1},
+      {"setp.gt.f16x2 %p1|%p2, %a, %b;\n  ", 2},
+      {"setp.lt.bf16x2 %p1|%p2, %ab, %bb;\n  ", 1},
+      {"setp.ge.bf16x2 %p1|%p2, %ab, %bb;\n  ", 2},
+      {"setp.ltu.f16x2 %p1|%p2, %n, %m;\n  ", 3},
+      {"setp.lt.f16x2 %p1|%p2, %n, %m;\n  ", 1},
+      {"setp.lt.xor.f16x2 %p1|%p2, %n, %m, %pt;\n  ", 2},  // (1 xor 1, 0 xor 1)
+      {"setp.le.xor.f16x2 %p1|%p2, %a, %a, %pt;\n  ", 0},  // both true, each xor true
+      {"setp.eq.ftz.f16x2 %p1|%p2, %s, %z;\n  ", 3},
+      {"setp.eq.f16x2 %p1|%p2, %s, %z;\n  ", 0},
+      {"set.lt.u32.f16x2 %r1, %a, %b;", 0x0000ffffu},
+      {"set.gt.s32.bf16x2 %r1, %ab, %bb;", 0xffff0000u},
+      {"set.lt.f16x2.f16x2 %r1, %a, %b;", 0x00003c00u},
+      {"set.gt.bf16x2.bf16x2 %r1, %ab, %bb;", 0x3f800000u},
+      {"set.ltu.and.f16x2.f16x2 %r1, %n, %m, %pt;", 0x3c003c00u},
+      {"set.lt.u32.bf16 %r1, %hb1, %hb2;", 0xffffffffu},
+      {"set.lt.u16.f16 %hr, %hf1, %hf2;\n  cvt.u32.u16 %r1, %hr;", 0xffffu},
+      {"set.lt.f16.f16 %hr, %hf1, %hf2;\n  cvt.u32.u16 %r1, %hr;", 0x3c00u},
+      {"set.gt.bf16.bf16 %hr, %hb2, %hb1;\n  cvt.u32.u16 %r1, %hr;", 0x3f80u},
+      {"set.gt.bf16.bf16 %hr, %hb1, %hb2;\n  cvt.u32.u16 %r1, %hr;", 0u}};
+  std::string body;
+  for (size_t i = 0; i < std::size(cases); ++i) {
+    std::string code = cases[i].code;
+    if (code.ends_with("\n  ")) code += pq;
+    body += "  " + code + "\n  st.global.u32 [%rd1+" + std::to_string(4 * i) + "], %r1;\n";
+  }
+  const auto out = test::run_words("h100", std::string(".version 8.0\n.target sm_90\n.address_size 64\n") + R"(.visible .entry k(.param .u64 out)
+{
+  .reg .pred %p<3>, %pt;
+  .reg .b32 %r<3>, %a, %b, %ab, %bb, %n, %m, %s, %z;
+  .reg .b16 %hb<3>, %hf<3>, %hr;
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [out];
+  setp.eq.u32 %pt, 0, 0;
+  mov.b32 %a, 0x3c00bc00;
+  mov.b32 %b, 0xbc003c00;
+  mov.b32 %ab, 0x3f80bf80;
+  mov.b32 %bb, 0xbf803f80;
+  mov.b32 %n, 0x7e00bc00;
+  mov.b32 %m, 0x7e003c00;
+  mov.b32 %s, 0x00010001;
+  mov.b32 %z, 0;
+  mov.b16 %hb1, 0xbf80;
+  mov.b16 %hb2, 0x3f80;
+  mov.b16 %hf1, 0xbc00;
+  mov.b16 %hf2, 0x3c00;
+)" + body + "  ret;\n}\n",
+                                   static_cast<uint32_t>(std::size(cases)));
+  ASSERT_EQ(out.size(), std::size(cases));
+  for (size_t i = 0; i < std::size(cases); ++i) EXPECT_EQ(out[i], cases[i].want) << cases[i].code;
+}
+
+// fma.rn on f16 and bf16 rounds a * b + c once (PTX ISA). a * b = 1.00195 * 1.25 (f16) and
+// 1.0156 * 1.25 (bf16) fall exactly halfway between two values of the format, so a c of one
+// smallest subnormal, however tiny, decides the direction: up for +c, down for -c, to even for
+// 0. Rounding the sum to float first loses c and rounds the tie to even both times.
+TEST(PtxEmulator, HalfPrecisionFmaRoundsOnce) {
+  struct Case {
+    const char* fma;
+    const char* a;
+    const char* b;
+    const char* c;
+    uint32_t want;
+  };
+  const Case cases[] = {{"f16", "0x3c02", "0x3d00", "0x0001", 0x3d03},  // 1282.5 / 1024 + 2^-24: up
+                        {"f16", "0x3c02", "0x3d00", "0x8001", 0x3d02},
+                        {"f16", "0x3c02", "0x3d00", "0x0000", 0x3d02},  // the tie alone: to even (1282)
+                        {"bf16", "0x3f82", "0x3fa0", "0x0001", 0x3fa3},  // 162.5 / 128 + 2^-133: up
+                        {"bf16", "0x3f82", "0x3fa0", "0x8001", 0x3fa2},
+                        {"f16x2", "0x3c023c02", "0x3d003d00", "0x80010001", 0x3d023d03},
+                        {"bf16x2", "0x3f823f82", "0x3fa03fa0", "0x00018001", 0x3fa33fa2}};
+  std::string body;
+  for (size_t i = 0; i < std::size(cases); ++i) {
+    const bool packed = std::string(cases[i].fma).ends_with("x2");
+    const std::string r = packed ? "%r" : "%h";
+    body += "  mov.b" + std::string(packed ? "32 " : "16 ") + r + "1, " + cases[i].a + ";\n  mov.b" + (packed ? "32 " : "16 ") + r + "2, " +
+            cases[i].b + ";\n  mov.b" + (packed ? "32 " : "16 ") + r + "3, " + cases[i].c + ";\n  fma.rn." + cases[i].fma + " " + r + "4, " + r +
+            "1, " + r + "2, " + r + "3;\n" + (packed ? "" : "  cvt.u32.u16 %r4, %h4;\n") + "  st.global.u32 [%rd1+" + std::to_string(4 * i) +
+            "], %r4;\n";
+  }
+  const auto out = test::run_words("h100", std::string(".version 8.0\n.target sm_90\n.address_size 64\n") + R"(.visible .entry k(.param .u64 out)
+{
+  .reg .b32 %r<5>;
+  .reg .b16 %h<5>;
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [out];
+)" + body + "  ret;\n}\n",
+                                   static_cast<uint32_t>(std::size(cases)));
+  ASSERT_EQ(out.size(), std::size(cases));
+  for (size_t i = 0; i < std::size(cases); ++i) {
+    EXPECT_EQ(out[i], cases[i].want) << "fma.rn." << cases[i].fma << " " << cases[i].a << ", " << cases[i].b << ", " << cases[i].c << std::hex << ": got 0x" << out[i];
+  }
+}
+
 TEST(PtxEmulator, AMismatchedReferenceFailsTheCheckWithExitCode5) {
   TempDir dir;
   std::string ref(65536 * 4, '\0');  // all zeros: wrong except where a + b = 0
