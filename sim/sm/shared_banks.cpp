@@ -36,17 +36,23 @@ uint32_t shared_wavefronts(const WarpInst& inst, uint32_t banks, uint32_t bank_b
     return worst;
   }
   // General case: count distinct words per bank; lanes reading the same word share one pass.
-  // Warps mostly touch a few distinct words (a row broadcast to half a warp), so a short list
-  // with a linear search beats sorting.
-  std::array<uint64_t, 128> distinct;
-  size_t count = 0;
+  // Each bank chains the distinct words seen in it (one or two in practice: a row broadcast to
+  // half a warp), so a lane looks among its own bank's words only, not all the warp's.
+  constexpr size_t kMaxWords = 128;  // 32 lanes x 16 bytes in 4-byte banks
+  std::array<int16_t, 256> chain_head;
+  std::fill(chain_head.begin(), chain_head.begin() + static_cast<long>(used), int16_t{-1});
+  std::array<uint64_t, kMaxWords> words;
+  std::array<int16_t, kMaxWords> chain_next;
+  int16_t count = 0;
   inst.for_each_address([&](int, uint64_t a) {
     for (uint32_t j = 0; j < words_per_lane; ++j) {
       const uint64_t word = a / bank_bytes + j;
-      if (std::find(distinct.begin(), distinct.begin() + static_cast<long>(count), word) != distinct.begin() + static_cast<long>(count)) continue;
-      if (count == distinct.size()) break;
-      distinct[count++] = word;
-      uint32_t b = static_cast<uint32_t>(word % banks) & 255u;
+      const uint32_t b = static_cast<uint32_t>(word % banks) & 255u;
+      int16_t i = chain_head[b];
+      while (i >= 0 && words[static_cast<size_t>(i)] != word) i = chain_next[static_cast<size_t>(i)];
+      if (i >= 0) continue;
+      if (static_cast<size_t>(count) == kMaxWords) break;
+      words[static_cast<size_t>(count)] = word, chain_next[static_cast<size_t>(count)] = chain_head[b], chain_head[b] = count++;
       worst = std::max(worst, ++per_bank[b]);
     }
   });

@@ -434,14 +434,29 @@ class CtaEmulator : public CtaWork {
   // The racing read (packed as WordAccess::read) a store by `me` at `now` to `bytes` would meet
   // among a shared word's records; 0 if none. The store to the whole word then frees the block.
   uint32_t racing_shared_read(WordAccess& a, const uint32_t* known, uint32_t me, uint32_t now, uint32_t bytes);
+  // The shared-memory checkers for the access of `size` bytes at lane_address[l] by each lane l
+  // in exec, lowest lane first.
+  void check_shared(const WarpState& w, uint32_t exec, const std::array<uint64_t, 32>& lane_address, uint32_t size, bool write, bool atomic,
+                    const EmuInst& in) {
+    if (shared_words_.empty()) return;
+    uint64_t bits_seen = size;
+    for (uint32_t m = exec; m; m &= m - 1) bits_seen |= lane_address[std::countr_zero(m)];
+    // Whole aligned words (nearly every access) skip the byte masks' arithmetic.
+    if ((bits_seen & 3) == 0) return check_shared_words<false>(w, exec, lane_address, size, write, atomic, in);
+    check_shared_words<true>(w, exec, lane_address, size, write, atomic, in);
+  }
+  // The same for one lane's access.
   void check_shared(const WarpState& w, uint32_t lane, uint64_t address, uint32_t size, bool write, bool atomic, const EmuInst& in) {
     if (shared_words_.empty()) return;
-    // Whole aligned words (nearly every access) skip the byte masks' arithmetic.
-    if (((address | size) & 3) == 0) return check_shared_words<false>(w, lane, address, size, write, atomic, in);
-    check_shared_words<true>(w, lane, address, size, write, atomic, in);
+    std::array<uint64_t, 32> lane_address;
+    lane_address[lane] = address;
+    check_shared(w, 1u << lane, lane_address, size, write, atomic, in);
   }
-  template <bool kPartial>  // kPartial: the access covers part of a word (memory_access.cpp)
-  void check_shared_words(const WarpState& w, uint32_t lane, uint64_t address, uint32_t size, bool write, bool atomic, const EmuInst& in);
+  // One call per warp, not per lane: the checks of one word are a few compares, and a call per
+  // lane cost as much again (memory_access.cpp).
+  template <bool kPartial>  // kPartial: some access covers part of a word
+  void check_shared_words(const WarpState& w, uint32_t exec, const std::array<uint64_t, 32>& lane_address, uint32_t size, bool write, bool atomic,
+                          const EmuInst& in);
   // Buffers allocated with `init: none` (compute-sanitizer's initcheck): a global access by `lane`
   // to [address, address + size) that reads reports bytes nothing has written; one that writes
   // marks them written. Only while checks_global_.

@@ -5,6 +5,7 @@
 #include <array>
 #include <bit>
 #include <cstdio>
+#include <cstring>
 #include <string>
 
 #include "common/error.h"
@@ -22,59 +23,64 @@ std::string CtaEmulator::thread_name(const WarpState& w, uint32_t lane) const {
 }
 
 template <bool kPartial>
-void CtaEmulator::check_shared_words(const WarpState& w, uint32_t lane, uint64_t address, uint32_t size, bool write, bool atomic,
-                                     const EmuInst& in) {
+void CtaEmulator::check_shared_words(const WarpState& w, uint32_t exec, const std::array<uint64_t, 32>& lane_address, uint32_t size, bool write,
+                                     bool atomic, const EmuInst& in) {
   // What this warp has acquired of each warp's clock. Its own entry is its clock now, so its own
   // earlier accesses are always ordered, and a clock of 0 (never accessed) is ordered too.
   const uint32_t* known = w.clock_row;
   const uint32_t now = known[w.index];
-  const uint32_t me = WordAccess::pack(w.index * 32 + lane, static_cast<uint32_t>(&in - launch_.program->insts.data()));
-  const uint64_t first_word = address / 4, last_word = (address + size - 1) / 4;
-  // The bytes of each word the access covers, as a 4-bit mask: all four but at the ends.
-  const uint32_t head = kPartial ? (0xfu << (address & 3)) & 0xf : 0xf, tail = kPartial ? 0xfu >> (3 - ((address + size - 1) & 3)) : 0xf;
-  for (uint64_t word = first_word; word <= last_word && word < shared_words_.size(); ++word) {
-    WordAccess& a = shared_words_[word];
-    const uint32_t bytes = kPartial ? (word == first_word ? head : 0xf) & (word == last_word ? tail : 0xf) : 0xf;
-    const uint32_t mine = me | bytes << WordAccess::kBytesShift;
-    const bool uninitialized = !write && !atomic && !(a.write & WordAccess::kWrittenBit);
-    // Threads of different warps touching one word, one of them writing, with nothing ordering
-    // the earlier access before this one (no barrier phase or mbarrier hand-off between them).
-    // Or two lanes of this warp, in different instructions, with no __syncwarp (nor any other
-    // release by the warp) between them: under independent thread scheduling (Volta and later)
-    // the lanes need not run in step, so warp-synchronous code without __syncwarp is a race
-    // (CUDA programming guide; compute-sanitizer's racecheck reports these too).
-    // Only accesses sharing a byte conflict; the word remembers its last writer and its readers
-    // since (one per warp once two warps' reads are unordered), so a race between two accesses to
-    // different bytes and a third may go unseen (never a false one).
-    // (The byte test comes last: unordered accesses to a word are rare, and this is hot.)
-    const bool after_write = !atomic &&
-                             (a.write_clock > known[WordAccess::warp_of(a.write)] || same_warp_unordered(a.write, a.write_clock, me, now)) &&
-                             (WordAccess::bytes_of(a.write) & bytes);
-    uint32_t racing_read = 0;
-    if (!atomic && write) {
-      if (a.read_clock == kSharedReads) {
-        racing_read = racing_shared_read(a, known, me, now, bytes);
-      } else if ((a.read_clock > known[WordAccess::warp_of(a.read)] || same_warp_unordered(a.read, a.read_clock, me, now)) &&
-                 (WordAccess::bytes_of(a.read) & bytes)) {
-        racing_read = a.read;
+  const uint32_t instruction = WordAccess::pack(w.index * 32, static_cast<uint32_t>(&in - launch_.program->insts.data()));
+  for (uint32_t m = exec; m; m &= m - 1) {
+    const auto lane = static_cast<uint32_t>(std::countr_zero(m));
+    const uint64_t address = lane_address[lane];
+    const uint32_t me = instruction + lane;  // the thread is the packing's low field
+    const uint64_t first_word = address / 4, last_word = (address + size - 1) / 4;
+    // The bytes of each word the access covers, as a 4-bit mask: all four but at the ends.
+    const uint32_t head = kPartial ? (0xfu << (address & 3)) & 0xf : 0xf, tail = kPartial ? 0xfu >> (3 - ((address + size - 1) & 3)) : 0xf;
+    for (uint64_t word = first_word; word <= last_word && word < shared_words_.size(); ++word) {
+      WordAccess& a = shared_words_[word];
+      const uint32_t bytes = kPartial ? (word == first_word ? head : 0xf) & (word == last_word ? tail : 0xf) : 0xf;
+      const uint32_t mine = me | bytes << WordAccess::kBytesShift;
+      const bool uninitialized = !write && !atomic && !(a.write & WordAccess::kWrittenBit);
+      // Threads of different warps touching one word, one of them writing, with nothing ordering
+      // the earlier access before this one (no barrier phase or mbarrier hand-off between them).
+      // Or two lanes of this warp, in different instructions, with no __syncwarp (nor any other
+      // release by the warp) between them: under independent thread scheduling (Volta and later)
+      // the lanes need not run in step, so warp-synchronous code without __syncwarp is a race
+      // (CUDA programming guide; compute-sanitizer's racecheck reports these too).
+      // Only accesses sharing a byte conflict; the word remembers its last writer and its readers
+      // since (one per warp once two warps' reads are unordered), so a race between two accesses to
+      // different bytes and a third may go unseen (never a false one).
+      // (The byte test comes last: unordered accesses to a word are rare, and this is hot.)
+      const bool after_write = !atomic &&
+                               (a.write_clock > known[WordAccess::warp_of(a.write)] || same_warp_unordered(a.write, a.write_clock, me, now)) &&
+                               (WordAccess::bytes_of(a.write) & bytes);
+      uint32_t racing_read = 0;
+      if (!atomic && write) {
+        if (a.read_clock == kSharedReads) {
+          racing_read = racing_shared_read(a, known, me, now, bytes);
+        } else if ((a.read_clock > known[WordAccess::warp_of(a.read)] || same_warp_unordered(a.read, a.read_clock, me, now)) &&
+                   (WordAccess::bytes_of(a.read) & bytes)) {
+          racing_read = a.read;
+        }
       }
-    }
-    if (uninitialized || after_write || racing_read) report_shared(w, lane, word, write, uninitialized, after_write, racing_read, in);
-    if (atomic) {
-      a.write |= WordAccess::kWrittenBit;
-    } else if (write) {
-      const bool merge = kPartial && bytes != 0xf && same_instruction(a.write, a.write_clock, me, now);
-      a.write = mine | (merge ? a.write & WordAccess::kBytesBits : 0) | WordAccess::kWrittenBit, a.write_clock = now;
-    } else if (a.read_clock == kSharedReads) {
-      ReadRecord& r = read_block(a.read)[w.index];
-      const bool merge = kPartial && bytes != 0xf && same_instruction(r.read, r.clock, me, now);
-      r.read = mine | (merge ? r.read & WordAccess::kBytesBits : 0), r.clock = now;
-    } else if (a.read_clock > known[WordAccess::warp_of(a.read)] && share_reads(a, w.index, mine, now)) {
-      // Another warp's read this one is not ordered after: both kept (an own-warp read is always
-      // ordered, its clock being the warp's own).
-    } else {
-      const bool merge = kPartial && bytes != 0xf && same_instruction(a.read, a.read_clock, me, now);
-      a.read = mine | (merge ? a.read & WordAccess::kBytesBits : 0), a.read_clock = now;
+      if (uninitialized || after_write || racing_read) report_shared(w, lane, word, write, uninitialized, after_write, racing_read, in);
+      if (atomic) {
+        a.write |= WordAccess::kWrittenBit;
+      } else if (write) {
+        const bool merge = kPartial && bytes != 0xf && same_instruction(a.write, a.write_clock, me, now);
+        a.write = mine | (merge ? a.write & WordAccess::kBytesBits : 0) | WordAccess::kWrittenBit, a.write_clock = now;
+      } else if (a.read_clock == kSharedReads) {
+        ReadRecord& r = read_block(a.read)[w.index];
+        const bool merge = kPartial && bytes != 0xf && same_instruction(r.read, r.clock, me, now);
+        r.read = mine | (merge ? r.read & WordAccess::kBytesBits : 0), r.clock = now;
+      } else if (a.read_clock > known[WordAccess::warp_of(a.read)] && share_reads(a, w.index, mine, now)) {
+        // Another warp's read this one is not ordered after: both kept (an own-warp read is always
+        // ordered, its clock being the warp's own).
+      } else {
+        const bool merge = kPartial && bytes != 0xf && same_instruction(a.read, a.read_clock, me, now);
+        a.read = mine | (merge ? a.read & WordAccess::kBytesBits : 0), a.read_clock = now;
+      }
     }
   }
 }
@@ -115,8 +121,8 @@ uint32_t CtaEmulator::racing_shared_read(WordAccess& a, const uint32_t* known, u
   return racing;
 }
 
-template void CtaEmulator::check_shared_words<false>(const WarpState&, uint32_t, uint64_t, uint32_t, bool, bool, const EmuInst&);
-template void CtaEmulator::check_shared_words<true>(const WarpState&, uint32_t, uint64_t, uint32_t, bool, bool, const EmuInst&);
+template void CtaEmulator::check_shared_words<false>(const WarpState&, uint32_t, const std::array<uint64_t, 32>&, uint32_t, bool, bool, const EmuInst&);
+template void CtaEmulator::check_shared_words<true>(const WarpState&, uint32_t, const std::array<uint64_t, 32>&, uint32_t, bool, bool, const EmuInst&);
 
 void CtaEmulator::check_global(const WarpState& w, uint32_t lane, uint64_t address, uint64_t size, bool read, bool write, const EmuInst& in) {
   uint64_t offset = 0;
@@ -261,27 +267,41 @@ void CtaEmulator::load_store(WarpState& w, const EmuInst& in, uint32_t exec, Rec
     if (space == MemSpace::kGlobal) base = launch_.memory->at(low, high + bytes - low);
     if (space == MemSpace::kShared && high + bytes <= shared_.size()) base = shared_.data() + low;
   }
-  const bool checked_shared = space == MemSpace::kShared && !shared_words_.empty();
+  if (space == MemSpace::kShared) check_shared(w, exec, lane_address, bytes, !load, in.strong, in);
   const bool checked_remote = space == MemSpace::kSharedCluster && !shared_words_.empty();
   const bool checked_global = space == MemSpace::kGlobal && checks_global_;
-  for_lanes(exec, [&](uint32_t l) {
-    const uint64_t a = lane_address[l];
-    if (space != MemSpace::kParam) out.addresses.push_back(a);
-    uint8_t* p = base ? base + (a - low) : memory_at(space, a, bytes, w, l, in);
-    if (checked_shared) check_shared(w, l, a, bytes, !load, in.strong, in);
-    if (checked_global) check_global(w, l, a, bytes, load, !load, in);
-    if (checked_remote) check_remote_shared(w, l, a, bytes, !load, in);
-    for (uint32_t k = 0; k < n; ++k) {
-      const int32_t r = data_regs[k];
-      if (load) {
-        uint64_t v = load_bits(p + k * size, size);
-        if (sign_extend) v = static_cast<uint64_t>(as_signed(v, in.type.bits));
-        write(w, r, l, v);
-      } else {
-        store_bits(p + k * size, immediate ? data.bits : (r >= 0 ? w.regs.get(r, l) : 0), size);
+  // Aligned 4-byte loads into 32-bit registers with the warp's range checked at once (most loads
+  // of a kernel): straight copies, without write()'s per-lane lookup of the register's width.
+  bool into32 = load && base && size == 4 && !checked_global && !checked_remote;
+  for (uint32_t k = 0; k < n && into32; ++k) into32 = data_regs[k] >= 0 && launch_.program->storage_bits[static_cast<size_t>(data_regs[k])] == 32;
+  if (into32) {
+    std::array<uint32_t*, 4> dst{};
+    for (uint32_t k = 0; k < n; ++k) dst[k] = w.regs.lanes32(data_regs[k]);
+    for_lanes(exec, [&](uint32_t l) {
+      const uint64_t a = lane_address[l];
+      if (space != MemSpace::kParam) out.addresses.push_back(a);
+      const uint8_t* p = base + (a - low);
+      for (uint32_t k = 0; k < n; ++k) std::memcpy(dst[k] + l, p + 4 * k, 4);
+    });
+  } else {
+    for_lanes(exec, [&](uint32_t l) {
+      const uint64_t a = lane_address[l];
+      if (space != MemSpace::kParam) out.addresses.push_back(a);
+      uint8_t* p = base ? base + (a - low) : memory_at(space, a, bytes, w, l, in);
+      if (checked_global) check_global(w, l, a, bytes, load, !load, in);
+      if (checked_remote) check_remote_shared(w, l, a, bytes, !load, in);
+      for (uint32_t k = 0; k < n; ++k) {
+        const int32_t r = data_regs[k];
+        if (load) {
+          uint64_t v = load_bits(p + k * size, size);
+          if (sign_extend) v = static_cast<uint64_t>(as_signed(v, in.type.bits));
+          write(w, r, l, v);
+        } else {
+          store_bits(p + k * size, immediate ? data.bits : (r >= 0 ? w.regs.get(r, l) : 0), size);
+        }
       }
-    }
-  });
+    });
+  }
   if (in.strong && clocks_.enabled()) sync_through_memory(w, space, lane_address, exec, !load, load);
   if (space != MemSpace::kParam) compress_addresses(out);
 }

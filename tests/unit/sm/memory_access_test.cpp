@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <numeric>
+#include <set>
 
 #include "sm/coalescer.h"
 #include "sm/shared_banks.h"
@@ -98,6 +99,37 @@ TEST(SharedBanks, WideAccessesNeedMorePasses) {
   EXPECT_EQ(shared_wavefronts(Access("ld.shared.f64", 0xffffffff, 0, 8).inst, 32, 4), 2u);
   EXPECT_EQ(shared_wavefronts(Access("ld.shared.v4.f32", 0xffffffff, 0, 16).inst, 32, 4), 4u);
   EXPECT_EQ(shared_wavefronts(Access("ld.shared.f64", 0x0000ffff, 0, 8).inst, 32, 4), 1u);  // half warp fits one pass
+}
+
+// Scattered lists (no single stride): the passes are the most distinct words any bank holds,
+// lanes on one word sharing a pass. Hand counts, then lists drawn at random against a count
+// made with a set per bank.
+TEST(SharedBanks, ScatteredAddressesCountDistinctWordsPerBank) {
+  // Two half-warps reading the same 16 consecutive words (a tile row read by two rows of threads).
+  std::vector<uint64_t> halves(32);
+  for (uint32_t l = 0; l < 32; ++l) halves[l] = 4 * (l % 16);
+  EXPECT_EQ(shared_wavefronts(Access("ld.shared.f32", halves).inst, 32, 4), 1u);
+  // Words 0, 32, 64 (bank 0) twice each and word 1 (bank 1): three passes.
+  EXPECT_EQ(shared_wavefronts(Access("ld.shared.f32", {0, 128, 256, 0, 128, 256, 4}).inst, 32, 4), 3u);
+  // 16-byte accesses at 0 and 128 (words 0-3 and 32-35): banks 0-3 hold two words each.
+  EXPECT_EQ(shared_wavefronts(Access("ld.shared.v4.f32", {0, 128, 0}).inst, 32, 4), 2u);
+  uint64_t seed = 12345;
+  auto next = [&] { return (seed = seed * 6364136223846793005ull + 1442695040888963407ull) >> 33; };
+  for (int trial = 0; trial < 200; ++trial) {
+    SCOPED_TRACE(trial);
+    const uint32_t lanes = 1 + static_cast<uint32_t>(next() % 32), span_words = 1 + static_cast<uint32_t>(next() % 256);
+    const char* mnemonic = trial % 3 == 0 ? "ld.shared.v2.f32" : "ld.shared.f32";
+    const uint32_t words_per_lane = trial % 3 == 0 ? 2 : 1;
+    std::vector<uint64_t> list(lanes);
+    for (auto& a : list) a = 4 * words_per_lane * (next() % span_words);
+    std::vector<std::set<uint64_t>> per_bank(32);
+    for (uint64_t a : list) {
+      for (uint32_t j = 0; j < words_per_lane; ++j) per_bank[(a / 4 + j) % 32].insert(a / 4 + j);
+    }
+    size_t want = 1;
+    for (const auto& bank : per_bank) want = std::max(want, bank.size());
+    EXPECT_EQ(shared_wavefronts(Access(mnemonic, list).inst, 32, 4), want);
+  }
 }
 
 TEST(SharedBanks, DistinctAddresses) {
