@@ -41,6 +41,19 @@ void write_output(const std::string& path, const std::string& content) {
   write_file_atomically(path, content);
 }
 
+void check_output_paths(std::initializer_list<OutputOption> outputs) {
+  namespace fs = std::filesystem;
+  for (const auto& [option, path] : outputs) {
+    if (path.empty() || path == "-") continue;
+    const fs::path target(path), dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
+    std::error_code error;
+    const std::string where = std::string(option) + " " + path + ": ";
+    if (fs::is_directory(target, error)) throw std::runtime_error(where + "is a directory; expected a file name");
+    if (!fs::is_directory(dir, error)) throw std::runtime_error(where + "directory '" + dir.string() + "' does not exist; create it first");
+    if (::access(dir.c_str(), W_OK) != 0) throw std::runtime_error(where + "directory '" + dir.string() + "' is not writable");
+  }
+}
+
 void write_output_maybe_gzip(const std::string& path, const std::string& content) {
   if (!path.ends_with(".gz")) return write_output(path, content);
   std::string tmp = path + ".tmp";  // renamed into place only when complete

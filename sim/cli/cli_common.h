@@ -1,5 +1,6 @@
 #pragma once
 #include <boost/program_options.hpp>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,15 @@ bool stdout_is_terminal();
 void write_output(const std::string& path, const std::string& content);
 // As write_output, gzip-compressed when `path` ends in ".gz" (trace files).
 void write_output_maybe_gzip(const std::string& path, const std::string& content);
+// Before any work: throws std::runtime_error (exit 4, I/O, as a failed write) naming the option
+// when an output file could not be written where it is asked for (its directory missing or not
+// writable, or a directory in its place), so that a long run does not fail at its end, its
+// results lost. Empty paths and "-" (stdout) pass.
+struct OutputOption {
+  const char* option;  // "--json"
+  const std::string& path;
+};
+void check_output_paths(std::initializer_list<OutputOption> outputs);
 
 extern const char* const kVersion;
 

@@ -43,6 +43,7 @@ int bench_command(const std::vector<std::string>& args) {
       "launch", po::value(&launch), "time this PTX launch file (emulated) instead of the synthetic kernel")(
       "json", po::value(&json_path), "write the result as JSON to FILE");
   if (!parse_arguments(args, opts, po::positional_options_description{})) return kExitOk;
+  check_output_paths({{"--json", json_path}});
   if (spec.ctas == 0 || spec.threads_per_cta == 0 || spec.iterations_per_warp == 0) {
     throw UsageError{"--ctas, --threads and --iterations must be positive"};
   }

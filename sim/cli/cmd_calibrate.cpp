@@ -47,6 +47,7 @@ int calibrate_command(const std::vector<std::string>& args) {
       "json", po::value(&json_path), "write the table as JSON to FILE")(
       "write-traces", po::value(&trace_dir), "also write each microbenchmark run as DIR/<name>.trace.gz");
   if (!parse_arguments(args, opts, po::positional_options_description{})) return kExitOk;
+  check_output_paths({{"--json", json_path}});
   if (arch.empty()) throw UsageError{"--arch is required"};
   LoadedConfig config = load_gpu_config(arch, sets);
   MicrobenchTraceSink sink;

@@ -58,6 +58,7 @@ int compare_command(const std::vector<std::string>& args) {
   po::positional_options_description pos;
   pos.add("input", 1);
   if (!parse_arguments(args, opts, pos)) return kExitOk;
+  check_output_paths({{"--json", json_path}, {"--svg", svg_path}});
   if (arches.empty()) throw UsageError{"missing --arch (a list such as v100,a100,h100,h200,b200)"};
   if (input.empty()) throw UsageError{"missing the input"};
 

@@ -32,6 +32,7 @@ int convert_command(const std::vector<std::string>& args) {
   po::positional_options_description pos;
   pos.add("input", 1);
   if (!parse_arguments(args, opts, pos)) return kExitOk;
+  check_output_paths({{"--output", output}});
   if (input.empty() || output.empty()) throw UsageError{"convert needs an input and -o OUTPUT"};
   if (!AccelSimWorkload::accepts(input)) throw UsageError{"'" + input + "' is not an Accel-Sim trace (kernelslist.g, .traceg or .traceg.xz)"};
 

@@ -100,6 +100,8 @@ int run_command(const std::vector<std::string>& args) {
   po::positional_options_description pos;
   pos.add("input", 1);
   if (!parse_arguments(args, opts, pos)) return kExitOk;
+  check_output_paths({{"--json", json_path}, {"--csv", csv_path}, {"--stats", stats_path}});
+  views.check_outputs();
   if (arch.empty()) throw UsageError{"missing --arch (one of: v100 a100 h100 h200 b200, or a YAML file)"};
   if (input.empty()) throw UsageError{"missing the input trace"};
 

@@ -61,6 +61,7 @@ int plan(const std::vector<std::string>& args) {
   po::positional_options_description pos;
   pos.add("input", 1);
   if (!parse_arguments(args, opts, pos)) return kExitOk;
+  check_output_paths({{"--output", output}});
   if (sweep_file.empty()) throw UsageError{"missing the sweep file"};
   std::string lines;
   const auto points = plan_sweep(sweep_file);
@@ -110,6 +111,7 @@ int merge(const std::vector<std::string>& args) {
   po::positional_options_description pos;
   pos.add("input", 1);
   if (!parse_arguments(args, opts, pos)) return kExitOk;
+  check_output_paths({{"--output", output}, {"--svg", svg_path}});
   if (dir.empty()) throw UsageError{"missing the results folder"};
   std::vector<SweepPoint> points;
   if (!points_file.empty()) points = read_points(points_file);

@@ -40,6 +40,7 @@ int trace_command(const std::vector<std::string>& args) {
   po::positional_options_description pos;
   pos.add("input", 1);
   if (!parse_arguments(args, opts, pos)) return kExitOk;
+  check_output_paths({{"--output", output}});
   if (arch.empty() || input.empty() || output.empty()) throw UsageError{"trace needs --arch, a launch file and -o OUTPUT"};
   LoadedConfig config = load_gpu_config(arch);
   ptx::PtxWorkload workload(input, config.spec.compute_capability);

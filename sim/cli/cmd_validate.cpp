@@ -123,6 +123,7 @@ int validate_command(const std::vector<std::string>& args) {
   po::positional_options_description pos;
   pos.add("input", 1);
   if (!parse_arguments(args, opts, pos)) return kExitOk;
+  check_output_paths({{"--json", json_path}, {"--csv", csv_path}, {"--svg", svg_path}});
   if (input.empty()) throw UsageError{"missing the measurements file (tools/validation/run_on_gpu.sh writes one)"};
 
   const Measurements m = read_measurements(input);

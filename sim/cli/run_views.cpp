@@ -26,6 +26,10 @@ void RunViews::add_options(po::options_description& opts) {
       "report", po::value(&report_path_), "write a self-contained HTML report (summary, stalls, roofline, divergence, memory) to FILE");
 }
 
+void RunViews::check_outputs() const {
+  check_output_paths({{"--timeline", timeline_path_}, {"--roofline", roofline_path_}, {"--report", report_path_}});
+}
+
 void RunViews::attach(Gpu& gpu) {
   auto list = [](const std::string& flag, const std::string& text) {
     try {

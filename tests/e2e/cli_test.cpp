@@ -234,10 +234,24 @@ TEST(CliErrors, BadConfigOverrideExits3) {
   EXPECT_NE(r.err.find("out of range"), std::string::npos) << r.err;
 }
 
-TEST(CliErrors, UnwritableOutputExits4) {
-  auto r = run_cli({"run", "--arch", "a100", test::source_path("traces/examples/fma_ilp.trace"), "--json", "/nonexistent/dir/o.json", "-q"});
+// Output paths are checked before the run, so that a long run does not end by losing its
+// results: the error names the option and says what is wrong, and nothing is simulated (no
+// report on stdout).
+TEST(CliErrors, UnwritableOutputExits4BeforeTheRun) {
+  const std::string trace = test::source_path("traces/examples/fma_ilp.trace");
+  auto r = run_cli({"run", "--arch", "a100", trace, "--json", "/nonexistent/dir/o.json"});
   EXPECT_EQ(r.exit_code, 4);
-  EXPECT_NE(r.err.find("/nonexistent/dir/o.json"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--json /nonexistent/dir/o.json: directory '/nonexistent/dir' does not exist"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out, "");
+  TempDir dir;
+  std::filesystem::create_directory(dir.path("sub"));
+  r = run_cli({"run", "--arch", "a100", trace, "--timeline", dir.path("sub")});
+  EXPECT_EQ(r.exit_code, 4);
+  EXPECT_NE(r.err.find("--timeline " + dir.path("sub") + ": is a directory"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out, "");
+  r = run_cli({"trace", "--arch", "a100", test::source_path("traces/kernels/vector_add.launch.yaml"), "-o", "/nonexistent/t.trace.gz"});
+  EXPECT_EQ(r.exit_code, 4);
+  EXPECT_NE(r.err.find("--output /nonexistent/t.trace.gz: directory '/nonexistent' does not exist"), std::string::npos) << r.err;
 }
 
 }  // namespace
