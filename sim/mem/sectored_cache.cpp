@@ -1,26 +1,28 @@
 #include "mem/sectored_cache.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace warpsim {
 
 SectoredCache::SectoredCache(uint64_t size_bytes, uint32_t associativity, uint32_t line_bytes, uint32_t sector_bytes,
                              bool track_ready)
-    : sets_(size_bytes / (uint64_t{associativity} * line_bytes)), assoc_(associativity), sectors_(line_bytes / sector_bytes) {
-  if (sets_ == 0) sets_ = 1;  // a zero-size cache (all shared memory) still needs one set to be valid
+    : sets_(std::max<uint64_t>(1, size_bytes / (uint64_t{associativity} * line_bytes))),  // a zero-size cache (all shared memory) still has one set
+      assoc_(associativity),
+      sectors_(line_bytes / sector_bytes),
+      tags_(sets_ * assoc_),
+      lines_(sets_ * assoc_),
+      ready_(track_ready ? sets_ * assoc_ * sectors_ : 0) {
   if (sets_ > 1 && (sets_ & (sets_ - 1)) == 0) set_mask_ = sets_ - 1;
   fastmod_multiplier_ = UINT64_MAX / sets_ + 1;
-  lines_.resize(sets_ * assoc_);
-  tags_.assign(sets_ * assoc_, kNoTag);
   if (size_bytes == 0) assoc_ = 0;  // never hits, never allocates
-  if (track_ready) ready_.assign(sets_ * associativity * sectors_, 0);
 }
 
 int SectoredCache::find(uint64_t line) const {
   size_t base = set_of(line) * assoc_;
   const uint64_t* tags = tags_.data() + base;
   for (uint32_t w = 0; w < assoc_; ++w) {
-    if (tags[w] == line) return static_cast<int>(w);
+    if (tags[w] == line + 1) return static_cast<int>(w);
   }
   return -1;
 }
@@ -39,17 +41,17 @@ int SectoredCache::allocate(uint64_t line, Victim& victim) {
     if (l.last_use < lines_[base + chosen].last_use) chosen = w;
   }
   Line& l = lines_[base + chosen];
-  if (l.valid) victim = Victim{true, tags_[base + chosen], l.dirty, l.valid};
+  if (l.valid) victim = Victim{true, tags_[base + chosen] - 1, l.dirty, l.valid};
   l = Line{++use_clock_, 0, 0};
   // The tag is set by fill(): a way allocated but never filled stays free.
-  tags_[base + chosen] = kNoTag;
+  tags_[base + chosen] = 0;
   return static_cast<int>(chosen);
 }
 
 void SectoredCache::fill(uint64_t line, int way, uint32_t sectors, Cycle ready_at) {
   size_t s = slot(line, way);
   lines_[s].valid |= sectors;
-  if (sectors) tags_[s] = line;
+  if (sectors) tags_[s] = line + 1;
   if (!ready_.empty()) {
     for (uint32_t i = 0; i < sectors_; ++i)
       if (sectors & (1u << i)) ready_[s * sectors_ + i] = ready_at;
@@ -59,12 +61,7 @@ void SectoredCache::fill(uint64_t line, int way, uint32_t sectors, Cycle ready_a
 void SectoredCache::invalidate(uint64_t line, int way) {
   const size_t s = slot(line, way);
   lines_[s] = Line{};
-  tags_[s] = kNoTag;
-}
-
-void SectoredCache::invalidate_all() {
-  for (auto& l : lines_) l = Line{};
-  tags_.assign(tags_.size(), kNoTag);
+  tags_[s] = 0;
 }
 
 }  // namespace warpsim

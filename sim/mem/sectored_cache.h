@@ -4,8 +4,7 @@
 // Sets are chosen by line index modulo the set count, so sizes need not be powers of two.
 #include <cstddef>
 #include <cstdint>
-#include <vector>
-
+#include "common/zeroed_array.h"
 #include "engine/cycle.h"
 
 namespace warpsim {
@@ -26,7 +25,6 @@ class SectoredCache {
   // Returns the way holding `line`, or -1. Does not change LRU order.
   int find(uint64_t line) const;
   uint32_t valid_sectors(uint64_t line, int way) const { return lines_[slot(line, way)].valid; }
-  static constexpr uint64_t kNoTag = UINT64_MAX;  // tag of an empty way
   Cycle sector_ready(uint64_t line, int way, int sector) const { return ready_[slot(line, way) * sectors_ + sector]; }
   void touch(uint64_t line, int way) { lines_[slot(line, way)].last_use = ++use_clock_; }
   // Evict-first: the line becomes the least recently used of its set (streaming data, .cs/.lu).
@@ -38,7 +36,6 @@ class SectoredCache {
   void fill(uint64_t line, int way, uint32_t sectors, Cycle ready_at);
   void mark_dirty(uint64_t line, int way, uint32_t sectors) { lines_[slot(line, way)].dirty |= sectors; }
   void invalidate(uint64_t line, int way);
-  void invalidate_all();
 
   uint64_t sets() const { return sets_; }
   uint32_t sectors_per_line() const { return sectors_; }
@@ -65,10 +62,11 @@ class SectoredCache {
   uint32_t assoc_;
   uint32_t sectors_;
   // Tags apart from the rest, so a lookup scans one contiguous run of a set's tags. A way's tag
-  // is the full line index (kNoTag when it holds no sector).
-  std::vector<uint64_t> tags_;
-  std::vector<Line> lines_;
-  std::vector<Cycle> ready_;
+  // is the full line index + 1 (0 when it holds no sector: the arrays start as zero bytes, and
+  // a big L2's are never written where the run does not go).
+  ZeroedArray<uint64_t> tags_;
+  ZeroedArray<Line> lines_;
+  ZeroedArray<Cycle> ready_;
   uint64_t use_clock_ = 0;
 };
 
