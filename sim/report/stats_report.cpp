@@ -1,7 +1,6 @@
 #include "report/stats_report.h"
 
 #include <nlohmann/json.hpp>
-#include <unordered_map>
 
 #include "report/csv_report.h"
 
@@ -13,13 +12,14 @@ namespace {
 template <class F>
 void for_each_counter(const StatRegistry& registry, const StatRegistry::Snapshot& s, F&& f) {
   const auto& entries = registry.entries();
-  std::unordered_map<std::string, size_t> instances;
-  for (const auto& e : entries) ++instances[e.group];
-  for (const std::string& group : registry.groups()) {
-    const StatRegistry::Entry& first = registry.first_of(group);
-    if (instances[group] > 1 || first.name != group) f(group, first.unit, first.description, registry.sum(group, s));
+  for (const StatRegistry::Group& group : registry.groups()) {
+    if (group.entries.size() > 1 || entries[group.entries.front()].name != group.name)
+      f(group.name, group.unit, group.description, registry.sum(group.name, s));
   }
-  for (size_t i = 0; i < entries.size() && i < s.size(); ++i) f(entries[i].name, entries[i].unit, entries[i].description, s[i]);
+  for (size_t i = 0; i < entries.size() && i < s.size(); ++i) {
+    const StatRegistry::Group& group = registry.group_of(entries[i]);
+    f(entries[i].name, group.unit, group.description, s[i]);
+  }
 }
 
 }  // namespace
@@ -37,10 +37,7 @@ std::string stats_csv(const StatRegistry& registry, const std::vector<KernelRun>
 
 std::string stats_json(const StatRegistry& registry, const std::vector<KernelRun>& kernels) {
   nlohmann::ordered_json units = nlohmann::ordered_json::object(), list = nlohmann::ordered_json::array();
-  for (const std::string& group : registry.groups()) {
-    const StatRegistry::Entry& first = registry.first_of(group);
-    units[group] = {{"unit", first.unit}, {"description", first.description}};
-  }
+  for (const StatRegistry::Group& group : registry.groups()) units[group.name] = {{"unit", group.unit}, {"description", group.description}};
   for (const KernelRun& run : kernels) {
     nlohmann::ordered_json counters = nlohmann::ordered_json::object();
     for_each_counter(registry, run.stats, [&](const std::string& name, const std::string&, const std::string&, uint64_t v) { counters[name] = v; });

@@ -4,29 +4,27 @@
 #include <stdexcept>
 
 namespace warpsim {
-namespace {
-std::string group_of(const std::string& name) {
-  std::string g;
-  g.reserve(name.size());
+
+void StatRegistry::add(std::string name, const uint64_t* value, std::string_view unit, std::string_view description) {
+  scratch_.clear();
   for (size_t i = 0; i < name.size(); ++i) {
-    if (name[i] == '[') {
-      size_t close = name.find(']', i);
-      g += "[*]";
-      i = close;
+    const size_t close = name[i] == '[' ? name.find(']', i) : std::string::npos;
+    if (close == std::string::npos) {
+      scratch_ += name[i];
     } else {
-      g += name[i];
+      scratch_ += "[*]";
+      i = close;
     }
   }
-  return g;
-}
-}  // namespace
-
-void StatRegistry::add(std::string name, const uint64_t* value, std::string unit, std::string description) {
-  std::string group = group_of(name);
-  auto [it, fresh] = by_group_.try_emplace(group);
-  if (fresh) group_order_.push_back(group);
-  it->second.push_back(entries_.size());
-  entries_.push_back(Entry{std::move(name), std::move(group), std::move(unit), std::move(description), value});
+  auto it = group_index_.find(scratch_);
+  if (it == group_index_.end()) {
+    it = group_index_.emplace(scratch_, static_cast<uint32_t>(groups_.size())).first;
+    groups_.push_back(Group{scratch_, std::string(unit), std::string(description), {}});
+  }
+  Group& g = groups_[it->second];
+  if (g.unit != unit || g.description != description) throw std::logic_error("statistic " + name + " disagrees with its group " + g.name + " on unit or description");
+  g.entries.push_back(entries_.size());
+  entries_.push_back(Entry{std::move(name), it->second, value});
 }
 
 StatRegistry::Snapshot StatRegistry::snapshot() const {
@@ -42,26 +40,25 @@ StatRegistry::Snapshot StatRegistry::difference(const Snapshot& later, const Sna
   return d;
 }
 
-uint64_t StatRegistry::sum(const std::string& group, const Snapshot& s) const {
-  auto it = by_group_.find(group);
-  if (it == by_group_.end()) throw std::logic_error("no statistic group " + group);
+const StatRegistry::Group* StatRegistry::find_group(const std::string& name) const {
+  auto it = group_index_.find(name);
+  return it == group_index_.end() ? nullptr : &groups_[it->second];
+}
+
+uint64_t StatRegistry::sum(const std::string& group_name, const Snapshot& s) const {
+  auto it = group_index_.find(group_name);
+  if (it == group_index_.end()) throw std::logic_error("no statistic group " + group_name);
   uint64_t total = 0;
-  for (size_t i : it->second) total += s[i];
+  for (size_t i : groups_[it->second].entries) total += s[i];
   return total;
 }
 
-uint64_t StatRegistry::max(const std::string& group, const Snapshot& s) const {
-  auto it = by_group_.find(group);
-  if (it == by_group_.end()) throw std::logic_error("no statistic group " + group);
+uint64_t StatRegistry::max(const std::string& group_name, const Snapshot& s) const {
+  auto it = group_index_.find(group_name);
+  if (it == group_index_.end()) throw std::logic_error("no statistic group " + group_name);
   uint64_t m = 0;
-  for (size_t i : it->second) m = std::max(m, s[i]);
+  for (size_t i : groups_[it->second].entries) m = std::max(m, s[i]);
   return m;
-}
-
-std::vector<std::string> StatRegistry::groups() const { return group_order_; }
-
-const StatRegistry::Entry& StatRegistry::first_of(const std::string& group) const {
-  return entries_[by_group_.at(group).front()];
 }
 
 }  // namespace warpsim

@@ -53,8 +53,9 @@ uint64_t Timeline::Gauge::read() const {
 
 Timeline::Gauge Timeline::gauge(const std::string& group) const {
   Gauge g;
-  for (const auto& e : stats_.entries())
-    if (e.group == group) g.values.push_back(e.value);
+  if (const StatRegistry::Group* counters = stats_.find_group(group)) {
+    for (size_t i : counters->entries) g.values.push_back(stats_.entries()[i].value);
+  }
   g.last = g.read();
   return g;
 }
