@@ -19,9 +19,9 @@ class RunViews {
   void add_options(boost::program_options::options_description& opts);
   // Checks the options (throws UsageError) and attaches the observers to `gpu`.
   void attach(Gpu& gpu);
-  // Whether any view was asked for (they all watch the timing model).
   // check_output_paths for --timeline, --roofline and --report.
   void check_outputs() const;
+  // Whether any view was asked for (they all watch the timing model).
   bool requested() const { return !timeline_path_.empty() || !view_.empty() || !roofline_path_.empty() || !report_path_.empty(); }
   // Writes the requested files and returns text to print after the summary (the divergence view).
   std::string finish(const GpuSpec& spec, const std::vector<Summary>& kernels, const Summary& total, const std::string& input);
