@@ -11,6 +11,7 @@ import math
 import os
 import struct
 import sys
+from fractions import Fraction
 
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "traces", "kernels", "ref")
 os.makedirs(OUT, exist_ok=True)
@@ -217,6 +218,39 @@ c = mma_m16n8k32([(-128 + 7 * i) & 0xFF for i in range(512)], [(5 - 3 * i) & 0xF
 write("mma_s8_c.bin", "i", [int(x) for x in c])
 c = mma_m16n8k32([(5 * i) & 0xFF & 0xB7 for i in range(512)], [(3 + 11 * i) & 0xFF & 0xB7 for i in range(256)], e4m3)
 write("mma_e4m3_c.bin", "f", c)
+
+# mma_shapes.cu: every kernel builds its fragments from row-major matrices, so these are plain
+# matrix products; nothing here depends on the fragment layouts.
+def round_half_away(x):  # warpsim's integer random init (std::round)
+    return int(math.copysign(math.floor(abs(x) + 0.5), x))
+
+
+def product_plus_c(A, B, C, m, n, k):  # D = C + A B, row-major lists, summed exactly
+    return [C[i * n + j] + sum(Fraction(A[i * k + q]) * Fraction(B[q * n + j]) for q in range(k)) for i in range(m) for j in range(n)]
+
+
+a = random_init(41, -1, 1, 4096, lambda v: v)
+b = random_init(42, -1, 1, 4096, lambda v: v)
+write("dgemm_mma_c.bin", "d", [float(x) for x in product_plus_c(a, b, [0] * 4096, 64, 64, 64)])
+a = random_init(43, -1, 1, 448, lambda v: v)
+b = random_init(44, -1, 1, 224, lambda v: v)
+c = [Fraction(v) for v in random_init(45, -1, 1, 128, lambda v: v)]
+write("dmma_m16_d.bin", "d", [float(x) for x in product_plus_c(a, b, c, 16, 8, 28)])
+write("mma_tf32_k4_d.bin", "f", [exact_f32(float(x)) for x in product_plus_c([-4 + 0.125 * i for i in range(64)], [2 - 0.25 * i for i in range(32)],
+                                                                     [100 - 1.5 * i for i in range(128)], 16, 8, 4)])
+a = random_init(46, -128, 127, 256, round_half_away)
+b = random_init(47, 0, 255, 128, round_half_away)
+sb = random_init(48, -128, 127, 128, round_half_away)
+c = [2147473647 - 200 * i for i in range(128)]
+d = [int(x) for x in product_plus_c(a, b, c, 16, 8, 16)]
+e = [int(x) for x in product_plus_c(a[:128], sb, c[:64], 8, 8, 16)]
+print("mma_s8_k16: clamped", sum(x > 2**31 - 1 for x in d), "of 128, wrapped", sum(x > 2**31 - 1 for x in e), "of 64")
+write("mma_s8_k16_d.bin", "i", [min(x, 2**31 - 1) for x in d])
+write("mma_s8_k16_e.bin", "i", [x - 2**32 if x > 2**31 - 1 else x for x in e])
+a = [e4m3(round_half_away(v) & 0xB7) for v in random_init(49, 0, 255, 256, lambda v: v)]
+b = [e4m3(round_half_away(v) & 0xB7) for v in random_init(50, 0, 255, 128, lambda v: v)]
+c = random_init(51, -4, 4, 128, f16)
+write("mma_e4m3_f16_d.bin", "e", [f16(float(x)) for x in product_plus_c(a, b, c, 16, 8, 16)])
 
 # spin_lock.cu: each of 2 x 64 threads adds one to the counter while holding the lock.
 write("spin_lock_counter.bin", "i", [2 * 64])

@@ -105,6 +105,8 @@ bool decode_tensor(std::string_view base, const std::vector<std::string_view>& p
   // "A warp executing mma.sync.m8n8k4 computes 4 matrix multiply and accumulate operations"
   // (PTX ISA, mma); every other shape is one per warp.
   if (base == "mma" && out.m == 8 && out.n == 8 && out.k == 4 && prec == TensorPrecision::kFp16) out.mma_per_warp = 4;
+  // ptxas 13.0: "Feature '.m16n8k4 with double types' requires .target sm_90 or higher" (also k8, k16).
+  if (base == "mma" && prec == TensorPrecision::kFp64 && out.m == 16) out.min_compute_capability = std::max<uint16_t>(out.min_compute_capability, 90);
   if (base == "wgmma") out.warps_sharing = 4;
   if (base == "tcgen05") out.whole_sm = true;
   out.cta_pair = base == "tcgen05" && std::find(parts.begin(), parts.end(), "cta_group::2") != parts.end();

@@ -22,9 +22,10 @@ void Sm::issue_tensor(SubPartition& sp, Warp& w, const WarpInst& in, Cycle now) 
     auto cc = [](uint32_t c) { return std::to_string(c / 10) + "." + std::to_string(c % 10); };
     throw InputError(SourceLocation{kernel_->source_file, in.line, 1},
                      "'" + op.mnemonic + "' needs compute capability " + cc(needs) + " or later (" +
-                         (op.whole_sm ? "tcgen05 is Blackwell's"
-                                      : "mma.sync with a .kind, FP6/FP4 or block-scaled inputs, is GeForce Blackwell's; B200 runs them "
-                                        "through tcgen05.mma") +
+                         (op.whole_sm      ? "tcgen05 is Blackwell's"
+                          : needs == 90    ? "f64 mma.sync with M = 16 is Hopper's; A100 has m8n8k4"
+                                           : "mma.sync with a .kind, FP6/FP4 or block-scaled inputs, is GeForce Blackwell's; B200 runs "
+                                             "them through tcgen05.mma") +
                          "); " + spec_.name + " has " + cc(spec_.compute_capability));
   }
   if (op.tensor_copy_bytes != 0) return issue_tensor_copy(w, in, now);

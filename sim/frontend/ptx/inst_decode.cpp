@@ -148,14 +148,7 @@ void decode_operation(EmuInst& e) {
     }
   } else if (e.base == "mma") {
     e.code = EmuOp::kMma;
-    e.mma_k = e.has("m16n8k32") ? 32 : e.has("m16n8k16") ? 16 : 8;
-    if (e.mma_k == 32 && e.mods.size() >= 4) {  // ...dtype.atype.btype.ctype
-      e.mma_a = e.mods[e.mods.size() - 3];
-      e.mma_b = e.mods[e.mods.size() - 2];
-    }
-    e.bf16 = e.has("bf16");
-    e.tf32 = e.has("tf32");
-    if (e.mma_k != 32 && e.types.size() == 4) e.mma_d16 = e.types[0] == "f16", e.mma_c16 = e.types[3] == "f16";
+    decode_mma_sync(e.opcode, e.mods, e.mma_sync);  // supported_forms.cpp has refused the forms it does not run
   } else if (is_simd_video(e.base)) {
     e.code = EmuOp::kSimdVideo;
   } else if (e.base == "call") {

@@ -119,116 +119,12 @@ void CtaEmulator::matrix_op(WarpState& w, const EmuInst& in, uint32_t exec, Reco
       });
       return;
     }
-    case EmuOp::kMma: {
-      if (in.mma_k == 32) return mma_m16n8k32(w, in);
-      // PTX ISA fragment layouts for mma.m16n8k16 / m16n8k8 (.f16/.bf16 inputs, .f32 accumulators),
-      // with group = lane / 4 and t = lane % 4:
-      //   A element i of a lane: row = group + 8 * ((i / 2) % 2), col = 2t + i % 2 + 8 * (i / 4)
-      //   B element i:           row = 2t + i % 2 + 8 * (i / 2),  col = group
-      //   C/D element i:         row = group + 8 * (i / 2),       col = 2t + i % 2
-      // Two 16-bit elements share a register, the lower-numbered in the low half; so do f16
-      // accumulators (C/D element i in register i / 2). An f16 accumulation is computed in float
-      // and rounded once to f16 (assumed: the PTX ISA does not say how the hardware accumulates).
-      const uint32_t K = in.mma_k;
-      float a[16][16] = {}, b[16][8] = {}, c[16][8] = {};
-      auto to_float = [&](uint16_t h) { return in.bf16 ? std::bit_cast<float>(uint32_t{h} << 16) : half_to_float(h); };
-      const auto& fa = ops.at(1).regs;
-      const auto& fb = ops.at(2).regs;
-      const auto& fc = ops.at(3).regs;
-      // TF32 m16n8k8 holds one element per register: A element i at row group + 8 (i % 2), col
-      // t + 4 (i / 2); B element i at row t + 4i, col group. The 13 low mantissa bits of a TF32
-      // operand are not used by the hardware (PTX ISA); the emulator truncates them (assumed: the
-      // ISA leaves the rounding of an FP32 value passed as TF32 unspecified).
-      auto tf32 = [&](uint64_t bits) { return std::bit_cast<float>(static_cast<uint32_t>(bits) & 0xffffe000u); };
-      for (uint32_t l = 0; l < 32 && in.tf32; ++l) {
-        const uint32_t g = l / 4, t = l % 4;
-        for (uint32_t i = 0; i < 4; ++i) a[g + 8 * (i % 2)][t + 4 * (i / 2)] = tf32(reg(fa.at(i), l));
-        for (uint32_t i = 0; i < 2; ++i) b[t + 4 * i][g] = tf32(reg(fb.at(i), l));
-        for (uint32_t i = 0; i < 4; ++i) c[g + 8 * (i / 2)][2 * t + i % 2] = std::bit_cast<float>(static_cast<uint32_t>(reg(fc.at(i), l)));
-      }
-      for (uint32_t l = 0; l < 32 && !in.tf32; ++l) {
-        const uint32_t g = l / 4, t = l % 4;
-        for (uint32_t i = 0; i < K / 2; ++i) {  // 8 A elements for k16, 4 for k8
-          uint16_t h = static_cast<uint16_t>(reg(fa.at(i / 2), l) >> (16 * (i % 2)));
-          a[g + 8 * ((i / 2) % 2)][2 * t + i % 2 + 8 * (i / 4)] = to_float(h);
-        }
-        for (uint32_t i = 0; i < K / 4; ++i) {  // 4 B elements for k16, 2 for k8
-          uint16_t h = static_cast<uint16_t>(reg(fb.at(i / 2), l) >> (16 * (i % 2)));
-          b[2 * t + i % 2 + 8 * (i / 2)][g] = to_float(h);
-        }
-        for (uint32_t i = 0; i < 4; ++i) {
-          c[g + 8 * (i / 2)][2 * t + i % 2] = in.mma_c16 ? half_to_float(static_cast<uint16_t>(reg(fc.at(i / 2), l) >> (16 * (i % 2))))
-                                                         : std::bit_cast<float>(static_cast<uint32_t>(reg(fc.at(i), l)));
-        }
-      }
-      const auto& fd = ops.at(0).regs;
-      for (uint32_t l = 0; l < 32; ++l) {
-        const uint32_t g = l / 4, t = l % 4;
-        uint32_t packed = 0;
-        for (uint32_t i = 0; i < 4; ++i) {
-          uint32_t row = g + 8 * (i / 2), col = 2 * t + i % 2;
-          float acc = c[row][col];
-          for (uint32_t k = 0; k < K; ++k) acc = std::fmaf(a[row][k], b[k][col], acc);
-          if (in.mma_d16) {
-            packed |= uint32_t{float_to_half(acc)} << (16 * (i % 2));
-            if (i % 2) write(w, fd.at(i / 2), l, std::exchange(packed, 0u));
-          } else {
-            write(w, fd.at(i), l, std::bit_cast<uint32_t>(acc));
-          }
-        }
-      }
-      return;
-    }
+    case EmuOp::kMma:
+      return mma_sync(w, in);
     case EmuOp::kWmmaMma:
       return wmma_mma(w, in);
     default:
       fault(in, w, static_cast<uint32_t>(std::countr_zero(exec)), "not a matrix instruction");
-  }
-}
-
-// mma.sync.m16n8k32 with 8-bit inputs, fragment layouts per the PTX ISA (group = lane / 4,
-// t = lane % 4; four elements per register, the lowest-numbered in the low byte):
-//   A element i (0..15): row = group + 8 if 4 <= i % 8, col = 4t + i % 4 + 16 * (i / 8)
-//   B element i (0..7):  row = 4t + i % 4 + 16 * (i / 4), col = group
-//   C/D element i:       row = group + 8 * (i / 2), col = 2t + i % 2
-// Integers accumulate exactly in 32 bits (wrapping); FP8 products are exact in float and are
-// summed in k order with fmaf (the hardware's internal precision is not specified).
-void CtaEmulator::mma_m16n8k32(WarpState& w, const EmuInst& in) {
-  const auto& ops = in.operands;
-  const auto& fa = ops.at(1).regs;
-  const auto& fb = ops.at(2).regs;
-  const auto& fc = ops.at(3).regs;
-  const auto& fd = ops.at(0).regs;
-  auto element = [](const std::string& type, uint32_t byte) { return matrix_element_value(type, byte); };
-  auto reg = [&](int32_t r, uint32_t l) { return w.regs.get(r, l); };
-  double a[16][32] = {}, b[32][8] = {};
-  for (uint32_t l = 0; l < 32; ++l) {
-    const uint32_t g = l / 4, t = l % 4;
-    for (uint32_t i = 0; i < 16; ++i) {
-      uint32_t byte = static_cast<uint32_t>(reg(fa.at(i / 4), l) >> (8 * (i % 4))) & 0xff;
-      a[g + ((i % 8) >= 4 ? 8 : 0)][4 * t + i % 4 + 16 * (i / 8)] = element(in.mma_a, byte);
-    }
-    for (uint32_t i = 0; i < 8; ++i) {
-      uint32_t byte = static_cast<uint32_t>(reg(fb.at(i / 4), l) >> (8 * (i % 4))) & 0xff;
-      b[4 * t + i % 4 + 16 * (i / 4)][g] = element(in.mma_b, byte);
-    }
-  }
-  const bool integer = in.mma_a == "s8" || in.mma_a == "u8";
-  for (uint32_t l = 0; l < 32; ++l) {
-    const uint32_t g = l / 4, t = l % 4;
-    for (uint32_t i = 0; i < 4; ++i) {
-      const uint32_t row = g + 8 * (i / 2), col = 2 * t + i % 2;
-      const uint32_t c = static_cast<uint32_t>(reg(fc.at(i), l));
-      if (integer) {
-        uint32_t acc = c;
-        for (uint32_t k = 0; k < 32; ++k) acc += static_cast<uint32_t>(static_cast<int32_t>(a[row][k] * b[k][col]));
-        write(w, fd.at(i), l, acc);
-      } else {
-        float acc = std::bit_cast<float>(c);
-        for (uint32_t k = 0; k < 32; ++k) acc = std::fmaf(static_cast<float>(a[row][k]), static_cast<float>(b[k][col]), acc);
-        write(w, fd.at(i), l, std::bit_cast<uint32_t>(acc));
-      }
-    }
   }
 }
 

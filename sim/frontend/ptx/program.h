@@ -12,6 +12,7 @@
 #include "frontend/ptx/float_formats.h"
 #include "frontend/ptx/ptx_module.h"
 #include "frontend/ptx/tmem_fragment.h"
+#include "frontend/ptx/mma_sync_form.h"
 #include "frontend/ptx/wmma_fragment.h"
 #include "frontend/warp_inst.h"
 #include "isa/op_info.h"
@@ -116,7 +117,6 @@ struct EmuInst {
   bool strong = false;
   bool integer_rounding = false;    // cvt .rni/.rzi/.rmi/.rpi: round to an integral value
   Rounding rounding = Rounding::kNearestEven;  // cvt's rounding mode, integral or not
-  bool mma_d16 = false, mma_c16 = false;  // mma.sync with f16 D or C (two elements per register)
   // cvt to or from two values in one register: the element formats and the bits each takes
   // (an f32 source: f32 and 32).
   bool cvt_packed = false;
@@ -131,7 +131,7 @@ struct EmuInst {
   uint8_t qualifier = 0;
   // bar/barrier's form, in `qualifier`: sync, arrive, or red with its operation.
   static constexpr uint8_t kBarSync = 0, kBarArrive = 1, kBarPopc = 2, kBarAnd = 3, kBarOr = 4;
-  bool tf32 = false;                // mma.sync with .tf32 inputs (one element per register); cvt.rna.tf32.f32
+  bool tf32 = false;                // cvt.rna.tf32.f32
   ValueType type, source_type;      // the (last) operand type; cvt's source type
   uint32_t line = 0, source_line = 0;
   uint32_t reconverge = 0;          // branches: the immediate post-dominator (index; size() = exit)
@@ -145,7 +145,8 @@ struct EmuInst {
   bool column_major = false;        // wmma.load/store layout
   bool transpose = false;           // ldmatrix .trans
   WmmaInfo wmma;                    // wmma: shape and element types
-  uint32_t mma_k = 0;               // mma.sync m16n8kK; wgmma m64nNkK
+  uint32_t mma_k = 0;               // wgmma m64nNkK
+  MmaSyncForm mma_sync;             // mma.sync's shape and types
   uint32_t wgmma_n = 0;             // wgmma m64nNkK
   Tcgen05Op tcgen05 = Tcgen05Op::kNone;
   // tcgen05.ld/st: the shape and .pack::16b/.unpack::16b (tmem_fragment.h); .xN is the
@@ -156,7 +157,7 @@ struct EmuInst {
   int32_t wait_groups = -1;         // cp.async.wait_group N (-1: wait_all)
   CmpOp cmp = CmpOp::kNone;         // setp/set comparison
   std::string boolop, atom_op, shfl_mode;
-  std::string mma_a, mma_b;         // m16n8k32 8-bit input types: s8, u8, e4m3 or e5m2; wgmma's A and B types
+  std::string mma_a, mma_b;         // wgmma's A and B types
   // ld/st/atom/red without a state space (generic) or on .shared::cluster: the space is known
   // only from the addresses at run time, and the record then points at one of these.
   bool generic = false;

@@ -9,46 +9,24 @@
 namespace warpsim::ptx {
 namespace {
 
-// mma.sync.aligned.m16n8k{8,16}.row.col.f32.{f16,bf16}.{f16,bf16}.f32 (and tf32, 8-bit inputs),
-// with the fragment layouts of the PTX ISA.
-std::string mma_form(const Instruction& in) {
-  bool shape = in.opcode.find(".m16n8k16.") != std::string::npos || in.opcode.find(".m16n8k8.") != std::string::npos;
-  // f16 inputs accumulate in f32 or f16 (D and C each); bf16 and tf32 in f32 only.
-  bool types = in.opcode.find(".row.col.f32.f16.f16.f32") != std::string::npos || in.opcode.ends_with(".row.col.f16.f16.f16.f16") ||
-               in.opcode.ends_with(".row.col.f32.f16.f16.f16") || in.opcode.ends_with(".row.col.f16.f16.f16.f32") ||
-               in.opcode.find(".row.col.f32.bf16.bf16.f32") != std::string::npos ||
-               in.opcode.find(".m16n8k8.row.col.f32.tf32.tf32.f32") != std::string::npos;
-  if (in.opcode.find(".m16n8k32.row.col.") != std::string::npos) {  // 8-bit inputs
-    auto ends = [&](const char* tail) { return in.opcode.size() > std::strlen(tail) && in.opcode.ends_with(tail); };
-    shape = true;
-    types = ends(".s32.s8.s8.s32") || ends(".s32.u8.u8.s32") || ends(".s32.s8.u8.s32") || ends(".s32.u8.s8.s32");
-    for (const char* a : {"e4m3", "e5m2"})
-      for (const char* b : {"e4m3", "e5m2"}) types = types || ends((std::string(".f32.") + a + "." + b + ".f32").c_str());
-    if (in.opcode.find(".satfinite") != std::string::npos) types = false;  // not modelled: wrapping vs clamping
-  }
-  if (shape && types) {
-    // The fragments the emulator reads (PTX ISA, mma's fragment layouts): D, A, B, C as braced
-    // lists of registers, 4/4/2/4 for m16n8k16, m16n8k32 and tf32 m16n8k8, 4/2/1/4 for 16-bit
-    // m16n8k8; an f16 D or C is 2 registers.
-    const bool k8 = in.opcode.find(".m16n8k8.") != std::string::npos, tf32 = in.opcode.find(".tf32.") != std::string::npos;
-    const size_t dot = in.opcode.find(".row.col.") + 9;
-    const bool d16 = in.opcode.compare(dot, 4, "f16.") == 0, c16 = in.opcode.ends_with(".f16");
-    const size_t want[4] = {d16 ? 2u : 4u, k8 && !tf32 ? 2u : 4u, k8 && !tf32 ? 1u : 2u, c16 ? 2u : 4u};
-    const char* names[4] = {"D", "A", "B", "C"};
-    if (in.operands.size() != 4) return "'" + in.opcode + "' takes D, A, B, C; found " + std::to_string(in.operands.size()) + " operands";
-    for (size_t i = 0; i < 4; ++i) {
-      const Operand& o = in.operands[i];
-      bool registers = o.kind == Operand::Kind::kVector && o.items.size() == want[i];
-      for (const auto& item : o.items) registers = registers && item.kind == Operand::Kind::kRegister;
-      if (!registers) {
-        return "'" + in.opcode + "': " + names[i] + " is a braced list of " + std::to_string(want[i]) + (want[i] == 1 ? " register" : " registers") +
-               " (PTX ISA, mma fragments)";
-      }
+// mma.sync in the forms mma_sync_form.h places, D, A, B and C each a braced list of as many
+// registers as the form's fragment takes (PTX ISA, mma's fragments).
+std::string mma_form(const Instruction& in, const EmuInst& e) {
+  MmaSyncForm form;
+  if (std::string why = decode_mma_sync(in.opcode, e.mods, form); !why.empty()) return why;
+  const uint32_t want[4] = {form.d_registers(), form.a_registers(), form.b_registers(), form.c_registers()};
+  const char* names[4] = {"D", "A", "B", "C"};
+  if (in.operands.size() != 4) return "'" + in.opcode + "' takes D, A, B, C; found " + std::to_string(in.operands.size()) + " operands";
+  for (size_t i = 0; i < 4; ++i) {
+    const Operand& o = in.operands[i];
+    bool registers = o.kind == Operand::Kind::kVector && o.items.size() == want[i];
+    for (const auto& item : o.items) registers = registers && item.kind == Operand::Kind::kRegister;
+    if (!registers) {
+      return "'" + in.opcode + "': " + names[i] + " is a braced list of " + std::to_string(want[i]) + (want[i] == 1 ? " register" : " registers") +
+             " (PTX ISA, mma fragments)";
     }
-    return "";
   }
-  return "the emulator runs mma.sync row.col m16n8k8/m16n8k16 with f16 (f16 or f32 accumulators) or bf16 inputs, m16n8k8 with tf32, and m16n8k32 with s8/u8 "
-         "(s32 accumulators, no .satfinite) or e4m3/e5m2 inputs; not '" + in.opcode + "'";
+  return "";
 }
 
 // Dense m64nNkK with f32 accumulators from f16 or bf16 (k16), tf32 (k8) or e4m3/e5m2 (k32)
@@ -401,7 +379,7 @@ std::string unsupported_form(const Instruction& in, const EmuInst& e) {
     if (!e.operands.at(base == "ld" ? 0 : 1).wide) return "'" + in.opcode + "': the data must be a .b128 register";
   }
   if (base == "tex" || base == "tld4" || base == "txq" || base == "suld" || base == "sust") return texture_form(in, e);
-  if (base == "mma") return mma_form(in);
+  if (base == "mma") return mma_form(in, e);
   if (base == "wgmma") return wgmma_form(in, e);
   if (base == "tcgen05") return tcgen05_form(in, e);
   if (base == "clusterlaunchcontrol") return launch_control_form(in, e);

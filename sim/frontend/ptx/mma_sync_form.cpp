@@ -1,0 +1,149 @@
+#include "frontend/ptx/mma_sync_form.h"
+
+#include <array>
+#include <bit>
+#include <cstdio>
+
+#include "common/half.h"
+#include "frontend/ptx/value_bits.h"
+
+namespace warpsim::ptx {
+namespace {
+
+MmaElem elem_named(const std::string& s) {
+  static const std::pair<const char*, MmaElem> kNames[] = {
+      {"f16", MmaElem::kF16}, {"bf16", MmaElem::kBf16}, {"tf32", MmaElem::kTf32}, {"e4m3", MmaElem::kE4m3}, {"e5m2", MmaElem::kE5m2},
+      {"s8", MmaElem::kS8},   {"u8", MmaElem::kU8},     {"f32", MmaElem::kF32},   {"s32", MmaElem::kS32},   {"f64", MmaElem::kF64}};
+  for (const auto& [name, e] : kNames)
+    if (s == name) return e;
+  return MmaElem::kNone;
+}
+
+bool parse_shape(const std::string& s, MmaSyncForm& f) {
+  unsigned m = 0, n = 0, k = 0;
+  char tail = 0;
+  if (std::sscanf(s.c_str(), "m%un%uk%u%c", &m, &n, &k, &tail) != 3) return false;
+  f.m = m, f.n = n, f.k = k;
+  return true;
+}
+
+// The forms the PTX ISA defines (mma's "Restrictions" and shape tables) that the emulator runs.
+bool form_defined(const MmaSyncForm& f, bool rn) {
+  auto shape = [&](uint32_t m, uint32_t k) { return f.m == m && f.n == 8 && f.k == k; };
+  auto eight_bit_float = [](MmaElem e) { return e == MmaElem::kE4m3 || e == MmaElem::kE5m2; };
+  auto f16_or_f32 = [](MmaElem e) { return e == MmaElem::kF16 || e == MmaElem::kF32; };
+  if (rn && f.a != MmaElem::kF64) return false;  // .rn is f64's rounding qualifier
+  if (f.satfinite && !mma_elem_integer(f.a)) return false;
+  switch (f.a) {
+    case MmaElem::kF16:
+      return f.b == f.a && (shape(16, 8) || shape(16, 16)) && f16_or_f32(f.d) && f16_or_f32(f.c);
+    case MmaElem::kBf16:
+      return f.b == f.a && (shape(16, 8) || shape(16, 16)) && f.d == MmaElem::kF32 && f.c == MmaElem::kF32;
+    case MmaElem::kTf32:
+      return f.b == f.a && (shape(16, 4) || shape(16, 8)) && f.d == MmaElem::kF32 && f.c == MmaElem::kF32;
+    case MmaElem::kE4m3:
+    case MmaElem::kE5m2:
+      return eight_bit_float(f.b) && (shape(16, 16) || shape(16, 32)) && f16_or_f32(f.d) && f.c == f.d;
+    case MmaElem::kS8:
+    case MmaElem::kU8:
+      return (f.b == MmaElem::kS8 || f.b == MmaElem::kU8) && (shape(8, 16) || shape(16, 16) || shape(16, 32)) && f.d == MmaElem::kS32 &&
+             f.c == MmaElem::kS32;
+    case MmaElem::kF64:
+      return f.b == f.a && (shape(8, 4) || shape(16, 4) || shape(16, 8) || shape(16, 16)) && f.d == MmaElem::kF64 && f.c == MmaElem::kF64;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+uint32_t mma_elem_bits(MmaElem e) {
+  switch (e) {
+    case MmaElem::kE4m3: case MmaElem::kE5m2: case MmaElem::kS8: case MmaElem::kU8: return 8;
+    case MmaElem::kF16: case MmaElem::kBf16: return 16;
+    case MmaElem::kF64: return 64;
+    default: return 32;
+  }
+}
+
+bool mma_elem_integer(MmaElem e) { return e == MmaElem::kS8 || e == MmaElem::kU8 || e == MmaElem::kS32; }
+
+double mma_elem_value(MmaElem e, uint64_t bits) {
+  switch (e) {
+    case MmaElem::kF16: return half_to_float(static_cast<uint16_t>(bits));
+    case MmaElem::kBf16: return std::bit_cast<float>(static_cast<uint32_t>(bits & 0xffff) << 16);
+    case MmaElem::kTf32: return std::bit_cast<float>(static_cast<uint32_t>(bits) & 0xffffe000u);
+    case MmaElem::kE5m2: return half_to_float(static_cast<uint16_t>((bits & 0xff) << 8));
+    case MmaElem::kE4m3: {
+      static const std::array<double, 256> kValues = [] {
+        std::array<double, 256> v{};
+        for (uint32_t i = 0; i < 256; ++i) v[i] = matrix_element_value("e4m3", i);
+        return v;
+      }();
+      return kValues[bits & 0xff];
+    }
+    case MmaElem::kS8: return static_cast<int8_t>(bits & 0xff);
+    case MmaElem::kU8: return static_cast<double>(bits & 0xff);
+    case MmaElem::kF32: return std::bit_cast<float>(static_cast<uint32_t>(bits));
+    case MmaElem::kS32: return static_cast<int32_t>(static_cast<uint32_t>(bits));
+    case MmaElem::kF64: return std::bit_cast<double>(bits);
+    default: return 0.0;
+  }
+}
+
+uint32_t MmaSyncForm::a_registers() const {
+  const uint32_t bits = mma_elem_bits(a);
+  return bits >= 32 ? a_elements() : a_elements() * bits / 32;
+}
+uint32_t MmaSyncForm::b_registers() const {
+  const uint32_t bits = mma_elem_bits(b);
+  return bits >= 32 ? b_elements() : b_elements() * bits / 32;
+}
+uint32_t MmaSyncForm::c_registers() const { return c == MmaElem::kF16 ? c_elements() / 2 : c_elements(); }
+uint32_t MmaSyncForm::d_registers() const { return d == MmaElem::kF16 ? c_elements() / 2 : c_elements(); }
+
+std::string decode_mma_sync(const std::string& opcode, const std::vector<std::string>& suffixes, MmaSyncForm& form) {
+  form = MmaSyncForm{};
+  bool sync = false, aligned = false, row = false, col = false, rn = false, ok = suffixes.size() >= 4;
+  const size_t types = ok ? suffixes.size() - 4 : 0;
+  for (size_t i = 0; i < types && ok; ++i) {
+    const std::string& s = suffixes[i];
+    if (s == "sync") sync = true;
+    else if (s == "aligned") aligned = true;
+    else if (s == "row" && !row && !col) row = true;
+    else if (s == "col" && row) col = true;
+    else if (s == "satfinite") form.satfinite = true;
+    else if (s == "rn") rn = true;
+    else ok = parse_shape(s, form) && form.m != 0;
+  }
+  if (ok) {
+    form.d = elem_named(suffixes[types]), form.a = elem_named(suffixes[types + 1]);
+    form.b = elem_named(suffixes[types + 2]), form.c = elem_named(suffixes[types + 3]);
+  }
+  if (ok && sync && aligned && row && col && form_defined(form, rn)) return "";
+  return "the emulator runs mma.sync.aligned.mMnNkK.row.col with f16 (m16n8k8/k16; f16 or f32 accumulators), bf16 (m16n8k8/k16), "
+         "tf32 (m16n8k4/k8), e4m3/e5m2 (m16n8k16/k32; f32 or f16 accumulators), s8/u8 (m8n8k16, m16n8k16/k32; s32, .satfinite "
+         "or not) and f64 (m8n8k4, m16n8k4/k8/k16) inputs; not '" + opcode + "'";
+}
+
+MatrixPlace mma_a_place(const MmaSyncForm& f, uint32_t lane, uint32_t i) {
+  const uint32_t g = lane / 4, t = lane % 4, m16 = f.m == 16 ? 1 : 0;
+  switch (mma_elem_bits(f.a)) {
+    case 8: return {g + 8 * m16 * ((i / 4) % 2), 4 * t + i % 4 + 16 * (i / 8)};
+    case 16: return {g + 8 * ((i / 2) % 2), 2 * t + i % 2 + 8 * (i / 4)};
+    default: return m16 ? MatrixPlace{g + 8 * (i % 2), t + 4 * (i / 2)} : MatrixPlace{g, t + 4 * i};
+  }
+}
+
+MatrixPlace mma_b_place(const MmaSyncForm& f, uint32_t lane, uint32_t i) {
+  const uint32_t g = lane / 4, t = lane % 4;
+  switch (mma_elem_bits(f.b)) {
+    case 8: return {4 * t + i % 4 + 16 * (i / 4), g};
+    case 16: return {2 * t + i % 2 + 8 * (i / 2), g};
+    default: return {t + 4 * i, g};
+  }
+}
+
+MatrixPlace mma_c_place(uint32_t lane, uint32_t i) { return {lane / 4 + 8 * (i / 2), 2 * (lane % 4) + i % 2}; }
+
+}  // namespace warpsim::ptx

@@ -1,0 +1,52 @@
+#pragma once
+// mma.sync's forms: the shape and element types read once from the mnemonic, and where each
+// element of a lane's A, B, C and D fragments sits in its matrix (PTX ISA, "Matrix Fragments for
+// mma.mMnNkK"). Every shape but Volta's m8n8k4 on f16 follows one pattern per element width,
+// with group = lane / 4 and t = lane % 4:
+//   8-bit A (4 per register):  row = group + 8 ((i / 4) % 2) [M = 16], col = 4t + i % 4 + 16 (i / 8)
+//   16-bit A (2 per register): row = group + 8 ((i / 2) % 2),          col = 2t + i % 2 + 8 (i / 4)
+//   32/64-bit A (1 per reg.):  row = group + 8 (i % 2) [M = 16],      col = t + 4 (i / 2) [M = 16], t + 4i [M = 8]
+//   B, element i:              row = 4t + i % 4 + 16 (i / 4) | 2t + i % 2 + 8 (i / 2) | t + 4i,  col = group
+//   C and D, element i:        row = group + 8 (i / 2),               col = 2t + i % 2
+// (M = 8 shapes have the rows up to 7 only.) Checked against the ISA's figures for m16n8k16 and
+// m16n8k32 (8-bit), m16n8k8/k16 (16-bit), m16n8k4/k8 (tf32), m8n8k4 and m16n8k8/k16 (f64) and
+// m8n8k16 (8-bit) in tests/unit/frontend/ptx_mma_sync_test.cpp.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace warpsim::ptx {
+
+enum class MmaElem : uint8_t { kNone, kF16, kBf16, kTf32, kE4m3, kE5m2, kS8, kU8, kF32, kS32, kF64 };
+
+uint32_t mma_elem_bits(MmaElem e);
+bool mma_elem_integer(MmaElem e);
+// The element's value: inputs as the PTX ISA defines them (tf32's 13 low mantissa bits unused).
+double mma_elem_value(MmaElem e, uint64_t bits);
+
+struct MmaSyncForm {
+  uint32_t m = 0, n = 0, k = 0;
+  MmaElem d = MmaElem::kNone, a = MmaElem::kNone, b = MmaElem::kNone, c = MmaElem::kNone;
+  bool satfinite = false;  // integer: clamp to the s32 range instead of wrapping
+  // Elements per lane and registers per fragment.
+  uint32_t a_elements() const { return m * k / 32; }
+  uint32_t b_elements() const { return k * n / 32; }
+  uint32_t c_elements() const { return m * n / 32; }
+  uint32_t a_registers() const;
+  uint32_t b_registers() const;
+  uint32_t c_registers() const;  // C's; D's with d
+  uint32_t d_registers() const;
+};
+
+// Reads mma.sync's form from the mnemonic's dotted suffixes (after "mma"). Returns "" when the
+// emulator runs it, else what it runs instead (naming `opcode`).
+std::string decode_mma_sync(const std::string& opcode, const std::vector<std::string>& suffixes, MmaSyncForm& form);
+
+struct MatrixPlace {
+  uint32_t row = 0, col = 0;
+};
+MatrixPlace mma_a_place(const MmaSyncForm& f, uint32_t lane, uint32_t i);
+MatrixPlace mma_b_place(const MmaSyncForm& f, uint32_t lane, uint32_t i);
+MatrixPlace mma_c_place(uint32_t lane, uint32_t i);
+
+}  // namespace warpsim::ptx

@@ -1,0 +1,143 @@
+// mma.sync's forms and fragment layouts (frontend/ptx/mma_sync_form.h). The layouts are checked
+// against the PTX ISA's own formulas, written here as the ISA states them for each shape (not as
+// mma_sync_form.cpp folds them into one pattern per element width), and every form's placement must
+// cover each matrix element exactly once. The arithmetic is checked end to end by the launch files
+// of traces/kernels/mma_shapes.cu (plain matrix products as references).
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "common/error.h"
+#include "frontend/ptx/launch.h"
+#include "frontend/ptx/mma_sync_form.h"
+#include "support/test_support.h"
+
+namespace warpsim {
+namespace {
+
+using ptx::MatrixPlace;
+using ptx::MmaSyncForm;
+
+MmaSyncForm form(const std::string& opcode) {
+  std::vector<std::string> suffixes;
+  for (size_t p = opcode.find('.'); p != std::string::npos;) {
+    const size_t q = opcode.find('.', p + 1);
+    suffixes.push_back(opcode.substr(p + 1, q == std::string::npos ? std::string::npos : q - p - 1));
+    p = q;
+  }
+  MmaSyncForm f;
+  const std::string why = ptx::decode_mma_sync(opcode, suffixes, f);
+  EXPECT_EQ(why, "") << opcode;
+  return f;
+}
+
+std::pair<uint32_t, uint32_t> rc(MatrixPlace p) { return {p.row, p.col}; }
+
+TEST(MmaSyncLayout, FollowsThePtxIsaFormulas) {
+  for (uint32_t lane = 0; lane < 32; ++lane) {
+    const uint32_t g = lane >> 2, t = lane % 4;
+    // m16n8k16 .f16: row = g for a0, a1, a4, a5, else g + 8; col = 2t + (i & 1), + 8 for i >= 4.
+    const MmaSyncForm h = form("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32");
+    for (uint32_t i = 0; i < 8; ++i) {
+      const uint32_t row = (i < 2 || (i >= 4 && i < 6)) ? g : g + 8, col = t * 2 + (i & 1) + (i >= 4 ? 8 : 0);
+      EXPECT_EQ(rc(ptx::mma_a_place(h, lane, i)), std::make_pair(row, col)) << lane << " " << i;
+    }
+    // m16n8k8 .tf32: a0/a2 row g, a1/a3 g + 8; a0/a1 col t, a2/a3 t + 4. m16n8k8 .f64: the same.
+    for (const char* op : {"mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32", "mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64"}) {
+      const MmaSyncForm f = form(op);
+      for (uint32_t i = 0; i < 4; ++i)
+        EXPECT_EQ(rc(ptx::mma_a_place(f, lane, i)), std::make_pair(i % 2 == 0 ? g : g + 8, i < 2 ? t : t + 4)) << op;
+    }
+    // m16n8k16 .f64: row = g for even i, else g + 8; col = 2i + t for even i, else 2i - 2 + t.
+    const MmaSyncForm d16 = form("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64");
+    for (uint32_t i = 0; i < 8; ++i)
+      EXPECT_EQ(rc(ptx::mma_a_place(d16, lane, i)), std::make_pair(i % 2 == 0 ? g : g + 8, i % 2 == 0 ? 2 * i + t : 2 * i - 2 + t));
+    // m8n8k4 .f64: A at (g, t); B at (t, g); C at (g, 2t + i).
+    const MmaSyncForm d = form("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64");
+    EXPECT_EQ(rc(ptx::mma_a_place(d, lane, 0)), std::make_pair(g, t));
+    EXPECT_EQ(rc(ptx::mma_b_place(d, lane, 0)), std::make_pair(t, g));
+    for (uint32_t i = 0; i < 2; ++i) EXPECT_EQ(rc(ptx::mma_c_place(lane, i)), std::make_pair(g, 2 * t + i));
+    // m8n8k16 .s8: A at (g, 4t + i), B at (4t + i, g).
+    const MmaSyncForm s = form("mma.sync.aligned.m8n8k16.row.col.s32.s8.s8.s32");
+    for (uint32_t i = 0; i < 4; ++i) {
+      EXPECT_EQ(rc(ptx::mma_a_place(s, lane, i)), std::make_pair(g, 4 * t + i));
+      EXPECT_EQ(rc(ptx::mma_b_place(s, lane, i)), std::make_pair(4 * t + i, g));
+    }
+    // m16n8k32 .s8: row = g for a0..a3 and a8..a11, else g + 8; col = 4t + (i & 3), + 16 for i >= 8.
+    const MmaSyncForm s32 = form("mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32");
+    for (uint32_t i = 0; i < 16; ++i)
+      EXPECT_EQ(rc(ptx::mma_a_place(s32, lane, i)), std::make_pair(i % 8 < 4 ? g : g + 8, 4 * t + (i & 3) + (i >= 8 ? 16 : 0)));
+  }
+}
+
+TEST(MmaSyncLayout, EveryFormPlacesEachElementOnce) {
+  for (const char* op : {"mma.sync.aligned.m16n8k8.row.col.f16.f16.f16.f16", "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32",
+                         "mma.sync.aligned.m16n8k4.row.col.f32.tf32.tf32.f32", "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32",
+                         "mma.sync.aligned.m16n8k16.row.col.f32.e4m3.e5m2.f32", "mma.sync.aligned.m16n8k32.row.col.f16.e5m2.e4m3.f16",
+                         "mma.sync.aligned.m8n8k16.row.col.s32.u8.s8.s32", "mma.sync.aligned.m16n8k16.row.col.satfinite.s32.s8.u8.s32",
+                         "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32", "mma.sync.aligned.m8n8k4.row.col.rn.f64.f64.f64.f64",
+                         "mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64", "mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64"}) {
+    const MmaSyncForm f = form(op);
+    std::set<std::pair<uint32_t, uint32_t>> a, b, c;
+    for (uint32_t lane = 0; lane < 32; ++lane) {
+      for (uint32_t i = 0; i < f.a_elements(); ++i) a.insert(rc(ptx::mma_a_place(f, lane, i)));
+      for (uint32_t i = 0; i < f.b_elements(); ++i) b.insert(rc(ptx::mma_b_place(f, lane, i)));
+      for (uint32_t i = 0; i < f.c_elements(); ++i) c.insert(rc(ptx::mma_c_place(lane, i)));
+    }
+    EXPECT_EQ(a.size(), f.m * f.k) << op;  // 32 lanes x elements = m k, all distinct: a bijection
+    EXPECT_EQ(b.size(), f.k * f.n) << op;
+    EXPECT_EQ(c.size(), f.m * f.n) << op;
+    EXPECT_LT(a.rbegin()->first, f.m) << op;
+    for (const auto& [row, col] : a) EXPECT_LT(col, f.k) << op;
+    for (const auto& [row, col] : b) EXPECT_TRUE(row < f.k && col < f.n) << op;
+  }
+}
+
+TEST(MmaSyncLayout, RegisterCountsPerFragment) {
+  // PTX ISA fragment tables: (D, A, B, C) registers.
+  const std::vector<std::pair<const char*, std::vector<uint32_t>>> cases = {
+      {"mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f32", {2, 4, 2, 4}}, {"mma.sync.aligned.m16n8k8.row.col.f32.bf16.bf16.f32", {4, 2, 1, 4}},
+      {"mma.sync.aligned.m16n8k4.row.col.f32.tf32.tf32.f32", {4, 2, 1, 4}}, {"mma.sync.aligned.m16n8k16.row.col.f16.e4m3.e4m3.f16", {2, 2, 1, 2}},
+      {"mma.sync.aligned.m8n8k16.row.col.s32.s8.u8.s32", {2, 1, 1, 2}},     {"mma.sync.aligned.m16n8k16.row.col.s32.u8.u8.s32", {4, 2, 1, 4}},
+      {"mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64", {2, 1, 1, 2}},    {"mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64", {4, 2, 1, 4}},
+      {"mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64", {4, 4, 2, 4}},   {"mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64", {4, 8, 4, 4}}};
+  for (const auto& [op, want] : cases) {
+    const MmaSyncForm f = form(op);
+    EXPECT_EQ((std::vector<uint32_t>{f.d_registers(), f.a_registers(), f.b_registers(), f.c_registers()}), want) << op;
+  }
+}
+
+TEST(MmaSyncLayout, FormsOutsideThePtxIsaAreRefusedAtTheirLine) {
+  test::TempDir dir;
+  const std::string launch = dir.write("w.launch.yaml", "ptx: w.ptx\nkernel: k\ngrid: [1]\nblock: [32]\nargs: []\n");
+  auto error_for = [&](const std::string& line) {
+    dir.write("w.ptx", ".version 9.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n  .reg .b32 %r<9>;\n  .reg .f64 %fd<9>;\n  " +
+                           line + "\n  ret;\n}\n");
+    try {
+      ptx::PtxWorkload w(launch, 90);
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(error_for("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%fd0,%fd1}, {%fd2}, {%fd3}, {%fd4,%fd5};"), "no error");
+  EXPECT_EQ(error_for("mma.sync.aligned.m16n8k16.row.col.satfinite.s32.s8.u8.s32 {%r0,%r1,%r2,%r3}, {%r4,%r5}, {%r6}, {%r0,%r1,%r2,%r3};"),
+            "no error");
+  // .satfinite is the integer forms'; .rn is f64's; tf32 has no k16; s4 is not run.
+  for (const char* bad : {"mma.sync.aligned.m16n8k16.row.col.satfinite.f32.bf16.bf16.f32 {%r0,%r1,%r2,%r3}, {%r4,%r5,%r6,%r7}, {%r0,%r1}, {%r0,%r1,%r2,%r3};",
+                          "mma.sync.aligned.m16n8k8.row.col.rn.f32.tf32.tf32.f32 {%r0,%r1,%r2,%r3}, {%r4,%r5,%r6,%r7}, {%r0,%r1}, {%r0,%r1,%r2,%r3};",
+                          "mma.sync.aligned.m16n8k16.row.col.f32.tf32.tf32.f32 {%r0,%r1,%r2,%r3}, {%r4,%r5,%r6,%r7}, {%r0,%r1}, {%r0,%r1,%r2,%r3};",
+                          "mma.sync.aligned.m16n8k64.row.col.s32.s4.s4.s32 {%r0,%r1,%r2,%r3}, {%r4,%r5,%r6,%r7}, {%r0,%r1}, {%r0,%r1,%r2,%r3};"}) {
+    const std::string e = error_for(bad);
+    EXPECT_NE(e.find("w.ptx:8:3: the emulator runs mma.sync.aligned"), std::string::npos) << bad << "\n" << e;
+  }
+  EXPECT_NE(error_for("mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 {%fd0,%fd1,%fd2,%fd3}, {%fd4}, {%fd5}, {%fd0,%fd1,%fd2,%fd3};")
+                .find("A is a braced list of 2 registers"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace warpsim
