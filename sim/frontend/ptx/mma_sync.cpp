@@ -5,7 +5,7 @@
 // - floating-point inputs of 8 to 32 bits: products are exact in float, summed into C in k order
 //   with one rounding each (fmaf); an f16 D is that float rounded once to f16 (assumed);
 // - f64: each product added with one rounding (fma, the .rn the ISA specifies) in k order (assumed);
-// - s8/u8: exact; the s32 result wraps, or with .satfinite is clamped to the s32 range.
+// - s8/u8 and s4/u4: exact; the s32 result wraps, or with .satfinite is clamped to the s32 range.
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -34,7 +34,7 @@ void CtaEmulator::mma_sync(WarpState& w, const EmuInst& in) {
     const uint32_t per = 32 / bits;
     return mma_elem_value(e, w.regs.get(frag.at(i / per), l) >> (bits * (i % per)));
   };
-  double a[16][32] = {}, b[32][8] = {}, c[16][8] = {};
+  double a[16][64] = {}, b[64][8] = {}, c[16][8] = {};
   for (uint32_t l = 0; l < 32; ++l) {
     for (uint32_t i = 0; i < f.a_elements(); ++i) {
       const MatrixPlace p = mma_a_place(f, l, i);

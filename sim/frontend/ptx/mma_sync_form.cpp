@@ -13,7 +13,8 @@ namespace {
 MmaElem elem_named(const std::string& s) {
   static const std::pair<const char*, MmaElem> kNames[] = {
       {"f16", MmaElem::kF16}, {"bf16", MmaElem::kBf16}, {"tf32", MmaElem::kTf32}, {"e4m3", MmaElem::kE4m3}, {"e5m2", MmaElem::kE5m2},
-      {"s8", MmaElem::kS8},   {"u8", MmaElem::kU8},     {"f32", MmaElem::kF32},   {"s32", MmaElem::kS32},   {"f64", MmaElem::kF64}};
+      {"s8", MmaElem::kS8},   {"u8", MmaElem::kU8},     {"s4", MmaElem::kS4},     {"u4", MmaElem::kU4},     {"f32", MmaElem::kF32},
+      {"s32", MmaElem::kS32}, {"f64", MmaElem::kF64}};
   for (const auto& [name, e] : kNames)
     if (s == name) return e;
   return MmaElem::kNone;
@@ -48,6 +49,10 @@ bool form_defined(const MmaSyncForm& f, bool rn) {
     case MmaElem::kU8:
       return (f.b == MmaElem::kS8 || f.b == MmaElem::kU8) && (shape(8, 16) || shape(16, 16) || shape(16, 32)) && f.d == MmaElem::kS32 &&
              f.c == MmaElem::kS32;
+    case MmaElem::kS4:
+    case MmaElem::kU4:
+      return (f.b == MmaElem::kS4 || f.b == MmaElem::kU4) && (shape(8, 32) || shape(16, 32) || shape(16, 64)) && f.d == MmaElem::kS32 &&
+             f.c == MmaElem::kS32;
     case MmaElem::kF64:
       return f.b == f.a && (shape(8, 4) || shape(16, 4) || shape(16, 8) || shape(16, 16)) && f.d == MmaElem::kF64 && f.c == MmaElem::kF64;
     default:
@@ -59,6 +64,7 @@ bool form_defined(const MmaSyncForm& f, bool rn) {
 
 uint32_t mma_elem_bits(MmaElem e) {
   switch (e) {
+    case MmaElem::kS4: case MmaElem::kU4: return 4;
     case MmaElem::kE4m3: case MmaElem::kE5m2: case MmaElem::kS8: case MmaElem::kU8: return 8;
     case MmaElem::kF16: case MmaElem::kBf16: return 16;
     case MmaElem::kF64: return 64;
@@ -66,7 +72,9 @@ uint32_t mma_elem_bits(MmaElem e) {
   }
 }
 
-bool mma_elem_integer(MmaElem e) { return e == MmaElem::kS8 || e == MmaElem::kU8 || e == MmaElem::kS32; }
+bool mma_elem_integer(MmaElem e) {
+  return e == MmaElem::kS8 || e == MmaElem::kU8 || e == MmaElem::kS4 || e == MmaElem::kU4 || e == MmaElem::kS32;
+}
 
 double mma_elem_value(MmaElem e, uint64_t bits) {
   switch (e) {
@@ -84,6 +92,8 @@ double mma_elem_value(MmaElem e, uint64_t bits) {
     }
     case MmaElem::kS8: return static_cast<int8_t>(bits & 0xff);
     case MmaElem::kU8: return static_cast<double>(bits & 0xff);
+    case MmaElem::kS4: return static_cast<int>(bits & 0xf) - ((bits & 0x8) ? 16 : 0);
+    case MmaElem::kU4: return static_cast<double>(bits & 0xf);
     case MmaElem::kF32: return std::bit_cast<float>(static_cast<uint32_t>(bits));
     case MmaElem::kS32: return static_cast<int32_t>(static_cast<uint32_t>(bits));
     case MmaElem::kF64: return std::bit_cast<double>(bits);
@@ -123,25 +133,21 @@ std::string decode_mma_sync(const std::string& opcode, const std::vector<std::st
   if (ok && sync && aligned && row && col && form_defined(form, rn)) return "";
   return "the emulator runs mma.sync.aligned.mMnNkK.row.col with f16 (m16n8k8/k16; f16 or f32 accumulators), bf16 (m16n8k8/k16), "
          "tf32 (m16n8k4/k8), e4m3/e5m2 (m16n8k16/k32; f32 or f16 accumulators), s8/u8 (m8n8k16, m16n8k16/k32; s32, .satfinite "
-         "or not) and f64 (m8n8k4, m16n8k4/k8/k16) inputs; not '" + opcode + "'";
+         "or not), s4/u4 (m8n8k32, m16n8k32/k64; likewise) and f64 (m8n8k4, m16n8k4/k8/k16) inputs; not '" + opcode + "'";
 }
 
 MatrixPlace mma_a_place(const MmaSyncForm& f, uint32_t lane, uint32_t i) {
-  const uint32_t g = lane / 4, t = lane % 4, m16 = f.m == 16 ? 1 : 0;
-  switch (mma_elem_bits(f.a)) {
-    case 8: return {g + 8 * m16 * ((i / 4) % 2), 4 * t + i % 4 + 16 * (i / 8)};
-    case 16: return {g + 8 * ((i / 2) % 2), 2 * t + i % 2 + 8 * (i / 4)};
-    default: return m16 ? MatrixPlace{g + 8 * (i % 2), t + 4 * (i / 2)} : MatrixPlace{g, t + 4 * i};
-  }
+  const uint32_t g = lane / 4, t = lane % 4, m16 = f.m == 16 ? 1 : 0, bits = mma_elem_bits(f.a);
+  if (bits >= 32) return m16 ? MatrixPlace{g + 8 * (i % 2), t + 4 * (i / 2)} : MatrixPlace{g, t + 4 * i};
+  const uint32_t p = 32 / bits;  // elements per register
+  return m16 ? MatrixPlace{g + 8 * ((i / p) % 2), p * t + i % p + 4 * p * (i / (2 * p))} : MatrixPlace{g, p * t + i};
 }
 
 MatrixPlace mma_b_place(const MmaSyncForm& f, uint32_t lane, uint32_t i) {
-  const uint32_t g = lane / 4, t = lane % 4;
-  switch (mma_elem_bits(f.b)) {
-    case 8: return {4 * t + i % 4 + 16 * (i / 4), g};
-    case 16: return {2 * t + i % 2 + 8 * (i / 2), g};
-    default: return {t + 4 * i, g};
-  }
+  const uint32_t g = lane / 4, t = lane % 4, bits = mma_elem_bits(f.b);
+  if (bits >= 32) return {t + 4 * i, g};
+  const uint32_t p = 32 / bits;
+  return {p * t + i % p + 4 * p * (i / p), g};
 }
 
 MatrixPlace mma_c_place(uint32_t lane, uint32_t i) { return {lane / 4 + 8 * (i / 2), 2 * (lane % 4) + i % 2}; }

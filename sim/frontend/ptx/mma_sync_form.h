@@ -1,23 +1,24 @@
 #pragma once
 // mma.sync's forms: the shape and element types read once from the mnemonic, and where each
 // element of a lane's A, B, C and D fragments sits in its matrix (PTX ISA, "Matrix Fragments for
-// mma.mMnNkK"). Every shape but Volta's m8n8k4 on f16 follows one pattern per element width,
-// with group = lane / 4 and t = lane % 4:
-//   8-bit A (4 per register):  row = group + 8 ((i / 4) % 2) [M = 16], col = 4t + i % 4 + 16 (i / 8)
-//   16-bit A (2 per register): row = group + 8 ((i / 2) % 2),          col = 2t + i % 2 + 8 (i / 4)
-//   32/64-bit A (1 per reg.):  row = group + 8 (i % 2) [M = 16],      col = t + 4 (i / 2) [M = 16], t + 4i [M = 8]
-//   B, element i:              row = 4t + i % 4 + 16 (i / 4) | 2t + i % 2 + 8 (i / 2) | t + 4i,  col = group
-//   C and D, element i:        row = group + 8 (i / 2),               col = 2t + i % 2
-// (M = 8 shapes have the rows up to 7 only.) Checked against the ISA's figures for m16n8k16 and
-// m16n8k32 (8-bit), m16n8k8/k16 (16-bit), m16n8k4/k8 (tf32), m8n8k4 and m16n8k8/k16 (f64) and
-// m8n8k16 (8-bit) in tests/unit/frontend/ptx_mma_sync_test.cpp.
+// mma.mMnNkK"). Every shape but Volta's m8n8k4 on f16 follows one pattern, with group = lane / 4,
+// t = lane % 4 and p elements per 32-bit register (8 for 4-bit types, 4 for 8-bit, 2 for 16-bit):
+//   A element i:  row = group + 8 ((i / p) % 2) [M = 16],  col = p t + i % p + 4p (i / 2p) [M = 16], p t + i [M = 8]
+//   B element i:  row = p t + i % p + 4p (i / p),          col = group
+//   C and D:      row = group + 8 (i / 2),                 col = 2t + i % 2
+// and for 32- and 64-bit types, one element per register:
+//   A element i:  row = group + 8 (i % 2) [M = 16],        col = t + 4 (i / 2) [M = 16], t + 4i [M = 8]
+//   B element i:  row = t + 4i,                            col = group
+// Checked against the ISA's figures for m16n8k16 and m16n8k32 (8-bit), m16n8k8/k16 (16-bit),
+// m16n8k4/k8 (tf32), m8n8k4 and m16n8k8/k16 (f64), m8n8k16 (8-bit) and m8n8k32, m16n8k32 and
+// m16n8k64 (4-bit) in tests/unit/frontend/ptx_mma_sync_test.cpp.
 #include <cstdint>
 #include <string>
 #include <vector>
 
 namespace warpsim::ptx {
 
-enum class MmaElem : uint8_t { kNone, kF16, kBf16, kTf32, kE4m3, kE5m2, kS8, kU8, kF32, kS32, kF64 };
+enum class MmaElem : uint8_t { kNone, kF16, kBf16, kTf32, kE4m3, kE5m2, kS8, kU8, kS4, kU4, kF32, kS32, kF64 };
 
 uint32_t mma_elem_bits(MmaElem e);
 bool mma_elem_integer(MmaElem e);

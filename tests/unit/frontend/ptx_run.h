@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "config/load_config.h"
 #include "frontend/ptx/launch.h"
 #include "gpu/simulation.h"
 #include "report/kernel_summary.h"
