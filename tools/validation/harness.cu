@@ -49,6 +49,7 @@
 #include "../../traces/kernels/async_store.cu"
 #include "../../traces/kernels/grid_sync.cu"
 #include "../../traces/kernels/textures.cu"
+#include "../../traces/kernels/mma_shapes.cu"
 
 #include "suite_table.h"
 
@@ -59,7 +60,7 @@ struct KernelRef {
   const void* fn;
 };
 const KernelRef kKernels[] = {
-    {"bf16_gemm", (const void*)bf16_gemm}, {"hgemm_mma", (const void*)hgemm_mma}, {"chase", (const void*)chase}, {"chase_shared", (const void*)chase_shared},
+    {"bf16_gemm", (const void*)bf16_gemm}, {"hgemm_mma", (const void*)hgemm_mma}, {"dgemm_mma", (const void*)dgemm_mma}, {"chase", (const void*)chase}, {"chase_shared", (const void*)chase_shared},
     {"bw_read", (const void*)bw_read}, {"bw_reread", (const void*)bw_reread}, {"bw_write", (const void*)bw_write}, {"bw_copy", (const void*)bw_copy},
     {"bw_triad", (const void*)bw_triad}, {"fma_chain", (const void*)fma_chain}, {"fma_streams", (const void*)fma_streams},
     {"dfma_streams", (const void*)dfma_streams}, {"sfu_streams", (const void*)sfu_streams},

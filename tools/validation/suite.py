@@ -27,6 +27,7 @@ REUSED = [
     ("transpose_tiled", "transpose", "transpose_tiled"),
     ("sgemm_tiled", "gemm", "sgemm_tiled"),
     ("hgemm_mma", "gemm_tensor", "hgemm_mma"),
+    ("dgemm_mma", "gemm_tensor", "dgemm_mma"),  # A100 and later: FP64 tensor cores (mma.sync.m8n8k4.f64)
     ("softmax", "softmax", "softmax"),
     ("attention_naive", "attention", "attention_naive"),
     ("attention_flash", "attention", "attention_flash"),
