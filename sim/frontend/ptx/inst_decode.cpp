@@ -145,6 +145,7 @@ void decode_operation(EmuInst& e) {
       e.mma_k = static_cast<uint32_t>(std::stoul(shape.substr(kpos + 1)));
       e.mma_a = e.mods[i + 2];
       e.mma_b = e.mods[i + 3];
+      e.wgmma_d = e.mods[i + 1] == "f16" ? MmaElem::kF16 : e.mods[i + 1] == "s32" ? MmaElem::kS32 : MmaElem::kF32;
     }
   } else if (e.base == "mma") {
     e.code = EmuOp::kMma;

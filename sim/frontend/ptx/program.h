@@ -148,6 +148,7 @@ struct EmuInst {
   uint32_t mma_k = 0;               // wgmma m64nNkK
   MmaSyncForm mma_sync;             // mma.sync's shape and types
   uint32_t wgmma_n = 0;             // wgmma m64nNkK
+  MmaElem wgmma_d = MmaElem::kF32;  // wgmma's accumulator type: f32, f16 or s32
   Tcgen05Op tcgen05 = Tcgen05Op::kNone;
   // tcgen05.ld/st: the shape and .pack::16b/.unpack::16b (tmem_fragment.h); .xN is the
   // register count.

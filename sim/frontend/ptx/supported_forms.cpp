@@ -29,14 +29,15 @@ std::string mma_form(const Instruction& in, const EmuInst& e) {
   return "";
 }
 
-// Dense m64nNkK with f32 accumulators from f16 or bf16 (k16), tf32 (k8) or e4m3/e5m2 (k32)
-// inputs, A from a descriptor or (16-bit types) registers; 16-bit operands K- or MN-major
-// (wgmma.cpp).
+// Dense m64nNkK from f16 or bf16 (k16), tf32 (k8), e4m3/e5m2 (k32) inputs into f32, or f16
+// (f16 and 8-bit float inputs), or s8/u8 (k32) into s32 with or without .satfinite; A from a
+// descriptor or registers (16- and 8-bit types); 16-bit operands K- or MN-major (wgmma.cpp).
+// Integer forms take no imm-scale or imm-trans operands; only 16-bit forms take imm-trans.
 std::string wgmma_form(const Instruction& in, const EmuInst& e) {
   if (e.mods.empty() || e.mods[0] != "mma_async") return "";
   auto refuse = [&](const std::string& why) {
-    return "the emulator runs wgmma.mma_async.sync.aligned.m64nNkK.f32 with f16/bf16 (k16), tf32 (k8) or e4m3/e5m2 (k32) "
-           "inputs, dense; '" + in.opcode + "': " + why;
+    return "the emulator runs wgmma.mma_async.sync.aligned.m64nNkK with f16/bf16 (k16), tf32 (k8) or e4m3/e5m2 (k32) inputs into "
+           "f32 (f16 and e4m3/e5m2 also into f16), and s8/u8 (k32) into s32, dense; '" + in.opcode + "': " + why;
   };
   std::string shape, d, a, b;
   for (size_t i = 0; i + 3 < e.mods.size(); ++i)
@@ -47,18 +48,22 @@ std::string wgmma_form(const Instruction& in, const EmuInst& e) {
   const uint32_t n = kpos == std::string::npos ? 0 : static_cast<uint32_t>(std::strtoul(shape.c_str() + 4, nullptr, 10));
   const uint32_t k = kpos == std::string::npos ? 0 : static_cast<uint32_t>(std::strtoul(shape.c_str() + kpos + 1, nullptr, 10));
   if (n == 0 || n > 256 || n % 8 != 0) return refuse("N must be a multiple of 8 up to 256");
-  if (d != "f32") return refuse("only f32 accumulators are modelled");
   const bool half = (a == "f16" || a == "bf16") && a == b, tf32 = a == "tf32" && b == "tf32";
   const bool fp8 = (a == "e4m3" || a == "e5m2") && (b == "e4m3" || b == "e5m2");
-  if (!(half && k == 16) && !(tf32 && k == 8) && !(fp8 && k == 32)) return refuse("input types and K do not match a supported form");
+  const bool integer = (a == "s8" || a == "u8") && (b == "s8" || b == "u8");
+  if (!(half && k == 16) && !(tf32 && k == 8) && !((fp8 || integer) && k == 32)) return refuse("input types and K do not match a supported form");
+  const bool f16_d = d == "f16" && (a == "f16" || fp8);
+  if (!(integer ? d == "s32" : d == "f32" || f16_d)) return refuse("accumulator type " + d + " does not go with " + a + " inputs");
+  if (e.has("satfinite") && !integer) return refuse(".satfinite is the integer forms'");
   const auto& ops = in.operands;
   const bool a_regs = ops.size() > 1 && ops[1].kind == Operand::Kind::kVector;
-  const size_t expected = half ? (a_regs ? 7 : 8) : 6;
-  if (ops.size() != expected || ops[0].kind != Operand::Kind::kVector || ops[0].items.size() != n / 2) {
-    return refuse("expected {" + std::to_string(n / 2) + " accumulators}, A, B, scale-d, imm-scale-a, imm-scale-b" +
-                  (half ? ", imm-trans" : "") + " operands");
+  const size_t expected = integer ? 4 : half ? (a_regs ? 7 : 8) : 6;
+  const size_t accumulators = f16_d ? n / 4 : n / 2;
+  if (ops.size() != expected || ops[0].kind != Operand::Kind::kVector || ops[0].items.size() != accumulators) {
+    return refuse("expected {" + std::to_string(accumulators) + " accumulators}, A, B, scale-d" +
+                  (integer ? "" : ", imm-scale-a, imm-scale-b") + (half ? ", imm-trans" : "") + " operands");
   }
-  if (a_regs && (!half || ops[1].items.size() != 4)) return refuse("A in registers needs 16-bit inputs in 4 registers");
+  if (a_regs && (tf32 || ops[1].items.size() != 4)) return refuse("A in registers needs 16- or 8-bit inputs in 4 registers");
   for (size_t i = 6; i < ops.size(); ++i)
     if (ops[i].kind != Operand::Kind::kImmediate || (ops[i].value != 0 && ops[i].value != 1)) return refuse("imm-trans-a/b must be 0 or 1");
   return "";

@@ -23,13 +23,18 @@
 //               Memory Matrix Layout": ((T,1,m),(8,k)):((1,T,SBO),(1T,LBO)) and, swizzled,
 //               ((T,W/16,m),(8,k)):((1,T,LBO),(W/16 T,SBO)).)
 // D fragment (the m64nNk16 layout for 32-bit accumulators): register i of lane l holds row
-// 16q + l / 4 + 8 ((i / 2) % 2), column 8 (i / 4) + 2 (l % 4) + i % 2.
-// Products are summed in k order with fmaf into a float, as for mma.sync (the hardware's
-// internal order and precision are not specified).
+// 16q + l / 4 + 8 ((i / 2) % 2), column 8 (i / 4) + 2 (l % 4) + i % 2; f16 accumulators pack
+// those elements two to a register.
+// Floating-point products are summed in k order with fmaf into a float, as for mma.sync (the
+// hardware's internal order and precision are not specified), an f16 D rounded once at the end
+// (assumed); integer products exactly, wrapping or clamped (.satfinite) to s32.
+#include <algorithm>
 #include <bit>
+#include <climits>
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <utility>
 #include <vector>
 
 #include "common/format.h"
@@ -98,14 +103,15 @@ void CtaEmulator::wgmma(WarpState& w, const EmuInst& in, uint32_t exec) {
   const std::string& ta = in.mma_a;
   const std::string& tb = in.mma_b;
   const uint32_t lane0 = static_cast<uint32_t>(std::countr_zero(exec ? exec : 1u));
-  // Operands: D, A (descriptor or registers), B descriptor, scale-d, imm-scale-a, imm-scale-b
-  // [, imm-trans-a, imm-trans-b] (16-bit types; 1 reads that operand MN-major).
+  // Operands: D, A (descriptor or registers), B descriptor, scale-d, then (floating-point types)
+  // imm-scale-a, imm-scale-b [, imm-trans-a, imm-trans-b] (16-bit types; 1 reads that operand
+  // MN-major).
   const bool a_in_registers = ops.at(1).kind == EmuOperand::Kind::kVector;
   const bool a_mn_major = !a_in_registers && ops.size() > 6 && ops[6].bits == 1;
   const bool b_mn_major = ops.size() > 6 && ops.back().bits == 1;
   const bool accumulate = (read(w, ops.at(3), lane0) & 1) != 0;
-  const double scale_a = static_cast<int64_t>(ops.at(4).bits) < 0 ? -1.0 : 1.0;  // imm-scale-a/b: 1 or -1 (negate)
-  const double scale_b = static_cast<int64_t>(ops.at(5).bits) < 0 ? -1.0 : 1.0;
+  const double scale_a = ops.size() > 4 && static_cast<int64_t>(ops[4].bits) < 0 ? -1.0 : 1.0;  // imm-scale-a/b: 1 or -1 (negate)
+  const double scale_b = ops.size() > 5 && static_cast<int64_t>(ops[5].bits) < 0 ? -1.0 : 1.0;
   auto descriptor = [&](const EmuOperand& o) {
     const MatrixDescriptor d = decode_matrix_descriptor(read(w, o, lane0));
     if (d.base_offset != 0) fault(in, w, lane0, "a matrix descriptor with a base offset (" + std::to_string(d.base_offset) + ") is not modelled");
@@ -114,27 +120,54 @@ void CtaEmulator::wgmma(WarpState& w, const EmuInst& in, uint32_t exec) {
   // A: this warp's 16 rows; B: all N columns, each K-major (b[col * k + c]).
   std::vector<float> a(16 * k);
   if (a_in_registers) {
-    // The mma.sync A fragment of a 16 x k slice (16-bit types; checked when lowered): register j
-    // of lane l holds two elements, row l / 4 + 8 (j % 2), columns 2 (l % 4) + 8 (j / 2) + {0, 1}.
+    // The mma.sync A fragment of a 16 x k slice (16- and 8-bit types, four registers; checked
+    // when lowered), placed as mma_sync_form.h places m16n8k16 (16-bit) and m16n8k32 (8-bit) A.
     const auto& regs = ops[1].regs;
+    MmaSyncForm slice;
+    slice.m = 16, slice.n = 8, slice.k = k;
+    slice.a = ta == "f16" || ta == "bf16" ? MmaElem::kF16 : MmaElem::kS8;  // only the width matters here
+    const uint32_t bits = mma_elem_bits(slice.a), per = 32 / bits;
     for (uint32_t l = 0; l < 32; ++l)
-      for (uint32_t j = 0; j < regs.size(); ++j)
-        for (uint32_t h = 0; h < 2; ++h) {
-          const uint32_t row = l / 4 + 8 * (j % 2), col = 2 * (l % 4) + 8 * (j / 2) + h;
-          a[row * k + col] = static_cast<float>(scale_a * matrix_element_value(ta, w.regs.get(regs[j], l) >> (16 * h)));
-        }
+      for (uint32_t i = 0; i < slice.a_elements(); ++i) {
+        const MatrixPlace p = mma_a_place(slice, l, i);
+        const uint64_t element = (w.regs.get(regs[i / per], l) >> (bits * (i % per))) & ((1u << bits) - 1);
+        a[p.row * k + p.col] = static_cast<float>(scale_a * matrix_element_value(ta, element));
+      }
   } else {
     a = smem_operand(descriptor(ops.at(1)), a_mn_major, ta, 16 * q, 16, k, scale_a, w, lane0, in);
   }
   const std::vector<float> b = smem_operand(descriptor(ops.at(2)), b_mn_major, tb, 0, n, k, scale_b, w, lane0, in);
+  // Accumulator element e (n / 2 per lane) at row g + 8 ((e / 2) % 2), column 8 (e / 4) + 2t + e % 2;
+  // an f16 D holds two per register (e / 2, the lower-numbered in the low half).
   const auto& fd = ops.at(0).regs;
+  const bool d16 = in.wgmma_d == MmaElem::kF16;
   for (uint32_t l = 0; l < 32; ++l) {
     const uint32_t g = l / 4, t = l % 4;
-    for (uint32_t i = 0; i < fd.size(); ++i) {
-      const uint32_t row = g + 8 * ((i / 2) % 2), col = 8 * (i / 4) + 2 * t + i % 2;
-      float acc = accumulate ? std::bit_cast<float>(static_cast<uint32_t>(w.regs.get(fd[i], l))) : 0.0f;
-      for (uint32_t c = 0; c < k; ++c) acc = std::fmaf(a[row * k + c], b[col * k + c], acc);
-      write(w, fd[i], l, std::bit_cast<uint32_t>(acc));
+    uint32_t packed = 0;
+    for (uint32_t e = 0; e < n / 2; ++e) {
+      const uint32_t row = g + 8 * ((e / 2) % 2), col = 8 * (e / 4) + 2 * t + e % 2;
+      const float* ar = &a[row * k];
+      const float* bc = &b[col * k];
+      if (in.wgmma_d == MmaElem::kS32) {
+        // Integer inputs are exact in float; their sum is kept exact, then wraps or (.satfinite) clamps.
+        int64_t sum = accumulate ? static_cast<int32_t>(static_cast<uint32_t>(w.regs.get(fd[e], l))) : 0;
+        for (uint32_t c = 0; c < k; ++c) sum += static_cast<int64_t>(ar[c]) * static_cast<int64_t>(bc[c]);
+        if (in.satfinite) sum = std::clamp<int64_t>(sum, INT32_MIN, INT32_MAX);
+        write(w, fd[e], l, static_cast<uint32_t>(static_cast<uint64_t>(sum)));
+        continue;
+      }
+      float acc = 0.0f;
+      if (accumulate) {
+        const uint64_t bits = w.regs.get(fd[d16 ? e / 2 : e], l);
+        acc = d16 ? half_to_float(static_cast<uint16_t>(bits >> (16 * (e % 2)))) : std::bit_cast<float>(static_cast<uint32_t>(bits));
+      }
+      for (uint32_t c = 0; c < k; ++c) acc = std::fmaf(ar[c], bc[c], acc);
+      if (!d16) {
+        write(w, fd[e], l, std::bit_cast<uint32_t>(acc));
+      } else {
+        packed |= uint32_t{float_to_half(acc)} << (16 * (e % 2));
+        if (e % 2) write(w, fd[e / 2], l, std::exchange(packed, 0u));
+      }
     }
   }
 }

@@ -162,8 +162,12 @@ TEST(WgmmaPtx, UnmodelledFormsAreRefusedAtTheirLine) {
   EXPECT_EQ(r.exit_code, 3);
   EXPECT_NE(r.err.find("k.ptx:39:3: the emulator runs wgmma"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("imm-trans-a/b must be 0 or 1"), std::string::npos) << r.err;
-  r = refused("wgmma.mma_async.sync.aligned.m64n8k16.f16.f16.f16 {%r6, %r7}, %rd8, %rd8, %p1, 1, 1, 0, 0;");
-  EXPECT_NE(r.err.find("only f32 accumulators are modelled"), std::string::npos) << r.err;
+  r = refused("wgmma.mma_async.sync.aligned.m64n8k16.f16.bf16.bf16 {%r6, %r7}, %rd8, %rd8, %p1, 1, 1, 0, 0;");
+  EXPECT_NE(r.err.find("accumulator type f16 does not go with bf16 inputs"), std::string::npos) << r.err;
+  r = refused("wgmma.mma_async.sync.aligned.m64n8k32.s32.s8.s8 {%f1, %f2, %f3, %f4}, %rd8, %rd8, %p1, 1, 1;");
+  EXPECT_NE(r.err.find("expected {4 accumulators}, A, B, scale-d operands"), std::string::npos) << r.err;
+  r = refused("wgmma.mma_async.sync.aligned.m64n8k8.f32.tf32.tf32 {%f1, %f2, %f3, %f4}, {%r2, %r3, %r4, %r5}, %rd8, %p1, 1, 1;");
+  EXPECT_NE(r.err.find("A in registers needs 16- or 8-bit inputs"), std::string::npos) << r.err;
   r = refused("wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f1, %f2}, %rd8, %rd8, %p1, 1, 1, 0, 0;");
   EXPECT_NE(r.err.find("expected {4 accumulators}"), std::string::npos) << r.err;
 }
