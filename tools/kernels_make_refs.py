@@ -252,6 +252,18 @@ b = [e4m3(round_half_away(v) & 0xB7) for v in random_init(50, 0, 255, 128, lambd
 c = random_init(51, -4, 4, 128, f16)
 write("mma_e4m3_f16_d.bin", "e", [f16(float(x)) for x in product_plus_c(a, b, c, 16, 8, 16)])
 
+# mma_volta: four independent 8 x 8 x 4 products, each matrix row-major after the previous.
+a = random_init(52, -2, 2, 128, f16)
+b = random_init(53, -2, 2, 128, f16)
+c = random_init(54, -4, 4, 256, f32)
+ch = random_init(55, -4, 4, 256, f16)
+d, dh = [], []
+for m in range(4):
+    d += [f32(float(x)) for x in product_plus_c(a[32 * m:32 * m + 32], b[32 * m:32 * m + 32], c[64 * m:64 * m + 64], 8, 8, 4)]
+    dh += [f16(float(x)) for x in product_plus_c(a[32 * m:32 * m + 32], b[32 * m:32 * m + 32], ch[64 * m:64 * m + 64], 8, 8, 4)]
+write("mma_volta_d.bin", "f", d)
+write("mma_volta_dh.bin", "e", dh)
+
 # spin_lock.cu: each of 2 x 64 threads adds one to the counter while holding the lock.
 write("spin_lock_counter.bin", "i", [2 * 64])
 

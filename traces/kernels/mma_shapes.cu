@@ -1,4 +1,6 @@
-// mma.sync beyond the common m16n8k16: FP64 tensor cores (A100's m8n8k4, Hopper's m16n8k4/k8/k16),
+#include <cuda_fp16.h>
+
+// mma.sync beyond the common m16n8k16: Volta's m8n8k4 on f16, FP64 tensor cores (A100's m8n8k4, Hopper's m16n8k4/k8/k16),
 // TF32 m16n8k4, INT8 m16n8k16 and m8n8k16 (with and without .satfinite), and FP8 m16n8k16 with
 // f16 accumulators. Every kernel reads its matrices row-major from global memory and builds each
 // lane's fragments with the PTX ISA's formulas ("Matrix Fragments for mma.mMnNkK"; g = lane / 4,
@@ -103,4 +105,44 @@ extern "C" __global__ void mma_e4m3_f16(const unsigned* A, const unsigned char* 
 #endif
   D[(g * 8 + 2 * t) / 2] = d0;
   D[((g + 8) * 8 + 2 * t) / 2] = d1;
+}
+
+// Volta's m8n8k4 on f16: four independent 8 x 8 x 4 MMAs per warp, the c-th on lanes 4c..4c+3 and
+// 16+4c..16+4c+3 (c = (lane % 16) / 4; hi = 4 on the upper lanes). A, B, C and the results hold
+// the four computations' matrices one after another, each row-major (A 8 x 4, B 4 x 8, C 8 x 8).
+// D = C + A B twice: .row.col into f32 from f32 (A row (lane % 4 + hi) of the lane's MMA, B column
+// lane % 4 + hi; C element i at row (lane & 1) + (i & 2) + hi, column (i & 4) + (lane & 2) + (i & 1)),
+// and .col.row into f16 from f16 (A column lane % 4, rows hi..hi+3; B row lane % 4, columns
+// hi..hi+3; C element i at row lane % 4 + hi, column i).
+extern "C" __global__ void mma_volta(const __half* A, const __half* B, const float* C, const __half* Ch, float* D, __half* Dh) {
+  const int lane = threadIdx.x & 31, c = (lane % 16) / 4, hi = lane < 16 ? 0 : 4;
+  const __half *a = A + 32 * c, *b = B + 32 * c;
+  float d[8];
+  __half2 dh[4];
+  for (int i = 0; i < 8; ++i) d[i] = C[64 * c + ((lane & 1) + (i & 2) + hi) * 8 + (i & 4) + (lane & 2) + (i & 1)];
+  for (int i = 0; i < 4; ++i) dh[i] = __halves2half2(Ch[64 * c + (lane % 4 + hi) * 8 + 2 * i], Ch[64 * c + (lane % 4 + hi) * 8 + 2 * i + 1]);
+#if __CUDA_ARCH__ >= 700
+  __half2 ar[2], bc[2], ac[2], br[2];
+  for (int j = 0; j < 2; ++j) {
+    ar[j] = __halves2half2(a[(lane % 4 + hi) * 4 + 2 * j], a[(lane % 4 + hi) * 4 + 2 * j + 1]);  // row-major A: row lane % 4 + hi
+    bc[j] = __halves2half2(b[(2 * j) * 8 + lane % 4 + hi], b[(2 * j + 1) * 8 + lane % 4 + hi]);  // column-major B: column lane % 4 + hi
+    ac[j] = __halves2half2(a[(2 * j + hi) * 4 + lane % 4], a[(2 * j + 1 + hi) * 4 + lane % 4]);  // column-major A: column lane % 4
+    br[j] = __halves2half2(b[(lane % 4) * 8 + 2 * j + hi], b[(lane % 4) * 8 + 2 * j + 1 + hi]);  // row-major B: row lane % 4
+  }
+  const unsigned* u = reinterpret_cast<const unsigned*>(ar);
+  const unsigned* v = reinterpret_cast<const unsigned*>(bc);
+  asm volatile("mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32 {%0,%1,%2,%3,%4,%5,%6,%7}, {%8,%9}, {%10,%11}, {%0,%1,%2,%3,%4,%5,%6,%7};"
+               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7])
+               : "r"(u[0]), "r"(u[1]), "r"(v[0]), "r"(v[1]));
+  unsigned* h = reinterpret_cast<unsigned*>(dh);
+  const unsigned* x = reinterpret_cast<const unsigned*>(ac);
+  const unsigned* y = reinterpret_cast<const unsigned*>(br);
+  asm volatile("mma.sync.aligned.m8n8k4.col.row.f16.f16.f16.f16 {%0,%1,%2,%3}, {%4,%5}, {%6,%7}, {%0,%1,%2,%3};"
+               : "+r"(h[0]), "+r"(h[1]), "+r"(h[2]), "+r"(h[3]) : "r"(x[0]), "r"(x[1]), "r"(y[0]), "r"(y[1]));
+#endif
+  for (int i = 0; i < 8; ++i) D[64 * c + ((lane & 1) + (i & 2) + hi) * 8 + (i & 4) + (lane & 2) + (i & 1)] = d[i];
+  for (int i = 0; i < 4; ++i) {
+    Dh[64 * c + (lane % 4 + hi) * 8 + 2 * i] = __low2half(dh[i]);
+    Dh[64 * c + (lane % 4 + hi) * 8 + 2 * i + 1] = __high2half(dh[i]);
+  }
 }

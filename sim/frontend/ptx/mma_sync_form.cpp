@@ -37,7 +37,7 @@ bool form_defined(const MmaSyncForm& f, bool rn) {
   if (f.satfinite && !mma_elem_integer(f.a)) return false;
   switch (f.a) {
     case MmaElem::kF16:
-      return f.b == f.a && (shape(16, 8) || shape(16, 16)) && f16_or_f32(f.d) && f16_or_f32(f.c);
+      return f.b == f.a && (shape(16, 8) || shape(16, 16) || shape(8, 4)) && f16_or_f32(f.d) && f16_or_f32(f.c);
     case MmaElem::kBf16:
       return f.b == f.a && (shape(16, 8) || shape(16, 16)) && f.d == MmaElem::kF32 && f.c == MmaElem::kF32;
     case MmaElem::kTf32:
@@ -114,14 +114,14 @@ uint32_t MmaSyncForm::d_registers() const { return d == MmaElem::kF16 ? c_elemen
 
 std::string decode_mma_sync(const std::string& opcode, const std::vector<std::string>& suffixes, MmaSyncForm& form) {
   form = MmaSyncForm{};
-  bool sync = false, aligned = false, row = false, col = false, rn = false, ok = suffixes.size() >= 4;
+  bool sync = false, aligned = false, rn = false, ok = suffixes.size() >= 4;
+  std::vector<std::string> layouts;  // A's, then B's
   const size_t types = ok ? suffixes.size() - 4 : 0;
   for (size_t i = 0; i < types && ok; ++i) {
     const std::string& s = suffixes[i];
     if (s == "sync") sync = true;
     else if (s == "aligned") aligned = true;
-    else if (s == "row" && !row && !col) row = true;
-    else if (s == "col" && row) col = true;
+    else if (s == "row" || s == "col") layouts.push_back(s);
     else if (s == "satfinite") form.satfinite = true;
     else if (s == "rn") rn = true;
     else ok = parse_shape(s, form) && form.m != 0;
@@ -130,13 +130,21 @@ std::string decode_mma_sync(const std::string& opcode, const std::vector<std::st
     form.d = elem_named(suffixes[types]), form.a = elem_named(suffixes[types + 1]);
     form.b = elem_named(suffixes[types + 2]), form.c = elem_named(suffixes[types + 3]);
   }
-  if (ok && sync && aligned && row && col && form_defined(form, rn)) return "";
-  return "the emulator runs mma.sync.aligned.mMnNkK.row.col with f16 (m16n8k8/k16; f16 or f32 accumulators), bf16 (m16n8k8/k16), "
+  // Every form is .row.col but Volta's m8n8k4, which takes either layout for A and for B.
+  ok = ok && layouts.size() == 2 && (form.quad_pairs() || (layouts[0] == "row" && layouts[1] == "col"));
+  if (ok) form.a_col = layouts[0] == "col", form.b_row = layouts[1] == "row";
+  if (ok && sync && aligned && form_defined(form, rn)) return "";
+  return "the emulator runs mma.sync.aligned.mMnNkK.row.col with f16 (m16n8k8/k16, and m8n8k4 with either layout for A and B; f16 or f32 "
+         "accumulators), bf16 (m16n8k8/k16), "
          "tf32 (m16n8k4/k8), e4m3/e5m2 (m16n8k16/k32; f32 or f16 accumulators), s8/u8 (m8n8k16, m16n8k16/k32; s32, .satfinite "
          "or not), s4/u4 (m8n8k32, m16n8k32/k64; likewise) and f64 (m8n8k4, m16n8k4/k8/k16) inputs; not '" + opcode + "'";
 }
 
 MatrixPlace mma_a_place(const MmaSyncForm& f, uint32_t lane, uint32_t i) {
+  if (f.quad_pairs()) {
+    const uint32_t block = 8 * ((lane % 16) / 4), high = lane >= 16 ? 4 : 0;
+    return f.a_col ? MatrixPlace{block + i % 4 + high, lane % 4} : MatrixPlace{block + lane % 4 + high, i};
+  }
   const uint32_t g = lane / 4, t = lane % 4, m16 = f.m == 16 ? 1 : 0, bits = mma_elem_bits(f.a);
   if (bits >= 32) return m16 ? MatrixPlace{g + 8 * (i % 2), t + 4 * (i / 2)} : MatrixPlace{g, t + 4 * i};
   const uint32_t p = 32 / bits;  // elements per register
@@ -144,12 +152,23 @@ MatrixPlace mma_a_place(const MmaSyncForm& f, uint32_t lane, uint32_t i) {
 }
 
 MatrixPlace mma_b_place(const MmaSyncForm& f, uint32_t lane, uint32_t i) {
+  if (f.quad_pairs()) {
+    const uint32_t block = 8 * ((lane % 16) / 4), high = lane >= 16 ? 4 : 0;
+    return f.b_row ? MatrixPlace{lane % 4, block + i + high} : MatrixPlace{i, block + lane % 4 + high};
+  }
   const uint32_t g = lane / 4, t = lane % 4, bits = mma_elem_bits(f.b);
   if (bits >= 32) return {t + 4 * i, g};
   const uint32_t p = 32 / bits;
   return {p * t + i % p + 4 * p * (i / p), g};
 }
 
-MatrixPlace mma_c_place(uint32_t lane, uint32_t i) { return {lane / 4 + 8 * (i / 2), 2 * (lane % 4) + i % 2}; }
+MatrixPlace mma_c_place(const MmaSyncForm& f, MmaElem type, uint32_t lane, uint32_t i) {
+  if (f.quad_pairs()) {
+    const uint32_t block = 8 * ((lane % 16) / 4), high = lane >= 16 ? 4 : 0;
+    if (type == MmaElem::kF16) return {block + lane % 4 + high, block + i};
+    return {block + (lane & 1) + (i & 2) + high, block + (i & 4) + (lane & 2) + (i & 1)};
+  }
+  return {lane / 4 + 8 * (i / 2), 2 * (lane % 4) + i % 2};
+}
 
 }  // namespace warpsim::ptx

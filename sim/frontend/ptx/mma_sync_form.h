@@ -9,9 +9,16 @@
 // and for 32- and 64-bit types, one element per register:
 //   A element i:  row = group + 8 (i % 2) [M = 16],        col = t + 4 (i / 2) [M = 16], t + 4i [M = 8]
 //   B element i:  row = t + 4i,                            col = group
+// Volta's m8n8k4 on f16 is four independent 8 x 8 x 4 MMAs, computation c = (lane % 16) / 4 on
+// lanes 4c..4c+3 (rows 0-3) and 16+4c..16+4c+3 (rows 4-7); with r = lane % 4 + 4 [lane >= 16]:
+//   A row-major (g, i) -> (r, i); column-major -> (i + 4 [lane >= 16], lane % 4)
+//   B row-major -> (lane % 4, i + 4 [lane >= 16]); column-major -> (i, r)
+//   C/D f16 -> (r, i); f32 -> ((lane & 1) + (i & 2) + 4 [lane >= 16], (i & 4) + (lane & 2) + (i & 1))
+// placed here as blocks on the diagonal of one 32 x 4 by 4 x 32 product (computation c at rows and
+// columns 8c..8c+7), so the same multiply serves every form.
 // Checked against the ISA's figures for m16n8k16 and m16n8k32 (8-bit), m16n8k8/k16 (16-bit),
-// m16n8k4/k8 (tf32), m8n8k4 and m16n8k8/k16 (f64), m8n8k16 (8-bit) and m8n8k32, m16n8k32 and
-// m16n8k64 (4-bit) in tests/unit/frontend/ptx_mma_sync_test.cpp.
+// m16n8k4/k8 (tf32), m8n8k4 and m16n8k8/k16 (f64), m8n8k16 (8-bit), m8n8k32, m16n8k32 and
+// m16n8k64 (4-bit) and m8n8k4 (f16) in tests/unit/frontend/ptx_mma_sync_test.cpp.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -28,11 +35,17 @@ double mma_elem_value(MmaElem e, uint64_t bits);
 struct MmaSyncForm {
   uint32_t m = 0, n = 0, k = 0;
   MmaElem d = MmaElem::kNone, a = MmaElem::kNone, b = MmaElem::kNone, c = MmaElem::kNone;
-  bool satfinite = false;  // integer: clamp to the s32 range instead of wrapping
+  bool satfinite = false;          // integer: clamp to the s32 range instead of wrapping
+  bool a_col = false, b_row = false;  // Volta's m8n8k4: A column-major, B row-major (else .row.col)
+  bool quad_pairs() const { return m == 8 && n == 8 && k == 4 && a == MmaElem::kF16; }
+  // The rows of A and C, and columns of B and C, the fragments span (32 for the four MMAs of
+  // Volta's m8n8k4).
+  uint32_t rows() const { return quad_pairs() ? 32 : m; }
+  uint32_t cols() const { return quad_pairs() ? 32 : n; }
   // Elements per lane and registers per fragment.
-  uint32_t a_elements() const { return m * k / 32; }
-  uint32_t b_elements() const { return k * n / 32; }
-  uint32_t c_elements() const { return m * n / 32; }
+  uint32_t a_elements() const { return rows() * k / 32; }
+  uint32_t b_elements() const { return k * cols() / 32; }
+  uint32_t c_elements() const { return quad_pairs() ? 8 : m * n / 32; }
   uint32_t a_registers() const;
   uint32_t b_registers() const;
   uint32_t c_registers() const;  // C's; D's with d
@@ -48,6 +61,7 @@ struct MatrixPlace {
 };
 MatrixPlace mma_a_place(const MmaSyncForm& f, uint32_t lane, uint32_t i);
 MatrixPlace mma_b_place(const MmaSyncForm& f, uint32_t lane, uint32_t i);
-MatrixPlace mma_c_place(uint32_t lane, uint32_t i);
+// C and D: their layout follows their own type only in Volta's m8n8k4 (f16 or f32).
+MatrixPlace mma_c_place(const MmaSyncForm& f, MmaElem type, uint32_t lane, uint32_t i);
 
 }  // namespace warpsim::ptx

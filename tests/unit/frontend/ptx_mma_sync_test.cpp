@@ -63,7 +63,7 @@ TEST(MmaSyncLayout, FollowsThePtxIsaFormulas) {
     const MmaSyncForm d = form("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64");
     EXPECT_EQ(rc(ptx::mma_a_place(d, lane, 0)), std::make_pair(g, t));
     EXPECT_EQ(rc(ptx::mma_b_place(d, lane, 0)), std::make_pair(t, g));
-    for (uint32_t i = 0; i < 2; ++i) EXPECT_EQ(rc(ptx::mma_c_place(lane, i)), std::make_pair(g, 2 * t + i));
+    for (uint32_t i = 0; i < 2; ++i) EXPECT_EQ(rc(ptx::mma_c_place(d, d.c, lane, i)), std::make_pair(g, 2 * t + i));
     // m8n8k16 .s8: A at (g, 4t + i), B at (4t + i, g).
     const MmaSyncForm s = form("mma.sync.aligned.m8n8k16.row.col.s32.s8.s8.s32");
     for (uint32_t i = 0; i < 4; ++i) {
@@ -84,6 +84,24 @@ TEST(MmaSyncLayout, FollowsThePtxIsaFormulas) {
       EXPECT_EQ(rc(ptx::mma_a_place(q8, lane, i)), std::make_pair(g, 8 * t + i));
       EXPECT_EQ(rc(ptx::mma_b_place(q8, lane, i)), std::make_pair(8 * t + i, g));
     }
+    // m8n8k4 .f16 (Volta): four MMAs, lanes 4c..4c+3 and 16+4c..16+4c+3 computing the c-th; as
+    // the ISA writes it, within each (placed here at rows and columns 8c): A row-major row =
+    // laneid % 4 (+ 4 from lane 16), col = i; column-major row = i % 4 (+ 4), col = laneid % 4;
+    // B row-major row = laneid % 4, col = i (+ 4); column-major row = i, col = laneid % 4 (+ 4);
+    // C f16 row = laneid % 4 (+ 4), col = i; C f32 row = X (+ 4) with X = (laneid & 1) + (i & 2),
+    // col = (i & 4) + (laneid & 2) + (i & 1).
+    const uint32_t c8 = 8 * ((lane % 16) / 4), hi = lane < 16 ? 0 : 4;
+    const MmaSyncForm v = form("mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f16"), vt = form("mma.sync.aligned.m8n8k4.col.row.f16.f16.f16.f32");
+    for (uint32_t i = 0; i < 4; ++i) {
+      EXPECT_EQ(rc(ptx::mma_a_place(v, lane, i)), std::make_pair(c8 + lane % 4 + hi, i));
+      EXPECT_EQ(rc(ptx::mma_a_place(vt, lane, i)), std::make_pair(c8 + i % 4 + hi, lane % 4));
+      EXPECT_EQ(rc(ptx::mma_b_place(vt, lane, i)), std::make_pair(lane % 4, c8 + i + hi));
+      EXPECT_EQ(rc(ptx::mma_b_place(v, lane, i)), std::make_pair(i, c8 + lane % 4 + hi));
+    }
+    for (uint32_t i = 0; i < 8; ++i) {
+      EXPECT_EQ(rc(ptx::mma_c_place(v, v.c, lane, i)), std::make_pair(c8 + lane % 4 + hi, c8 + i));
+      EXPECT_EQ(rc(ptx::mma_c_place(v, v.d, lane, i)), std::make_pair(c8 + (lane & 1) + (i & 2) + hi, c8 + (i & 4) + (lane & 2) + (i & 1)));
+    }
     // m16n8k32 .s8: row = g for a0..a3 and a8..a11, else g + 8; col = 4t + (i & 3), + 16 for i >= 8.
     const MmaSyncForm s32 = form("mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32");
     for (uint32_t i = 0; i < 16; ++i)
@@ -99,20 +117,28 @@ TEST(MmaSyncLayout, EveryFormPlacesEachElementOnce) {
                          "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32", "mma.sync.aligned.m8n8k4.row.col.rn.f64.f64.f64.f64",
                          "mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64", "mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64",
                          "mma.sync.aligned.m8n8k32.row.col.s32.s4.s4.s32", "mma.sync.aligned.m16n8k32.row.col.s32.u4.s4.s32",
-                         "mma.sync.aligned.m16n8k64.row.col.satfinite.s32.s4.u4.s32"}) {
+                         "mma.sync.aligned.m16n8k64.row.col.satfinite.s32.s4.u4.s32", "mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32",
+                         "mma.sync.aligned.m8n8k4.col.row.f16.f16.f16.f32", "mma.sync.aligned.m8n8k4.col.col.f32.f16.f16.f16",
+                         "mma.sync.aligned.m8n8k4.row.row.f16.f16.f16.f16"}) {
     const MmaSyncForm f = form(op);
     std::set<std::pair<uint32_t, uint32_t>> a, b, c;
+    std::set<std::pair<uint32_t, uint32_t>> d;
     for (uint32_t lane = 0; lane < 32; ++lane) {
       for (uint32_t i = 0; i < f.a_elements(); ++i) a.insert(rc(ptx::mma_a_place(f, lane, i)));
       for (uint32_t i = 0; i < f.b_elements(); ++i) b.insert(rc(ptx::mma_b_place(f, lane, i)));
-      for (uint32_t i = 0; i < f.c_elements(); ++i) c.insert(rc(ptx::mma_c_place(lane, i)));
+      for (uint32_t i = 0; i < f.c_elements(); ++i) c.insert(rc(ptx::mma_c_place(f, f.c, lane, i)));
+      for (uint32_t i = 0; i < f.c_elements(); ++i) d.insert(rc(ptx::mma_c_place(f, f.d, lane, i)));
     }
-    EXPECT_EQ(a.size(), f.m * f.k) << op;  // 32 lanes x elements = m k, all distinct: a bijection
-    EXPECT_EQ(b.size(), f.k * f.n) << op;
-    EXPECT_EQ(c.size(), f.m * f.n) << op;
-    EXPECT_LT(a.rbegin()->first, f.m) << op;
-    for (const auto& [row, col] : a) EXPECT_LT(col, f.k) << op;
-    for (const auto& [row, col] : b) EXPECT_TRUE(row < f.k && col < f.n) << op;
+    // 32 lanes x their elements, all distinct, fill the matrices: m x k, k x n, m x n, or for
+    // Volta's m8n8k4 four such blocks (A 32 x 4, B 4 x 32, C the four 8 x 8 blocks on the diagonal).
+    const uint32_t blocks = f.quad_pairs() ? 4 : 1;
+    EXPECT_EQ(a.size(), blocks * f.m * f.k) << op;
+    EXPECT_EQ(b.size(), blocks * f.k * f.n) << op;
+    EXPECT_EQ(c.size(), blocks * f.m * f.n) << op;
+    EXPECT_EQ(d, c) << op;  // D covers what C covers, whatever their layouts
+    for (const auto& [row, col] : a) EXPECT_TRUE(row < f.rows() && col < f.k) << op;
+    for (const auto& [row, col] : b) EXPECT_TRUE(row < f.k && col < f.cols()) << op;
+    for (const auto& [row, col] : c) EXPECT_EQ(row / 8, f.quad_pairs() ? col / 8 : row / 8) << op;  // Volta: on the diagonal
   }
 }
 
@@ -125,7 +151,8 @@ TEST(MmaSyncLayout, RegisterCountsPerFragment) {
       {"mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64", {2, 1, 1, 2}},    {"mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64", {4, 2, 1, 4}},
       {"mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64", {4, 4, 2, 4}},   {"mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64", {4, 8, 4, 4}},
       {"mma.sync.aligned.m8n8k32.row.col.s32.s4.s4.s32", {2, 1, 1, 2}},     {"mma.sync.aligned.m16n8k32.row.col.s32.u4.u4.s32", {4, 2, 1, 4}},
-      {"mma.sync.aligned.m16n8k64.row.col.s32.s4.s4.s32", {4, 4, 2, 4}}};
+      {"mma.sync.aligned.m16n8k64.row.col.s32.s4.s4.s32", {4, 4, 2, 4}},    {"mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32", {8, 2, 2, 8}},
+      {"mma.sync.aligned.m8n8k4.col.row.f16.f16.f16.f32", {4, 2, 2, 8}}};
   for (const auto& [op, want] : cases) {
     const MmaSyncForm f = form(op);
     EXPECT_EQ((std::vector<uint32_t>{f.d_registers(), f.a_registers(), f.b_registers(), f.c_registers()}), want) << op;
@@ -148,10 +175,12 @@ TEST(MmaSyncLayout, FormsOutsideThePtxIsaAreRefusedAtTheirLine) {
   EXPECT_EQ(error_for("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%fd0,%fd1}, {%fd2}, {%fd3}, {%fd4,%fd5};"), "no error");
   EXPECT_EQ(error_for("mma.sync.aligned.m16n8k16.row.col.satfinite.s32.s8.u8.s32 {%r0,%r1,%r2,%r3}, {%r4,%r5}, {%r6}, {%r0,%r1,%r2,%r3};"),
             "no error");
-  // .satfinite is the integer forms'; .rn is f64's; tf32 has no k16; b1 is not run.
+  // .satfinite is the integer forms'; .rn is f64's; tf32 has no k16; b1 is not run; only Volta's
+  // m8n8k4 takes other layouts than .row.col.
   for (const char* bad : {"mma.sync.aligned.m16n8k16.row.col.satfinite.f32.bf16.bf16.f32 {%r0,%r1,%r2,%r3}, {%r4,%r5,%r6,%r7}, {%r0,%r1}, {%r0,%r1,%r2,%r3};",
                           "mma.sync.aligned.m16n8k8.row.col.rn.f32.tf32.tf32.f32 {%r0,%r1,%r2,%r3}, {%r4,%r5,%r6,%r7}, {%r0,%r1}, {%r0,%r1,%r2,%r3};",
                           "mma.sync.aligned.m16n8k16.row.col.f32.tf32.tf32.f32 {%r0,%r1,%r2,%r3}, {%r4,%r5,%r6,%r7}, {%r0,%r1}, {%r0,%r1,%r2,%r3};",
+                          "mma.sync.aligned.m16n8k16.col.col.f32.f16.f16.f32 {%r0,%r1,%r2,%r3}, {%r4,%r5,%r6,%r7}, {%r0,%r1}, {%r0,%r1,%r2,%r3};",
                           "mma.sync.aligned.m16n8k128.row.col.s32.b1.b1.s32.and.popc {%r0,%r1,%r2,%r3}, {%r4,%r5}, {%r0}, {%r0,%r1,%r2,%r3};"}) {
     const std::string e = error_for(bad);
     EXPECT_NE(e.find("w.ptx:8:3: the emulator runs mma.sync.aligned"), std::string::npos) << bad << "\n" << e;
