@@ -149,7 +149,8 @@ void decode_operation(EmuInst& e) {
     }
   } else if (e.base == "mma") {
     e.code = EmuOp::kMma;
-    decode_mma_sync(e.opcode, e.mods, e.mma_sync);  // supported_forms.cpp has refused the forms it does not run
+    // supported_forms.cpp refuses the forms the emulator does not run, after this decoding.
+    if (decode_mma_sync(e.opcode, e.mods, e.mma_sync).empty()) e.mma_layout = std::make_shared<const MmaLayout>(mma_layout(e.mma_sync));
   } else if (is_simd_video(e.base)) {
     e.code = EmuOp::kSimdVideo;
   } else if (e.base == "call") {

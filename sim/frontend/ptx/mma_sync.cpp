@@ -6,6 +6,8 @@
 //   with one rounding each (fmaf); an f16 D is that float rounded once to f16 (assumed);
 // - f64: each product added with one rounding (fma, the .rn the ISA specifies) in k order (assumed);
 // - s8/u8 and s4/u4: exact; the s32 result wraps, or with .satfinite is clamped to the s32 range.
+// A TF32 operand's 13 low mantissa bits are dropped (truncated: the ISA leaves unspecified how the
+// hardware treats an FP32 value passed as TF32).
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -23,57 +25,45 @@ namespace warpsim::ptx {
 
 void CtaEmulator::mma_sync(WarpState& w, const EmuInst& in) {
   const MmaSyncForm& f = in.mma_sync;
+  const MmaLayout& layout = *in.mma_layout;
   const auto& ops = in.operands;
   const auto& fd = ops.at(0).regs;
-  const auto& fa = ops.at(1).regs;
-  const auto& fb = ops.at(2).regs;
-  const auto& fc = ops.at(3).regs;
-  // Element i of a fragment of `e`s: its register and the bits within it.
-  auto element = [&](const std::vector<int32_t>& frag, MmaElem e, uint32_t l, uint32_t i) {
-    const uint32_t bits = mma_elem_bits(e);
-    if (bits >= 32) return mma_elem_value(e, w.regs.get(frag.at(i), l));
-    const uint32_t per = 32 / bits;
-    return mma_elem_value(e, w.regs.get(frag.at(i / per), l) >> (bits * (i % per)));
-  };
-  // A (rows x K), B (K x cols) and C (rows x cols), row-major; only what the fragments cover is
-  // read (each form places every element once: ptx_mma_sync_test.cpp), but all of it is zeroed.
-  const uint32_t rows = f.rows(), cols = f.cols(), K = f.k;
+  // A (rows x K), B (K x cols) and C (rows x cols), row-major, filled from every lane's fragments
+  // (each form places every element once: ptx_mma_sync_test.cpp); the rest of C is zeroed, being
+  // read nowhere but kept defined.
+  const uint32_t cols = f.cols(), K = f.k;
   std::array<double, 1024> a, b, c;
-  std::fill_n(a.begin(), rows * K, 0.0), std::fill_n(b.begin(), K * cols, 0.0), std::fill_n(c.begin(), rows * cols, 0.0);
-  for (uint32_t l = 0; l < 32; ++l) {
-    for (uint32_t i = 0; i < f.a_elements(); ++i) {
-      const MatrixPlace p = mma_a_place(f, l, i);
-      a[p.row * K + p.col] = element(fa, f.a, l, i);
-    }
-    for (uint32_t i = 0; i < f.b_elements(); ++i) {
-      const MatrixPlace p = mma_b_place(f, l, i);
-      b[p.row * cols + p.col] = element(fb, f.b, l, i);
-    }
-    for (uint32_t i = 0; i < f.c_elements(); ++i) {
-      const MatrixPlace p = mma_c_place(f, f.c, l, i);
-      c[p.row * cols + p.col] = element(fc, f.c, l, i);
-    }
-  }
-  for (uint32_t l = 0; l < 32; ++l) {
+  std::fill_n(c.begin(), f.rows() * cols, 0.0);
+  auto gather = [&](const std::vector<int32_t>& frag, MmaElem e, uint32_t elements, const std::vector<uint16_t>& at, double* out) {
+    const uint32_t bits = mma_elem_bits(e), per = bits >= 32 ? 1 : 32 / bits;
+    for (uint32_t l = 0, n = 0; l < 32; ++l)
+      for (uint32_t i = 0; i < elements; ++i, ++n) {
+        const uint64_t r = w.regs.get(frag[i / per], l);
+        out[at[n]] = mma_elem_value(e, per == 1 ? r : r >> (bits * (i % per)));
+      }
+  };
+  gather(ops.at(1).regs, f.a, f.a_elements(), layout.a, a.data());
+  gather(ops.at(2).regs, f.b, f.b_elements(), layout.b, b.data());
+  gather(ops.at(3).regs, f.c, f.c_elements(), layout.c, c.data());
+  for (uint32_t l = 0, n = 0; l < 32; ++l) {
     uint32_t packed = 0;  // an f16 D: two elements per register, the lower-numbered in the low half
-    for (uint32_t i = 0; i < f.c_elements(); ++i) {
-      const MatrixPlace p = mma_c_place(f, f.d, l, i);
-      const double* row = &a[p.row * K];
-      const double* col = &b[p.col];
-      const double start = c[p.row * cols + p.col];
+    for (uint32_t i = 0; i < f.c_elements(); ++i, ++n) {
+      const uint32_t at = layout.d[n], row = at / cols, col = at % cols;
+      const double* ar = &a[row * K];
+      const double* bc = &b[col];
       uint64_t bits;
       if (f.d == MmaElem::kS32) {
-        int64_t sum = static_cast<int64_t>(start);
-        for (uint32_t k = 0; k < K; ++k) sum += static_cast<int64_t>(row[k]) * static_cast<int64_t>(col[k * cols]);
+        int64_t sum = static_cast<int64_t>(c[at]);
+        for (uint32_t k = 0; k < K; ++k) sum += static_cast<int64_t>(ar[k]) * static_cast<int64_t>(bc[k * cols]);
         if (f.satfinite) sum = std::clamp<int64_t>(sum, std::numeric_limits<int32_t>::min(), std::numeric_limits<int32_t>::max());
         bits = static_cast<uint32_t>(static_cast<uint64_t>(sum));
       } else if (f.d == MmaElem::kF64) {
-        double acc = start;
-        for (uint32_t k = 0; k < K; ++k) acc = std::fma(row[k], col[k * cols], acc);
+        double acc = c[at];
+        for (uint32_t k = 0; k < K; ++k) acc = std::fma(ar[k], bc[k * cols], acc);
         bits = std::bit_cast<uint64_t>(acc);
       } else {
-        float acc = static_cast<float>(start);
-        for (uint32_t k = 0; k < K; ++k) acc = std::fmaf(static_cast<float>(row[k]), static_cast<float>(col[k * cols]), acc);
+        float acc = static_cast<float>(c[at]);
+        for (uint32_t k = 0; k < K; ++k) acc = std::fmaf(static_cast<float>(ar[k]), static_cast<float>(bc[k * cols]), acc);
         if (f.d == MmaElem::kF16) {
           packed |= uint32_t{float_to_half(acc)} << (16 * (i % 2));
           if (i % 2) write(w, fd.at(i / 2), l, std::exchange(packed, 0u));

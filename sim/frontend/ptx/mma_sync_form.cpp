@@ -76,29 +76,13 @@ bool mma_elem_integer(MmaElem e) {
   return e == MmaElem::kS8 || e == MmaElem::kU8 || e == MmaElem::kS4 || e == MmaElem::kU4 || e == MmaElem::kS32;
 }
 
-double mma_elem_value(MmaElem e, uint64_t bits) {
-  switch (e) {
-    case MmaElem::kF16: return half_to_float(static_cast<uint16_t>(bits));
-    case MmaElem::kBf16: return std::bit_cast<float>(static_cast<uint32_t>(bits & 0xffff) << 16);
-    case MmaElem::kTf32: return std::bit_cast<float>(static_cast<uint32_t>(bits) & 0xffffe000u);
-    case MmaElem::kE5m2: return half_to_float(static_cast<uint16_t>((bits & 0xff) << 8));
-    case MmaElem::kE4m3: {
-      static const std::array<double, 256> kValues = [] {
-        std::array<double, 256> v{};
-        for (uint32_t i = 0; i < 256; ++i) v[i] = matrix_element_value("e4m3", i);
-        return v;
-      }();
-      return kValues[bits & 0xff];
-    }
-    case MmaElem::kS8: return static_cast<int8_t>(bits & 0xff);
-    case MmaElem::kU8: return static_cast<double>(bits & 0xff);
-    case MmaElem::kS4: return static_cast<int>(bits & 0xf) - ((bits & 0x8) ? 16 : 0);
-    case MmaElem::kU4: return static_cast<double>(bits & 0xf);
-    case MmaElem::kF32: return std::bit_cast<float>(static_cast<uint32_t>(bits));
-    case MmaElem::kS32: return static_cast<int32_t>(static_cast<uint32_t>(bits));
-    case MmaElem::kF64: return std::bit_cast<double>(bits);
-    default: return 0.0;
-  }
+double e4m3_value(uint64_t bits) {
+  static const std::array<double, 256> kValues = [] {
+    std::array<double, 256> v{};
+    for (uint32_t i = 0; i < 256; ++i) v[i] = matrix_element_value("e4m3", i);
+    return v;
+  }();
+  return kValues[bits & 0xff];
 }
 
 uint32_t MmaSyncForm::a_registers() const {
@@ -169,6 +153,27 @@ MatrixPlace mma_c_place(const MmaSyncForm& f, MmaElem type, uint32_t lane, uint3
     return {block + (lane & 1) + (i & 2) + high, block + (i & 4) + (lane & 2) + (i & 1)};
   }
   return {lane / 4 + 8 * (i / 2), 2 * (lane % 4) + i % 2};
+}
+
+MmaLayout mma_layout(const MmaSyncForm& f) {
+  MmaLayout out;
+  const uint32_t k = f.k, cols = f.cols();
+  for (uint32_t l = 0; l < 32; ++l) {
+    for (uint32_t i = 0; i < f.a_elements(); ++i) {
+      const MatrixPlace p = mma_a_place(f, l, i);
+      out.a.push_back(static_cast<uint16_t>(p.row * k + p.col));
+    }
+    for (uint32_t i = 0; i < f.b_elements(); ++i) {
+      const MatrixPlace p = mma_b_place(f, l, i);
+      out.b.push_back(static_cast<uint16_t>(p.row * cols + p.col));
+    }
+    for (uint32_t i = 0; i < f.c_elements(); ++i) {
+      const MatrixPlace c = mma_c_place(f, f.c, l, i), d = mma_c_place(f, f.d, l, i);
+      out.c.push_back(static_cast<uint16_t>(c.row * cols + c.col));
+      out.d.push_back(static_cast<uint16_t>(d.row * cols + d.col));
+    }
+  }
+  return out;
 }
 
 }  // namespace warpsim::ptx

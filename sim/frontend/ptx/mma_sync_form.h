@@ -19,9 +19,12 @@
 // Checked against the ISA's figures for m16n8k16 and m16n8k32 (8-bit), m16n8k8/k16 (16-bit),
 // m16n8k4/k8 (tf32), m8n8k4 and m16n8k8/k16 (f64), m8n8k16 (8-bit), m8n8k32, m16n8k32 and
 // m16n8k64 (4-bit) and m8n8k4 (f16) in tests/unit/frontend/ptx_mma_sync_test.cpp.
+#include <bit>
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include "common/half.h"
 
 namespace warpsim::ptx {
 
@@ -29,8 +32,26 @@ enum class MmaElem : uint8_t { kNone, kF16, kBf16, kTf32, kE4m3, kE5m2, kS8, kU8
 
 uint32_t mma_elem_bits(MmaElem e);
 bool mma_elem_integer(MmaElem e);
+double e4m3_value(uint64_t bits);
 // The element's value: inputs as the PTX ISA defines them (tf32's 13 low mantissa bits unused).
-double mma_elem_value(MmaElem e, uint64_t bits);
+// Inline: the emulator converts every fragment element of every MMA.
+inline double mma_elem_value(MmaElem e, uint64_t bits) {
+  switch (e) {
+    case MmaElem::kF16: return half_to_float(static_cast<uint16_t>(bits));
+    case MmaElem::kBf16: return std::bit_cast<float>(static_cast<uint32_t>(bits & 0xffff) << 16);
+    case MmaElem::kTf32: return std::bit_cast<float>(static_cast<uint32_t>(bits) & 0xffffe000u);
+    case MmaElem::kE5m2: return half_to_float(static_cast<uint16_t>((bits & 0xff) << 8));
+    case MmaElem::kE4m3: return e4m3_value(bits);
+    case MmaElem::kS8: return static_cast<int8_t>(bits & 0xff);
+    case MmaElem::kU8: return static_cast<double>(bits & 0xff);
+    case MmaElem::kS4: return static_cast<int>(bits & 0xf) - ((bits & 0x8) ? 16 : 0);
+    case MmaElem::kU4: return static_cast<double>(bits & 0xf);
+    case MmaElem::kF32: return std::bit_cast<float>(static_cast<uint32_t>(bits));
+    case MmaElem::kS32: return static_cast<int32_t>(static_cast<uint32_t>(bits));
+    case MmaElem::kF64: return std::bit_cast<double>(bits);
+    default: return 0.0;
+  }
+}
 
 struct MmaSyncForm {
   uint32_t m = 0, n = 0, k = 0;
@@ -63,5 +84,13 @@ MatrixPlace mma_a_place(const MmaSyncForm& f, uint32_t lane, uint32_t i);
 MatrixPlace mma_b_place(const MmaSyncForm& f, uint32_t lane, uint32_t i);
 // C and D: their layout follows their own type only in Volta's m8n8k4 (f16 or f32).
 MatrixPlace mma_c_place(const MmaSyncForm& f, MmaElem type, uint32_t lane, uint32_t i);
+
+// The placements above for a whole warp, computed once per instruction when it is lowered: entry
+// lane * elements + i is the element's index in the row-major matrix (A: rows x k, B: k x cols,
+// C and D: rows x cols).
+struct MmaLayout {
+  std::vector<uint16_t> a, b, c, d;
+};
+MmaLayout mma_layout(const MmaSyncForm& f);
 
 }  // namespace warpsim::ptx
