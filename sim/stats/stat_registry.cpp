@@ -45,19 +45,21 @@ const StatRegistry::Group* StatRegistry::find_group(const std::string& name) con
   return it == group_index_.end() ? nullptr : &groups_[it->second];
 }
 
+const StatRegistry::Group& StatRegistry::group_named(const std::string& name) const {
+  const Group* g = find_group(name);
+  if (!g) throw std::logic_error("no statistic group " + name);
+  return *g;
+}
+
 uint64_t StatRegistry::sum(const std::string& group_name, const Snapshot& s) const {
-  auto it = group_index_.find(group_name);
-  if (it == group_index_.end()) throw std::logic_error("no statistic group " + group_name);
   uint64_t total = 0;
-  for (size_t i : groups_[it->second].entries) total += s[i];
+  for (size_t i : group_named(group_name).entries) total += s[i];
   return total;
 }
 
 uint64_t StatRegistry::max(const std::string& group_name, const Snapshot& s) const {
-  auto it = group_index_.find(group_name);
-  if (it == group_index_.end()) throw std::logic_error("no statistic group " + group_name);
   uint64_t m = 0;
-  for (size_t i : groups_[it->second].entries) m = std::max(m, s[i]);
+  for (size_t i : group_named(group_name).entries) m = std::max(m, s[i]);
   return m;
 }
 

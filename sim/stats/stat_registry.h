@@ -45,6 +45,8 @@ class StatRegistry {
   const Group* find_group(const std::string& name) const;  // nullptr for an unknown one
 
  private:
+  const Group& group_named(const std::string& name) const;  // std::logic_error for an unknown one
+
   std::deque<Entry> entries_;
   std::vector<Group> groups_;
   std::unordered_map<std::string, uint32_t> group_index_;

@@ -150,7 +150,8 @@ void decode_operation(EmuInst& e) {
   } else if (e.base == "mma") {
     e.code = EmuOp::kMma;
     // supported_forms.cpp refuses the forms the emulator does not run, after this decoding.
-    if (decode_mma_sync(e.opcode, e.mods, e.mma_sync).empty()) e.mma_layout = std::make_shared<const MmaLayout>(mma_layout(e.mma_sync));
+    MmaSyncForm form;
+    if (decode_mma_sync(e.opcode, e.mods, form).empty()) e.mma_sync = std::make_shared<const MmaLayout>(mma_layout(form));
   } else if (is_simd_video(e.base)) {
     e.code = EmuOp::kSimdVideo;
   } else if (e.base == "call") {

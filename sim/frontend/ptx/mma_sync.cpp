@@ -24,16 +24,15 @@
 namespace warpsim::ptx {
 
 void CtaEmulator::mma_sync(WarpState& w, const EmuInst& in) {
-  const MmaSyncForm& f = in.mma_sync;
-  const MmaLayout& layout = *in.mma_layout;
+  const MmaLayout& layout = *in.mma_sync;
+  const MmaSyncForm& f = layout.form;
   const auto& ops = in.operands;
   const auto& fd = ops.at(0).regs;
-  // A (rows x K), B (K x cols) and C (rows x cols), row-major, filled from every lane's fragments
-  // (each form places every element once: ptx_mma_sync_test.cpp); the rest of C is zeroed, being
-  // read nowhere but kept defined.
-  const uint32_t cols = f.cols(), K = f.k;
+  // A (rows x K), B (K x cols) and C (rows x cols), row-major, filled from every lane's fragments.
+  // Only what they wrote is read: each form fills A and B whole, and D's places are C's
+  // (MmaSyncLayout.EveryFormPlacesEachElementOnce), so nothing needs zeroing first.
+  const uint32_t cols = f.cols(), K = f.k, accumulators = f.c_elements();
   std::array<double, 1024> a, b, c;
-  std::fill_n(c.begin(), f.rows() * cols, 0.0);
   auto gather = [&](const std::vector<int32_t>& frag, MmaElem e, uint32_t elements, const std::vector<uint16_t>& at, double* out) {
     const uint32_t bits = mma_elem_bits(e), per = bits >= 32 ? 1 : 32 / bits;
     for (uint32_t l = 0, n = 0; l < 32; ++l)
@@ -44,10 +43,10 @@ void CtaEmulator::mma_sync(WarpState& w, const EmuInst& in) {
   };
   gather(ops.at(1).regs, f.a, f.a_elements(), layout.a, a.data());
   gather(ops.at(2).regs, f.b, f.b_elements(), layout.b, b.data());
-  gather(ops.at(3).regs, f.c, f.c_elements(), layout.c, c.data());
+  gather(ops.at(3).regs, f.c, accumulators, layout.c, c.data());
   for (uint32_t l = 0, n = 0; l < 32; ++l) {
     uint32_t packed = 0;  // an f16 D: two elements per register, the lower-numbered in the low half
-    for (uint32_t i = 0; i < f.c_elements(); ++i, ++n) {
+    for (uint32_t i = 0; i < accumulators; ++i, ++n) {
       const uint32_t at = layout.d[n], row = at / cols, col = at % cols;
       const double* ar = &a[row * K];
       const double* bc = &b[col];

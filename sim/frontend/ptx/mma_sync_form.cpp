@@ -157,6 +157,7 @@ MatrixPlace mma_c_place(const MmaSyncForm& f, MmaElem type, uint32_t lane, uint3
 
 MmaLayout mma_layout(const MmaSyncForm& f) {
   MmaLayout out;
+  out.form = f;
   const uint32_t k = f.k, cols = f.cols();
   for (uint32_t l = 0; l < 32; ++l) {
     for (uint32_t i = 0; i < f.a_elements(); ++i) {

@@ -85,10 +85,11 @@ MatrixPlace mma_b_place(const MmaSyncForm& f, uint32_t lane, uint32_t i);
 // C and D: their layout follows their own type only in Volta's m8n8k4 (f16 or f32).
 MatrixPlace mma_c_place(const MmaSyncForm& f, MmaElem type, uint32_t lane, uint32_t i);
 
-// The placements above for a whole warp, computed once per instruction when it is lowered: entry
-// lane * elements + i is the element's index in the row-major matrix (A: rows x k, B: k x cols,
-// C and D: rows x cols).
+// A form with its placements for a whole warp, computed once per instruction when it is lowered
+// (and kept out of line: few instructions are MMAs). Entry lane * elements + i is the element's
+// index in the row-major matrix (A: rows x k, B: k x cols, C and D: rows x cols).
 struct MmaLayout {
+  MmaSyncForm form;
   std::vector<uint16_t> a, b, c, d;
 };
 MmaLayout mma_layout(const MmaSyncForm& f);

@@ -146,8 +146,7 @@ struct EmuInst {
   bool transpose = false;           // ldmatrix .trans
   WmmaInfo wmma;                    // wmma: shape and element types
   uint32_t mma_k = 0;               // wgmma m64nNkK
-  MmaSyncForm mma_sync;             // mma.sync's shape and types
-  std::shared_ptr<const MmaLayout> mma_layout;  // and where its fragments' elements go
+  std::shared_ptr<const MmaLayout> mma_sync;  // mma.sync's form and where its fragments' elements go
   uint32_t wgmma_n = 0;             // wgmma m64nNkK
   MmaElem wgmma_d = MmaElem::kF32;  // wgmma's accumulator type: f32, f16 or s32
   Tcgen05Op tcgen05 = Tcgen05Op::kNone;
