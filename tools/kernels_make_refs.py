@@ -264,6 +264,65 @@ for m in range(4):
 write("mma_volta_d.bin", "f", d)
 write("mma_volta_dh.bin", "e", dh)
 
+# mma_sparse.cu: A with every element its chunk's pattern drops set to zero, times B: plain
+# matrix products again (the pattern says which elements stay, not where the fragments or the
+# metadata put them).
+def sparse_masked(A, P, k, chunk):
+    first, second = [0, 0, 0, 1, 1, 2], [1, 2, 3, 2, 3, 3]
+    out = []
+    for row in range(16):
+        for col in range(k):
+            p = P[row * (k // chunk) + col // chunk]
+            if chunk == 2:
+                keep = {p & 1}
+            elif chunk == 8:
+                keep = {2 * first[p % 6], 2 * first[p % 6] + 1, 2 * second[p % 6], 2 * second[p % 6] + 1}
+            else:
+                keep = {first[p % 6], second[p % 6]}
+            out.append(A[row * k + col] if col % chunk in keep else 0)
+    return out
+
+
+def s32_wrap(x):
+    x %= 2**32
+    return x - 2**32 if x >= 2**31 else x
+
+
+def u8s_seeded(seed, lo, hi, n):
+    return random_init(seed, lo, hi, n, round_half_away)
+
+
+a, p, b = random_init(61, -2, 2, 512, f16), u8s_seeded(62, 0, 5, 128), random_init(63, -2, 2, 256, f16)
+c = random_init(64, -4, 4, 128, f32)
+write("mma_sparse_f16_d.bin", "f", [f32(float(x)) for x in product_plus_c(sparse_masked(a, p, 32, 4), b, c, 16, 8, 32)])
+a, p, b = random_init(65, -2, 2, 256, f16), u8s_seeded(66, 0, 5, 64), random_init(67, -2, 2, 128, f16)
+c = random_init(68, -4, 4, 128, f16)
+write("mma_sparse_f16_e.bin", "e", [f16(float(x)) for x in product_plus_c(sparse_masked(a, p, 16, 4), b, c, 16, 8, 16)])
+c = [50 - 0.75 * i for i in range(128)]
+a, p, b = [-4 + 0.0625 * i for i in range(256)], u8s_seeded(71, 0, 1, 128), [3 - 0.0625 * i for i in range(128)]
+write("mma_sparse_tf32_d.bin", "f", [exact_f32(float(x)) for x in product_plus_c(sparse_masked(a, p, 16, 2), b, c, 16, 8, 16)])
+a, p, b = [2 - 0.0625 * i for i in range(128)], u8s_seeded(72, 0, 1, 64), [-1 + 0.125 * i for i in range(64)]
+write("mma_sparse_tf32_e.bin", "f", [exact_f32(float(x)) for x in product_plus_c(sparse_masked(a, p, 8, 2), b, c, 16, 8, 8)])
+c = [2147483497 - 3 * i for i in range(128)]
+a, p, b = u8s_seeded(81, -128, 127, 1024), u8s_seeded(82, 0, 5, 256), u8s_seeded(83, 0, 255, 512)
+d = [int(x) for x in product_plus_c(sparse_masked(a, p, 64, 4), b, c, 16, 8, 64)]
+a, p, b = u8s_seeded(87, -128, 127, 512), u8s_seeded(88, 0, 5, 128), u8s_seeded(89, -128, 127, 256)
+f = [int(x) for x in product_plus_c(sparse_masked(a, p, 32, 4), b, c, 16, 8, 32)]
+print("mma_sparse_int: clamped", sum(x > 2**31 - 1 for x in d), "of 128; wrapped", sum(x > 2**31 - 1 for x in f), "of 128")
+write("mma_sparse_int_d.bin", "i", [max(min(x, 2**31 - 1), -2**31) for x in d])
+write("mma_sparse_int_f.bin", "i", [s32_wrap(x) for x in f])
+
+
+def e5m2_byte(byte):  # the top byte of an f16
+    return struct.unpack("<e", struct.pack("<H", (byte & 0xFF) << 8))[0]
+
+
+a = [e4m3(v & 0xB7) for v in u8s_seeded(91, 0, 255, 1024)]
+p = u8s_seeded(92, 0, 5, 256)
+b = [e5m2_byte(v & 0xB7) for v in u8s_seeded(93, 0, 255, 512)]
+c = random_init(94, -1, 1, 128, f32)
+write("mma_sparse_e4m3_d.bin", "f", [f32(float(x)) for x in product_plus_c(sparse_masked(a, p, 64, 4), b, c, 16, 8, 64)])
+
 # spin_lock.cu: each of 2 x 64 threads adds one to the counter while holding the lock.
 write("spin_lock_counter.bin", "i", [2 * 64])
 

@@ -375,6 +375,19 @@ std::vector<MicrobenchResult> run_microbenchmarks(const GpuSpec& spec, const Mic
     add("compute", api + std::string(tensor_precision_name(x.p)), "TFLOP/s", flops / (double(r.kernels.at(0).cycles()) / spec.cycles_per_second()) / 1e12,
         x.key, "m" + std::to_string(x.m) + "n" + std::to_string(x.n) + "k" + std::to_string(x.k) + " at " + std::to_string(int(ghz * 1000)) + " MHz");
   }
+  // 2:4 structured sparsity: mma.sp m16n8k32 in the time of a dense m16n8k16, counted as the dense
+  // product it stands for, as NVIDIA's sparse peaks are (twice the dense ones: WP-A, DS-H, SPEC-B).
+  if (spec.tensor.structured_sparsity && spec.tensor.supports(TensorPrecision::kFp16) && spec.tensor.supports_shape(16, 8, 32)) {
+    if (auto it = refs.find("tensor_fp16"); it != refs.end())
+      refs["tensor_fp16_sparse"] = {2 * it->second.value, it->second.source + ", doubled with 2:4 sparsity"};
+    const uint32_t ctas = 4 * spec.topology.sms;
+    const uint64_t count = 256;
+    runner.label("mma_sp_fp16");
+    auto r = runner.simulate({independent("mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32", ctas, 4, count)});
+    const double flops = double(ctas) * 4 * count * 2.0 * 16 * 8 * 32;
+    add("compute", "mma.sp fp16 (2:4 sparse)", "TFLOP/s", flops / (double(r.kernels.at(0).cycles()) / spec.cycles_per_second()) / 1e12,
+        "tensor_fp16_sparse", "m16n8k32, dense-equivalent FLOPs at " + std::to_string(int(ghz * 1000)) + " MHz");
+  }
   // Blackwell's FP6 and FP4 exist only in tcgen05.mma: FP6 through kind::f8f6f4 (the FP8 datapath),
   // FP4 through the block-scaled kind::mxf4nvf4 (NVFP4), whose rate is the datasheet's FP4 peak.
   const Mma whole_sm[] = {

@@ -64,6 +64,9 @@ struct TensorSpec {
   // The clock a precision's MMAs run at where it differs from clocks.tensor_peak_mhz (0: that
   // one): NVIDIA's FP64 tensor peaks assume the boost clock, its FP16/FP8 peaks a lower one.
   std::array<double, kNumTensorPrecisions> clock_mhz{};
+  // 2:4 structured-sparse MMAs (Ampere on): a sparse MMA performs half its shape's products at
+  // the dense rate (OpInfo::sparse). false: the generation has no sparse tensor cores (Volta).
+  bool structured_sparsity = false;
   bool supports(TensorPrecision p) const { return flops_per_clk_per_sm[static_cast<int>(p)] > 0; }
   bool supports_shape(uint32_t m, uint32_t n, uint32_t k) const {
     for (const auto& s : shapes)

@@ -49,6 +49,7 @@ void read_tensor(MapReader& root, GpuSpec& s) {
     s.tensor.flops_per_clk_per_sm[static_cast<int>(p)] = static_cast<uint32_t>(rates.integer(key, 1, 1 << 20));
   }
   rates.finish();
+  s.tensor.structured_sparsity = t.boolean_or("structured_sparsity", false);
   if (t.has("clock_mhz")) {
     MapReader clocks = t.section("clock_mhz");
     for (const auto& key : clocks.keys()) {

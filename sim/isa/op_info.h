@@ -79,6 +79,12 @@ struct OpInfo {
   TensorPrecision tensor = TensorPrecision::kNone;
   uint16_t m = 0, n = 0, k = 0;
   uint8_t mma_per_warp = 1;
+  // A structured-sparse MMA (mma.sp, .sp::ordered_metadata): A holds two of every four elements
+  // (one of two for TF32) and metadata says where, so the tensor cores perform half the dense
+  // shape's multiply-adds, at the dense rate per product: twice the dense throughput of the shape
+  // (WP-A: "Sparse Tensor Core", 2:4 sparsity doubles the math rate). Its FLOPs below are the
+  // performed ones, half the dense product it stands for.
+  bool sparse = false;
   // wgmma: the four warps of a warpgroup each issue the instruction and each computes a quarter
   // of its M rows (PTX ISA, "Asynchronous Warpgroup Level Matrix Multiply-Accumulate"), so one
   // warp's share of the FLOPs is a quarter of the shape's.
@@ -124,7 +130,7 @@ struct OpInfo {
   // (tex_row_bytes further on) and of the next slice (tex_slice_bytes): 0 when it does not.
   uint32_t tex_row_bytes = 0, tex_slice_bytes = 0;
   bool from_sass = false;    // decoded from an Accel-Sim SASS opcode (shape already checked by the hardware)
-  uint64_t tensor_flops() const { return 2ull * m * n * k * mma_per_warp / warps_sharing; }
+  uint64_t tensor_flops() const { return (sparse ? 1ull : 2ull) * m * n * k * mma_per_warp / warps_sharing; }
 };
 
 // Decodes a mnemonic such as "fma.rn.f32", "ld.global.v4.f32" or

@@ -108,6 +108,12 @@ bool decode_tensor(std::string_view base, const std::vector<std::string_view>& p
   // ptxas 13.0: "Feature '.m16n8k4 with double types' requires .target sm_90 or higher" (also k8, k16).
   if (base == "mma" && prec == TensorPrecision::kFp64 && out.m == 16) out.min_compute_capability = std::max<uint16_t>(out.min_compute_capability, 90);
   if (base == "wgmma") out.warps_sharing = 4;
+  // mma.sp, mma.sp::ordered_metadata, wgmma.mma_async.sp, tcgen05.mma.sp.
+  out.sparse = std::find_if(parts.begin(), parts.end(), [](std::string_view p) { return p == "sp" || p.starts_with("sp::"); }) != parts.end();
+  if (out.sparse && prec == TensorPrecision::kFp64) {
+    error = "structured sparsity is not defined for FP64 MMAs (PTX ISA: mma.sp takes 16-, 8- and 4-bit and TF32 inputs)";
+    return false;
+  }
   if (base == "tcgen05") out.whole_sm = true;
   out.cta_pair = base == "tcgen05" && std::find(parts.begin(), parts.end(), "cta_group::2") != parts.end();
   out.a_in_tmem = base == "tcgen05" && std::find(parts.begin(), parts.end(), "a_tmem") != parts.end();

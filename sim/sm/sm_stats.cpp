@@ -26,7 +26,7 @@ void SmStats::register_with(StatRegistry& r, const std::string& p) const {
   r.add(p + ".fp64.mul", &fp64_mul, "thread instructions", "FP64 mul thread instructions");
   r.add(p + ".fp64.fma", &fp64_fma, "thread instructions", "FP64 fma thread instructions");
   r.add(p + ".fp16.flops", &fp16_flops, "FLOP", "half-precision non-tensor FLOPs");
-  r.add(p + ".tensor.flops", &tensor_flops, "FLOP", "dense tensor-core FLOPs (or integer OPs)");
+  r.add(p + ".tensor.flops", &tensor_flops, "FLOP", "tensor-core FLOPs (or integer OPs) performed: a 2:4 sparse MMA's are half its shape's");
   r.add(p + ".tensor.busy_cycles", &tensor_busy_cycles, "cycles", "tensor pipe busy cycles summed over sub-partitions");
   r.add(p + ".tensor.smem_bound_cycles", &tensor_smem_bound_cycles, "cycles",
         "cycles tcgen05 MMAs took beyond their FLOPs' time, reading A and B from shared memory");

@@ -1,5 +1,6 @@
 // Tensor-core issue in the timing model. A warp's MMA (mma.sync, wmma, a wgmma warp's share)
-// occupies its sub-partition's tensor pipe for flops / rate. Blackwell's tcgen05.mma: one thread
+// occupies its sub-partition's tensor pipe for flops / rate (a sparse MMA's performed FLOPs, half
+// its shape's: OpInfo::sparse). Blackwell's tcgen05.mma: one thread
 // issues an MMA of the whole M x N x K shape, which runs on all four sub-partitions' tensor cores
 // together (the SM's full rate) and writes tensor memory, not registers; tcgen05.cp copies shared
 // memory into tensor memory in order with those MMAs. The issuing warp goes on at once;
@@ -35,6 +36,12 @@ void Sm::issue_tensor(SubPartition& sp, Warp& w, const WarpInst& in, Cycle now) 
                      "'" + op.mnemonic + "' uses " + std::string(tensor_precision_name(op.tensor)) + " tensor cores, which " +
                          spec_.name + " does not have (its config lists no tensor.dense_flops_per_clk_per_sm." +
                          std::string(tensor_precision_name(op.tensor)) + ")");
+  }
+  if (op.sparse && !spec_.tensor.structured_sparsity) {
+    throw InputError(SourceLocation{kernel_->source_file, in.line, 1},
+                     "'" + op.mnemonic + "' is a structured-sparse MMA, which " + spec_.name +
+                         "'s tensor cores do not run (sparse tensor cores came with Ampere; its config has no "
+                         "tensor.structured_sparsity: true)");
   }
   if (!op.from_sass && !spec_.tensor.supports_shape(op.m, op.n, op.k)) {
     throw InputError(SourceLocation{kernel_->source_file, in.line, 1},

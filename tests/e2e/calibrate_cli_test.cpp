@@ -63,7 +63,7 @@ TEST(Calibrate, LadderStepsFromL1ToL2ToDram) {
   const double dram = row(j, "DRAM read, 32 warps/SM")["simulated"];
   EXPECT_LT(dram, s.memory.hbm.peak_bytes_per_second() / 1e9);
   EXPECT_GT(dram, 0.8 * s.memory.hbm.peak_bytes_per_second() / 1e9);
-  for (const char* p : {"mma.sync fp16", "mma.sync tf32", "mma.sync int8", "FP32 FMA"})
+  for (const char* p : {"mma.sync fp16", "mma.sync tf32", "mma.sync int8", "FP32 FMA", "mma.sp fp16 (2:4 sparse)"})
     EXPECT_NEAR(double(row(j, p)["simulated"]), double(row(j, p)["reference"]), 0.02 * double(row(j, p)["reference"])) << p;
 }
 

@@ -50,6 +50,7 @@
 #include "../../traces/kernels/grid_sync.cu"
 #include "../../traces/kernels/textures.cu"
 #include "../../traces/kernels/mma_shapes.cu"
+#include "../../traces/kernels/mma_sparse.cu"
 
 #include "suite_table.h"
 
@@ -60,7 +61,9 @@ struct KernelRef {
   const void* fn;
 };
 const KernelRef kKernels[] = {
-    {"bf16_gemm", (const void*)bf16_gemm}, {"hgemm_mma", (const void*)hgemm_mma}, {"dgemm_mma", (const void*)dgemm_mma}, {"chase", (const void*)chase}, {"chase_shared", (const void*)chase_shared},
+    {"bf16_gemm", (const void*)bf16_gemm}, {"hgemm_mma", (const void*)hgemm_mma}, {"dgemm_mma", (const void*)dgemm_mma},
+    {"mma_sparse_f16", (const void*)mma_sparse_f16}, {"mma_sparse_int", (const void*)mma_sparse_int}, {"mma_sparse_tf32", (const void*)mma_sparse_tf32},
+    {"mma_sparse_e4m3", (const void*)mma_sparse_e4m3}, {"chase", (const void*)chase}, {"chase_shared", (const void*)chase_shared},
     {"bw_read", (const void*)bw_read}, {"bw_reread", (const void*)bw_reread}, {"bw_write", (const void*)bw_write}, {"bw_copy", (const void*)bw_copy},
     {"bw_triad", (const void*)bw_triad}, {"fma_chain", (const void*)fma_chain}, {"fma_streams", (const void*)fma_streams},
     {"dfma_streams", (const void*)dfma_streams}, {"sfu_streams", (const void*)sfu_streams},
@@ -417,9 +420,9 @@ int main(int argc, char** argv) {
         for (const KernelRef& r : kKernels)
           if (std::strcmp(r.name, l.kernel) == 0) p.fn = r.fn;
         if (!p.fn) { std::fprintf(stderr, "harness: no kernel %s in this build\n", l.kernel); return 1; }
-        p.storage.resize(8);
-        p.maps.reserve(8);  // the arguments point into it: no reallocation
-        for (int a = 0; a < 8; ++a) {
+        p.storage.resize(kMaxSuiteArgs);
+        p.maps.reserve(kMaxSuiteArgs);  // the arguments point into it: no reallocation
+        for (int a = 0; a < kMaxSuiteArgs; ++a) {
           const SuiteArg& arg = l.args[a];
           if (arg.tensor_map >= 0) {
             p.maps.push_back(encode_tensor_map(s.maps[arg.tensor_map], dev_buffers));

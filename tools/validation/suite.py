@@ -28,6 +28,10 @@ REUSED = [
     ("sgemm_tiled", "gemm", "sgemm_tiled"),
     ("hgemm_mma", "gemm_tensor", "hgemm_mma"),
     ("dgemm_mma", "gemm_tensor", "dgemm_mma"),  # A100 and later: FP64 tensor cores (mma.sync.m8n8k4.f64)
+    ("mma_sparse_f16", "gemm_tensor", "mma_sparse_f16"),  # A100 and later: 2:4 sparse mma.sp, metadata layout checked on the GPU
+    ("mma_sparse_int", "gemm_tensor", "mma_sparse_int"),  # A100 and later: INT8 mma.sp, four- and two-lane metadata
+    ("mma_sparse_tf32", "gemm_tensor", "mma_sparse_tf32"),  # A100 and later: TF32 mma.sp (1:2), one- and two-lane metadata
+    ("mma_sparse_e4m3", "gemm_tensor", "mma_sparse_e4m3"),  # sm_89 and later: FP8 mma.sp
     ("softmax", "softmax", "softmax"),
     ("attention_naive", "attention", "attention_naive"),
     ("attention_flash", "attention", "attention_flash"),

@@ -51,11 +51,13 @@ struct SuiteTensorMap {
   unsigned swizzle;     // 0, 32, 64 or 128 bytes
 };
 
+constexpr int kMaxSuiteArgs = 12;  // kernel arguments per launch (mma_sparse_f16 has 10)
+
 struct SuiteLaunch {
   const char* kernel;
   unsigned grid[3], block[3];
   unsigned dynamic_shared;
-  SuiteArg args[8];
+  SuiteArg args[kMaxSuiteArgs];
   unsigned cluster[3];  // thread-block cluster dims from the launch file (all 0: none given)
   bool cooperative = false;  // cudaLaunchCooperativeKernel (the launch file's cooperative: true)
 };

@@ -486,6 +486,8 @@ class CtaEmulator : public CtaWork {
   // An integer value (held exactly in a double, or a rounded float) clamped to type t's range.
   static uint64_t saturated(double x, const ValueType& t);
   void mma_sync(WarpState& w, const EmuInst& in);  // mma_sync.cpp
+  template <typename Gather>
+  void expand_sparse_a(const WarpState& w, const EmuInst& in, Gather gather, double* a);
   void wmma_mma(WarpState& w, const EmuInst& in);
   void wgmma(WarpState& w, const EmuInst& in, uint32_t exec);  // wgmma.cpp
   // Rows [row0, row0 + rows) of an operand (M or N rows, `k` elements of `type` each) in shared

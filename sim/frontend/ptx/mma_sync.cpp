@@ -23,6 +23,39 @@
 
 namespace warpsim::ptx {
 
+// mma.sp: A's stored elements (`gather` fills them, rows x K / 2) put at the places the metadata
+// names in a zeroed rows x K matrix (mma_sync_form.h). A nibble the ISA leaves undefined stops the
+// run, naming the thread, bits, row and chunk: a GPU would silently compute something unspecified.
+template <typename Gather>
+void CtaEmulator::expand_sparse_a(const WarpState& w, const EmuInst& in, Gather gather, double* a) {
+  const MmaSyncForm& f = in.mma_sync->form;
+  std::array<double, 1024> stored;  // 16 x 64: s4 m16n8k128's stored half
+  gather(stored.data());
+  const uint32_t K = f.k, half = f.a_cols(), chunk = f.chunk(), per_chunk = chunk / 2;
+  const auto selector = static_cast<uint32_t>(in.operands.at(5).bits);
+  const int32_t metadata = in.operands.at(4).reg;
+  std::fill(a, a + f.rows() * K, 0.0);
+  for (uint32_t row = 0; row < f.rows(); ++row)
+    for (uint32_t c = 0; c < K / chunk; ++c) {
+      const MetadataPlace at = sparse_metadata_place(f, selector, row, c);
+      const auto nibble = static_cast<uint32_t>(w.regs.get(metadata, at.lane) >> at.shift) & 0xf;
+      for (uint32_t s = 0; s < per_chunk; ++s) {
+        const int pos = sparse_position(f, nibble, s);
+        if (pos < 0) {
+          fault(in, w, at.lane,
+                "sparse MMA metadata nibble 0x" + std::string(1, "0123456789abcdef"[nibble]) + " (bits " + std::to_string(at.shift) + ".." +
+                    std::to_string(at.shift + 3) + ") for row " + std::to_string(row) + ", chunk " + std::to_string(c) +
+                    " of A is undefined: " +
+                    (f.a == MmaElem::kTf32 ? "tf32 takes 0x4 or 0xe"
+                     : f.ordered           ? "::ordered_metadata takes two different indices, the lower first"
+                                           : "the two indices must differ") +
+                    " (PTX ISA, sparse matrix storage)");
+        }
+        a[row * K + c * chunk + static_cast<uint32_t>(pos)] = stored[row * half + c * per_chunk + s];
+      }
+    }
+}
+
 void CtaEmulator::mma_sync(WarpState& w, const EmuInst& in) {
   const MmaLayout& layout = *in.mma_sync;
   const MmaSyncForm& f = layout.form;
@@ -32,7 +65,8 @@ void CtaEmulator::mma_sync(WarpState& w, const EmuInst& in) {
   // Only what they wrote is read: each form fills A and B whole, and D's places are C's
   // (MmaSyncLayout.EveryFormPlacesEachElementOnce), so nothing needs zeroing first.
   const uint32_t cols = f.cols(), K = f.k, accumulators = f.c_elements();
-  std::array<double, 1024> a, b, c;
+  std::array<double, 2048> a;  // 16 x 128: sparse s4 m16n8k128's A as its zeros restored
+  std::array<double, 1024> b, c;
   auto gather = [&](const std::vector<int32_t>& frag, MmaElem e, uint32_t elements, const std::vector<uint16_t>& at, double* out) {
     const uint32_t bits = mma_elem_bits(e), per = bits >= 32 ? 1 : 32 / bits;
     for (uint32_t l = 0, n = 0; l < 32; ++l)
@@ -41,7 +75,11 @@ void CtaEmulator::mma_sync(WarpState& w, const EmuInst& in) {
         out[at[n]] = mma_elem_value(e, per == 1 ? r : r >> (bits * (i % per)));
       }
   };
-  gather(ops.at(1).regs, f.a, f.a_elements(), layout.a, a.data());
+  if (f.sparse) {
+    expand_sparse_a(w, in, [&](double* compressed) { gather(ops.at(1).regs, f.a, f.a_elements(), layout.a, compressed); }, a.data());
+  } else {
+    gather(ops.at(1).regs, f.a, f.a_elements(), layout.a, a.data());
+  }
   gather(ops.at(2).regs, f.b, f.b_elements(), layout.b, b.data());
   gather(ops.at(3).regs, f.c, accumulators, layout.c, c.data());
   for (uint32_t l = 0, n = 0; l < 32; ++l) {

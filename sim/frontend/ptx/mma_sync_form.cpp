@@ -35,6 +35,21 @@ bool form_defined(const MmaSyncForm& f, bool rn) {
   auto f16_or_f32 = [](MmaElem e) { return e == MmaElem::kF16 || e == MmaElem::kF32; };
   if (rn && f.a != MmaElem::kF64) return false;  // .rn is f64's rounding qualifier
   if (f.satfinite && !mma_elem_integer(f.a)) return false;
+  if (f.sparse) {  // mma.sp's forms (sm_80; FP8 sm_89): twice the dense K, C and D of one type
+    const bool s32 = f.d == MmaElem::kS32 && f.c == MmaElem::kS32;
+    switch (f.a) {
+      case MmaElem::kF16: return f.b == f.a && (shape(16, 16) || shape(16, 32)) && f16_or_f32(f.d) && f.c == f.d;
+      case MmaElem::kBf16: return f.b == f.a && (shape(16, 16) || shape(16, 32)) && f.d == MmaElem::kF32 && f.c == f.d;
+      case MmaElem::kTf32: return f.b == f.a && (shape(16, 8) || shape(16, 16)) && f.d == MmaElem::kF32 && f.c == f.d;
+      case MmaElem::kE4m3:
+      case MmaElem::kE5m2: return eight_bit_float(f.b) && shape(16, 64) && f.d == MmaElem::kF32 && f.c == f.d;
+      case MmaElem::kS8:
+      case MmaElem::kU8: return (f.b == MmaElem::kS8 || f.b == MmaElem::kU8) && (shape(16, 32) || shape(16, 64)) && s32;
+      case MmaElem::kS4:
+      case MmaElem::kU4: return (f.b == MmaElem::kS4 || f.b == MmaElem::kU4) && (shape(16, 64) || shape(16, 128)) && s32;
+      default: return false;
+    }
+  }
   switch (f.a) {
     case MmaElem::kF16:
       return f.b == f.a && (shape(16, 8) || shape(16, 16) || shape(8, 4)) && f16_or_f32(f.d) && f16_or_f32(f.c);
@@ -103,7 +118,8 @@ std::string decode_mma_sync(const std::string& opcode, const std::vector<std::st
   const size_t types = ok ? suffixes.size() - 4 : 0;
   for (size_t i = 0; i < types && ok; ++i) {
     const std::string& s = suffixes[i];
-    if (s == "sync") sync = true;
+    if (i == 0 && (s == "sp" || s == "sp::ordered_metadata")) form.sparse = true, form.ordered = s != "sp";
+    else if (s == "sync") sync = true;
     else if (s == "aligned") aligned = true;
     else if (s == "row" || s == "col") layouts.push_back(s);
     else if (s == "satfinite") form.satfinite = true;
@@ -121,7 +137,9 @@ std::string decode_mma_sync(const std::string& opcode, const std::vector<std::st
   return "the emulator runs mma.sync.aligned.mMnNkK.row.col with f16 (m16n8k8/k16, and m8n8k4 with either layout for A and B; f16 or f32 "
          "accumulators), bf16 (m16n8k8/k16), "
          "tf32 (m16n8k4/k8), e4m3/e5m2 (m16n8k16/k32; f32 or f16 accumulators), s8/u8 (m8n8k16, m16n8k16/k32; s32, .satfinite "
-         "or not), s4/u4 (m8n8k32, m16n8k32/k64; likewise) and f64 (m8n8k4, m16n8k4/k8/k16) inputs; not '" + opcode + "'";
+         "or not), s4/u4 (m8n8k32, m16n8k32/k64; likewise) and f64 (m8n8k4, m16n8k4/k8/k16) inputs, and mma.sp{::ordered_metadata} "
+         "with f16/bf16 (m16n8k16/k32), tf32 (m16n8k8/k16), e4m3/e5m2 (m16n8k64, f32), s8/u8 (m16n8k32/k64) and s4/u4 "
+         "(m16n8k64/k128) inputs, C and D of one type; not '" + opcode + "'";
 }
 
 MatrixPlace mma_a_place(const MmaSyncForm& f, uint32_t lane, uint32_t i) {
@@ -155,10 +173,23 @@ MatrixPlace mma_c_place(const MmaSyncForm& f, MmaElem type, uint32_t lane, uint3
   return {lane / 4 + 8 * (i / 2), 2 * (lane % 4) + i % 2};
 }
 
+int sparse_position(const MmaSyncForm& f, uint32_t nibble, uint32_t s) {
+  const uint32_t first = nibble & 3, second = nibble >> 2;
+  if (f.a == MmaElem::kTf32) return nibble == 0b0100 ? 0 : nibble == 0b1110 ? 1 : -1;
+  if (first == second || (f.ordered && first > second)) return -1;
+  if (f.chunk() == 8) return static_cast<int>(2 * (s < 2 ? first : second) + s % 2);  // 4-bit types: pairs
+  return static_cast<int>(s == 0 ? first : second);
+}
+
+MetadataPlace sparse_metadata_place(const MmaSyncForm& f, uint32_t selector, uint32_t row, uint32_t chunk) {
+  const uint32_t lanes = f.metadata_lanes();
+  return {4 * (row % 8) + selector * lanes + chunk / 4, 16 * (row / 8) + 4 * (chunk % 4)};
+}
+
 MmaLayout mma_layout(const MmaSyncForm& f) {
   MmaLayout out;
   out.form = f;
-  const uint32_t k = f.k, cols = f.cols();
+  const uint32_t k = f.a_cols(), cols = f.cols();
   for (uint32_t l = 0; l < 32; ++l) {
     for (uint32_t i = 0; i < f.a_elements(); ++i) {
       const MatrixPlace p = mma_a_place(f, l, i);
@@ -166,7 +197,7 @@ MmaLayout mma_layout(const MmaSyncForm& f) {
     }
     for (uint32_t i = 0; i < f.b_elements(); ++i) {
       const MatrixPlace p = mma_b_place(f, l, i);
-      out.b.push_back(static_cast<uint16_t>(p.row * cols + p.col));
+      out.b.push_back(static_cast<uint16_t>(p.row * cols + p.col));  // B is dense: f.k rows
     }
     for (uint32_t i = 0; i < f.c_elements(); ++i) {
       const MatrixPlace c = mma_c_place(f, f.c, l, i), d = mma_c_place(f, f.d, l, i);

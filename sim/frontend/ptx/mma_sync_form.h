@@ -16,6 +16,20 @@
 //   C/D f16 -> (r, i); f32 -> ((lane & 1) + (i & 2) + 4 [lane >= 16], (i & 4) + (lane & 2) + (i & 1))
 // placed here as blocks on the diagonal of one 32 x 4 by 4 x 32 product (computation c at rows and
 // columns 8c..8c+7), so the same multiply serves every form.
+// Structured-sparse forms (mma.sp, mma.sp::ordered_metadata) hold A compressed: two of every four
+// elements of a row (4:8 in pairs for 4-bit types, one of two for tf32), in the fragment layout of a
+// dense A of K / 2 columns. Metadata, one 32-bit register, gives each chunk's positions as a nibble
+// of two 2-bit indices (low one for the first stored element; tf32's 0b0100 / 0b1110 name its
+// first or second element; 4-bit types' indices name pairs). A group of four lanes (group = lane /
+// 4) covers rows group and group + 8; its K / (4 x chunk) contributing lanes, chosen by the
+// sparsity selector, each hold four chunks of both rows: contributor j = lane % 4 - selector x
+// contributors has chunk 4j + c of row group in bits 4c..4c+3 and of row group + 8 in bits
+// 16+4c..16+4c+3. (PTX ISA, "Sparse matrix storage" and its selector rules; the figures are not
+// in the reference text here. The lane split is spelled out for m16n8k32 f16, after the ISA's
+// figure, in the comments of LLVM's MLIR CUDA integration test of nvgpu.mma.sp.sync 16x8x32: with
+// selector 0, lane j (0 or 1) of a group holds K columns 16j..16j+15 of row group in its low 16
+// bits and of row group + 8 in its high 16. The other shapes follow the same four-chunks-per-lane
+// pattern, which matches every selector range the ISA and ptxas give. Never compared with a GPU.)
 // Checked against the ISA's figures for m16n8k16 and m16n8k32 (8-bit), m16n8k8/k16 (16-bit),
 // m16n8k4/k8 (tf32), m8n8k4 and m16n8k8/k16 (f64), m8n8k16 (8-bit), m8n8k32, m16n8k32 and
 // m16n8k64 (4-bit) and m8n8k4 (f16) in tests/unit/frontend/ptx_mma_sync_test.cpp.
@@ -58,20 +72,38 @@ struct MmaSyncForm {
   MmaElem d = MmaElem::kNone, a = MmaElem::kNone, b = MmaElem::kNone, c = MmaElem::kNone;
   bool satfinite = false;          // integer: clamp to the s32 range instead of wrapping
   bool a_col = false, b_row = false;  // Volta's m8n8k4: A column-major, B row-major (else .row.col)
+  bool sparse = false;             // mma.sp: A compressed, with metadata and a sparsity selector
+  bool ordered = false;            // mma.sp::ordered_metadata: each chunk's indices increase
   bool quad_pairs() const { return m == 8 && n == 8 && k == 4 && a == MmaElem::kF16; }
   // The rows of A and C, and columns of B and C, the fragments span (32 for the four MMAs of
   // Volta's m8n8k4).
   uint32_t rows() const { return quad_pairs() ? 32 : m; }
   uint32_t cols() const { return quad_pairs() ? 32 : n; }
   // Elements per lane and registers per fragment.
-  uint32_t a_elements() const { return rows() * k / 32; }
+  uint32_t a_cols() const { return sparse ? k / 2 : k; }  // A as the fragments hold it
+  uint32_t a_elements() const { return rows() * a_cols() / 32; }
   uint32_t b_elements() const { return k * cols() / 32; }
   uint32_t c_elements() const { return quad_pairs() ? 8 : m * n / 32; }
   uint32_t a_registers() const;
   uint32_t b_registers() const;
   uint32_t c_registers() const;  // C's; D's with d
   uint32_t d_registers() const;
+  // Sparse forms: logical elements one metadata nibble covers, and lanes of a group of four that
+  // hold metadata (the selector picks which: 0 .. 4 / lanes - 1).
+  uint32_t chunk() const { return a == MmaElem::kTf32 ? 2 : mma_elem_bits(a) == 4 ? 8 : 4; }
+  uint32_t metadata_lanes() const { return k / chunk() / 4; }
 };
+
+// Where sparse A's stored element `s` (0 .. chunk / 2 - 1) of a chunk lies in the chunk, given the
+// chunk's metadata nibble; -1 when the nibble is not one the ISA defines for the form (undefined
+// behaviour on the GPU: equal indices, decreasing ones under ::ordered_metadata, tf32's other
+// values).
+int sparse_position(const MmaSyncForm& f, uint32_t nibble, uint32_t s);
+// The lane holding the metadata of `row`'s chunk `chunk`, and the bit its nibble starts at.
+struct MetadataPlace {
+  uint32_t lane = 0, shift = 0;
+};
+MetadataPlace sparse_metadata_place(const MmaSyncForm& f, uint32_t selector, uint32_t row, uint32_t chunk);
 
 // Reads mma.sync's form from the mnemonic's dotted suffixes (after "mma"). Returns "" when the
 // emulator runs it, else what it runs instead (naming `opcode`).
@@ -87,7 +119,7 @@ MatrixPlace mma_c_place(const MmaSyncForm& f, MmaElem type, uint32_t lane, uint3
 
 // A form with its placements for a whole warp, computed once per instruction when it is lowered
 // (and kept out of line: few instructions are MMAs). Entry lane * elements + i is the element's
-// index in the row-major matrix (A: rows x k, B: k x cols, C and D: rows x cols).
+// index in the row-major matrix (A: rows x a_cols(), B: k x cols, C and D: rows x cols).
 struct MmaLayout {
   MmaSyncForm form;
   std::vector<uint16_t> a, b, c, d;

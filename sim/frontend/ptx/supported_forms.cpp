@@ -10,13 +10,28 @@ namespace warpsim::ptx {
 namespace {
 
 // mma.sync in the forms mma_sync_form.h places, D, A, B and C each a braced list of as many
-// registers as the form's fragment takes (PTX ISA, mma's fragments).
+// registers as the form's fragment takes (PTX ISA, mma's fragments); mma.sp adds the metadata
+// register and the sparsity selector.
 std::string mma_form(const Instruction& in, const EmuInst& e) {
   MmaSyncForm form;
   if (std::string why = decode_mma_sync(in.opcode, e.mods, form); !why.empty()) return why;
   const uint32_t want[4] = {form.d_registers(), form.a_registers(), form.b_registers(), form.c_registers()};
   const char* names[4] = {"D", "A", "B", "C"};
-  if (in.operands.size() != 4) return "'" + in.opcode + "' takes D, A, B, C; found " + std::to_string(in.operands.size()) + " operands";
+  const size_t count = form.sparse ? 6 : 4;
+  if (in.operands.size() != count) {
+    return "'" + in.opcode + "' takes D, A, B, C" + (form.sparse ? ", metadata, sparsity selector" : "") + "; found " +
+           std::to_string(in.operands.size()) + " operands";
+  }
+  if (form.sparse) {
+    // ptxas: the metadata is a register, the selector a constant in 0 .. 4 / contributing lanes - 1.
+    const uint32_t top = 4 / form.metadata_lanes() - 1;
+    const Operand &meta = in.operands[4], &sel = in.operands[5];
+    if (meta.kind != Operand::Kind::kRegister) return "'" + in.opcode + "': the metadata (operand 5) is a 32-bit register";
+    if (sel.kind != Operand::Kind::kImmediate || sel.value < 0 || sel.value > static_cast<int64_t>(top)) {
+      return "'" + in.opcode + "': the sparsity selector (operand 6) is a constant from 0 to " + std::to_string(top) + " for this shape (" +
+             std::to_string(form.metadata_lanes()) + " of each group of four lanes hold metadata)";
+    }
+  }
   for (size_t i = 0; i < 4; ++i) {
     const Operand& o = in.operands[i];
     bool registers = o.kind == Operand::Kind::kVector && o.items.size() == want[i];

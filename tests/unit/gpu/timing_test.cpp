@@ -207,6 +207,40 @@ TEST(Timing, MissingTensorPrecisionIsAClearError) {
   EXPECT_NO_THROW(simulate_text("a100", t));
 }
 
+// A 2:4 sparse MMA performs half its shape's products at the dense rate: m16n8k32 sparse takes the
+// pipe as long as m16n8k16 dense, and counts m n k FLOPs. Volta has no sparse tensor cores.
+TEST(Timing, SparseMmaTakesTheTimeOfHalfItsShape) {
+  auto trace = [](const std::string& mnemonic, const std::string& tail, int k) {
+    std::ostringstream b;
+    for (int i = 0; i < k; ++i) {
+      const int acc = 4 * (i % 16);  // independent accumulators: no dependency stalls
+      b << mnemonic << " {%f" << acc << ",%f" << acc + 1 << ",%f" << acc + 2 << ",%f" << acc + 3 << "}, {%r1,%r2,%r3,%r4}, {%r5,%r6,%r7,%r8}, {%f"
+        << acc << ",%f" << acc + 1 << ",%f" << acc + 2 << ",%f" << acc + 3 << "}" << tail << "\n";
+    }
+    return one_warp(b.str() + "exit\n");
+  };
+  const std::string sparse = "mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32", meta = ", %r9, 0";
+  const std::string dense = "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32";
+  for (const std::string arch : {"a100", "h100", "b200"}) {
+    auto s64 = test::simulate_text(arch, trace(sparse, meta, 64)), s128 = test::simulate_text(arch, trace(sparse, meta, 128));
+    auto d64 = test::simulate_text(arch, trace(dense, "", 64)), d128 = test::simulate_text(arch, trace(dense, "", 128));
+    EXPECT_EQ(s128.sum("gpu.sm[*].tensor.flops") - s64.sum("gpu.sm[*].tensor.flops"), 64ull * 16 * 8 * 32) << arch;
+    EXPECT_EQ(s128.sum("gpu.sm[*].tensor.flops") - s64.sum("gpu.sm[*].tensor.flops"),
+              d128.sum("gpu.sm[*].tensor.flops") - d64.sum("gpu.sm[*].tensor.flops")) << arch;
+    GpuSpec spec = load_gpu_config(arch).spec;
+    const double per_scheduler = spec.tensor.flops_per_clk_per_sm[static_cast<int>(TensorPrecision::kFp16)] / 4.0;
+    const double interval = 16.0 * 8 * 32 / per_scheduler * spec.clocks.boost_mhz / spec.tensor_clock_mhz(TensorPrecision::kFp16);
+    EXPECT_NEAR(double(s128.kernels.at(0).cycles - s64.kernels.at(0).cycles), 64 * interval, 1.0) << arch;
+    EXPECT_EQ(s128.kernels.at(0).cycles - s64.kernels.at(0).cycles, d128.kernels.at(0).cycles - d64.kernels.at(0).cycles) << arch;
+  }
+  try {
+    test::simulate_text("v100", trace("mma.sp.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32", meta, 1));
+    ADD_FAILURE();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("structured-sparse MMA, which v100's tensor cores do not run"), std::string::npos) << e.what();
+  }
+}
+
 TEST(Timing, MmaShapeTheGenerationLacksIsAClearError) {
   // m16n8k16 arrived with Ampere (sm_80); Volta only has m8n8k4 and the wmma shapes.
   std::string t = one_warp("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f0,%f1,%f2,%f3}, {%r1,%r2,%r3,%r4}, {%r5,%r6}, {%f0,%f1,%f2,%f3}\n");
