@@ -416,8 +416,14 @@ bool decode_mnemonic(std::string_view mnemonic, OpInfo& out, std::string& error)
     return false;
   }
   if (base == "mbarrier") {
-    // Shared-memory objects updated by the MIO path, like a shared atomic.
     const std::string_view what = parts.size() > 1 ? parts[1] : "";
+    if (what == "pending_count") {  // reads the state token in a register: integer work, no barrier access
+      out.op_class = OpClass::kInt;
+      out.pipe = Pipe::kAlu;
+      out.writes_destination = true;
+      return true;
+    }
+    // Shared-memory objects updated by the MIO path, like a shared atomic.
     // Its address travels in WarpInst::mbar, not as a memory access of its own (no space).
     out.op_class = OpClass::kMbarrier;
     out.pipe = Pipe::kMio;
@@ -438,7 +444,7 @@ bool decode_mnemonic(std::string_view mnemonic, OpInfo& out, std::string& error)
       out.mbarrier = MbarrierOp::kInval;
     } else {
       error = "unknown mbarrier operation '" + std::string(what) +
-              "'; expected init, arrive, arrive_drop, expect_tx, complete_tx, try_wait, test_wait or inval (pending_count is not modelled)";
+              "'; expected init, arrive, arrive_drop, expect_tx, complete_tx, try_wait, test_wait, pending_count or inval";
       return false;
     }
     // init, arrive, test_wait and inval are sm_80's (PTX ISA, "mbarrier"); transaction counts and

@@ -465,6 +465,9 @@ void CtaEmulator::execute_op(WarpState& w, const EmuInst& in, uint32_t exec, Rec
     case EmuOp::kMbarrier:
       mbarrier_op(w, in, exec, out);
       return;
+    case EmuOp::kMbarrierPendingCount:
+      mbarrier_pending_count(w, in, exec);
+      return;
     case EmuOp::kBulkCopy:
       bulk_copy(w, in, exec, out);
       return;

@@ -251,11 +251,20 @@ class CtaEmulator : public CtaWork {
     // the same for the last two completed phases (by parity: a wait names one of those).
     PhaseClock clock;
     std::array<PhaseClock, 2> completed;
+    // The state token an arrive returns: the phase it arrived on (bits 0-31), the pending count
+    // before it (bits 43-62, where the hardware's token keeps its count: SASS reads
+    // mbarrier.pending_count from there), and bit 63 when the arrive was .noComplete, the only
+    // token the PTX ISA lets mbarrier.pending_count read.
+    static uint64_t token(uint32_t phase, uint32_t pending_before, bool no_complete) {
+      return phase | uint64_t{pending_before & 0xfffffu} << 43 | uint64_t{no_complete} << 63;
+    }
+    static uint32_t token_phase(uint64_t token) { return static_cast<uint32_t>(token); }
   };
   Mbarrier& mbarrier_at(uint64_t address, const WarpState& w, uint32_t lane, const EmuInst& in);
   uint8_t* bytes_at(MemSpace space, uint64_t address, uint32_t size, const WarpState& w, uint32_t lane, const EmuInst& in);
   void complete_phase_if_done(Mbarrier& b) const;
   void mbarrier_op(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);
+  void mbarrier_pending_count(WarpState& w, const EmuInst& in, uint32_t exec);
   void warp_op(WarpState& w, const EmuInst& in, uint32_t exec);  // warp_ops.cpp
   [[gnu::cold]] void report_inactive_source(const WarpState& w, const EmuInst& in, uint32_t lane, uint32_t source) const;
   [[gnu::cold]] void report_outside_membermask(const WarpState& w, const EmuInst& in, uint32_t lane, uint32_t mask) const;

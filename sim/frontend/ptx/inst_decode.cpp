@@ -109,7 +109,7 @@ void decode_operation(EmuInst& e) {
     e.matrices = e.has("x4") ? 4 : e.has("x2") ? 2 : 1;
     e.transpose = e.has("trans");
   } else if (e.base == "mbarrier") {
-    e.code = EmuOp::kMbarrier;
+    e.code = !e.mods.empty() && e.mods[0] == "pending_count" ? EmuOp::kMbarrierPendingCount : EmuOp::kMbarrier;
   } else if (e.base == "nanosleep") {
     e.code = EmuOp::kNop;  // functionally nothing; the sleep's length travels in the record
   } else if (e.base == "cp" && e.mods.at(0) == "reduce") {

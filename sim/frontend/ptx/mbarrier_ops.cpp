@@ -22,7 +22,7 @@ bool CtaEmulator::wait_satisfied(const WarpState& w, const EmuInst& in, uint32_t
     auto it = mbarriers_.find(a);
     if (it == mbarriers_.end()) return;  // reported when the wait executes
     const uint64_t operand = read(w, in.operands.at(2), l);
-    ok = ok && (parity ? (it->second.phase & 1) != (operand & 1) : operand < it->second.phase);
+    ok = ok && (parity ? (it->second.phase & 1) != (operand & 1) : Mbarrier::token_phase(operand) < it->second.phase);
   });
   return ok;
 }
@@ -146,11 +146,12 @@ void CtaEmulator::mbarrier_op(WarpState& w, const EmuInst& in, uint32_t exec, Re
         fault(in, w, l, "mbarrier.arrive at shared " + hex(a) + " with " + std::to_string(count) + " arrivals when " +
                             std::to_string(b.pending) + " of its phase are pending");
       }
-      if (!after_copies) write(w, ops.at(0).kind == EmuOperand::Kind::kReg ? ops[0].reg : -1, l, b.phase);  // the state token: the phase arrived on
+      const bool no_complete = in.has("noComplete");
+      if (!after_copies) write(w, ops.at(0).kind == EmuOperand::Kind::kReg ? ops[0].reg : -1, l, Mbarrier::token(b.phase, b.pending, no_complete));
       b.pending -= count;
       if (in.op.arrive_drop) b.expected -= count;  // and leaves: later phases expect fewer (expected >= pending)
       // .noComplete: the PTX ISA leaves it undefined if this arrive completes the phase.
-      if (in.has("noComplete") && b.pending == 0 && b.tx == 0) {
+      if (no_complete && b.pending == 0 && b.tx == 0) {
         fault(in, w, l, "mbarrier." + in.mods.at(0) + ".noComplete at shared " + hex(a) + " completes the phase, which the PTX ISA leaves undefined");
       }
       if (!remote && clocks_.enabled()) clocks_.release(w.index, b.clock);
@@ -162,10 +163,10 @@ void CtaEmulator::mbarrier_op(WarpState& w, const EmuInst& in, uint32_t exec, Re
     // else the state token arrive returned (the phase it arrived on).
     const uint64_t operand = read(w, ops.at(2), l);
     const bool parity = in.has("parity");
-    const bool done = parity ? (b.phase & 1) != (operand & 1) : operand < b.phase;
+    const bool done = parity ? (b.phase & 1) != (operand & 1) : Mbarrier::token_phase(operand) < b.phase;
     write(w, ops.at(0).kind == EmuOperand::Kind::kReg ? ops[0].reg : -1, l, done ? 1 : 0);
     all_done = all_done && done;
-    if (done) waited = std::max<int64_t>(waited, parity ? int64_t{b.phase} - 1 : static_cast<int64_t>(operand));
+    if (done) waited = std::max<int64_t>(waited, parity ? int64_t{b.phase} - 1 : int64_t{Mbarrier::token_phase(operand)});
     // The phase waited for: what its arriving warps had seen is ordered before what follows.
     if (done && clocks_.enabled()) clocks_.acquire(w.index, b.completed[waited & 1]);
   });
@@ -175,6 +176,20 @@ void CtaEmulator::mbarrier_op(WarpState& w, const EmuInst& in, uint32_t exec, Re
   }
   // The timing model holds the arrive until the warp's copies so far have landed.
   if (after_copies) async_copy_group(w, in, out);
+}
+
+// mbarrier.pending_count count, state: the barrier's pending count before the arrive that returned
+// `state` (PTX ISA). Only a .noComplete arrive's token may be read; any other is undefined there.
+void CtaEmulator::mbarrier_pending_count(WarpState& w, const EmuInst& in, uint32_t exec) {
+  const auto& ops = in.operands;
+  for_lanes(exec, [&](uint32_t l) {
+    const uint64_t state = read(w, ops.at(1), l);
+    if (!(state >> 63)) {
+      fault(in, w, l, "mbarrier.pending_count reads a state that no mbarrier.arrive.noComplete or arrive_drop.noComplete returned, which the PTX "
+                      "ISA leaves undefined");
+    }
+    write(w, ops.at(0).kind == EmuOperand::Kind::kReg ? ops[0].reg : -1, l, (state >> 43) & 0xfffff);
+  });
 }
 
 void CtaEmulator::bulk_copy(WarpState& w, const EmuInst& in, uint32_t exec, Record& out) {

@@ -67,7 +67,8 @@ enum class EmuOp : uint8_t {
   kMapa, kGetctarank, kClusterArrive, kClusterWait, kWgmma, kTcgen05,
   kCopysign, kShf, kBfind, kTanh, kMatch, kIsspacep, kTrap, kPrintf, kAssertFail, kMalloc, kFree, kBadIndirectCall, kDp4a, kDp2a, kSad, kFns, kBmsk, kSzext, kLop3, kSimdVideo, kAlloca, kStackSave, kStackRestore,
   kTexture,  // tex, tld4, txq, suld, sust (texture_ops.cpp)
-  kLaunchControl  // clusterlaunchcontrol (launch_control.cpp)
+  kLaunchControl,  // clusterlaunchcontrol (launch_control.cpp)
+  kMbarrierPendingCount  // mbarrier.pending_count: the count in an arrive's state token (mbarrier_ops.cpp)
 };
 
 // What a tcgen05 instruction does (EmuOp::kTcgen05).

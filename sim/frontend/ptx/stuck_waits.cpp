@@ -153,12 +153,12 @@ void CtaEmulator::watch_poll(WarpState& w, const EmuInst& in, uint32_t exec, boo
     const uint64_t a = address(w, in.operands.at(1), l);
     const Mbarrier& b = mbarrier_at(a, w, l, in);
     const uint64_t operand = read(w, in.operands.at(2), l);
-    if (parity ? (b.phase & 1) != (operand & 1) : operand < b.phase) return;
+    if (parity ? (b.phase & 1) != (operand & 1) : Mbarrier::token_phase(operand) < b.phase) return;
     what = "the mbarrier at shared " + hex(a & kClusterOffsetMask) +
            ((a >> kClusterRankShift) != 0 && (a >> kClusterRankShift) != uint64_t{rank_} + 1
                 ? " of the CTA of rank " + std::to_string((a >> kClusterRankShift) - 1)
                 : "") +
-           ": its phase " + std::to_string(b.phase) + " (waited for with " + (parity ? "parity " : "state ") + std::to_string(operand) + ") ";
+           ": its phase " + std::to_string(b.phase) + " (waited for with " + (parity ? "parity " + std::to_string(operand) : "the state of phase " + std::to_string(Mbarrier::token_phase(operand))) + ") ";
     const std::string arrivals = b.expected == 1 ? " arrival" : " arrivals";
     what += b.pending ? "misses " + std::to_string(b.pending) + " of its " + std::to_string(b.expected) + arrivals
                       : "has had its " + std::to_string(b.expected) + arrivals;

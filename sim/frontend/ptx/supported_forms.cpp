@@ -347,7 +347,7 @@ std::string unsupported_form(const Instruction& in, const EmuInst& e) {
   if (base == "cp" && in.opcode.rfind("cp.async.", 0) != 0 && in.opcode.rfind("cp.reduce.async.bulk.", 0) != 0) {
     return "the emulator cannot run '" + in.opcode + "' yet";
   }
-  if (base == "mbarrier" && in.opcode.find(".shared") == std::string::npos) {
+  if (base == "mbarrier" && in.opcode.find(".shared") == std::string::npos && e.mods.at(0) != "pending_count") {  // it takes no address
     return "the emulator runs mbarrier operations on .shared (or .shared::cta) addresses; not generic ones in '" + in.opcode + "'";
   }
   if (base == "mbarrier" && in.opcode.find(".shared::cluster") != std::string::npos && e.mods.at(0) != "arrive" &&
