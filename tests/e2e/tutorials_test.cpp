@@ -124,21 +124,23 @@ TEST(Tutorials, FlashAttention) {
 
 TEST(Tutorials, Precision) {
   std::map<std::string, std::map<std::string, json>> rows;
-  for (const char* p : {"fp16", "bf16", "fp8", "fp4", "fp4_f8f6f4"})
+  for (const char* p : {"fp16", "bf16", "fp8", "fp4", "fp4_f8f6f4", "fp16_sparse"})
     rows[p] = compare("v100,a100,h100,h200,b200", std::string("traces/tutorials/precision_") + p + ".trace.gz");
   // Refused exactly where the config has no such tensor cores; FP4 is tcgen05's, B200 only.
   const std::map<std::string, std::set<std::string>> runs{{"fp16", {"v100", "a100", "h100", "h200", "b200"}},
                                                           {"bf16", {"a100", "h100", "h200", "b200"}},
                                                           {"fp8", {"h100", "h200", "b200"}},
                                                           {"fp4", {"b200"}},
-                                                          {"fp4_f8f6f4", {"b200"}}};
+                                                          {"fp4_f8f6f4", {"b200"}},
+                                                          {"fp16_sparse", {"a100", "h100", "h200", "b200"}}};
   // kind::f8f6f4 runs FP4 on the FP8 datapath: its peak is FP8's.
-  const std::map<std::string, std::string> rate{{"fp4_f8f6f4", "fp8"}};
+  // 2:4 sparse FP16 performs its half of the products at the dense FP16 rate.
+  const std::map<std::string, std::string> rate{{"fp4_f8f6f4", "fp8"}, {"fp16_sparse", "fp16"}};
   for (auto& [p, byarch] : rows)
     for (auto& [arch, row] : byarch) {
       EXPECT_EQ(bool(row["ran"]), runs.at(p).count(arch) == 1) << p << " on " << arch;
       if (!row["ran"]) {
-        const std::string why = p.starts_with("fp4") ? "needs compute capability" : p;
+        const std::string why = p.starts_with("fp4") ? "needs compute capability" : p == "fp16_sparse" ? "structured-sparse MMA" : p;
         EXPECT_NE(std::string(row["error"]).find(why), std::string::npos) << row["error"];
         continue;
       }
@@ -165,6 +167,8 @@ TEST(Tutorials, Precision) {
   EXPECT_NEAR(flops_per_s("fp4_f8f6f4") / flops_per_s("fp8"), 1.0, 0.1);
   EXPECT_EQ(rows["fp4"]["b200"]["cycles"], rows["fp4_f8f6f4"]["b200"]["cycles"]);
   EXPECT_EQ(rows["fp16"]["h200"]["cycles"], rows["fp16"]["h100"]["cycles"]);
+  // The same dense products in half the time with a 2:4 sparse A.
+  for (const char* arch : {"a100", "h100", "b200"}) EXPECT_NEAR(time("fp16", arch) / time("fp16_sparse", arch), 2.0, 0.1) << arch;
   // "Try": the FP4 MMAs at N = 64 are bound by their operands' shared-memory reads, and with A in
   // tensor memory take a quarter of the N = 256 trace's time.
   test::TempDir dir;

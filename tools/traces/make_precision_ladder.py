@@ -7,6 +7,7 @@ elsewhere) of 4 warps, each warp issuing 64 MMAs into eight independent accumula
   fp16  wmma.mma m16n16k16, f16 inputs   (Volta and later)      8192 FLOP per instruction
   bf16  wmma.mma m16n16k16, bf16 inputs  (Ampere and later)     8192
   fp8   mma.sync m16n8k32, e4m3 inputs   (Ada/Hopper and later) 8192
+  fp16_sparse  mma.sp m16n8k32, f16, 2:4 sparse A (Ampere and later) 8192 dense-equivalent, 4096 performed
 FP4 has no warp-level MMA on B200 (mma.sync takes FP4 only on sm_120; ptxas 13.0 refuses it for
 sm_100a), so the FP4 traces use Blackwell's tcgen05.mma: 592 CTAs of one warp whose first thread
 issues 16 MMAs of m128n256 into tensor memory, commits them to an mbarrier and waits on it:
@@ -24,7 +25,12 @@ FORMS = {
     "fp16": ("wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32", 8, 8, 8),
     "bf16": ("wmma.mma.sync.aligned.row.col.m16n16k16.f32.bf16.bf16.f32", 8, 4, 4),
     "fp8": ("mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32", 4, 4, 2),
+    # 2:4 structured sparsity: A holds half of its 16 x 32 (4 registers), a metadata register and
+    # the sparsity selector follow C. The dense product it stands for is fp16's 8192 FLOPs; the
+    # tensor cores perform half of them.
+    "fp16_sparse": ("mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32", 4, 4, 4),
 }
+SPARSE_TAIL = ", %r127, 0"  # metadata register, sparsity selector
 # Whole-SM tcgen05 forms: warpsim's trace spelling appends the shape and types PTX keeps in the
 # instruction descriptor (docs/trace-format.md).
 TCGEN05 = {
@@ -56,7 +62,7 @@ def warp_level(name):
             lines.append(f".warp {w}")
             for i in range(MMAS):
                 acc = regs("f", (i % 8) * acc_regs, acc_regs)
-                lines.append(f"{mnemonic} {acc}, {a}, {b}, {acc}")
+                lines.append(f"{mnemonic} {acc}, {a}, {b}, {acc}" + (SPARSE_TAIL if name.endswith("_sparse") else ""))
             lines.append("exit")
     return lines
 
