@@ -18,6 +18,7 @@
 #include "frontend/ptx/launch.h"
 #include "frontend/ptx/mma_sync_form.h"
 #include "support/test_support.h"
+#include "unit/frontend/mma_form_decode.h"
 #include "unit/frontend/ptx_run.h"
 
 namespace warpsim {
@@ -26,14 +27,8 @@ namespace {
 using ptx::MmaSyncForm;
 
 MmaSyncForm sparse_form(const std::string& opcode) {
-  std::vector<std::string> suffixes;
-  for (size_t p = opcode.find('.'); p != std::string::npos;) {
-    const size_t q = opcode.find('.', p + 1);
-    suffixes.push_back(opcode.substr(p + 1, q == std::string::npos ? std::string::npos : q - p - 1));
-    p = q;
-  }
   MmaSyncForm f;
-  EXPECT_EQ(ptx::decode_mma_sync(opcode, suffixes, f), "") << opcode;
+  EXPECT_EQ(test::decode_mma(opcode, f), "") << opcode;
   EXPECT_TRUE(f.sparse) << opcode;
   return f;
 }

@@ -16,6 +16,7 @@
 #include "common/error.h"
 #include "frontend/ptx/launch.h"
 #include "frontend/ptx/mma_sync_form.h"
+#include "unit/frontend/mma_form_decode.h"
 #include "unit/frontend/ptx_run.h"
 #include "support/test_support.h"
 
@@ -26,15 +27,8 @@ using ptx::MatrixPlace;
 using ptx::MmaSyncForm;
 
 MmaSyncForm form(const std::string& opcode) {
-  std::vector<std::string> suffixes;
-  for (size_t p = opcode.find('.'); p != std::string::npos;) {
-    const size_t q = opcode.find('.', p + 1);
-    suffixes.push_back(opcode.substr(p + 1, q == std::string::npos ? std::string::npos : q - p - 1));
-    p = q;
-  }
   MmaSyncForm f;
-  const std::string why = ptx::decode_mma_sync(opcode, suffixes, f);
-  EXPECT_EQ(why, "") << opcode;
+  EXPECT_EQ(test::decode_mma(opcode, f), "") << opcode;
   return f;
 }
 
