@@ -65,6 +65,7 @@ void print_show(const LoadedConfig& c, const DerivedPeaks& d) {
     std::string n = "tensor " + std::string(tensor_precision_name(p));
     std::cout << "    " << n << std::string(16 - n.size(), ' ') << fmt("%10.1f TFLOP/s", v) << "\n";
   }
+  if (s.tensor.structured_sparsity) std::cout << "    (2:4 sparse MMAs, all but fp64: half the products at these rates, twice them dense-equivalent)\n";
   std::cout << "    HBM             " << fmt("%10.3f TB/s", d.hbm_tbps) << "\n";
   std::cout << "    L2 (all slices) " << fmt("%10.2f TB/s", d.l2_tbps) << "\n";
   std::cout << "    ridge point     " << fmt("%10.1f FLOP/byte (FP32)", d.ridge_fp32);
