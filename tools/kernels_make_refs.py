@@ -104,6 +104,20 @@ a = random_init(51, -2, 2, 4096, f16)
 bt = random_init(52, -2, 2, 4096, f16)
 write("hgemm_mma_c.bin", "f", matmul(a, bt, 64, 64, 64, lambda i, k: i * 64 + k, lambda k, j: j * 64 + k))
 
+
+# hgemm_sparse: the same A pruned to 2:4 (each chunk of four keeps its two largest magnitudes, ties
+# to the lower index), times the same B.
+def prune_24(values):
+    out = []
+    for c in range(0, len(values), 4):
+        chunk = values[c:c + 4]
+        rank = [sum(abs(chunk[j]) > abs(chunk[i]) or (abs(chunk[j]) == abs(chunk[i]) and j < i) for j in range(4)) for i in range(4)]
+        out += [v if r < 2 else 0.0 for v, r in zip(chunk, rank)]
+    return out
+
+
+write("hgemm_sparse_c.bin", "f", matmul(prune_24(a), bt, 64, 64, 64, lambda i, k: i * 64 + k, lambda k, j: j * 64 + k))
+
 # mma_sync: lane l holds A elements a[8l ..], B elements b[4l ..] and writes c[4l ..]; the
 # matrices they stand for follow the PTX ISA's mma.m16n8k16 fragment figures (g = l/4, t = l%4).
 a = random_init(21, -2, 2, 256, f16)

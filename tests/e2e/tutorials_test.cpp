@@ -169,6 +169,14 @@ TEST(Tutorials, Precision) {
   EXPECT_EQ(rows["fp16"]["h200"]["cycles"], rows["fp16"]["h100"]["cycles"]);
   // The same dense products in half the time with a 2:4 sparse A.
   for (const char* arch : {"a100", "h100", "b200"}) EXPECT_NEAR(time("fp16", arch) / time("fp16_sparse", arch), 2.0, 0.1) << arch;
+  // "Try": the sparse HGEMM's multiply beats the dense one on the same matrices, by less than 2x.
+  for (const char* arch : {"a100", "h100", "b200"}) {
+    const json sparse = run_json({"run", "--arch", arch, source_path("traces/kernels/hgemm_sparse.launch.yaml"), "-q"});
+    const json dense = run_json({"run", "--arch", arch, source_path("traces/kernels/hgemm_mma.launch.yaml"), "-q"});
+    const double ratio = double(dense["kernels"][0]["summary"]["cycles"]) / double(sparse["kernels"][2]["summary"]["cycles"]);
+    EXPECT_GT(ratio, 1.4) << arch;
+    EXPECT_LT(ratio, 2.0) << arch;
+  }
   // "Try": the FP4 MMAs at N = 64 are bound by their operands' shared-memory reads, and with A in
   // tensor memory take a quarter of the N = 256 trace's time.
   test::TempDir dir;

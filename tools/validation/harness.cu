@@ -63,7 +63,8 @@ struct KernelRef {
 const KernelRef kKernels[] = {
     {"bf16_gemm", (const void*)bf16_gemm}, {"hgemm_mma", (const void*)hgemm_mma}, {"dgemm_mma", (const void*)dgemm_mma},
     {"mma_sparse_f16", (const void*)mma_sparse_f16}, {"mma_sparse_int", (const void*)mma_sparse_int}, {"mma_sparse_tf32", (const void*)mma_sparse_tf32},
-    {"mma_sparse_e4m3", (const void*)mma_sparse_e4m3}, {"chase", (const void*)chase}, {"chase_shared", (const void*)chase_shared},
+    {"mma_sparse_e4m3", (const void*)mma_sparse_e4m3}, {"prune_24", (const void*)prune_24}, {"pack_metadata", (const void*)pack_metadata},
+    {"hgemm_sparse", (const void*)hgemm_sparse}, {"chase", (const void*)chase}, {"chase_shared", (const void*)chase_shared},
     {"bw_read", (const void*)bw_read}, {"bw_reread", (const void*)bw_reread}, {"bw_write", (const void*)bw_write}, {"bw_copy", (const void*)bw_copy},
     {"bw_triad", (const void*)bw_triad}, {"fma_chain", (const void*)fma_chain}, {"fma_streams", (const void*)fma_streams},
     {"dfma_streams", (const void*)dfma_streams}, {"sfu_streams", (const void*)sfu_streams},

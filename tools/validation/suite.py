@@ -32,6 +32,7 @@ REUSED = [
     ("mma_sparse_int", "gemm_tensor", "mma_sparse_int"),  # A100 and later: INT8 mma.sp, four- and two-lane metadata
     ("mma_sparse_tf32", "gemm_tensor", "mma_sparse_tf32"),  # A100 and later: TF32 mma.sp (1:2), one- and two-lane metadata
     ("mma_sparse_e4m3", "gemm_tensor", "mma_sparse_e4m3"),  # sm_89 and later: FP8 mma.sp
+    ("hgemm_sparse", "gemm_tensor", "hgemm_sparse"),  # A100 and later: prune, pack metadata, mma.sp GEMM (hgemm_mma's matrices)
     ("softmax", "softmax", "softmax"),
     ("attention_naive", "attention", "attention_naive"),
     ("attention_flash", "attention", "attention_flash"),

@@ -196,3 +196,71 @@ extern "C" __global__ void mma_sparse_e4m3(const unsigned char* A, const unsigne
 #endif
   for (int i = 0; i < 4; ++i) D[sp_cd(lane, i)] = d[i];
 }
+
+// A 2:4 sparse HGEMM in three steps, as a sparse library runs it: prune a dense A to 2:4 and
+// compress it, lay out the metadata the way the MMA reads it, multiply. M x K A (row-major), B
+// given transposed (N x K), C = pruned A x B in f32; M, N multiples of 16 and 8, K of 32.
+
+// Step 1, one thread per 4-element chunk of A: keep its two largest magnitudes (ties to the lower
+// index), in order, in the compressed A (M x K/2), and the chunk's nibble (first index in the low
+// bits) in nib (M x K/4 bytes).
+extern "C" __global__ void prune_24(const __half* a, __half* ac, unsigned char* nib, int m, int k) {
+  const int chunk = blockIdx.x * blockDim.x + threadIdx.x, chunks = m * k / 4;
+  if (chunk >= chunks) return;
+  const __half* v = a + 4 * chunk;
+  float mag[4];
+  for (int i = 0; i < 4; ++i) mag[i] = fabsf(__half2float(v[i]));
+  int kept[2], n = 0;
+  for (int i = 0; i < 4; ++i) {
+    int above = 0;  // elements that outrank element i
+    for (int j = 0; j < 4; ++j) above += mag[j] > mag[i] || (mag[j] == mag[i] && j < i);
+    if (above < 2) kept[n++] = i;
+  }
+  ac[2 * chunk] = v[kept[0]];
+  ac[2 * chunk + 1] = v[kept[1]];
+  nib[chunk] = static_cast<unsigned char>(kept[0] | kept[1] << 2);
+}
+
+// Step 2, one thread per (16-row tile, 32-column step, lane): the metadata register of
+// mma.sp m16n8k32 with selector 0. Lanes 0 and 1 of group g hold chunks 4j..4j+3 (j = lane % 4)
+// of rows g and g + 8 of the tile (mma_sync_form.h); the other lanes' words are never read.
+extern "C" __global__ void pack_metadata(const unsigned char* nib, unsigned* meta, int m, int k) {
+  const int id = blockIdx.x * blockDim.x + threadIdx.x, lane = id % 32, step = (id / 32) % (k / 32), tile = id / 32 / (k / 32);
+  if (tile >= m / 16) return;
+  const int g = lane / 4, j = lane % 4, chunks = k / 4;
+  unsigned word = 0;
+  if (j < 2) {
+    for (int c = 0; c < 4; ++c) {
+      const int chunk = step * 8 + 4 * j + c;
+      word |= unsigned(nib[(tile * 16 + g) * chunks + chunk]) << (4 * c) | unsigned(nib[(tile * 16 + g + 8) * chunks + chunk]) << (16 + 4 * c);
+    }
+  }
+  meta[id] = word;
+}
+
+// Step 3, one warp per 16 x 8 tile of C, K in steps of 32 (mma.sp m16n8k32): A's compressed 16 x
+// 16 in the layout of a dense m16n8k16 A (rows g, g + 8; columns 2t, 2t + 1 and 2t + 8, 2t + 9),
+// B's column g at rows 2t + i % 2 + 8 (i / 2), the metadata word packed for this lane.
+extern "C" __global__ void hgemm_sparse(const __half* ac, const unsigned* meta, const __half* bt, float* c, int m, int n, int k) {
+  const int lane = threadIdx.x, g = lane / 4, t = lane % 4;
+  const int tm = blockIdx.y * 16, tn = blockIdx.x * 8, half_k = k / 2;
+  float d0 = 0.0f, d1 = 0.0f, d2 = 0.0f, d3 = 0.0f;
+  for (int k0 = 0; k0 < k; k0 += 32) {
+    const unsigned* a_lo = reinterpret_cast<const unsigned*>(ac + (tm + g) * half_k + k0 / 2 + 2 * t);
+    const unsigned* a_hi = reinterpret_cast<const unsigned*>(ac + (tm + g + 8) * half_k + k0 / 2 + 2 * t);
+    const unsigned* b_col = reinterpret_cast<const unsigned*>(bt + (tn + g) * k + k0 + 2 * t);
+    const unsigned a0 = a_lo[0], a1 = a_hi[0], a2 = a_lo[4], a3 = a_hi[4];
+    const unsigned b0 = b_col[0], b1 = b_col[4], b2 = b_col[8], b3 = b_col[12];
+    const unsigned e = meta[((tm / 16) * (k / 32) + k0 / 32) * 32 + lane];
+#if __CUDA_ARCH__ >= 800
+    asm volatile("mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9,%10,%11}, "
+                 "{%0,%1,%2,%3}, %12, 0;"
+                 : "+f"(d0), "+f"(d1), "+f"(d2), "+f"(d3)
+                 : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1), "r"(b2), "r"(b3), "r"(e));
+#endif
+  }
+  c[(tm + g) * n + tn + 2 * t] = d0;
+  c[(tm + g) * n + tn + 2 * t + 1] = d1;
+  c[(tm + g + 8) * n + tn + 2 * t] = d2;
+  c[(tm + g + 8) * n + tn + 2 * t + 1] = d3;
+}
