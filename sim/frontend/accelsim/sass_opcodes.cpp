@@ -95,8 +95,10 @@ SassMapping tensor(std::string_view base, const std::vector<std::string_view>& t
     // m8n8k4 product per instruction, which wmma's spelling says without the 4x.
     return {"wmma.mma.sync.aligned.row.col.m8n8k4.f32.f32", true};
   }
-  return {"mma.sync.aligned.m" + std::to_string(m) + "n" + std::to_string(n) + "k" + std::to_string(k) + ".row.col." + acc +
-              "." + prec + "." + prec + "." + acc,
+  // HMMA.SP / IMMA.SP (2:4 sparse A, e.g. HMMA.SP.16832.F32 for mma.sp m16n8k32): the shape is the
+  // logical one, of which the tensor cores perform half (OpInfo::sparse).
+  const std::string mma = has(t, "SP") ? "mma.sp.sync.aligned.m" : "mma.sync.aligned.m";
+  return {mma + std::to_string(m) + "n" + std::to_string(n) + "k" + std::to_string(k) + ".row.col." + acc + "." + prec + "." + prec + "." + acc,
           true};
 }
 

@@ -147,6 +147,13 @@ TEST(SassOpcodes, MapToPipesShapesAndWidths) {
   EXPECT_EQ(decode("HMMA.1688.F32.TF32").tensor, TensorPrecision::kTf32);
   EXPECT_EQ(decode("HMMA.884.F32.F32.STEP0").tensor_flops(), 512u);  // Volta: m8n8k4
   EXPECT_EQ(decode("IMMA.16832.S8.S8").tensor, TensorPrecision::kInt8);
+  // Sparse tensor instructions (HMMA.SP.16832.F32 is mma.sp m16n8k32): half the logical shape's FLOPs.
+  OpInfo sp = decode("HMMA.SP.16832.F32");
+  EXPECT_TRUE(sp.sparse);
+  EXPECT_EQ(sp.tensor, TensorPrecision::kFp16);
+  EXPECT_EQ(sp.tensor_flops(), 16u * 8 * 32);
+  EXPECT_EQ(decode("IMMA.SP.16864.S8.S8").tensor_flops(), 16u * 8 * 64);
+  EXPECT_FALSE(decode("HMMA.16816.F32").sparse);
   EXPECT_EQ(decode("DMMA.884").tensor, TensorPrecision::kFp64);
   OpInfo g = decode("HGMMA.64x128x16.F32");
   EXPECT_EQ(g.tensor_flops(), 2u * 64 * 128 * 16 / 4);  // a quarter per warp of the warpgroup
