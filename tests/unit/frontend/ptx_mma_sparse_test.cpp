@@ -168,6 +168,18 @@ args:
   EXPECT_GT(nonzero, 100);
 }
 
+// A recorded trace of a sparse kernel carries the metadata operand and selector, and replays
+// with the same statistics as the PTX run (warpsim trace's promise).
+TEST(MmaSparseTrace, ReplaysAsTheEmulatedRun) {
+  test::TempDir dir;
+  for (const char* name : {"hgemm_sparse", "mma_sparse_int"}) {
+    const auto r = test::run_and_replay("h100", test::source_path(std::string("traces/kernels/") + name + ".launch.yaml"), dir);
+    EXPECT_NE(r.trace.find("mma.sp::ordered_metadata.sync.aligned."), std::string::npos) << name;
+    EXPECT_EQ(r.direct.rfind("error", 0), std::string::npos) << r.direct;
+    EXPECT_EQ(r.direct, r.replay) << name;
+  }
+}
+
 std::string error_running(const std::string& arch, const std::string& mma_line) {
   test::TempDir dir;
   dir.write("m.ptx", R"(.version 8.5
