@@ -259,6 +259,8 @@ class CtaEmulator : public CtaWork {
       return phase | uint64_t{pending_before & 0xfffffu} << 43 | uint64_t{no_complete} << 63;
     }
     static uint32_t token_phase(uint64_t token) { return static_cast<uint32_t>(token); }
+    static uint32_t token_pending(uint64_t token) { return static_cast<uint32_t>(token >> 43) & 0xfffffu; }
+    static bool token_no_complete(uint64_t token) { return token >> 63; }
   };
   Mbarrier& mbarrier_at(uint64_t address, const WarpState& w, uint32_t lane, const EmuInst& in);
   uint8_t* bytes_at(MemSpace space, uint64_t address, uint32_t size, const WarpState& w, uint32_t lane, const EmuInst& in);
@@ -495,8 +497,7 @@ class CtaEmulator : public CtaWork {
   // An integer value (held exactly in a double, or a rounded float) clamped to type t's range.
   static uint64_t saturated(double x, const ValueType& t);
   void mma_sync(WarpState& w, const EmuInst& in);  // mma_sync.cpp
-  template <typename Gather>
-  void expand_sparse_a(const WarpState& w, const EmuInst& in, Gather gather, double* a);
+  void expand_sparse_a(const WarpState& w, const EmuInst& in, const double* stored, double* a);
   void wmma_mma(WarpState& w, const EmuInst& in);
   void wgmma(WarpState& w, const EmuInst& in, uint32_t exec);  // wgmma.cpp
   // Rows [row0, row0 + rows) of an operand (M or N rows, `k` elements of `type` each) in shared

@@ -184,11 +184,11 @@ void CtaEmulator::mbarrier_pending_count(WarpState& w, const EmuInst& in, uint32
   const auto& ops = in.operands;
   for_lanes(exec, [&](uint32_t l) {
     const uint64_t state = read(w, ops.at(1), l);
-    if (!(state >> 63)) {
+    if (!Mbarrier::token_no_complete(state)) {
       fault(in, w, l, "mbarrier.pending_count reads a state that no mbarrier.arrive.noComplete or arrive_drop.noComplete returned, which the PTX "
                       "ISA leaves undefined");
     }
-    write(w, ops.at(0).kind == EmuOperand::Kind::kReg ? ops[0].reg : -1, l, (state >> 43) & 0xfffff);
+    write(w, ops.at(0).kind == EmuOperand::Kind::kReg ? ops[0].reg : -1, l, Mbarrier::token_pending(state));
   });
 }
 

@@ -23,14 +23,11 @@
 
 namespace warpsim::ptx {
 
-// mma.sp: A's stored elements (`gather` fills them, rows x K / 2) put at the places the metadata
-// names in a zeroed rows x K matrix (mma_sync_form.h). A nibble the ISA leaves undefined stops the
-// run, naming the thread, bits, row and chunk: a GPU would silently compute something unspecified.
-template <typename Gather>
-void CtaEmulator::expand_sparse_a(const WarpState& w, const EmuInst& in, Gather gather, double* a) {
+// mma.sp: A's stored elements (rows x K / 2, row-major) put at the places the metadata names in a
+// zeroed rows x K matrix (mma_sync_form.h). A nibble the ISA leaves undefined stops the run, naming
+// the thread, bits, row and chunk: a GPU would silently compute something unspecified.
+void CtaEmulator::expand_sparse_a(const WarpState& w, const EmuInst& in, const double* stored, double* a) {
   const MmaSyncForm& f = in.mma_sync->form;
-  std::array<double, 1024> stored;  // 16 x 64: s4 m16n8k128's stored half
-  gather(stored.data());
   const uint32_t K = f.k, half = f.a_cols(), chunk = f.chunk(), per_chunk = chunk / 2;
   const auto selector = static_cast<uint32_t>(in.operands.at(5).bits);
   const int32_t metadata = in.operands.at(4).reg;
@@ -76,7 +73,9 @@ void CtaEmulator::mma_sync(WarpState& w, const EmuInst& in) {
       }
   };
   if (f.sparse) {
-    expand_sparse_a(w, in, [&](double* compressed) { gather(ops.at(1).regs, f.a, f.a_elements(), layout.a, compressed); }, a.data());
+    std::array<double, 1024> stored;  // 16 x 64: s4 m16n8k128's stored half
+    gather(ops.at(1).regs, f.a, f.a_elements(), layout.a, stored.data());
+    expand_sparse_a(w, in, stored.data(), a.data());
   } else {
     gather(ops.at(1).regs, f.a, f.a_elements(), layout.a, a.data());
   }
