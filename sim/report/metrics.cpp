@@ -56,8 +56,12 @@ std::vector<Metric> ncu_metrics(const GpuSpec& spec, const StatRegistry& st, con
   add("l1tex__t_sectors_pipe_tex_mem_surface_op_st.sum", sum("surface_store.sectors"), "sector");
   add("l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", sum("global_store.requests"), "request");
   add("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", sum("global_store.sectors"), "sector");
-  add("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", sum("shared_load.wavefronts") - sum("shared_load.requests"), "");
-  add("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", sum("shared_store.wavefronts") - sum("shared_store.requests"), "");
+  // Conflicts are the wavefronts beyond the ideal ones, as Nsight Compute counts them (a
+  // conflict-free 128-bit load takes four wavefronts and no conflicts).
+  add("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", sum("shared_load.wavefronts"), "");
+  add("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", sum("shared_store.wavefronts"), "");
+  add("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", sum("shared_load.wavefronts") - sum("shared_load.ideal_wavefronts"), "");
+  add("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", sum("shared_store.wavefronts") - sum("shared_store.ideal_wavefronts"), "");
   for (Pipe p : {Pipe::kFma, Pipe::kAlu, Pipe::kFp16, Pipe::kFp64, Pipe::kXu, Pipe::kTensor, Pipe::kLsu}) {
     add("sm__inst_executed_pipe_" + std::string(pipe_name(p)) + ".sum", sum("pipe." + std::string(pipe_name(p)) + ".inst_executed"), "inst");
   }

@@ -259,10 +259,12 @@ Cycle LoadStoreUnit::issue_mio(const WarpInst& inst, Cycle now, uint32_t cluster
     }
   }
   if ((op.space == MemSpace::kShared || op.space == MemSpace::kSharedCluster) && inst.active_mask) {
-    passes = shared_wavefronts(inst, m.shared.banks, m.shared.bank_bytes);
+    const SharedPasses p = shared_passes(inst, m.shared.banks, m.shared.bank_bytes);
+    passes = p.wavefronts;
     bool load = op.op_class == OpClass::kLoad || op.op_class == OpClass::kAtomic;
     (load ? stats_.shared_load_requests : stats_.shared_store_requests)++;
     (load ? stats_.shared_load_wavefronts : stats_.shared_store_wavefronts) += passes;
+    (load ? stats_.shared_load_ideal_wavefronts : stats_.shared_store_ideal_wavefronts) += p.ideal;
   } else if (op.space == MemSpace::kConst || op.space == MemSpace::kParam) {
     passes = inst.addr.list || inst.addr.stride ? distinct_addresses(inst) : 1;
     latency = m.constant.latency;

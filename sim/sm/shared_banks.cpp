@@ -6,20 +6,21 @@
 
 namespace warpsim {
 
-uint32_t shared_wavefronts(const WarpInst& inst, uint32_t banks, uint32_t bank_bytes) {
+SharedPasses shared_passes(const WarpInst& inst, uint32_t banks, uint32_t bank_bytes) {
+  const auto at_best = [banks](uint64_t distinct_words) { return static_cast<uint32_t>(std::max<uint64_t>(1, (distinct_words + banks - 1) / banks)); };
   const uint32_t words_per_lane = std::max<uint32_t>(1, (inst.op->access_bytes + bank_bytes - 1) / bank_bytes);
   uint64_t base = 0;
   int64_t signed_stride = 0;
   const bool strided = inst.strided_form(base, signed_stride);
   const uint64_t stride = static_cast<uint64_t>(signed_stride < 0 ? -signed_stride : signed_stride);
   // Every lane on the same word(s): one pass, the data broadcast.
-  if (strided && stride == 0 && words_per_lane <= banks) return 1;
+  if (strided && stride == 0 && words_per_lane <= banks) return {1, 1};
   const bool disjoint_words =
       strided && stride >= uint64_t{words_per_lane} * bank_bytes && base % bank_bytes == 0 && stride % bank_bytes == 0;
   // A full warp of one-word accesses, `s` words apart, puts gcd(s, banks) x 32 / banks lanes in
   // each bank it touches (banks dividing 32, as on every GPU here).
   if (disjoint_words && inst.active_mask == 0xffffffffu && words_per_lane == 1 && 32 % banks == 0)
-    return std::max<uint32_t>(1, static_cast<uint32_t>(std::gcd(stride / bank_bytes, uint64_t{banks}) * 32 / banks));
+    return {std::max<uint32_t>(1, static_cast<uint32_t>(std::gcd(stride / bank_bytes, uint64_t{banks}) * 32 / banks)), at_best(32)};
   std::array<uint32_t, 256> per_bank;
   const size_t used = std::min<size_t>(banks, per_bank.size());
   std::fill(per_bank.begin(), per_bank.begin() + static_cast<long>(used), 0u);
@@ -27,13 +28,15 @@ uint32_t shared_wavefronts(const WarpInst& inst, uint32_t banks, uint32_t bank_b
   if (disjoint_words) {
     // A partial warp or wider accesses, still on disjoint words: the passes are the most words any
     // bank holds.
+    uint64_t words = 0;
     inst.for_each_address([&](int, uint64_t a) {
       for (uint32_t j = 0; j < words_per_lane; ++j) {
         uint32_t b = static_cast<uint32_t>((a / bank_bytes + j) % banks) & 255u;
         worst = std::max(worst, ++per_bank[b]);
       }
+      words += words_per_lane;
     });
-    return worst;
+    return {worst, at_best(words)};
   }
   // General case: count distinct words per bank; lanes reading the same word share one pass.
   // Each bank chains the distinct words seen in it (one or two in practice: a row broadcast to
@@ -56,7 +59,7 @@ uint32_t shared_wavefronts(const WarpInst& inst, uint32_t banks, uint32_t bank_b
       worst = std::max(worst, ++per_bank[b]);
     }
   });
-  return worst;
+  return {worst, std::min(worst, at_best(static_cast<uint64_t>(count)))};
 }
 
 uint32_t distinct_addresses(const WarpInst& inst) {

@@ -8,7 +8,15 @@
 
 namespace warpsim {
 
-uint32_t shared_wavefronts(const WarpInst& inst, uint32_t banks, uint32_t bank_bytes);
+struct SharedPasses {
+  uint32_t wavefronts = 1;  // passes taken, conflict replays included
+  // Passes the distinct words would need at best (one word per bank per pass). Nsight Compute
+  // counts bank conflicts as the wavefronts beyond this: a conflict-free 128-bit load of a full
+  // warp takes 4 wavefronts and reports 0 conflicts.
+  uint32_t ideal = 1;
+};
+
+SharedPasses shared_passes(const WarpInst& inst, uint32_t banks, uint32_t bank_bytes);
 
 // Distinct addresses among the active lanes (constant-cache accesses serialise on them).
 uint32_t distinct_addresses(const WarpInst& inst);

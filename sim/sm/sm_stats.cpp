@@ -50,6 +50,10 @@ void SmStats::register_with(StatRegistry& r, const std::string& p) const {
   r.add(p + ".shared_store.requests", &shared_store_requests, "requests", "shared-memory store instructions");
   r.add(p + ".shared_load.wavefronts", &shared_load_wavefronts, "wavefronts", "shared load passes, conflicts included");
   r.add(p + ".shared_store.wavefronts", &shared_store_wavefronts, "wavefronts", "shared store passes, conflicts included");
+  r.add(p + ".shared_load.ideal_wavefronts", &shared_load_ideal_wavefronts, "wavefronts",
+        "shared load passes the distinct words need at best (one word per bank per pass)");
+  r.add(p + ".shared_store.ideal_wavefronts", &shared_store_ideal_wavefronts, "wavefronts",
+        "shared store passes the distinct words need at best (one word per bank per pass)");
   r.add(p + ".l1.tag_lookups", &l1_tag_lookups, "lines", "cache lines through the L1 tag stage (global and local loads, stores and atomics)");
   r.add(p + ".mio.wavefronts", &mio_wavefronts, "wavefronts",
         "passes through the MIO data path: shared-memory wavefronts (conflicts included), constant reads, shuffles, mbarrier operations, "

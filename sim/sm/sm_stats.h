@@ -42,6 +42,7 @@ struct SmStats {
   uint64_t l1_tag_lookups = 0;  // lines through the L1 tag stage
   uint64_t mio_wavefronts = 0;  // passes through the MIO data path
   uint64_t shared_load_wavefronts = 0, shared_store_wavefronts = 0;  // passes incl. conflict replays
+  uint64_t shared_load_ideal_wavefronts = 0, shared_store_ideal_wavefronts = 0;  // passes without conflicts
   uint64_t barriers = 0;
   uint64_t bulk_copies = 0, bulk_copy_sectors = 0;    // cp.async.bulk (TMA): copies and sectors read from L2
   uint64_t mbarrier_ops = 0;                          // mbarrier instructions

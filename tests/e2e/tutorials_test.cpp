@@ -120,6 +120,17 @@ TEST(Tutorials, FlashAttention) {
   EXPECT_GT(double(naive_small["dram"]), 2 * double(flash_small["dram"]));
   EXPECT_EQ(flash_small["dram"], flash["dram"]);
   EXPECT_LT(flash_small["summary"]["cycles"], naive_small["summary"]["cycles"]);
+  // On tensor cores (FlashAttention-2 style): both products become exactly 2 x 256 x 256 x 64
+  // multiply-adds of tensor work, the FP32 pipe keeps only the softmax, and the kernel is several
+  // times faster. Its padded ldmatrix reads take the fewest wavefronts 512 bytes can (4 each:
+  // 32 per warp per tile, 16 warps, 4 tiles) with no bank conflicts.
+  json mma = attention("mma");
+  EXPECT_EQ(double(mma["summary"]["flops"]["tensor"]), 2.0 * 2 * 256 * 256 * 64);
+  EXPECT_LT(double(mma["summary"]["flops"]["fp32"]) * 50, double(flash["summary"]["flops"]["fp32"]));
+  EXPECT_LT(double(mma["summary"]["cycles"]) * 5, double(flash["summary"]["cycles"]));
+  const json& metrics = mma["kernels"][0]["metrics"];
+  EXPECT_EQ(double(metrics["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"]["value"]), 4.0 * 32 * 16 * 4);
+  EXPECT_EQ(double(metrics["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"]["value"]), 0.0);
 }
 
 TEST(Tutorials, Precision) {

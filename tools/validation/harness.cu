@@ -31,6 +31,7 @@
 #include "../../traces/kernels/sgemm.cu"
 #undef T
 #include "../../traces/kernels/attention.cu"
+#include "../../traces/kernels/attention_mma.cu"
 #undef D
 #undef BC
 #undef WARPS
@@ -74,7 +75,7 @@ const KernelRef kKernels[] = {
     {"histogram", (const void*)histogram}, {"transpose_naive", (const void*)transpose_naive},
     {"transpose_tiled", (const void*)transpose_tiled}, {"sgemm_tiled", (const void*)sgemm_tiled},
     {"attention_scores", (const void*)attention_scores}, {"attention_softmax_pv", (const void*)attention_softmax_pv},
-    {"attention_flash", (const void*)attention_flash}, {"bulk_scale", (const void*)bulk_scale},
+    {"attention_flash", (const void*)attention_flash}, {"attention_mma", (const void*)attention_mma}, {"bulk_scale", (const void*)bulk_scale},
     {"bulk_store", (const void*)bulk_store},
     {"wgmma_gemm", (const void*)wgmma_gemm}, {"tma_wgmma_gemm", (const void*)tma_wgmma_gemm}, {"tcgen05_gemm", (const void*)tcgen05_gemm}, {"tcgen05_block_scaled", (const void*)tcgen05_block_scaled},
     {"tcgen05_m64", (const void*)tcgen05_m64}, {"tcgen05_pair_gemm", (const void*)tcgen05_pair_gemm}, {"work_stealing_sums", (const void*)work_stealing_sums}, {"cluster_histogram", (const void*)cluster_histogram},

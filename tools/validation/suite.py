@@ -36,6 +36,7 @@ REUSED = [
     ("softmax", "softmax", "softmax"),
     ("attention_naive", "attention", "attention_naive"),
     ("attention_flash", "attention", "attention_flash"),
+    ("attention_mma", "attention", "attention_mma"),  # A100 and later: FlashAttention-2 style, cp.async, ldmatrix, mma.sync
     ("histogram", "atomics", "histogram"),
     ("bulk_copy", "tma", "bulk_copy"),  # Hopper and later (the launch file requires 9.0)
     ("bulk_store", "tma", "bulk_store"),  # Hopper and later

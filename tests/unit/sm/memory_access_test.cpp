@@ -81,24 +81,59 @@ TEST(SharedBanks, StrideInWordsGivesThatManyWays) {
   for (uint32_t n : {1u, 2u, 4u, 8u, 16u, 32u}) {
     SCOPED_TRACE(n);
     Access a("ld.shared.f32", 0xffffffff, 0, 4 * n);
-    EXPECT_EQ(shared_wavefronts(a.inst, 32, 4), n);
+    EXPECT_EQ(shared_passes(a.inst, 32, 4).wavefronts, n);
+    EXPECT_EQ(shared_passes(a.inst, 32, 4).ideal, 1u);  // 32 distinct words: one pass at best
   }
 }
 
 TEST(SharedBanks, OddStrideIsConflictFree) {
   Access a("ld.shared.f32", 0xffffffff, 0, 4 * 3);
-  EXPECT_EQ(shared_wavefronts(a.inst, 32, 4), 1u);
+  EXPECT_EQ(shared_passes(a.inst, 32, 4).wavefronts, 1u);
 }
 
 TEST(SharedBanks, SameWordIsBroadcast) {
   Access a("ld.shared.f32", 0xffffffff, 64, 0);
-  EXPECT_EQ(shared_wavefronts(a.inst, 32, 4), 1u);
+  EXPECT_EQ(shared_passes(a.inst, 32, 4).wavefronts, 1u);
 }
 
 TEST(SharedBanks, WideAccessesNeedMorePasses) {
-  EXPECT_EQ(shared_wavefronts(Access("ld.shared.f64", 0xffffffff, 0, 8).inst, 32, 4), 2u);
-  EXPECT_EQ(shared_wavefronts(Access("ld.shared.v4.f32", 0xffffffff, 0, 16).inst, 32, 4), 4u);
-  EXPECT_EQ(shared_wavefronts(Access("ld.shared.f64", 0x0000ffff, 0, 8).inst, 32, 4), 1u);  // half warp fits one pass
+  EXPECT_EQ(shared_passes(Access("ld.shared.f64", 0xffffffff, 0, 8).inst, 32, 4).wavefronts, 2u);
+  EXPECT_EQ(shared_passes(Access("ld.shared.v4.f32", 0xffffffff, 0, 16).inst, 32, 4).wavefronts, 4u);
+  EXPECT_EQ(shared_passes(Access("ld.shared.f64", 0x0000ffff, 0, 8).inst, 32, 4).wavefronts, 1u);  // half warp fits one pass
+}
+
+// Nsight Compute's bank conflicts are the wavefronts beyond the ideal ones: a conflict-free
+// 128-bit load of a full warp (512 bytes, 128 bytes a pass) takes 4 wavefronts and has no
+// conflicts (NVIDIA developer forum, "Clarification: bank_conflicts metric vs wavefronts for
+// shared memory LDS.128", measured: 4 wavefronts per LDS.128 and 0 conflicts).
+TEST(SharedBanks, IdealPassesAreTheDistinctWordsOverTheBanks) {
+  auto passes = [](const Access& a) { return shared_passes(a.inst, 32, 4); };
+  SharedPasses v4 = passes(Access("ld.shared.v4.f32", 0xffffffff, 0, 16));
+  EXPECT_EQ(v4.ideal, 4u);
+  EXPECT_EQ(v4.wavefronts - v4.ideal, 0u);
+  SharedPasses f64 = passes(Access("ld.shared.f64", 0xffffffff, 0, 8));
+  EXPECT_EQ(f64.ideal, 2u);
+  EXPECT_EQ(passes(Access("ld.shared.f64", 0x0000ffff, 0, 8)).ideal, 1u);  // 32 words
+  EXPECT_EQ(passes(Access("ld.shared.f64", 0x000000ff, 0, 8)).ideal, 1u);  // 16 words
+  // 128-bit loads 32 bytes apart: 128 distinct words would fit 4 passes, but they fall in banks
+  // 0-3, 8-11, 16-19 and 24-27 only, 8 words each: 8 wavefronts, 4 of them conflicts.
+  SharedPasses spread = passes(Access("ld.shared.v4.f32", 0xffffffff, 0, 32));
+  EXPECT_EQ(spread.wavefronts, 8u);
+  EXPECT_EQ(spread.ideal, 4u);
+  // Same word in every lane: one pass, no conflict.
+  EXPECT_EQ(passes(Access("ld.shared.v4.f32", 0xffffffff, 64, 0)).ideal, 1u);
+  // Scattered: words 0, 32, 64 twice each and word 1 are four distinct words (one pass at best,
+  // three taken).
+  SharedPasses scattered = passes(Access("ld.shared.f32", {0, 128, 256, 0, 128, 256, 4}));
+  EXPECT_EQ(scattered.wavefronts, 3u);
+  EXPECT_EQ(scattered.ideal, 1u);
+  // ldmatrix-like: 32 rows of 16 bytes, 144 bytes apart (rows padded by 16 bytes): 128 distinct
+  // words over all 32 banks, 4 each.
+  std::vector<uint64_t> rows(32);
+  for (uint32_t l = 0; l < 32; ++l) rows[l] = 144 * l;
+  SharedPasses padded = passes(Access("ld.shared.v4.f32", rows));
+  EXPECT_EQ(padded.wavefronts, 4u);
+  EXPECT_EQ(padded.ideal, 4u);
 }
 
 // Scattered lists (no single stride): the passes are the most distinct words any bank holds,
@@ -108,11 +143,11 @@ TEST(SharedBanks, ScatteredAddressesCountDistinctWordsPerBank) {
   // Two half-warps reading the same 16 consecutive words (a tile row read by two rows of threads).
   std::vector<uint64_t> halves(32);
   for (uint32_t l = 0; l < 32; ++l) halves[l] = 4 * (l % 16);
-  EXPECT_EQ(shared_wavefronts(Access("ld.shared.f32", halves).inst, 32, 4), 1u);
+  EXPECT_EQ(shared_passes(Access("ld.shared.f32", halves).inst, 32, 4).wavefronts, 1u);
   // Words 0, 32, 64 (bank 0) twice each and word 1 (bank 1): three passes.
-  EXPECT_EQ(shared_wavefronts(Access("ld.shared.f32", {0, 128, 256, 0, 128, 256, 4}).inst, 32, 4), 3u);
+  EXPECT_EQ(shared_passes(Access("ld.shared.f32", {0, 128, 256, 0, 128, 256, 4}).inst, 32, 4).wavefronts, 3u);
   // 16-byte accesses at 0 and 128 (words 0-3 and 32-35): banks 0-3 hold two words each.
-  EXPECT_EQ(shared_wavefronts(Access("ld.shared.v4.f32", {0, 128, 0}).inst, 32, 4), 2u);
+  EXPECT_EQ(shared_passes(Access("ld.shared.v4.f32", {0, 128, 0}).inst, 32, 4).wavefronts, 2u);
   uint64_t seed = 12345;
   auto next = [&] { return (seed = seed * 6364136223846793005ull + 1442695040888963407ull) >> 33; };
   for (int trial = 0; trial < 200; ++trial) {
@@ -128,7 +163,7 @@ TEST(SharedBanks, ScatteredAddressesCountDistinctWordsPerBank) {
     }
     size_t want = 1;
     for (const auto& bank : per_bank) want = std::max(want, bank.size());
-    EXPECT_EQ(shared_wavefronts(Access(mnemonic, list).inst, 32, 4), want);
+    EXPECT_EQ(shared_passes(Access(mnemonic, list).inst, 32, 4).wavefronts, want);
   }
 }
 
