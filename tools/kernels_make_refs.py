@@ -171,18 +171,27 @@ write("attention_o.bin", "f", o)
 # attention_mma: the same attention with Q, K and V rounded to FP16 (its inputs), in double
 # precision. The kernel also rounds P to FP16 before P V (relative error up to 2^-11 per weight,
 # averaging out over 256 keys) and accumulates in float: its tolerance says how far that goes.
-q = random_init(41, -1, 1, 16384, f16)
-k = random_init(42, -1, 1, 16384, f16)
-v = random_init(43, -1, 1, 16384, f16)
-o = []
-for i in range(256):
-    qi = q[i * 64:(i + 1) * 64]
-    score = [sum(qd * kd for qd, kd in zip(qi, k[j * 64:(j + 1) * 64])) / 8 for j in range(256)]
-    m = max(score)
-    p = [math.exp(s - m) for s in score]
-    total = sum(p)
-    o += [sum(p[j] * v[j * 64 + d] for j in range(256)) / total for d in range(64)]
-write("attention_mma_o.bin", "f", o)
+# attention_mma_heads: 8 heads one after the other in the same buffers (head 0 is attention_mma's).
+def attention_fp16(heads):
+    q = random_init(41, -1, 1, 16384 * heads, f16)
+    k = random_init(42, -1, 1, 16384 * heads, f16)
+    v = random_init(43, -1, 1, 16384 * heads, f16)
+    o = []
+    for h in range(heads):
+        base = h * 16384
+        for i in range(256):
+            qi = q[base + i * 64:base + (i + 1) * 64]
+            score = [sum(qd * kd for qd, kd in zip(qi, k[base + j * 64:base + (j + 1) * 64])) / 8 for j in range(256)]
+            m = max(score)
+            p = [math.exp(s - m) for s in score]
+            total = sum(p)
+            o += [sum(p[j] * v[base + j * 64 + d] for j in range(256)) / total for d in range(64)]
+    return o
+
+
+o = attention_fp16(8)
+write("attention_mma_o.bin", "f", o[:16384])
+write("attention_mma_heads_o.bin", "f", o)
 
 # constant_filter: 9-tap binomial filter C(8, k) / 256 with clamped edges, in double.
 x = random_init(61, -1, 1, 16384, f32)

@@ -131,6 +131,10 @@ TEST(Tutorials, FlashAttention) {
   const json& metrics = mma["kernels"][0]["metrics"];
   EXPECT_EQ(double(metrics["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"]["value"]), 4.0 * 32 * 16 * 4);
   EXPECT_EQ(double(metrics["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"]["value"]), 0.0);
+  // One head fills 4 SMs; eight heads (32 CTAs, one per SM) do 8x the work in about the same time.
+  json heads = attention("mma_heads");
+  EXPECT_EQ(double(heads["summary"]["warp_instructions"]), 8 * double(mma["summary"]["warp_instructions"]));
+  EXPECT_LT(double(heads["summary"]["cycles"]), 1.05 * double(mma["summary"]["cycles"]));
 }
 
 TEST(Tutorials, Precision) {

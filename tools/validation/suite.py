@@ -37,6 +37,7 @@ REUSED = [
     ("attention_naive", "attention", "attention_naive"),
     ("attention_flash", "attention", "attention_flash"),
     ("attention_mma", "attention", "attention_mma"),  # A100 and later: FlashAttention-2 style, cp.async, ldmatrix, mma.sync
+    ("attention_mma_heads", "attention", "attention_mma_heads"),  # the same for 8 heads: 32 CTAs, about the same time
     ("histogram", "atomics", "histogram"),
     ("bulk_copy", "tma", "bulk_copy"),  # Hopper and later (the launch file requires 9.0)
     ("bulk_store", "tma", "bulk_store"),  # Hopper and later

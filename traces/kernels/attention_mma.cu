@@ -10,6 +10,7 @@
 // - P V reuses the accumulators as A fragments (m16n8k16's C layout for two adjacent 8-key
 //   tiles is its A layout for 16 keys) after rounding P to FP16; V's B fragments need V's
 //   columns, which ldmatrix.trans reads from V's rows.
+// The grid's y dimension counts heads: head h's Q, K, V and O follow head h-1's.
 // Rows are padded by 8 halves (16 bytes) so the eight 16-byte rows an ldmatrix phase reads fall
 // in distinct banks.
 #include <cuda_fp16.h>
@@ -30,6 +31,11 @@ extern "C" __global__ void attention_mma(const __half* q, const __half* k, const
   const unsigned full = 0xffffffffu;
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
   const int row0 = (blockIdx.x * (blockDim.x / 32) + warp) * 16;
+  const size_t head = size_t(blockIdx.y) * n * kHeadDim;  // grid.y heads, each n x d in turn
+  q += head;
+  k += head;
+  v += head;
+  o += head;
   const float scale = 0.125f * 1.44269504088896341f;  // 1 / sqrt(64) and log2(e): exp2 of scaled scores
 #if __CUDA_ARCH__ >= 800
   // Q's A fragments for the four 16-wide chunks of d: rows g and g+8, columns 2t and 2t+8.
