@@ -64,12 +64,14 @@ void CtaEmulator::mma_sync(WarpState& w, const EmuInst& in) {
   const uint32_t cols = f.cols(), K = f.k, accumulators = f.c_elements();
   std::array<double, 2048> a;  // 16 x 128: sparse s4 m16n8k128's A as its zeros restored
   std::array<double, 1024> b, c;
+  // Each register is read once and its elements taken from the low bits up.
   auto gather = [&](const std::vector<int32_t>& frag, MmaElem e, uint32_t elements, const std::vector<uint16_t>& at, double* out) {
     const uint32_t bits = mma_elem_bits(e), per = bits >= 32 ? 1 : 32 / bits;
     for (uint32_t l = 0, n = 0; l < 32; ++l)
-      for (uint32_t i = 0; i < elements; ++i, ++n) {
+      for (uint32_t i = 0; i < elements; i += per) {
         const uint64_t r = w.regs.get(frag[i / per], l);
-        out[at[n]] = mma_elem_value(e, per == 1 ? r : r >> (bits * (i % per)));
+        const uint32_t take = std::min(per, elements - i);
+        for (uint32_t j = 0; j < take; ++j, ++n) out[at[n]] = mma_elem_value(e, per == 1 ? r : r >> (bits * j));
       }
   };
   if (f.sparse) {
@@ -81,6 +83,22 @@ void CtaEmulator::mma_sync(WarpState& w, const EmuInst& in) {
   }
   gather(ops.at(2).regs, f.b, f.b_elements(), layout.b, b.data());
   gather(ops.at(3).regs, f.c, accumulators, layout.c, c.data());
+  // FP16 and FP8 products are exact normal floats (at most 22 significant bits, exponents far
+  // inside float's range), so adding the float product rounds once, as fmaf does, without fmaf's
+  // library call on hosts built without FMA instructions. BF16 and TF32 keep fmaf: their products
+  // can leave float's range.
+  const bool exact_products = (f.a == MmaElem::kF16 || f.a == MmaElem::kE4m3 || f.a == MmaElem::kE5m2) &&
+                              (f.b == MmaElem::kF16 || f.b == MmaElem::kE4m3 || f.b == MmaElem::kE5m2);
+  // Floating-point inputs of 8 to 32 bits are exact in float: converted once here, B transposed
+  // so that each D element reads a row of A and a column of B contiguously.
+  const bool real = f.d != MmaElem::kS32 && f.d != MmaElem::kF64;
+  std::array<float, 2048> af;
+  std::array<float, 1024> bt;
+  if (real) {
+    for (uint32_t i = 0; i < f.rows() * K; ++i) af[i] = static_cast<float>(a[i]);
+    for (uint32_t k = 0; k < K; ++k)
+      for (uint32_t col = 0; col < cols; ++col) bt[col * K + k] = static_cast<float>(b[k * cols + col]);
+  }
   for (uint32_t l = 0, n = 0; l < 32; ++l) {
     uint32_t packed = 0;  // an f16 D: two elements per register, the lower-numbered in the low half
     for (uint32_t i = 0; i < accumulators; ++i, ++n) {
@@ -98,8 +116,14 @@ void CtaEmulator::mma_sync(WarpState& w, const EmuInst& in) {
         for (uint32_t k = 0; k < K; ++k) acc = std::fma(ar[k], bc[k * cols], acc);
         bits = std::bit_cast<uint64_t>(acc);
       } else {
+        const float* arf = &af[row * K];
+        const float* bcf = &bt[col * K];
         float acc = static_cast<float>(c[at]);
-        for (uint32_t k = 0; k < K; ++k) acc = std::fmaf(static_cast<float>(ar[k]), static_cast<float>(bc[k * cols]), acc);
+        if (exact_products) {
+          for (uint32_t k = 0; k < K; ++k) acc += arf[k] * bcf[k];
+        } else {
+          for (uint32_t k = 0; k < K; ++k) acc = std::fmaf(arf[k], bcf[k], acc);
+        }
         if (f.d == MmaElem::kF16) {
           packed |= uint32_t{float_to_half(acc)} << (16 * (i % 2));
           if (i % 2) write(w, fd.at(i / 2), l, std::exchange(packed, 0u));
