@@ -13,6 +13,8 @@
 #include "config/load_config.h"
 #include "gpu/simulation.h"
 #include "report/kernel_summary.h"
+#include "views/metric_validation.h"
+#include "views/ncu_csv.h"
 #include "views/validation.h"
 
 namespace warpsim::cli {
@@ -24,6 +26,7 @@ namespace {
 const char* const kValidateHelp = R"(warpsim validate: compare measured GPU times with simulated ones
 
 Usage: warpsim validate <measurements.json> [--arch h200[,h100]] [--csv FILE] [--svg FILE] [--json FILE]
+                        [--ncu FILE.ncu.csv] [--metrics-csv FILE]
 
 <measurements.json> is what tools/validation/run_on_gpu.sh writes on a machine with a GPU. Each
 kernel that passed its check there is simulated from its launch file (the same CUDA source and
@@ -31,7 +34,11 @@ launch shape) on the config matching the GPU's name (H200 -> h200, ...) or on ea
 and the table shows measured vs simulated time and the error, per family and overall: MAPE,
 median |error| and the correlation of the times. Measured times are CUDA-event medians minus the
 median of an empty kernel (the launch cost, which warpsim does not model); --no-baseline keeps
-them whole. See docs/validation.md.
+them whole. With Nsight Compute's metrics for the same kernels (run_on_gpu.sh writes them beside
+the measurements, <name>.ncu.csv, when ncu is installed; read by default when present), each
+simulated launch is also paired with the profiled one and every metric both report is compared:
+per metric, how many launches agree exactly, the MAPE and the median |error|. See
+docs/validation.md.
 
 Options)";
 
@@ -109,7 +116,7 @@ Measurements read_measurements(const std::string& input) {
 }  // namespace
 
 int validate_command(const std::vector<std::string>& args) {
-  std::string input, arches, csv_path, svg_path, json_path, only;
+  std::string input, arches, csv_path, svg_path, json_path, only, ncu_path, metrics_csv_path;
   double max_mape = -1;
   bool no_baseline = false;
   po::options_description opts(kValidateHelp);
@@ -119,12 +126,28 @@ int validate_command(const std::vector<std::string>& args) {
       "json", po::value(&json_path), "write the comparison and its statistics as JSON to FILE")(
       "only", po::value(&only), "compare only this kernel")("no-baseline", po::bool_switch(&no_baseline), "do not subtract the empty kernel's time")(
       "max-mape", po::value(&max_mape), "exit with code 7 when the MAPE is above this percentage (the accuracy gate)")(
+      "ncu", po::value(&ncu_path), "Nsight Compute CSV of the same kernels (default: <measurements>.ncu.csv when it exists)")(
+      "metrics-csv", po::value(&metrics_csv_path), "write the per-launch metric comparison as CSV to FILE")(
       "input", po::value(&input), "measurements JSON");
   po::positional_options_description pos;
   pos.add("input", 1);
   if (!parse_arguments(args, opts, pos)) return kExitOk;
-  check_output_paths({{"--json", json_path}, {"--csv", csv_path}, {"--svg", svg_path}});
+  check_output_paths({{"--json", json_path}, {"--csv", csv_path}, {"--svg", svg_path}, {"--metrics-csv", metrics_csv_path}});
   if (input.empty()) throw UsageError{"missing the measurements file (tools/validation/run_on_gpu.sh writes one)"};
+  std::vector<NcuLaunch> profiled;
+  if (ncu_path.empty()) {
+    std::error_code ec;
+    const fs::path sibling = fs::path(input).replace_extension(".ncu.csv");
+    if (fs::exists(sibling, ec)) ncu_path = sibling.string();
+  }
+  if (!ncu_path.empty()) {
+    std::ifstream f(ncu_path, std::ios::binary);
+    if (!f) throw UsageError{"--ncu: cannot open " + ncu_path};
+    std::stringstream text;
+    text << f.rdbuf();
+    profiled = parse_ncu_csv(text.str(), ncu_path);
+  }
+  if (!metrics_csv_path.empty() && ncu_path.empty()) throw UsageError{"--metrics-csv needs Nsight Compute's metrics (--ncu FILE)"};
 
   const Measurements m = read_measurements(input);
   const std::string& gpu_name = m.gpu_name;
@@ -144,9 +167,11 @@ int validate_command(const std::vector<std::string>& args) {
   if (no_baseline) baseline = 0;
 
   std::vector<ValidationPoint> points;
+  std::vector<MetricPoint> metric_points;
   std::vector<std::string> notes;
   for (const std::string& arch : archs) {
     LoadedConfig config = load_gpu_config(arch, {});
+    std::vector<SimulatedLaunch> launches;  // this config's, in the order the harness ran them
     for (const auto& k : m.kernels) {
       const std::string& name = k.name;
       const std::string& family = k.family;
@@ -172,13 +197,27 @@ int validate_command(const std::vector<std::string>& args) {
         SimulationResult r = simulate(gpu, in.workload());
         ValidationPoint p{name, family, config.spec.name, measured, summarize_run(config.spec, gpu.stats(), r.kernels).time_us};
         points.push_back(p);
+        for (const KernelRun& run : r.kernels) {
+          SimulatedLaunch l{name, config.spec.name, run.info.name, ncu_dim3(run.info.grid.x, run.info.grid.y, run.info.grid.z), {}, {}};
+          for (const Metric& metric : summarize_kernel(config.spec, gpu.stats(), run).metrics) {
+            l.metrics[metric.name] = metric.value;
+            l.kinds[metric.name] = metric.kind;
+          }
+          launches.push_back(std::move(l));
+        }
         if (in.launch && !in.launch->spec().expect.empty() && !in.launch->check().passed)
           notes.push_back(name + " on " + arch + ": warpsim's output did not match the reference (timed anyway)");
       } catch (const InputError& e) {
         notes.push_back(name + " on " + arch + ": not simulated: " + e.what());
       }
     }
+    if (!profiled.empty()) {
+      std::vector<MetricPoint> matched = match_metrics(launches, profiled, notes);
+      metric_points.insert(metric_points.end(), matched.begin(), matched.end());
+    }
   }
+  const std::vector<MetricSummary> metric_stats = metric_summaries(metric_points);
+  if (!metrics_csv_path.empty()) write_output(metrics_csv_path, metric_csv(metric_points));
   const ValidationStats stats = validation_stats(points);
   const std::string title = "warpsim vs " + gpu_name;
   if (!csv_path.empty()) write_output(csv_path, validation_csv(points));
@@ -187,6 +226,13 @@ int validate_command(const std::vector<std::string>& args) {
     nlohmann::ordered_json j{{"measurements", input}, {"gpu", gpu_name}, {"baseline_us", baseline},
                              {"mape", stats.mape}, {"median_abs_error", stats.median_abs_error}, {"pearson", stats.pearson},
                              {"pearson_log", stats.pearson_log}, {"notes", notes}};
+    if (!ncu_path.empty()) {
+      auto& ms = j["metrics"] = nlohmann::ordered_json::array();
+      for (const auto& s : metric_stats)
+        ms.push_back({{"metric", s.metric}, {"arch", s.arch}, {"kind", s.kind}, {"launches", s.launches}, {"exact", s.exact},
+                      {"mape", s.with_error ? nlohmann::ordered_json(s.mape) : nlohmann::ordered_json()},
+                      {"median_abs_error", s.with_error ? nlohmann::ordered_json(s.median_abs_error) : nlohmann::ordered_json()}});
+    }
     auto& ks = j["kernels"] = nlohmann::ordered_json::array();
     for (const auto& p : points)
       ks.push_back({{"name", p.name}, {"family", p.family}, {"arch", p.arch}, {"measured_us", p.measured_us}, {"simulated_us", p.simulated_us},
@@ -197,6 +243,7 @@ int validate_command(const std::vector<std::string>& args) {
     std::cout << title << " (" << input << ")";
     if (baseline > 0) std::cout << ", empty-kernel baseline " << baseline << " us subtracted";
     std::cout << "\n\n" << validation_table(points, stats);
+    if (!ncu_path.empty()) std::cout << "\nNsight Compute metrics (" << ncu_path << "), measured vs simulated:\n\n" << metric_table(metric_stats);
     for (const auto& n : notes) std::cout << "note: " << n << "\n";
   }
   if (max_mape >= 0 && stats.mape > max_mape) {

@@ -96,5 +96,59 @@ TEST(ValidateCli, AccuracyGateAndOptions) {
   }
 }
 
+// Nsight Compute's metrics beside the measurements (m.ncu.csv, read by default): built here from
+// warpsim run's own metrics, one exact and one scaled by 1.25 (so -20%), with a profiled launch of
+// the kernel whose check failed in between, which no compared kernel claims.
+TEST(ValidateCli, NsightComputeMetricsAreComparedLaunchByLaunch) {
+  test::TempDir dir;
+  const std::string m = fixture(dir);
+  std::string csv =
+      "==PROF== Connected to process 1 (harness)\n\"ID\",\"Process ID\",\"Process Name\",\"Host Name\",\"Kernel Name\",\"Context\",\"Stream\","
+      "\"Block Size\",\"Grid Size\",\"Device\",\"CC\",\"Section Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n";
+  int id = 0;
+  auto add = [&](const std::string& kernel, const json& grid, const std::string& metric, double value) {
+    csv += "\"" + std::to_string(id) + "\",\"1\",\"harness\",\"h\",\"" + kernel + "\",\"1\",\"7\",\"(32, 1, 1)\",\"(" +
+           std::to_string(grid[0].get<int>()) + ", " + std::to_string(grid[1].get<int>()) + ", " + std::to_string(grid[2].get<int>()) +
+           ")\",\"0\",\"9.0\",\"Command line profiler metrics\",\"" + metric + "\",\"\",\"" + std::to_string(value) + "\"\n";
+  };
+  const std::string st = "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", time = "gpu__time_duration.sum";
+  for (size_t i = 0; i < 3; ++i) {
+    if (i == 1) {  // fma_latency ran on the GPU (its output was wrong): profiled, but left out
+      add("fma_latency", json::array({1, 1, 1}), time, 1e6);
+      ++id;
+    }
+    auto run = run_cli({"run", "--arch", "h200", validate_launch(kKernels[i]), "--json", "-"});
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    const json k = json::parse(run.out)["kernels"][0];
+    add(k["name"], k["grid"], st, k["metrics"][st]["value"].get<double>());
+    add(k["name"], k["grid"], time, k["metrics"][time]["value"].get<double>() * 1.25);
+    ++id;
+  }
+  dir.write("m.ncu.csv", csv);
+  auto r = run_cli({"validate", m, "--json", dir.path("v.json"), "--metrics-csv", dir.path("metrics.csv")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  json v = json::parse(test::read_file(dir.path("v.json")));
+  ASSERT_EQ(v["metrics"].size(), 2u) << v["metrics"].dump();
+  for (const json& s : v["metrics"]) {
+    EXPECT_EQ(s["launches"], 3);
+    EXPECT_EQ(s["arch"], "h200");
+    if (s["metric"] == st) {
+      EXPECT_EQ(s["exact"], 3);
+    } else {
+      EXPECT_EQ(s["metric"], time);
+      EXPECT_EQ(s["exact"], 0);
+      EXPECT_NEAR(s["mape"].get<double>(), 20.0, 1e-3);  // simulated = measured / 1.25
+    }
+  }
+  EXPECT_NE(test::read_file(dir.path("metrics.csv")).find("lane_trips,lane_trips,h200," + st + ",modelled,"), std::string::npos);
+  EXPECT_NE(r.out.find("Nsight Compute metrics"), std::string::npos) << r.out;
+  // No metrics to compare without a CSV; a malformed one is an input error at its line.
+  EXPECT_EQ(run_cli({"validate", fixture(dir), "--ncu", dir.write("bad.ncu.csv", "\"ID\",\"Kernel Name\"\n\"0\"\n")}).exit_code, 3);
+  auto bad = run_cli({"validate", m, "--ncu", dir.path("bad.ncu.csv")});
+  EXPECT_NE(bad.err.find("bad.ncu.csv:2:1: this row has 1 fields"), std::string::npos) << bad.err;
+  test::TempDir other;
+  EXPECT_EQ(run_cli({"validate", fixture(other), "--metrics-csv", other.path("x.csv")}).exit_code, 2);
+}
+
 }  // namespace
 }  // namespace warpsim

@@ -49,5 +49,41 @@ TEST(ValidationSuite, HarnessBuildsForHopperAndBlackwell) {
   }
 }
 
+// tools/validation/run_on_gpu.sh's glue, with stand-ins for the GPU tools on PATH (nvidia-smi,
+// nvcc building a stand-in harness, ncu): the measurements JSON, then the Nsight Compute pass
+// with the GPU's clocks left alone (--clock-control none), only the metrics this ncu knows, the
+// harness in its --profile mode, and its CSV beside the JSON; WARPSIM_NCU=0 skips that pass.
+TEST(ValidationSuite, MeasurementScriptProfilesWithNcuWhenItIsThere) {
+  test::TempDir dir;
+  std::filesystem::create_directories(dir.path("bin"));
+  dir.write("bin/nvidia-smi", "#!/bin/sh\ncase \"$*\" in *compute_cap*) echo '9.0';; *) echo 'name, driver_version'; echo 'NVIDIA H200, 570';; esac\n");
+  // nvcc "builds" a harness that writes a minimal measurements file and logs a --profile run.
+  dir.write("harness", "#!/bin/sh\nwhile [ $# -gt 0 ]; do [ \"$1\" = -o ] && o=$2; [ \"$1\" = --profile ] && echo profile >> " +
+                           dir.path("harness.log") + "; shift; done\necho '{\"gpu\": {\"name\": \"NVIDIA H200\"}, \"kernels\": []}' > $o\n");
+  dir.write("bin/nvcc", "#!/bin/sh\nwhile [ $# -gt 0 ]; do [ \"$1\" = -o ] && out=$2; shift; done\ncp " + dir.path("harness") + " $out\n");
+  dir.write("bin/ncu", "#!/bin/sh\nif [ \"$1\" = --query-metrics ]; then printf '\"Metric\",\"Description\"\\n\"dram__bytes_read\",\"x\"\\n"
+                       "\"gpu__time_duration\",\"y\"\\n'; exit 0; fi\n"
+                       "echo \"$*\" > " + dir.path("ncu.args") + "\n"
+                       "while [ $# -gt 0 ]; do case $1 in --clock-control|--metrics|--print-units) shift 2;; --*) shift;; *) break;; esac; done\n"
+                       "\"$@\"\necho '==PROF== Disconnected'\necho '\"ID\",\"Kernel Name\",\"Grid Size\",\"Metric Name\",\"Metric Value\"'\n"
+                       "echo '\"0\",\"k\",\"(1, 1, 1)\",\"dram__bytes_read.sum\",\"64\"'\n");
+  const std::string env = "PATH=" + dir.path("bin") + ":$PATH ";
+  const std::string script = test::source_path("tools/validation/run_on_gpu.sh");
+  ASSERT_EQ(std::system(("chmod +x " + dir.path("bin/*") + " " + dir.path("harness")).c_str()), 0);
+  const std::string cmd = env + "bash " + script + " " + dir.path("m.json") + " > " + dir.path("out") + " 2>&1";
+  ASSERT_EQ(std::system(cmd.c_str()), 0) << test::read_file(dir.path("out"));
+  EXPECT_NE(test::read_file(dir.path("m.json")).find("NVIDIA H200"), std::string::npos);
+  const std::string args = test::read_file(dir.path("ncu.args"));
+  EXPECT_NE(args.find("--clock-control none"), std::string::npos) << args;
+  EXPECT_NE(args.find("--metrics gpu__time_duration.sum,dram__bytes_read.sum "), std::string::npos) << args;  // the known ones only
+  EXPECT_NE(args.find("--profile"), std::string::npos) << args;
+  EXPECT_EQ(test::read_file(dir.path("harness.log")), "profile\n");  // timed once, profiled once
+  EXPECT_NE(test::read_file(dir.path("m.ncu.csv")).find("\"dram__bytes_read.sum\",\"64\""), std::string::npos);
+  std::filesystem::remove(dir.path("m.ncu.csv"));
+  const std::string skip = env + "WARPSIM_NCU=0 bash " + script + " " + dir.path("m.json") + " > " + dir.path("out") + " 2>&1";
+  ASSERT_EQ(std::system(skip.c_str()), 0) << test::read_file(dir.path("out"));
+  EXPECT_FALSE(std::filesystem::exists(dir.path("m.ncu.csv")));
+}
+
 }  // namespace
 }  // namespace warpsim

@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 seconds=${1:-300}
 shift || true
-targets=("${@:-fuzz_ptx fuzz_trace fuzz_launch fuzz_config fuzz_sweep}")
+targets=("${@:-fuzz_ptx fuzz_trace fuzz_launch fuzz_config fuzz_sweep fuzz_ncu}")
 cmake --preset fuzz >/dev/null
 cmake --build --preset fuzz
 root=build/fuzz
@@ -42,6 +42,7 @@ for f in traces/sweeps/*.yaml; do  # inputs made absolute, as for the launch fil
 done
 { printf '\x01'; printf '{"index":0,"point_id":"048966a0be5277b6","input":"%s/traces/examples/fma_ilp.trace","arch":"a100","axes":{"l2":"half"},"set":["memory.l2.size_kib=20480"],"checks":"error","reconvergence":""}\n' "$repo"; } \
   > $root/corpus/fuzz_sweep/points.jsonl
+for f in tools/fuzz/seeds/*.ncu.csv; do seed fuzz_ncu "$f"; done
 
 # Dictionaries of the formats' own words, so mutations splice in real opcodes and keys.
 mkdir -p $root/dict
@@ -58,6 +59,8 @@ cat configs/*.yaml | grep -oE '^\s*[a-z_0-9]+:' | tr -d ' ' | words > $root/dict
 cat traces/kernels/*.launch.yaml | grep -oE '[a-z_]+:' | words > $root/dict/fuzz_launch.dict
 { cat traces/sweeps/*.yaml | grep -oE '[a-z_.]+:'; printf 'x2\nx0.5\n"point_id":\n"axes":\n"set":\n'; } | words > $root/dict/fuzz_sweep.dict
 cat $root/dict/fuzz_config.dict >> $root/dict/fuzz_sweep.dict  # sweeps name config keys
+{ printf '"ID"\n"Kernel Name"\n"Grid Size"\n"Metric Name"\n"Metric Value"\n"Metric Unit"\nn/a\n==PROF==\n'; \
+  grep -oE '[a-z0-9_]+__[a-z0-9_.]+' tools/validation/run_on_gpu.sh; } | words > $root/dict/fuzz_ncu.dict
 
 for t in ${targets[@]}; do
   echo "== $t (${seconds}s)"
