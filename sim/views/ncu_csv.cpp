@@ -105,7 +105,10 @@ std::vector<NcuLaunch> parse_ncu_csv(const std::string& text, const std::string&
             block = column_of(header, "Block Size"), name = column_of(header, "Metric Name"), unit = column_of(header, "Metric Unit"),
             value = column_of(header, "Metric Value");
   const uint32_t header_line = line_no;
-  if (kernel < 0) throw InputError(SourceLocation{file, header_line, 1}, "the header has no \"Kernel Name\" column; expected ncu's CSV");
+  if (id < 0 || kernel < 0) {
+    throw InputError(SourceLocation{file, header_line, 1},
+                     std::string("the header has no \"") + (id < 0 ? "ID" : "Kernel Name") + "\" column; expected ncu's CSV");
+  }
   const bool details = name >= 0 && value >= 0;
   std::vector<NcuLaunch> launches;
   std::vector<std::string> raw_units;  // the raw page's second row

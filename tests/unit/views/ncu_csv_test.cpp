@@ -68,6 +68,8 @@ TEST(NcuCsv, MalformedInputIsReportedAtItsLine) {
     return std::string("no error");
   };
   EXPECT_NE(error_of("no table here\n").find("bad.csv:1: no header row starting with \"ID\""), std::string::npos);
+  // Found by fuzz_ncu: a header whose first field is "ID" followed by other bytes has no ID column.
+  EXPECT_NE(error_of("\"ID\"x,\"Kernel Name\"\n\"0\",\"k\"\n").find("bad.csv:1:1: the header has no \"ID\" column"), std::string::npos);
   EXPECT_NE(error_of(std::string(kHeader) + "\"0\",\"1\"\n").find("bad.csv:2:1: this row has 2 fields; the header (line 1) has 15"),
             std::string::npos);
   const std::string bad_id = row(0, "k", "(1, 1, 1)", "m.sum", "", "1").replace(1, 1, "x");
