@@ -177,7 +177,8 @@ void decode_operation(EmuInst& e) {
     if (m == "rni" || m == "rzi" || m == "rmi" || m == "rpi") e.integer_rounding = true;
   }
   if (e.code == EmuOp::kCvt && e.types.size() == 2 && (e.types[0].find('x') != std::string::npos || e.types[1].find('x') != std::string::npos)) {
-    // "e4m3x2" -> e4m3 in 8 bits; FP4 packs two to a byte, f16/bf16 two to 32 bits.
+    // "e4m3x2" -> e4m3 in 8 bits; FP4 packs two to a byte, f16/bf16 two to 32 bits; UE8M0 (a
+    // bare exponent) has no FloatFormat: conversions.cpp treats it on its own.
     auto element = [](const std::string& t, const FloatFormat*& format, uint8_t& bits) {
       const std::string name = t == "f32" ? t : t.substr(0, t.size() - 2);
       format = find_float_format(name);

@@ -196,8 +196,9 @@ std::string tcgen05_form(const Instruction& in, const EmuInst& e) {
 
 // cvt between two of the scalar types, or the packed forms of the PTX ISA: two f32 into
 // f16x2/bf16x2 or two FP8/FP6/FP4 values, f16x2/bf16x2 into two FP8/FP6/FP4 values, and two of
-// those back into f16x2/bf16x2 (conversions.cpp). Stochastic rounding, four-value, UE8M0 and
-// scaled forms are refused.
+// those back into f16x2/bf16x2, and the UE8M0 scale-factor forms (two f32 or a bf16x2 into two
+// UE8M0 exponents with .rz or .rp; two of them back into bf16x2 with .rn) (conversions.cpp).
+// Stochastic rounding, four-value and scaled forms are refused.
 std::string cvt_form(const Instruction& in, const EmuInst& e) {
   auto refuse = [&](const std::string& why) { return "the emulator cannot run '" + in.opcode + "': " + why; };
   if (e.has("rs")) return refuse("stochastic rounding (.rs) is not modelled");
@@ -207,6 +208,15 @@ std::string cvt_form(const Instruction& in, const EmuInst& e) {
   auto small2 = [](const std::string& t) { return t == "e4m3x2" || t == "e5m2x2" || t == "e2m3x2" || t == "e3m2x2" || t == "e2m1x2"; };
   const size_t n = in.operands.size();
   if (to == "s16x2" || to == "u16x2" || from == "s16x2" || from == "u16x2") return refuse("packed 16-bit integers are not converted");
+  if (to == "ue8m0x2" || from == "ue8m0x2") {
+    const bool rz_or_rp = (e.has("rz") || e.has("rp")) && !e.has("relu");
+    if (to == "ue8m0x2" && from == "f32") return rz_or_rp && n == 3 ? "" : refuse("expected cvt.rz|rp{.satfinite}.ue8m0x2.f32 d, a, b");
+    if (to == "ue8m0x2" && from == "bf16x2") return rz_or_rp && n == 2 ? "" : refuse("expected cvt.rz|rp{.satfinite}.ue8m0x2.bf16x2 d, a");
+    if (to == "bf16x2" && from == "ue8m0x2") {
+      return e.has("rn") && !e.has("satfinite") && !e.has("relu") && n == 2 ? "" : refuse("expected cvt.rn.bf16x2.ue8m0x2 d, a");
+    }
+    return refuse("UE8M0 converts from f32 or bf16x2 and into bf16x2 only");
+  }
   if ((half2(to) || small2(to)) && from == "f32") return n == 3 ? "" : refuse("two f32 sources are packed: cvt d, a, b");
   if (small2(to) && half2(from)) return n == 2 ? "" : refuse("expected d, a");
   if (half2(to) && small2(from)) return n == 2 ? "" : refuse("expected d, a");

@@ -42,6 +42,7 @@ ValueType value_type(const std::string& t) {
   if (t == "bf16x2") return ValueType{'h', 16, 2};
   if (t == "f16x2") return ValueType{'f', 16, 2};
   if (t == "s16x2" || t == "u16x2") return ValueType{t[0], 16, 2};
+  if (t == "ue8m0x2") return ValueType{'b', 8, 2};  // two UE8M0 exponents (cvt only)
   size_t x = t.find('x');
   return ValueType{t[0], static_cast<uint32_t>(std::stoul(t.substr(1, x == std::string::npos ? std::string::npos : x - 1))), 1};
 }

@@ -109,6 +109,60 @@ TEST(PtxConversions, PackedFp8AndFp4ConversionsPutTheFirstSourceHigh) {
   EXPECT_EQ(out[7], 0x3800u);      // .relu: 1.0 (e4m3 0x38) high, -2.0 to +0 low
 }
 
+// UE8M0 scale factors (MX formats), as CUDA 13.0's cuda_fp8.h documents __nv_cvt_float_to_e8m0
+// and __nv_cvt_e8m0_to_bf16raw: |x| rounded to a power of two toward zero or up, 2^-127 at the
+// bottom, NaN (0xFF) above 2^127 unless .satfinite, NaN from NaN; back to bf16 with 2^-127 as the
+// subnormal 0x0040 and NaN as 0x7FFF. The first source goes high, as for the other packed forms.
+TEST(PtxConversions, Ue8m0ScaleFactorsRoundToPowersOfTwo) {
+  const auto out = run_conversion(R"(.visible .entry k(.param .u64 out)
+{
+  .reg .b16 %h<12>;
+  .reg .b32 %r<20>;
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [out];
+  cvt.rz.ue8m0x2.f32 %h1, 0f40400000, 0f3F800000;
+  cvt.rp.ue8m0x2.f32 %h2, 0f40400000, 0fC0800000;
+  cvt.rp.ue8m0x2.f32 %h3, 0f00400000, 0f00600000;
+  cvt.rz.ue8m0x2.f32 %h4, 0f00000000, 0f00000001;
+  cvt.rp.ue8m0x2.f32 %h5, 0f7F7FFFFF, 0f7F800000;
+  cvt.rp.satfinite.ue8m0x2.f32 %h6, 0f7F7FFFFF, 0f7F800000;
+  cvt.rz.satfinite.ue8m0x2.f32 %h7, 0f7FFFFFFF, 0f7F7FFFFF;
+  mov.b32 %r1, 0x40403F81;
+  cvt.rz.ue8m0x2.bf16x2 %h8, %r1;
+  cvt.rp.ue8m0x2.bf16x2 %h9, %r1;
+  cvt.rn.bf16x2.ue8m0x2 %r2, %h1;
+  cvt.rn.bf16x2.ue8m0x2 %r3, %h3;
+  cvt.rn.bf16x2.ue8m0x2 %r4, %h5;
+  cvt.u32.u16 %r5, %h1;
+  cvt.u32.u16 %r6, %h2;
+  cvt.u32.u16 %r7, %h3;
+  cvt.u32.u16 %r8, %h4;
+  cvt.u32.u16 %r9, %h5;
+  cvt.u32.u16 %r10, %h6;
+  cvt.u32.u16 %r11, %h7;
+  cvt.u32.u16 %r12, %h8;
+  cvt.u32.u16 %r13, %h9;
+  st.global.v4.u32 [%rd1], {%r5, %r6, %r7, %r8};
+  st.global.v4.u32 [%rd1+16], {%r9, %r10, %r11, %r12};
+  st.global.v4.u32 [%rd1+32], {%r13, %r2, %r3, %r4};
+  ret;
+}
+)", 12);
+  ASSERT_EQ(out.size(), 12u);
+  EXPECT_EQ(out[0], 0x807Fu);   // .rz: 3 -> 2^1 (128), 1 -> 2^0 (127)
+  EXPECT_EQ(out[1], 0x8181u);   // .rp: 3 -> 2^2, -4 -> 2^2 (the magnitude)
+  EXPECT_EQ(out[2], 0x0001u);   // .rp: 2^-127 stays (0), 1.5 x 2^-127 -> 2^-126 (1)
+  EXPECT_EQ(out[3], 0x0000u);   // 0 and the smallest subnormal clip to 2^-127
+  EXPECT_EQ(out[4], 0xFFFFu);   // .rp of the largest float passes 2^127, as does infinity: NaN
+  EXPECT_EQ(out[5], 0xFEFEu);   // ... or 2^127 with .satfinite
+  EXPECT_EQ(out[6], 0xFFFEu);   // NaN stays NaN under .satfinite; .rz of the largest float is 2^127
+  EXPECT_EQ(out[7], 0x807Fu);   // bf16x2 3.0 (high) and 1.0078125: exponents 128 and 127
+  EXPECT_EQ(out[8], 0x8180u);   // .rp: both have mantissa bits
+  EXPECT_EQ(out[9], 0x40003F80u);  // back to bf16: 2.0 and 1.0
+  EXPECT_EQ(out[10], 0x00400080u); // 2^-127 (bf16 subnormal 0x0040) and 2^-126
+  EXPECT_EQ(out[11], 0x7FFF7FFFu); // NaN
+}
+
 // Scalar conversions: float to integer clamps and takes NaN to 0; .sat clamps integers and
 // floats; integral rounding (.rmi = floor) stays in the float format; narrowing rounds with the
 // instruction's mode.
