@@ -64,8 +64,10 @@ void CtaEmulator::mma_sync(WarpState& w, const EmuInst& in) {
   const uint32_t cols = f.cols(), K = f.k, accumulators = f.c_elements();
   std::array<double, 2048> a;  // 16 x 128: sparse s4 m16n8k128's A as its zeros restored
   std::array<double, 1024> b, c;
-  // Each register is read once and its elements taken from the low bits up.
-  auto gather = [&](const std::vector<int32_t>& frag, MmaElem e, uint32_t elements, const std::vector<uint16_t>& at, double* out) {
+  // Each register is read once and its elements taken from the low bits up. `fill` is inlined
+  // with the element kind a constant for the common kinds, so mma_elem_value's switch folds away.
+  auto fill = [&](MmaElem e, const std::vector<int32_t>& frag, uint32_t elements, const std::vector<uint16_t>& at, double* out)
+      __attribute__((always_inline)) {
     const uint32_t bits = mma_elem_bits(e), per = bits >= 32 ? 1 : 32 / bits;
     for (uint32_t l = 0, n = 0; l < 32; ++l)
       for (uint32_t i = 0; i < elements; i += per) {
@@ -73,6 +75,14 @@ void CtaEmulator::mma_sync(WarpState& w, const EmuInst& in) {
         const uint32_t take = std::min(per, elements - i);
         for (uint32_t j = 0; j < take; ++j, ++n) out[at[n]] = mma_elem_value(e, per == 1 ? r : r >> (bits * j));
       }
+  };
+  auto gather = [&](const std::vector<int32_t>& frag, MmaElem e, uint32_t elements, const std::vector<uint16_t>& at, double* out) {
+    switch (e) {
+      case MmaElem::kF16: return fill(MmaElem::kF16, frag, elements, at, out);
+      case MmaElem::kF32: return fill(MmaElem::kF32, frag, elements, at, out);
+      case MmaElem::kBf16: return fill(MmaElem::kBf16, frag, elements, at, out);
+      default: return fill(e, frag, elements, at, out);
+    }
   };
   if (f.sparse) {
     std::array<double, 1024> stored;  // 16 x 64: s4 m16n8k128's stored half
