@@ -1,5 +1,6 @@
 // cvt: between integer and floating-point types with the PTX ISA's rounding modes, saturation and
 // NaN rules, and the packed forms that feed and drain FP8, FP6 and FP4 tensor-core operands.
+#include <algorithm>
 #include <cmath>
 
 #include "frontend/ptx/cta_emulator.h"
@@ -63,6 +64,10 @@ void CtaEmulator::convert(WarpState& w, const EmuInst& in, uint32_t exec) {
   }
   if (in.cvt_packed) {
     convert_packed(w, in, exec);
+    return;
+  }
+  if (in.cvt_pack_bits) {
+    convert_pack_integers(w, in, exec);
     return;
   }
   const Type d = in.type, src = in.source_type;
@@ -136,6 +141,26 @@ void CtaEmulator::convert_packed(WarpState& w, const EmuInst& in, uint32_t exec)
       lo = decode_float(a & from_mask, *in.cvt_from_format);
     }
     write(w, dst, l, encode(hi) << in.cvt_to_bits | encode(lo));
+  });
+}
+
+// cvt.pack.sat (PTX ISA, "cvt.pack"): a and b, signed 32-bit, each saturated to the convert type;
+// b's bits go lowest, a's above them, and for the types narrower than 16 bits c's low bits fill
+// the rest of d.
+void CtaEmulator::convert_pack_integers(WarpState& w, const EmuInst& in, uint32_t exec) {
+  const auto& ops = in.operands;
+  const int32_t dst = ops.at(0).kind == EmuOperand::Kind::kReg ? ops[0].reg : -1;
+  const uint32_t size = in.cvt_pack_bits;
+  const int64_t lo = in.cvt_pack_signed ? -(int64_t{1} << (size - 1)) : 0;
+  const int64_t hi = in.cvt_pack_signed ? (int64_t{1} << (size - 1)) - 1 : (int64_t{1} << size) - 1;
+  const uint64_t mask = (uint64_t{1} << size) - 1;
+  for_lanes(exec, [&](uint32_t l) {
+    const auto saturated_bits = [&](const EmuOperand& op) {
+      return static_cast<uint64_t>(std::clamp<int64_t>(as_signed(read(w, op, l), 32), lo, hi)) & mask;
+    };
+    uint64_t d = saturated_bits(ops.at(2)) | saturated_bits(ops.at(1)) << size;
+    if (size < 16) d |= read(w, ops.at(3), l) << (2 * size);
+    write(w, dst, l, d & 0xffffffffu);
   });
 }
 

@@ -493,6 +493,7 @@ class CtaEmulator : public CtaWork {
   void simd_video(WarpState& w, const EmuInst& in, uint32_t exec);
   void convert(WarpState& w, const EmuInst& in, uint32_t exec);         // conversions.cpp
   void convert_packed(WarpState& w, const EmuInst& in, uint32_t exec);
+  void convert_pack_integers(WarpState& w, const EmuInst& in, uint32_t exec);
   static double modified(const EmuInst& in, double x);
   // An integer value (held exactly in a double, or a rounded float) clamped to type t's range.
   static uint64_t saturated(double x, const ValueType& t);

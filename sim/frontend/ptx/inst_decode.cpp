@@ -188,6 +188,10 @@ void decode_operation(EmuInst& e) {
     element(e.types[0], e.cvt_to_format, e.cvt_to_bits);
     element(e.types[1], e.cvt_from_format, e.cvt_from_bits);
   }
+  if (e.code == EmuOp::kCvt && e.has("pack")) {  // cvt.pack.sat.{u16,s16,u8,s8,u4,s4,u2,s2}.s32[.b32]
+    for (const char* t : {"u16", "s16", "u8", "s8", "u4", "s4", "u2", "s2"})
+      if (e.has(t)) e.cvt_pack_bits = static_cast<uint8_t>(std::stoi(t + 1)), e.cvt_pack_signed = t[0] == 's';
+  }
   e.qualifier = qualifier_of(e);
   e.strong = (e.code == EmuOp::kLd || e.code == EmuOp::kSt) && (e.has("volatile") || e.has("relaxed") || e.has("acquire") || e.has("release"));
   e.relu = e.has("relu");

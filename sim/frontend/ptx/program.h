@@ -123,6 +123,10 @@ struct EmuInst {
   bool cvt_packed = false;
   const FloatFormat *cvt_to_format = nullptr, *cvt_from_format = nullptr;
   uint8_t cvt_to_bits = 0, cvt_from_bits = 0;
+  // cvt.pack.sat: the width each of a and b is saturated to (16, 8, 4 or 2; 0: not cvt.pack)
+  // and whether that type is signed.
+  uint8_t cvt_pack_bits = 0;
+  bool cvt_pack_signed = false;
   // A qualifier the executing code reads, decoded here so execution compares no strings: shf .l
   // (bit 0) and .wrap (bit 1); bmsk/szext .clamp, bfind .shiftamt, dp2a .hi (bit 0); prmt's mode
   // (1-6: f4e b4e rc8 ecl ecr rc16); a SIMD video instruction's operation (bits 0-2, 0-6: vadd

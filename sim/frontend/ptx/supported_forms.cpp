@@ -201,6 +201,16 @@ std::string tcgen05_form(const Instruction& in, const EmuInst& e) {
 // Stochastic rounding, four-value and scaled forms are refused.
 std::string cvt_form(const Instruction& in, const EmuInst& e) {
   auto refuse = [&](const std::string& why) { return "the emulator cannot run '" + in.opcode + "': " + why; };
+  if (e.has("pack")) {  // cvt.pack.sat.convertType.s32 d, a, b (16-bit) or .s32.b32 d, a, b, c (narrower)
+    const bool wide = e.has("u16") || e.has("s16");
+    int narrow = 0;
+    for (const char* t : {"u8", "s8", "u4", "s4", "u2", "s2"}) narrow += e.has(t);
+    const size_t n = in.operands.size();
+    if (!e.has("sat") || !e.has("s32") || int(wide) + narrow != 1 || (wide ? n != 3 || e.has("b32") : n != 4 || !e.has("b32"))) {
+      return refuse("expected cvt.pack.sat.{u16,s16}.s32 d, a, b or cvt.pack.sat.{u8,s8,u4,s4,u2,s2}.s32.b32 d, a, b, c");
+    }
+    return "";
+  }
   if (e.has("rs")) return refuse("stochastic rounding (.rs) is not modelled");
   if (e.types.size() != 2) return refuse("expected a destination and a source type among those the emulator converts");
   const std::string &to = e.types[0], &from = e.types[1];

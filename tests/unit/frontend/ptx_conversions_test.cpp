@@ -163,6 +163,72 @@ TEST(PtxConversions, Ue8m0ScaleFactorsRoundToPowersOfTwo) {
   EXPECT_EQ(out[11], 0x7FFF7FFFu); // NaN
 }
 
+// cvt.pack.sat (PTX ISA, "cvt.pack"): a and b saturated to the convert type, b lowest, a above
+// it, and for types narrower than 16 bits c's low bits above both.
+TEST(PtxConversions, PackSaturatesTwoIntegersAndKeepsTheRestOfC) {
+  const auto out = run_conversion(R"(.visible .entry k(.param .u64 out)
+{
+  .reg .b32 %r<20>;
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [out];
+  mov.b32 %r10, 40000;
+  mov.b32 %r11, -5;
+  cvt.pack.sat.s16.s32 %r1, %r10, %r11;
+  mov.b32 %r10, -3;
+  mov.b32 %r11, 70000;
+  cvt.pack.sat.u16.s32 %r2, %r10, %r11;
+  mov.b32 %r10, 200;
+  mov.b32 %r11, -200;
+  mov.b32 %r12, 0x12345678;
+  cvt.pack.sat.s8.s32.b32 %r3, %r10, %r11, %r12;
+  mov.b32 %r10, 9;
+  mov.b32 %r11, 20;
+  mov.b32 %r12, 0xABCDEF01;
+  cvt.pack.sat.u4.s32.b32 %r4, %r10, %r11, %r12;
+  mov.b32 %r10, -7;
+  mov.b32 %r11, 1;
+  mov.b32 %r12, 0xFFFFFFFF;
+  cvt.pack.sat.s2.s32.b32 %r5, %r10, %r11, %r12;
+  mov.b32 %r10, 5;
+  mov.b32 %r11, 2;
+  mov.b32 %r12, 0;
+  cvt.pack.sat.u2.s32.b32 %r6, %r10, %r11, %r12;
+  st.global.v4.u32 [%rd1], {%r1, %r2, %r3, %r4};
+  st.global.v2.u32 [%rd1+16], {%r5, %r6};
+  ret;
+}
+)", 6);
+  ASSERT_EQ(out.size(), 6u);
+  EXPECT_EQ(out[0], 0x7FFFFFFBu);  // s16: 40000 -> 32767 high, -5 = 0xFFFB low
+  EXPECT_EQ(out[1], 0x0000FFFFu);  // u16: -3 -> 0 high, 70000 -> 65535 low
+  EXPECT_EQ(out[2], 0x56787F80u);  // s8: 127 and -128 (0x7F80), c's low 16 bits above
+  EXPECT_EQ(out[3], 0xCDEF019Fu);  // u4: 9 and 15 (0x9F), c's low 24 bits above
+  EXPECT_EQ(out[4], 0xFFFFFFF9u);  // s2: -7 -> -2 (0b10) and 1 (0b01), c's ones above
+  EXPECT_EQ(out[5], 0x0000000Eu);  // u2: 5 -> 3 and 2: 0b1110
+}
+
+// Forms outside the ISA's are refused at their line, naming the forms that exist.
+TEST(PtxConversions, MalformedPackAndUe8m0FormsAreRefused) {
+  test::TempDir dir;
+  auto run = [&](const std::string& line) {
+    dir.write("k.ptx", std::string(kConversionHeader) + ".visible .entry k()\n{\n  .reg .b16 %h<4>;\n  .reg .b32 %r<4>;\n  .reg .f32 %f<4>;\n" +
+                           line + "  ret;\n}\n");
+    return test::run_cli({"run", "--arch", "b200", dir.write("k.launch.yaml", "ptx: k.ptx\nkernel: k\ngrid: [1]\nblock: [1]\n"), "-q"});
+  };
+  const std::pair<const char*, const char*> cases[] = {
+      {"  cvt.pack.sat.s8.s32 %r1, %r2, %r3;\n", "k.ptx:9:3: the emulator cannot run 'cvt.pack.sat.s8.s32': expected cvt.pack.sat.{u16,s16}.s32"},
+      {"  cvt.pack.s16.s32 %r1, %r2, %r3;\n", "the emulator cannot run 'cvt.pack.s16.s32'"},
+      {"  cvt.pack.sat.u16.s32.b32 %r1, %r2, %r3, %r1;\n", "the emulator cannot run 'cvt.pack.sat.u16.s32.b32'"},
+      {"  cvt.rn.ue8m0x2.f32 %h1, %f1, %f2;\n", "expected cvt.rz|rp{.satfinite}.ue8m0x2.f32 d, a, b"},
+      {"  cvt.rz.bf16x2.ue8m0x2 %r1, %h1;\n", "expected cvt.rn.bf16x2.ue8m0x2 d, a"},
+      {"  cvt.rz.ue8m0x2.f16x2 %h1, %r1;\n", "UE8M0 converts from f32 or bf16x2 and into bf16x2 only"}};
+  for (const auto& [line, message] : cases) {
+    const auto r = run(line);
+    EXPECT_EQ(r.exit_code, 3) << line;
+    EXPECT_NE(r.err.find(message), std::string::npos) << line << r.err;
+  }
+}
+
 // Scalar conversions: float to integer clamps and takes NaN to 0; .sat clamps integers and
 // floats; integral rounding (.rmi = floor) stays in the float format; narrowing rounds with the
 // instruction's mode.
