@@ -918,6 +918,18 @@ for i in range(480):
                                     ("clamp",) * 3, linear=True)[0]))
 write("textures_trilinear.bin", "f", trilinear)
 
+# tex_layered: vol as five 8 x 6 layers (clamped) and as thirty 1D layers of 8 (border), each
+# filtered within its layer; block z is the layer, 10 x 8 points per layer.
+layered = [0.0] * 800
+for layer in range(5):
+    for y in range(8):
+        for x in range(10):
+            u, v = f32(x * 0.625 + f32(0.2)), f32(y * 0.5 - f32(0.1))
+            i = (layer * 8 + y) * 10 + x
+            layered[i] = f32(tex_sample(lambda a, b: (vol[(layer * 6 + b) * 8 + a],), (8, 6), (u, v), ("clamp", "clamp"), linear=True)[0])
+            layered[400 + i] = f32(tex_sample(lambda a: (vol[layer * 8 + a],), (8,), (u,), ("border",), linear=True)[0])
+write("textures_layered.bin", "f", layered)
+
 # surf_sobel: |gx| + |gy| of the 3 x 3 Sobel filter, reads clamped to the image (cudaBoundaryModeClamp).
 gray = random_init(54, 0, 255, 640, lambda x: int(math.floor(x + 0.5)))
 edges = []

@@ -83,7 +83,7 @@ const KernelRef kKernels[] = {
     {"tma_scale_3d", (const void*)tma_scale_3d}, {"tma_multicast", (const void*)tma_multicast},
     {"async_store_ring", (const void*)async_store_ring}, {"async_reduce_to_leader", (const void*)async_reduce_to_leader},
     {"grid_stencil", (const void*)grid_stencil}, {"tex_fetch", (const void*)tex_fetch}, {"tex_resize", (const void*)tex_resize},
-    {"tex_rgba", (const void*)tex_rgba}, {"tex_gather", (const void*)tex_gather}, {"tex_volume", (const void*)tex_volume},
+    {"tex_rgba", (const void*)tex_rgba}, {"tex_gather", (const void*)tex_gather}, {"tex_volume", (const void*)tex_volume}, {"tex_layered", (const void*)tex_layered},
     {"surf_sobel", (const void*)surf_sobel},
 };
 
@@ -176,7 +176,7 @@ void copy_array(const TextureObject& o, bool to_array, std::string& failure) {
   const cudaPitchedPtr p = make_cudaPitchedPtr(o.buffer, t.pitch, t.dims[0], t.dims[1]);
   if (to_array) c.srcPtr = p, c.dstArray = o.array;
   else c.srcArray = o.array, c.dstPtr = p;
-  c.extent = make_cudaExtent(t.dims[0], t.dims[1], t.dims[2]);
+  c.extent = make_cudaExtent(t.dims[0], t.dims[1], t.layers ? t.layers : t.dims[2]);  // a layered array's layers are its depth
   c.kind = cudaMemcpyDeviceToDevice;
   CUDA_TRY(cudaMemcpy3D(&c), failure);
 }
@@ -198,8 +198,9 @@ TextureObject make_texture(const SuiteTexture& t, void* buffer, std::string& fai
     res.res.pitch2D.height = t.dims[1];
     res.res.pitch2D.pitchInBytes = t.pitch;
   } else {
-    const cudaExtent extent = make_cudaExtent(t.dims[0], t.rank > 1 ? t.dims[1] : 0, t.rank > 2 ? t.dims[2] : 0);
-    CUDA_TRY(cudaMalloc3DArray(&o.array, &format, extent, t.surface ? cudaArraySurfaceLoadStore : 0), failure);
+    const cudaExtent extent = make_cudaExtent(t.dims[0], t.rank > 1 ? t.dims[1] : 0, t.layers ? t.layers : t.rank > 2 ? t.dims[2] : 0);
+    const unsigned flags = (t.surface ? cudaArraySurfaceLoadStore : 0) | (t.layers ? cudaArrayLayered : 0);
+    CUDA_TRY(cudaMalloc3DArray(&o.array, &format, extent, flags), failure);
     if (!failure.empty()) return o;
     copy_array(o, true, failure);
     res.resType = cudaResourceTypeArray;

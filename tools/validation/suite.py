@@ -290,7 +290,7 @@ def harness_table():
                     t = a.get("texture") or a.get("surface")
                     dims = list(t["dims"])
                     size = {"f32": 4, "s32": 4, "u32": 4, "f16": 2, "s16": 2, "u16": 2}.get(t["elem"], 1) * t.get("channels", 1)
-                    default = ["linear", "pitch2d", "array"][len(dims) - 1]
+                    default = "array" if t.get("layers") else ["linear", "pitch2d", "array"][len(dims) - 1]
                     resource = "array" if "surface" in a else t.get("resource", default)
                     modes = t.get("address", "clamp")
                     modes = modes if isinstance(modes, list) else [modes] * len(dims)
@@ -301,7 +301,8 @@ def harness_table():
                                     f"{{{', '.join(str(d) for d in (dims + [1, 1])[:3])}}}, {t.get('pitch', dims[0] * size)}ull, "
                                     f"{['linear', 'pitch2d', 'array'].index(resource)}, {cxx_bool('surface' in a)}, "
                                     f"{cxx_bool(t.get('filter') == 'linear')}, {cxx_bool(t.get('normalized_coords'))}, "
-                                    f"{cxx_bool(t.get('read') == 'normalized_float')}, {{{', '.join(map(str, mode_codes))}}}}}")
+                                    f"{cxx_bool(t.get('read') == 'normalized_float')}, {{{', '.join(map(str, mode_codes))}}}, "
+                                    f"{t.get('layers', 0)}u}}")
                     continue
                 if "buffer" in a:
                     b = a["buffer"]
@@ -324,8 +325,8 @@ def harness_table():
                           f"{float(e.get('rtol', 0))!r}, {float(e.get('atol', 0))!r}, 0.0, 0.0}}")
         for bname, (start, step) in seq_checks.get(name, {}).items():
             checks.append(f"{{{order[bname]}, CheckKind::kSequence, \"\", 0.0, 0.0, {start!r}, {step!r}}}")
-        for what, items, room in (("buffers", buffers, 16), ("launches", launch_lines, 6), ("checks", checks, 8), ("tensor maps", maps, 4),
-                                   ("texture objects", textures, 10)):
+        for what, items, room in (("buffers", buffers, 16), ("launches", launch_lines, 8), ("checks", checks, 8), ("tensor maps", maps, 4),
+                                   ("texture objects", textures, 12)):
             if len(items) > room:
                 sys.exit(f"suite.py: {path}: {len(items)} {what}; suite_types.h has room for {room} per entry (raise it there and here)")
         rel = os.path.relpath(path, ROOT)

@@ -37,6 +37,7 @@ struct SuiteTexture {
   int resource;          // 0 linear, 1 pitch2d, 2 array
   bool surface, linear_filter, normalized_coords, normalized_read;
   int address[3];        // 0 clamp, 1 border, 2 wrap, 3 mirror
+  unsigned layers;       // a layered texture's layers (cudaArrayLayered); 0: not layered
 };
 
 // A launch file's tensor_map: argument, for cuTensorMapEncodeTiled (tile mode, element strides
@@ -78,8 +79,8 @@ struct SuiteEntry {
   int exact_cc;             // sm_90a PTX (architecture-specific): only this capability; 0 for any
   // Room for the largest entry; suite.py refuses an entry that needs more.
   SuiteBuffer buffers[16];
-  SuiteLaunch launches[6];
+  SuiteLaunch launches[8];
   SuiteCheck checks[8];
   SuiteTensorMap maps[4];
-  SuiteTexture textures[10];
+  SuiteTexture textures[12];
 };

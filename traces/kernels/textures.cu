@@ -41,6 +41,15 @@ extern "C" __global__ void tex_volume(cudaTextureObject_t t, float* out, int n) 
   out[i] = tex3D<float>(t, x * 0.875f - 0.25f, y * 0.75f, z * 1.25f - 0.5f);
 }
 
+// Layered textures (cudaArrayLayered): block z picks the layer; filtering stays within it.
+extern "C" __global__ void tex_layered(cudaTextureObject_t t2, cudaTextureObject_t t1, float* out, int w, int h, int layers) {
+  const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y, layer = blockIdx.z;
+  if (x >= w || y >= h) return;
+  const int i = (layer * h + y) * w + x;
+  out[i] = tex2DLayered<float>(t2, x * 0.625f + 0.2f, y * 0.5f - 0.1f, layer);
+  out[layers * w * h + i] = tex1DLayered<float>(t1, x * 0.625f + 0.2f, layer);
+}
+
 extern "C" __global__ void surf_sobel(cudaSurfaceObject_t in, cudaSurfaceObject_t out, int w, int h) {
   const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= w || y >= h) return;

@@ -273,8 +273,8 @@ std::string atomic_form(const Instruction& in, const EmuInst& e) {
 }
 
 // Texture and surface instructions on texture and surface objects (unified mode: the handle in
-// a 64-bit register): tex[.level|.grad].{1d,2d,3d}.v4.{f32,s32,u32}.{s32,f32},
-// tld4.{r,g,b,a}.2d.v4.{f32,s32,u32}.f32, txq.{width,height,depth,normalized_coords}.b32 and
+// a 64-bit register): tex[.level|.grad].{1d,2d,3d,a1d,a2d}.v4.{f32,s32,u32}.{s32,f32},
+// tld4.{r,g,b,a}.2d.v4.{f32,s32,u32}.f32, txq.{width,height,depth,array_size,normalized_coords}.b32 and
 // suld.b/sust.b.{1d,2d,3d}[.v2,.v4].{b8,b16,b32,b64}.{trap,clamp,zero} (texture_ops.cpp).
 std::string texture_form(const Instruction& in, const EmuInst& e) {
   auto refuse = [&](const std::string& why) { return "the emulator cannot run '" + in.opcode + "': " + why; };
@@ -286,18 +286,24 @@ std::string texture_form(const Instruction& in, const EmuInst& e) {
   }
   if (e.base == "txq") {
     const std::string q = e.mods.empty() ? "" : e.mods[0];
-    if (q != "width" && q != "height" && q != "depth" && q != "normalized_coords") return refuse("txq queries width, height, depth and normalized_coords");
+    if (q != "width" && q != "height" && q != "depth" && q != "array_size" && q != "normalized_coords") {
+      return refuse("txq queries width, height, depth, array_size and normalized_coords");
+    }
     if (ops.size() != 2 || ops[0].kind != EmuOperand::Kind::kReg) return refuse("expected txq.query.b32 d, [handle]");
     return "";
   }
   uint32_t rank = 0;
+  bool layered = false;
   for (const auto& m : e.mods) {
     if (m == "1d" || m == "2d" || m == "3d") rank = static_cast<uint32_t>(m[0] - '0');
-    if (m == "a1d" || m == "a2d" || m == "cube" || m == "acube" || m == "2dms" || m == "a2dms") return refuse("layered, cube and multisample textures are not modelled");
+    if (m == "a1d" || m == "a2d") rank = static_cast<uint32_t>(m[1] - '0'), layered = true;
+    if (m == "cube" || m == "acube" || m == "2dms" || m == "a2dms") return refuse("cube-map and multisample textures are not modelled");
   }
-  if (rank == 0) return refuse("expected a geometry: .1d, .2d or .3d");
-  // Coordinates: one per dimension, and for 3D a vector of four whose last is ignored (PTX ISA).
-  const size_t coords = rank == 3 ? 4 : rank;
+  if (rank == 0) return refuse("expected a geometry: .1d, .2d, .3d, .a1d or .a2d");
+  if (layered && e.base != "tex") return refuse("layered surfaces and tld4 on layered textures are not modelled");
+  // Coordinates: one per dimension, and for 3D a vector of four whose last is ignored; a layered
+  // texture's index first, then its coordinates, a2d's padded to four (PTX ISA, tex).
+  const size_t coords = layered ? (rank == 1 ? 2 : 4) : rank == 3 ? 4 : rank;
   if (ops[at].regs.size() != coords) return refuse("expected " + std::to_string(coords) + " coordinates in braces");
   if (e.base == "suld" || e.base == "sust") {
     if (!e.has("b")) return refuse("formatted surface accesses (.p) are not modelled; suld.b and sust.b are");

@@ -20,7 +20,7 @@ TexAddressMode address_mode_named(const std::string& name) {
 
 }  // namespace
 
-// {texture: {buffer, elem, channels, dims, pitch, resource, filter, address, normalized_coords, read}}
+// {texture: {buffer, elem, channels, dims, layers, pitch, resource, filter, address, normalized_coords, read}}
 // or {surface: {buffer, elem, channels, dims, pitch}}.
 void PtxWorkload::add_texture(MapReader& arg, const Variable& param, uint8_t* slot, bool surface) {
   const std::string what = surface ? "surface" : "texture";
@@ -42,10 +42,19 @@ void PtxWorkload::add_texture(MapReader& arg, const Variable& param, uint8_t* sl
   if (dims.empty() || dims.size() > 3) config_error(m.location("dims"), what + "s have 1 to 3 dimensions (x first); got " + std::to_string(dims.size()));
   t.rank = static_cast<uint8_t>(dims.size());
   for (size_t i = 0; i < dims.size(); ++i) t.dims[i] = static_cast<uint32_t>(dims[i]);
+  // A layered texture (cudaArrayLayered: tex1DLayered, tex2DLayered) holds `layers` 1D or 2D
+  // textures of the same size one after another; CUDA allows up to 2048 layers.
+  if (m.has("layers")) {
+    if (surface) config_error(m.location("layers"), "layered surfaces are not modelled; layered textures are");
+    if (t.rank == 3) config_error(m.location("layers"), "layered textures are 1D or 2D (dims lists the size of one layer)");
+    t.layers = static_cast<uint32_t>(m.integer("layers", 1, 2048));
+  }
   // Where the texels lie: cudaResourceTypeLinear (1D, tex1Dfetch), cudaResourceTypePitch2D, or a
   // CUDA array (the only resource of 3D textures and of surfaces).
   const std::string resource =
-      surface ? "array" : m.choice("resource", {"linear", "pitch2d", "array"}, t.rank == 1 ? "linear" : t.rank == 2 ? "pitch2d" : "array");
+      surface ? "array"
+              : m.choice("resource", {"linear", "pitch2d", "array"}, t.layers || t.rank == 3 ? "array" : t.rank == 1 ? "linear" : "pitch2d");
+  if (t.layers && resource != "array") config_error(m.location("resource"), "a layered texture is a CUDA array (cudaArrayLayered)");
   if (resource == "linear" && t.rank != 1) config_error(m.location("resource"), "a linear resource is one-dimensional (tex1Dfetch)");
   if (resource == "pitch2d" && t.rank != 2) config_error(m.location("resource"), "a pitch2d resource is two-dimensional");
   t.linear_resource = resource == "linear";
@@ -60,7 +69,8 @@ void PtxWorkload::add_texture(MapReader& arg, const Variable& param, uint8_t* sl
     }
   }
   t.slice = t.pitch * t.dims[1];
-  const uint64_t extent = t.slice * (t.dims[2] - 1) + t.pitch * (t.dims[1] - 1) + row;
+  const uint64_t depth = t.layers ? t.layers : t.dims[2];
+  const uint64_t extent = t.slice * (depth - 1) + t.pitch * (t.dims[1] - 1) + row;
   if (extent > b->bytes.size()) {
     config_error(m.location("dims"), "the " + what + " spans " + std::to_string(extent) + " bytes; buffer '" + buffer + "' has " +
                                          std::to_string(b->bytes.size()));

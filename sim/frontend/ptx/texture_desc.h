@@ -22,6 +22,7 @@ struct TextureDesc {
   uint64_t pitch = 0;        // bytes from one row to the next
   uint64_t slice = 0;        // bytes from one 2D slice to the next (3D)
   uint32_t dims[3] = {1, 1, 1};  // texels along x, y, z
+  uint32_t layers = 0;       // a layered texture's layers (cudaArrayLayered), `slice` bytes apart; 0: not layered
   uint8_t rank = 1;          // 1, 2 or 3
   uint8_t channels = 1;      // 1, 2 or 4 (CUDA has no 3-channel formats)
   uint8_t channel_bytes = 4; // 1, 2 or 4

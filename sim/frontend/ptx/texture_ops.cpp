@@ -111,13 +111,19 @@ void CtaEmulator::texture_op(WarpState& w, const EmuInst& in, uint32_t exec, Rec
     const std::string& what = in.mods.at(0);
     for_lanes(exec, [&](uint32_t l) {
       const TextureDesc t = texture_object(w, in, l, false);
-      const uint32_t v = what == "width" ? t.dims[0] : what == "height" ? t.dims[1] : what == "depth" ? t.dims[2] : uint32_t{t.normalized_coords};
+      const uint32_t v = what == "width"        ? t.dims[0]
+                         : what == "height"     ? t.dims[1]
+                         : what == "depth"      ? t.dims[2]
+                         : what == "array_size" ? t.layers
+                                                : uint32_t{t.normalized_coords};
       write(w, ops[0].reg, l, v);
     });
     return;
   }
   const bool gather = in.base == "tld4";
-  const uint32_t rank = in.has("3d") ? 3 : in.has("2d") ? 2 : 1;
+  const bool layered = in.has("a1d") || in.has("a2d");
+  const uint32_t rank = in.has("3d") ? 3 : in.has("2d") || in.has("a2d") ? 2 : 1;
+  const uint32_t first_coordinate = layered ? 1 : 0;  // a layered fetch's vector starts with the layer
   const bool float_coords = in.types.back() == "f32";
   const bool float_result = in.types.at(in.types.size() - 2) == "f32";
   const uint32_t component = gather ? static_cast<uint32_t>(std::string("rgba").find(in.mods.at(0)[0])) : 0;
@@ -127,6 +133,22 @@ void CtaEmulator::texture_op(WarpState& w, const EmuInst& in, uint32_t exec, Rec
   for_lanes(exec, [&](uint32_t l) {
     const TextureDesc t = texture_object(w, in, l, false);
     if (t.rank != rank) fault(in, w, l, "a " + std::to_string(rank) + "D fetch from a " + std::to_string(t.rank) + "D texture");
+    if (layered != (t.layers != 0)) {
+      fault(in, w, l, layered ? "a layered fetch (" + in.mods.at(0) + ") from a texture that is not layered"
+                              : "a " + std::to_string(rank) + "D fetch from a layered texture (use tex.a" + std::to_string(rank) + "d)");
+    }
+    // The layer: an unsigned index (PTX ISA, tex.a1d/a2d). Past the last layer is a bug in the
+    // kernel (neither the ISA nor the programming guide defines it): reported, then clamped.
+    int64_t layer = 0;
+    if (layered) {
+      layer = static_cast<uint32_t>(element(w, coords, 0, l));
+      if (layer >= t.layers) {
+        launch_.findings->add("texture-layer-out-of-range", in.line,
+                              launch_.file + ":" + std::to_string(in.line) + ": " + thread_name(w, l) + " fetches layer " + std::to_string(layer) +
+                                  " of a texture with " + std::to_string(t.layers) + " layers (undefined; warpsim reads the last)");
+        layer = t.layers - 1;
+      }
+    }
     if (t.returns_float() != float_result) {
       fault(in, w, l, std::string("a .") + in.types.at(in.types.size() - 2) + " fetch from a texture that returns " +
                           (t.returns_float() ? "floats (use .f32)" : "integers (use .s32 or .u32)"));
@@ -137,7 +159,7 @@ void CtaEmulator::texture_op(WarpState& w, const EmuInst& in, uint32_t exec, Rec
     int64_t base[3] = {0, 0, 0};
     double weight[3] = {0, 0, 0};
     for (uint32_t d = 0; d < rank; ++d) {
-      const uint64_t bits = element(w, coords, d, l);
+      const uint64_t bits = element(w, coords, d + first_coordinate, l);
       if (!float_coords) {
         base[d] = static_cast<int32_t>(static_cast<uint32_t>(bits));
         continue;
@@ -157,7 +179,7 @@ void CtaEmulator::texture_op(WarpState& w, const EmuInst& in, uint32_t exec, Rec
     uint64_t first_texel = 0;
     bool any = false;
     for (uint32_t corner = 0; corner < corners; ++corner) {
-      int64_t at[3] = {0, 0, 0};
+      int64_t at[3] = {0, 0, layer};  // a layer is a slice: filtering stays within it
       double wgt = 1;
       bool inside = true;
       for (uint32_t d = 0; d < rank; ++d) {

@@ -346,6 +346,96 @@ TEST(Textures, ObjectsCudaWouldRefuseAreLaunchFileErrors) {
   refused("{surface: {buffer: b, elem: f32, dims: [4, 4], filter: linear}}", "filter");
 }
 
+// Layered textures (tex.a1d, tex.a2d; cudaArrayLayered): the first element of the coordinate
+// vector picks the layer, the rest address a texel within it, and filtering stays inside the
+// layer. The texels are their own indices: layer L of the 4 x 2 texture holds 8L .. 8L + 7.
+TEST(Textures, LayeredFetchesPickTheirLayerAndFilterWithinIt) {
+  TempDir dir;
+  const std::string ptx = std::string(kTextureHeader) + R"(.visible .entry k(.param .u64 t_pt, .param .u64 t_lin, .param .u64 t_1d, .param .u64 layers, .param .u64 xy, .param .u64 out)
+{
+  .reg .b32 %r<8>;
+  .reg .f32 %f<20>;
+  .reg .b64 %rd<16>;
+  ld.param.u64 %rd1, [t_pt];
+  ld.param.u64 %rd2, [t_lin];
+  ld.param.u64 %rd3, [t_1d];
+  ld.param.u64 %rd4, [layers];
+  ld.param.u64 %rd5, [xy];
+  ld.param.u64 %rd6, [out];
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd7, %r1, 4;
+  add.s64 %rd8, %rd4, %rd7;
+  ld.global.u32 %r2, [%rd8];
+  mul.wide.u32 %rd9, %r1, 8;
+  add.s64 %rd10, %rd5, %rd9;
+  ld.global.v2.f32 {%f1, %f2}, [%rd10];
+  tex.a2d.v4.f32.f32 {%f4, %f5, %f6, %f7}, [%rd1, {%r2, %f1, %f2, %f2}];
+  tex.a2d.v4.f32.f32 {%f8, %f9, %f10, %f11}, [%rd2, {%r2, %f1, %f2, %f2}];
+  tex.a1d.v4.f32.f32 {%f12, %f13, %f14, %f15}, [%rd3, {%r2, %f1}];
+  txq.array_size.b32 %r3, [%rd1];
+  cvt.rn.f32.u32 %f16, %r3;
+  mul.wide.u32 %rd11, %r1, 16;
+  add.s64 %rd12, %rd6, %rd11;
+  st.global.v4.f32 [%rd12], {%f4, %f8, %f12, %f16};
+  ret;
+}
+)";
+  const uint32_t layer_of[4] = {1, 2, 0, 7};
+  std::string layer_bytes(16, '\0');
+  std::memcpy(layer_bytes.data(), layer_of, 16);
+  dir.write("layers.bin", layer_bytes);
+  dir.write("xy.bin", bytes_of({2.5f, 0.5f, 1.0f, 1.5f, 3.75f, 1.25f, 0.5f, 0.5f}));
+  const std::string launch = "ptx: k.ptx\nkernel: k\ngrid: [1]\nblock: [4]\nbuffers:\n"
+                             "  img: {elem: f32, count: 24, init: {sequence: {start: 0, step: 1}}}\n"
+                             "  layers: {elem: u32, count: 4, init: {file: " + dir.path("layers.bin") + "}}\n"
+                             "  xy: {elem: f32, count: 8, init: {file: " + dir.path("xy.bin") + "}}\n"
+                             "  out: {elem: f32, count: 16}\n"
+                             "args:\n"
+                             "  - {texture: {buffer: img, elem: f32, dims: [4, 2], layers: 3}}\n"
+                             "  - {texture: {buffer: img, elem: f32, dims: [4, 2], layers: 3, filter: linear}}\n"
+                             "  - {texture: {buffer: img, elem: f32, dims: [4], layers: 6, filter: linear}}\n"
+                             "  - {buffer: layers}\n  - {buffer: xy}\n  - {buffer: out}\ndump: [out]\n";
+  const std::string file = dir.write("k.launch.yaml", launch);
+  dir.write("k.ptx", ptx);
+  const auto r = test::run_cli({"run", "--arch", "a100", file, "--dump-dir", dir.path("d"), "--checks", "warn"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto out = floats_of(test::read_file(dir.path("d/out.bin")));
+  ASSERT_EQ(out.size(), 16u);
+  // Per thread: point a2d, linear a2d (clamp), linear a1d (the same bytes as six 4-texel layers), txq.array_size.
+  const std::vector<std::vector<float>> expected = {
+      {10, 10, 6, 3},        // layer 1, (2.5, 0.5): texel (2, 0) = 8 + 2, also when filtering at a centre; a1d layer 1 = 4..7: 6
+      {21, 20.5f, 8.5f, 3},  // layer 2, (1, 1.5): texel (1, 1) = 21; filtered: halfway between 20 and 21 on row 1; a1d (8 + 9) / 2
+      {7, 6, 3, 3},          // layer 0, (3.75, 1.25): texel (3, 1) = 7; filtered: x clamps at 3, rows 0 and 1 weighted 1/4, 3/4: 6
+      {16, 16, 20, 3},       // layer 7 is past the last: read as layer 2 (a1d: 5) and reported
+  };
+  for (size_t t = 0; t < expected.size(); ++t)
+    for (size_t k = 0; k < 4; ++k) EXPECT_EQ(out[4 * t + k], expected[t][k]) << "thread " << t << ", value " << k;
+  EXPECT_NE(r.err.find("k.ptx:23: thread (3,0,0) of CTA (0,0,0) fetches layer 7 of a texture with 3 layers"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("fetches layer 7 of a texture with 6 layers"), std::string::npos) << r.err;
+  // A layered fetch from a flat texture, and the reverse, stop the run; layered objects CUDA
+  // would refuse are launch-file errors.
+  auto run = [&](const std::string& fetch, const std::string& object) {
+    dir.write("m.ptx", std::string(kTextureHeader) + ".visible .entry k(.param .u64 t)\n{\n  .reg .b32 %r<4>;\n  .reg .f32 %f<8>;\n"
+                                                     "  .reg .b64 %rd<2>;\n  ld.param.u64 %rd1, [t];\n  mov.u32 %r1, 0;\n  mov.f32 %f1, 0f3F800000;\n" +
+                           fetch + "  ret;\n}\n");
+    return test::run_cli({"run", "--arch", "a100",
+                          dir.write("m.launch.yaml", "ptx: m.ptx\nkernel: k\ngrid: [1]\nblock: [1]\nbuffers:\n  b: {elem: f32, count: 64}\nargs:\n  - " +
+                                                         object + "\n"),
+                          "-q"});
+  };
+  const std::string a2d = "  tex.a2d.v4.f32.f32 {%f2, %f3, %f4, %f5}, [%rd1, {%r1, %f1, %f1, %f1}];\n";
+  auto flat = run(a2d, "{texture: {buffer: b, elem: f32, dims: [4, 4]}}");
+  EXPECT_NE(flat.err.find("m.ptx:12:1: a layered fetch (a2d) from a texture that is not layered"), std::string::npos) << flat.err;
+  auto layered = run("  tex.2d.v4.f32.f32 {%f2, %f3, %f4, %f5}, [%rd1, {%f1, %f1}];\n", "{texture: {buffer: b, elem: f32, dims: [4, 4], layers: 2}}");
+  EXPECT_NE(layered.err.find("a 2D fetch from a layered texture (use tex.a2d)"), std::string::npos) << layered.err;
+  EXPECT_NE(run(a2d, "{texture: {buffer: b, elem: f32, dims: [4, 4], layers: 5}}").err.find("the texture spans 320 bytes; buffer 'b' has 256"),
+            std::string::npos);
+  EXPECT_NE(run(a2d, "{texture: {buffer: b, elem: f32, dims: [4, 4], layers: 2, resource: pitch2d}}").err.find("a layered texture is a CUDA array"),
+            std::string::npos);
+  EXPECT_NE(run(a2d, "{texture: {buffer: b, elem: f32, dims: [2, 2, 2], layers: 2}}").err.find("layered textures are 1D or 2D"), std::string::npos);
+  EXPECT_NE(run(a2d, "{surface: {buffer: b, elem: f32, dims: [4, 4], layers: 2}}").err.find("layered surfaces are not modelled"), std::string::npos);
+}
+
 // Instructions that misuse an object stop the run at their line; forms not modelled are refused
 // when the PTX is lowered.
 TEST(Textures, MisusedObjectsAndUnmodelledFormsAreClearErrors) {
@@ -371,8 +461,8 @@ TEST(Textures, MisusedObjectsAndUnmodelledFormsAreClearErrors) {
   expect_error(run("  mov.u32 %r2, 32;\n  suld.b.2d.b32.trap {%r3}, [%rd1, {%r2, %r1}];\n", surface),
                "surface access at (32 bytes, 1, 0) outside the 8x8x1 surface (.trap: the kernel stops, as cudaBoundaryModeTrap does)");
   expect_error(run("  suld.b.2d.b32.trap {%r3}, [%rd1, {%r1, %r1}];\n", surface), "surface byte offset x = 1 is not a multiple of the access's 4 bytes");
-  expect_error(run("  tex.a2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1, %f1, %f1, %f1}];\n", texture),
-               "k.ptx:12:3: the emulator cannot run 'tex.a2d.v4.f32.f32': layered, cube and multisample textures are not modelled");
+  expect_error(run("  tex.cube.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1, %f1, %f1, %f1}];\n", texture),
+               "k.ptx:12:3: the emulator cannot run 'tex.cube.v4.f32.f32': cube-map and multisample textures are not modelled");
   expect_error(run("  suld.p.2d.v4.b32.trap {%r1, %r2, %r3, %r4}, [%rd1, {%r1, %r1}];\n", surface), "formatted surface accesses (.p) are not modelled");
   expect_error(run("  tex.2d.v4.f16.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1, %f1}];\n", texture), "(.f16 results are not modelled)");
   // .zero reads zero outside and drops stores; .clamp moves to the edge: both run.
