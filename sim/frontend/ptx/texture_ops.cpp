@@ -134,7 +134,7 @@ void CtaEmulator::texture_op(WarpState& w, const EmuInst& in, uint32_t exec, Rec
     const TextureDesc t = texture_object(w, in, l, false);
     if (t.rank != rank) fault(in, w, l, "a " + std::to_string(rank) + "D fetch from a " + std::to_string(t.rank) + "D texture");
     if (layered != (t.layers != 0)) {
-      fault(in, w, l, layered ? "a layered fetch (" + in.mods.at(0) + ") from a texture that is not layered"
+      fault(in, w, l, layered ? "a layered fetch (tex.a" + std::to_string(rank) + "d) from a texture that is not layered"
                               : "a " + std::to_string(rank) + "D fetch from a layered texture (use tex.a" + std::to_string(rank) + "d)");
     }
     // The layer: an unsigned index (PTX ISA, tex.a1d/a2d). Past the last layer is a bug in the

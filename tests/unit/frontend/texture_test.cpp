@@ -425,7 +425,7 @@ TEST(Textures, LayeredFetchesPickTheirLayerAndFilterWithinIt) {
   };
   const std::string a2d = "  tex.a2d.v4.f32.f32 {%f2, %f3, %f4, %f5}, [%rd1, {%r1, %f1, %f1, %f1}];\n";
   auto flat = run(a2d, "{texture: {buffer: b, elem: f32, dims: [4, 4]}}");
-  EXPECT_NE(flat.err.find("m.ptx:12:1: a layered fetch (a2d) from a texture that is not layered"), std::string::npos) << flat.err;
+  EXPECT_NE(flat.err.find("m.ptx:12:1: a layered fetch (tex.a2d) from a texture that is not layered"), std::string::npos) << flat.err;
   auto layered = run("  tex.2d.v4.f32.f32 {%f2, %f3, %f4, %f5}, [%rd1, {%f1, %f1}];\n", "{texture: {buffer: b, elem: f32, dims: [4, 4], layers: 2}}");
   EXPECT_NE(layered.err.find("a 2D fetch from a layered texture (use tex.a2d)"), std::string::npos) << layered.err;
   EXPECT_NE(run(a2d, "{texture: {buffer: b, elem: f32, dims: [4, 4], layers: 5}}").err.find("the texture spans 320 bytes; buffer 'b' has 256"),
