@@ -7,6 +7,9 @@
 #include <sstream>
 #include <tuple>
 
+#include "common/format.h"
+#include "views/validation.h"
+
 namespace warpsim {
 
 namespace {
@@ -14,11 +17,7 @@ namespace {
 // Launch-shape metrics repeat the launch file, so agreeing says nothing about the model.
 const std::set<std::string> kNotCompared = {"launch__grid_size", "launch__block_size"};
 
-std::string number(double v) {
-  char b[64];
-  std::snprintf(b, sizeof b, "%.6g", v);
-  return b;
-}
+std::string number(double v) { return fmt("%.6g", v); }
 
 }  // namespace
 
@@ -67,13 +66,9 @@ std::vector<MetricSummary> metric_summaries(const std::vector<MetricPoint>& poin
     }
   }
   for (size_t i = 0; i < out.size(); ++i) {
-    std::vector<double>& e = errors[i];
-    if (e.empty()) continue;
-    double sum = 0;
-    for (double x : e) sum += x;
-    out[i].mape = sum / double(e.size());
-    std::sort(e.begin(), e.end());
-    out[i].median_abs_error = e.size() % 2 ? e[e.size() / 2] : (e[e.size() / 2 - 1] + e[e.size() / 2]) / 2;
+    const AbsErrorSummary e = summarize_abs_errors(std::move(errors[i]));
+    out[i].mape = e.mean;
+    out[i].median_abs_error = e.median;
   }
   std::sort(out.begin(), out.end(), [](const MetricSummary& a, const MetricSummary& b) { return std::tie(a.arch, a.metric) < std::tie(b.arch, b.metric); });
   return out;

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <map>
 #include <sstream>
+#include <utility>
 
 #include "common/format.h"
 #include "views/svg.h"
@@ -28,6 +29,16 @@ double pearson(const std::vector<double>& x, const std::vector<double>& y) {
 
 }  // namespace
 
+AbsErrorSummary summarize_abs_errors(std::vector<double> e) {
+  AbsErrorSummary s;
+  if (e.empty()) return s;
+  for (double x : e) s.mean += x / double(e.size());
+  std::sort(e.begin(), e.end());
+  const size_t n = e.size();
+  s.median = n % 2 ? e[n / 2] : (e[n / 2 - 1] + e[n / 2]) / 2;
+  return s;
+}
+
 ValidationStats validation_stats(const std::vector<ValidationPoint>& points) {
   ValidationStats s;
   s.kernels = points.size();
@@ -40,10 +51,9 @@ ValidationStats validation_stats(const std::vector<ValidationPoint>& points) {
     lm.push_back(std::log10(p.measured_us));
     lsim.push_back(std::log10(std::max(p.simulated_us, 1e-6)));
   }
-  for (double e : errors) s.mape += e / double(errors.size());
-  std::sort(errors.begin(), errors.end());
-  const size_t n = errors.size();
-  s.median_abs_error = n % 2 ? errors[n / 2] : (errors[n / 2 - 1] + errors[n / 2]) / 2;
+  const AbsErrorSummary e = summarize_abs_errors(std::move(errors));
+  s.mape = e.mean;
+  s.median_abs_error = e.median;
   s.pearson = pearson(m, sim);
   s.pearson_log = pearson(lm, lsim);
   return s;

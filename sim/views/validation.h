@@ -21,6 +21,13 @@ struct ValidationStats {
   double pearson_log = 0;     // of log10 times (what the log-log plot shows)
 };
 
+// The mean and the median of |errors| (percent): the MAPE and median |error| of the time table
+// and of the metric table (metric_validation.h). Both 0 for no errors.
+struct AbsErrorSummary {
+  double mean = 0, median = 0;
+};
+AbsErrorSummary summarize_abs_errors(std::vector<double> abs_errors);
+
 ValidationStats validation_stats(const std::vector<ValidationPoint>& points);
 std::string validation_table(const std::vector<ValidationPoint>& points, const ValidationStats& stats);
 std::string validation_csv(const std::vector<ValidationPoint>& points);
