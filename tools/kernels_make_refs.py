@@ -969,3 +969,13 @@ def scheduling_value(steps):
 
 write("scheduling_out.bin", "f", [scheduling_value(scheduling_steps(t)) for t in range(1184)])
 print("scheduling: heavy tiles", sum(scheduling_steps(t) == 768 for t in range(1184)))
+
+
+# fp8_accumulate: C (16 x 8) = A B over K = 4096, A row-major and B transposed (8 x K), e4m3 bytes
+# masked with 0xBF as the kernel does; the exact sum (every product and partial sum is exact in
+# double: 4096 products of at most 8 significant bits), rounded once to f32.
+FP8_K = 4096
+a = [round_half_away(x) & 0xBF for x in random_init(101, 0, 255, 16 * FP8_K, lambda v: v)]
+bt = [round_half_away(x) & 0xBF for x in random_init(102, 0, 255, 8 * FP8_K, lambda v: v)]
+write("fp8_accumulate_c.bin", "f",
+      [f32(sum(e4m3(a[r * FP8_K + k]) * e4m3(bt[n * FP8_K + k]) for k in range(FP8_K))) for r in range(16) for n in range(8)])

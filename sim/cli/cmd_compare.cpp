@@ -69,7 +69,7 @@ int compare_command(const std::vector<std::string>& args) {
     row.arch = config.spec.name;
     row.product = config.spec.product;
     try {
-      WorkloadInput in = open_workload(input, config.spec.compute_capability, LaunchOptions{checks, reconvergence});
+      WorkloadInput in = open_workload(input, config.spec, LaunchOptions{checks, reconvergence});
       Gpu gpu(config.spec);
       SimulationResult result = simulate(gpu, in.workload());
       if (result.kernels.empty()) throw InputError(SourceLocation{input, 0, 0}, "the input has no kernels");

@@ -106,7 +106,7 @@ int run_command(const std::vector<std::string>& args) {
   if (input.empty()) throw UsageError{"missing the input trace"};
 
   LoadedConfig config = load_gpu_config(arch, sets);
-  WorkloadInput in = open_workload(input, config.spec.compute_capability, LaunchOptions{checks, reconvergence});
+  WorkloadInput in = open_workload(input, config.spec, LaunchOptions{checks, reconvergence});
   AccelSimWorkload* accelsim = in.accelsim.get();
   ptx::PtxWorkload* launch = in.launch;
   if (!dump_dir.empty()) {

@@ -192,7 +192,7 @@ int validate_command(const std::vector<std::string>& args) {
       const std::string launch = find_launch(k.launch_file, input);
       if (launch.empty()) throw InputError(SourceLocation{input, 0, 0}, "kernel " + name + ": no launch file " + k.launch_file);
       try {
-        WorkloadInput in = open_workload(launch, config.spec.compute_capability, LaunchOptions{"off", ""});
+        WorkloadInput in = open_workload(launch, config.spec, LaunchOptions{"off", ""});
         Gpu gpu(config.spec);
         SimulationResult r = simulate(gpu, in.workload());
         ValidationPoint p{name, family, config.spec.name, measured, summarize_run(config.spec, gpu.stats(), r.kernels).time_us};

@@ -1,9 +1,11 @@
 #pragma once
 // Opens a workload file for `warpsim run` and `warpsim compare`: a warpsim trace, an Accel-Sim
-// trace, or a launch file (PTX emulated for the given compute capability).
+// trace, or a launch file (PTX emulated for the GPU's compute capability, with its tensor-core
+// arithmetic).
 #include <memory>
 #include <string>
 
+#include "config/gpu_spec.h"
 #include "frontend/accelsim/accelsim_workload.h"
 #include "frontend/ptx/launch.h"
 
@@ -23,6 +25,6 @@ struct WorkloadInput {
 
 bool is_launch_file(const std::string& input);
 // Throws UsageError for bad options and InputError for bad input.
-WorkloadInput open_workload(const std::string& input, uint32_t compute_capability, const LaunchOptions& options);
+WorkloadInput open_workload(const std::string& input, const GpuSpec& gpu, const LaunchOptions& options);
 
 }  // namespace warpsim::cli

@@ -55,6 +55,14 @@ struct MmaShape {
   }
 };
 
+// How the tensor cores add products for one input precision (Khattak & Mikaitis, "Accurate
+// Models of NVIDIA Tensor Cores", arXiv 2512.07004, 2025; frontend/ptx/mma_block_sum.h does the
+// arithmetic). terms = 0 (not given): each product is added with one float rounding in k order.
+struct MmaSumSpec {
+  uint32_t terms = 0;      // products summed with the accumulator before one rounding ("block FMA" size)
+  int32_t extra_bits = 0;  // bits kept below an f32 significand's 23 when terms are aligned (negative: fewer)
+};
+
 struct TensorSpec {
   uint32_t generation = 0;
   std::vector<MmaShape> shapes;  // mma / wmma / wgmma / tcgen05 shapes of this generation
@@ -67,6 +75,7 @@ struct TensorSpec {
   // 2:4 structured-sparse MMAs (Ampere on): a sparse MMA performs half its shape's products at
   // the dense rate (OpInfo::sparse). false: the generation has no sparse tensor cores (Volta).
   bool structured_sparsity = false;
+  std::array<MmaSumSpec, kNumTensorPrecisions> block_sum{};  // by input precision
   bool supports(TensorPrecision p) const { return flops_per_clk_per_sm[static_cast<int>(p)] > 0; }
   bool supports_shape(uint32_t m, uint32_t n, uint32_t k) const {
     for (const auto& s : shapes)

@@ -61,6 +61,26 @@ void read_tensor(MapReader& root, GpuSpec& s) {
     }
     clocks.finish();
   }
+  if (t.has("block_sum")) {
+    MapReader sums = t.section("block_sum");
+    for (const auto& key : sums.keys()) {
+      TensorPrecision p = tensor_precision_from_name(key);
+      if (p == TensorPrecision::kNone || !s.tensor.supports(p)) {
+        config_error(sums.key_location(key), "tensor.block_sum names '" + key + "', which tensor.dense_flops_per_clk_per_sm does not list");
+      }
+      if (p == TensorPrecision::kInt8 || p == TensorPrecision::kInt4 || p == TensorPrecision::kFp64) {
+        config_error(sums.key_location(key), "tensor.block_sum is for floating-point inputs of 4 to 19 bits; '" + key + "' products are added exactly or in IEEE arithmetic");
+      }
+      MapReader sum = sums.section(key);
+      MmaSumSpec& spec = s.tensor.block_sum[static_cast<int>(p)];
+      spec.terms = static_cast<uint32_t>(sum.integer("terms", 1, 64));
+      // Bounded so that every aligned product keeps fewer bits than its exact 48-bit value
+      // (mma_block_sum.cpp shifts right only) and an f32 result keeps at least one.
+      spec.extra_bits = static_cast<int32_t>(sum.integer("extra_bits", -22, 8));
+      sum.finish();
+    }
+    sums.finish();
+  }
   t.finish();
 }
 

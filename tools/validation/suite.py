@@ -32,6 +32,8 @@ REUSED = [
     ("mma_sparse_int", "gemm_tensor", "mma_sparse_int"),  # A100 and later: INT8 mma.sp, four- and two-lane metadata
     ("mma_sparse_tf32", "gemm_tensor", "mma_sparse_tf32"),  # A100 and later: TF32 mma.sp (1:2), one- and two-lane metadata
     ("mma_sparse_e4m3", "gemm_tensor", "mma_sparse_e4m3"),  # sm_89 and later: FP8 mma.sp
+    ("fp8_accumulate", "gemm_tensor", "fp8_accumulate"),  # sm_89 and later: K = 4096 in FP8 MMA accumulators (Hopper keeps ~14 bits)
+    ("fp8_accumulate_promoted", "gemm_tensor", "fp8_accumulate_promoted"),  # the same, partial sums promoted to f32 every 128
     ("hgemm_sparse", "gemm_tensor", "hgemm_sparse"),  # A100 and later: prune, pack metadata, mma.sp GEMM (hgemm_mma's matrices)
     ("softmax", "softmax", "softmax"),
     ("attention_naive", "attention", "attention_naive"),

@@ -24,6 +24,7 @@
 #include "frontend/ptx/device_heap.h"
 #include "frontend/ptx/device_memory.h"
 #include "frontend/ptx/grid_state.h"
+#include "frontend/ptx/mma_block_sum.h"
 #include "frontend/ptx/program.h"
 #include "frontend/ptx/register_file.h"
 #include "frontend/ptx/spin_watch.h"
@@ -92,6 +93,9 @@ struct LaunchContext {
   // spinning on another always lets it progress (step_independent). *.sync instructions wait for
   // every live lane. False: the classic stack.
   bool independent_thread_scheduling = false;
+  // How the tensor cores add products, by input precision (the config's tensor.block_sum; empty:
+  // IEEE arithmetic, one rounding per product).
+  MmaSumSpecs mma_sums{};
   uint64_t max_warp_instructions = 100'000'000;  // a warp past this is reported as stuck (livelock)
   // OpInfo records for instructions whose shape is known only at run time (tcgen05.mma's comes
   // from its instruction descriptor), by warpsim's full mnemonic; entries never move.

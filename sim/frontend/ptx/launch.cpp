@@ -212,6 +212,7 @@ void PtxWorkload::add_launch(MapReader& r, const fs::path& dir) {
   l->context.file = spec_.ptx_path;
   l->context.findings = &findings_;
   l->context.independent_thread_scheduling = independent_;
+  l->context.mma_sums = mma_sums_;
   l->context.max_warp_instructions = max_warp_instructions_;
   l->context.run_time_ops = &l->run_time_ops;
   l->context.grid_id = launches_.size() + 1;  // grids numbered in launch order, from 1
@@ -457,6 +458,11 @@ const std::string& PtxWorkload::register_name(RegId id) const {
 void PtxWorkload::set_independent_thread_scheduling(bool on) {
   independent_ = on;
   for (auto& l : launches_) l->context.independent_thread_scheduling = on;
+}
+
+void PtxWorkload::set_mma_sums(const MmaSumSpecs& sums) {
+  mma_sums_ = sums;
+  for (auto& l : launches_) l->context.mma_sums = sums;
 }
 
 namespace {

@@ -66,6 +66,8 @@ class PtxWorkload : public Workload {
   void set_checks(bool enabled) { findings_.enabled = enabled; }
   // Overrides the launch file's reconvergence: model.
   void set_independent_thread_scheduling(bool on);
+  // The GPU's tensor-core arithmetic (TensorSpec::block_sum); until set, IEEE arithmetic.
+  void set_mma_sums(const MmaSumSpecs& sums);
   // Compares the buffers named in `expect:` with their reference files (after the run).
   CheckResult check() const;
 
@@ -99,6 +101,7 @@ class PtxWorkload : public Workload {
   size_t next_ = 0;
   const Launch* current_ = nullptr;
   bool independent_ = false;
+  MmaSumSpecs mma_sums_{};  // set_mma_sums
   uint64_t max_warp_instructions_ = 100'000'000;
   std::vector<BufferArg> buffers_;
   struct ConstantInit {

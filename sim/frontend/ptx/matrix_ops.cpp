@@ -146,11 +146,10 @@ double wmma_value(char kind, uint64_t bits) {
 
 }  // namespace
 
-// D = A B + C on whole wmma fragments. Products of f16, bf16 and tf32 inputs are exact in float
-// and are summed in k order with fmaf into a float accumulator (rounded to f16 at the end for f16
-// accumulators; the hardware's internal order and precision are not specified, so this is
-// assumed); integers are exact in 64 bits, then wrap to 32 (or clamp with .satfinite); f64 is an
-// fma chain in double (.rn).
+// D = A B + C on whole wmma fragments. Products of f16, bf16 and tf32 inputs go through the GPU's
+// block FMA (mma_block_sum.h); without one in the config they are summed in k order with fmaf into
+// a float accumulator (rounded to f16 at the end for f16 accumulators; assumed); integers are
+// exact in 64 bits, then wrap to 32 (or clamp with .satfinite); f64 is an fma chain in double (.rn).
 void CtaEmulator::wmma_mma(WarpState& w, const EmuInst& in) {
   const auto& ops = in.operands;
   const WmmaInfo& info = in.wmma;
@@ -169,6 +168,16 @@ void CtaEmulator::wmma_mma(WarpState& w, const EmuInst& in) {
   const std::vector<double> a = gather(ops.at(1).regs, 'a'), b = gather(ops.at(2).regs, 'b'), c = gather(ops.at(3).regs, 'c');
   const uint32_t M = info.m, N = info.n, K = info.k;
   std::vector<uint64_t> d(M * N);
+  const char* type = info.a == 'h' ? "f16" : info.a == 'b' ? "bf16" : "tf32";
+  const MmaBlockSum sum = mma_block_sum(launch_.mma_sums, type, type, info.d == 'h');
+  // A row-major and B transposed, as floats, so each dot product reads k in a row.
+  std::vector<float> af(M * K), bt(N * K);
+  if (info.a != 's' && info.a != 'u' && info.a != 'd') {
+    for (uint32_t i = 0; i < M * K; ++i) af[i] = static_cast<float>(a[i]);
+    for (uint32_t k = 0; k < K; ++k)
+      for (uint32_t j = 0; j < N; ++j) bt[j * K + k] = static_cast<float>(b[k * N + j]);
+  }
+  const MmaBlockSum::Operand a_terms = sum.split(af.data(), af.size(), true), b_terms = sum.split(bt.data(), bt.size(), false);
   for (uint32_t i = 0; i < M; ++i) {
     for (uint32_t j = 0; j < N; ++j) {
       const double c0 = c[i * N + j];
@@ -183,8 +192,7 @@ void CtaEmulator::wmma_mma(WarpState& w, const EmuInst& in) {
         for (uint32_t k = 0; k < K; ++k) acc = std::fma(a[i * K + k], b[k * N + j], acc);
         result = std::bit_cast<uint64_t>(acc);
       } else {
-        float acc = static_cast<float>(c0);
-        for (uint32_t k = 0; k < K; ++k) acc = std::fmaf(static_cast<float>(a[i * K + k]), static_cast<float>(b[k * N + j]), acc);
+        const float acc = sum.dot(a_terms, i * K, b_terms, j * K, K, static_cast<float>(c0));
         result = info.d == 'h' ? float_to_half(acc) : std::bit_cast<uint32_t>(acc);
       }
       d[i * N + j] = result;

@@ -2,8 +2,9 @@
 // whole warp's fragments are read before any D register is written, so D may name C's registers.
 //
 // How each kind accumulates (the PTX ISA gives the result's rounding, not the hardware's order):
-// - floating-point inputs of 8 to 32 bits: products are exact in float, summed into C in k order
-//   with one rounding each (fmaf); an f16 D is that float rounded once to f16 (assumed);
+// - floating-point inputs of 8 to 19 bits: the GPU's block FMA (mma_block_sum.h) where its config
+//   gives one for the precision; otherwise products are summed into C in k order with one
+//   rounding each (fmaf), an f16 D that float rounded once to f16 (assumed);
 // - f64: each product added with one rounding (fma, the .rn the ISA specifies) in k order (assumed);
 // - s8/u8 and s4/u4: exact; the s32 result wraps, or with .satfinite is clamped to the s32 range.
 // A TF32 operand's 13 low mantissa bits are dropped (truncated: the ISA leaves unspecified how the
@@ -109,6 +110,11 @@ void CtaEmulator::mma_sync(WarpState& w, const EmuInst& in) {
     for (uint32_t k = 0; k < K; ++k)
       for (uint32_t col = 0; col < cols; ++col) bt[col * K + k] = static_cast<float>(b[k * cols + col]);
   }
+  auto name = [](MmaElem e) {
+    return e == MmaElem::kF16 ? "f16" : e == MmaElem::kBf16 ? "bf16" : e == MmaElem::kTf32 ? "tf32" : e == MmaElem::kE4m3 ? "e4m3" : "e5m2";
+  };
+  const MmaBlockSum sum = real ? mma_block_sum(launch_.mma_sums, name(f.a), name(f.b), f.d == MmaElem::kF16) : MmaBlockSum({}, 0, 0, false);
+  const MmaBlockSum::Operand a_terms = sum.split(af.data(), f.rows() * K, true), b_terms = sum.split(bt.data(), cols * K, false);
   for (uint32_t l = 0, n = 0; l < 32; ++l) {
     uint32_t packed = 0;  // an f16 D: two elements per register, the lower-numbered in the low half
     for (uint32_t i = 0; i < accumulators; ++i, ++n) {
@@ -129,7 +135,9 @@ void CtaEmulator::mma_sync(WarpState& w, const EmuInst& in) {
         const float* arf = &af[row * K];
         const float* bcf = &bt[col * K];
         float acc = static_cast<float>(c[at]);
-        if (exact_products) {
+        if (!sum.ieee()) {
+          acc = sum.dot(a_terms, row * K, b_terms, col * K, K, acc);
+        } else if (exact_products) {
           for (uint32_t k = 0; k < K; ++k) acc += arf[k] * bcf[k];
         } else {
           for (uint32_t k = 0; k < K; ++k) acc = std::fmaf(arf[k], bcf[k], acc);

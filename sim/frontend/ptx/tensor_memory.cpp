@@ -299,11 +299,14 @@ void CtaEmulator::tcgen05_mma(WarpState& w, const EmuInst& in, uint32_t l, Recor
         }
       continue;
     }
+    // Block-scaled kinds keep IEEE arithmetic: the block-FMA measurements did not cover them.
+    const MmaBlockSum sum = scaled ? MmaBlockSum({}, 0, 0, false) : mma_block_sum(launch_.mma_sums, ta.c_str(), tb.c_str(), false);
+    const MmaBlockSum::Operand a_terms = sum.split(a.data(), a.size(), true), b_terms = sum.split(b.data(), b.size(), false);
     for (uint32_t r = 0; r < rows; ++r) {
       for (uint32_t c = 0; c < n; ++c) {
         uint32_t& cell = tmem_at(lane_of(r), column0 + c, w, l, in, owner);
         float acc = accumulate ? std::bit_cast<float>(cell) : 0.0f;
-        for (uint32_t kk = 0; kk < k; ++kk) acc = std::fmaf(a[r * k + kk], b[c * k + kk], acc);
+        acc = sum.dot(a_terms, r * k, b_terms, c * k, k, acc);
         cell = std::bit_cast<uint32_t>(acc);
       }
     }

@@ -25,9 +25,9 @@
 // D fragment (the m64nNk16 layout for 32-bit accumulators): register i of lane l holds row
 // 16q + l / 4 + 8 ((i / 2) % 2), column 8 (i / 4) + 2 (l % 4) + i % 2; f16 accumulators pack
 // those elements two to a register.
-// Floating-point products are summed in k order with fmaf into a float, as for mma.sync (the
-// hardware's internal order and precision are not specified), an f16 D rounded once at the end
-// (assumed); integer products exactly, wrapping or clamped (.satfinite) to s32.
+// Floating-point products go through the GPU's block FMA (mma_block_sum.h), as for mma.sync;
+// without one in the config, they are summed in k order with fmaf into a float, an f16 D rounded
+// once at the end (assumed). Integer products exactly, wrapping or clamped (.satfinite) to s32.
 #include <algorithm>
 #include <bit>
 #include <climits>
@@ -141,6 +141,8 @@ void CtaEmulator::wgmma(WarpState& w, const EmuInst& in, uint32_t exec) {
   // an f16 D holds two per register (e / 2, the lower-numbered in the low half).
   const auto& fd = ops.at(0).regs;
   const bool d16 = in.wgmma_d == MmaElem::kF16;
+  const MmaBlockSum sum = mma_block_sum(launch_.mma_sums, ta.c_str(), tb.c_str(), d16);
+  const MmaBlockSum::Operand a_terms = sum.split(a.data(), a.size(), true), b_terms = sum.split(b.data(), b.size(), false);
   for (uint32_t l = 0; l < 32; ++l) {
     const uint32_t g = l / 4, t = l % 4;
     uint32_t packed = 0;
@@ -161,7 +163,7 @@ void CtaEmulator::wgmma(WarpState& w, const EmuInst& in, uint32_t exec) {
         const uint64_t bits = w.regs.get(fd[d16 ? e / 2 : e], l);
         acc = d16 ? half_to_float(static_cast<uint16_t>(bits >> (16 * (e % 2)))) : std::bit_cast<float>(static_cast<uint32_t>(bits));
       }
-      for (uint32_t c = 0; c < k; ++c) acc = std::fmaf(ar[c], bc[c], acc);
+      acc = sum.dot(a_terms, row * k, b_terms, col * k, k, acc);
       if (!d16) {
         write(w, fd[e], l, std::bit_cast<uint32_t>(acc));
       } else {

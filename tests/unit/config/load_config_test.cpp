@@ -279,6 +279,28 @@ TEST(ConfigErrors, ClustersAndTensorClocksAreChecked) {
   expect_error([&] { load_gpu_config(c.path); }, c.location, "clusters: thread-block clusters need compute capability 9.0 or later");
 }
 
+TEST(ConfigErrors, TensorBlockSumsAreChecked) {
+  TempDir dir;
+  Edited p = edit_a100(dir, "    tf32: {terms: 4, extra_bits: 1}", "    fp8: {terms: 4, extra_bits: 1}", 4);
+  expect_error([&] { load_gpu_config(p.path); }, p.location, "tensor.block_sum names 'fp8', which tensor.dense_flops_per_clk_per_sm does not list");
+  Edited i = edit_a100(dir, "    tf32: {terms: 4, extra_bits: 1}", "    int8: {terms: 4, extra_bits: 1}", 4);
+  expect_error([&] { load_gpu_config(i.path); }, i.location, "tensor.block_sum is for floating-point inputs");
+  Edited r = edit_a100(dir, "    tf32: {terms: 4, extra_bits: 1}", "    tf32: {terms: 4, extra_bits: 9}", 33);
+  expect_error([&] { load_gpu_config(r.path); }, r.location, "'tensor.block_sum.tf32.extra_bits' = 9 is out of range; expected -22 to 8");
+}
+
+TEST(ShippedConfigs, TensorBlockSumsPerGeneration) {
+  // Khattak and Mikaitis's models: 4, 8, 16 products per block from Volta to Hopper; Hopper's
+  // FP8 path 13 fraction bits, Blackwell's full precision.
+  auto sum = [](const char* name, TensorPrecision p) { return load_gpu_config(name).spec.tensor.block_sum[static_cast<int>(p)]; };
+  EXPECT_EQ(sum("v100", TensorPrecision::kFp16).terms, 4u);
+  EXPECT_EQ(sum("a100", TensorPrecision::kFp16).terms, 8u);
+  EXPECT_EQ(sum("h100", TensorPrecision::kFp16).terms, 16u);
+  EXPECT_EQ(sum("h200", TensorPrecision::kFp8).extra_bits, -10);  // through extends: h100
+  EXPECT_EQ(sum("b200", TensorPrecision::kFp8).extra_bits, 2);
+  EXPECT_EQ(sum("b200", TensorPrecision::kFp4).terms, 0u);  // not measured: IEEE arithmetic
+}
+
 TEST(ShippedConfigs, Fp64TensorMmasRunAtTheBoostClockOnHopperAndBlackwell) {
   for (const char* name : {"h100", "h200", "b200"}) {
     const GpuSpec s = load_gpu_config(name).spec;

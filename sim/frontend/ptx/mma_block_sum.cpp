@@ -1,0 +1,166 @@
+#include "frontend/ptx/mma_block_sum.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstring>
+
+namespace warpsim::ptx {
+namespace {
+
+bool block_special(float x) { return (std::bit_cast<uint32_t>(x) & 0x7f800000u) == 0x7f800000u; }
+
+// 2^e as a double, for e inside double's normal range (every weight here is).
+double power_of_two(int e) { return std::bit_cast<double>(static_cast<uint64_t>(e + 1023) << 52); }
+
+}  // namespace
+
+int mma_input_emin(const char* type) {
+  static constexpr struct { const char* name; int emin; } kFormats[] = {
+      {"f16", -14}, {"e5m2", -14}, {"e4m3", -6}, {"e3m2", -2}, {"e2m3", 0}, {"e2m1", 0},
+  };
+  for (const auto& f : kFormats)
+    if (std::strcmp(f.name, type) == 0) return f.emin;
+  return -126;  // bf16, tf32 (and f32)
+}
+
+MmaBlockSum mma_block_sum(const MmaSumSpecs& specs, const char* type_a, const char* type_b, bool f16_out) {
+  auto precision = [](const char* t) {
+    static constexpr struct { const char* name; TensorPrecision p; } kPrecisions[] = {
+        {"f16", TensorPrecision::kFp16}, {"bf16", TensorPrecision::kBf16}, {"tf32", TensorPrecision::kTf32},
+        {"e4m3", TensorPrecision::kFp8}, {"e5m2", TensorPrecision::kFp8},  {"e3m2", TensorPrecision::kFp6},
+        {"e2m3", TensorPrecision::kFp6}, {"e2m1", TensorPrecision::kFp4},
+    };
+    for (const auto& p : kPrecisions)
+      if (std::strcmp(p.name, t) == 0) return p.p;
+    return TensorPrecision::kNone;
+  };
+  const TensorPrecision pa = precision(type_a), pb = precision(type_b);
+  const MmaSumSpec spec = pa != TensorPrecision::kNone && pa == pb ? specs[static_cast<int>(pa)] : MmaSumSpec{};
+  return MmaBlockSum(spec, mma_input_emin(type_a), mma_input_emin(type_b), f16_out);
+}
+
+MmaBlockSum::MmaBlockSum(MmaSumSpec spec, int emin_a, int emin_b, bool f16_out)
+    : spec_(spec), emin_a_(emin_a), emin_b_(emin_b) {
+  // The aligned sum holds 23 + extra_bits fraction bits below its largest term; a result never
+  // has more than that (Hopper's FP8 path: 13). f32: toward zero; f16: to nearest even.
+  f32_ = Rounding{std::min(23, 23 + spec.extra_bits), -126, 127, false};
+  out_ = f16_out ? Rounding{std::min(10, 23 + spec.extra_bits), -14, 15, true} : f32_;
+}
+
+MmaBlockSum::Operand MmaBlockSum::split(const float* values, size_t n, bool is_a) const {
+  Operand op;
+  op.values = values;
+  if (ieee()) return op;
+  const int emin = is_a ? emin_a_ : emin_b_;
+  op.storage = std::make_unique_for_overwrite<int32_t[]>(4 * n);
+  auto* sig = reinterpret_cast<uint32_t*>(op.storage.get());
+  int32_t* scale = op.storage.get() + n;
+  int32_t* align = op.storage.get() + 2 * n;
+  auto* negative = reinterpret_cast<uint32_t*>(op.storage.get() + 3 * n);
+  for (size_t i = 0; i < n; ++i) {
+    const uint32_t bits = std::bit_cast<uint32_t>(values[i]);
+    const int field = static_cast<int>((bits >> 23) & 0xff);
+    const uint32_t man = bits & 0x7fffff;
+    op.special |= field == 0xff;  // dot() takes the IEEE path for blocks with one
+    sig[i] = field == 0xff ? 0 : field ? man | (1u << 23) : man;
+    scale[i] = sig[i] ? (field ? field : 1) : kZero;
+    align[i] = sig[i] ? std::max(field - 127, emin) : kZero;
+    negative[i] = bits >> 31;
+  }
+  op.sig = sig, op.scale = scale, op.align = align, op.negative = negative;
+  return op;
+}
+
+float MmaBlockSum::dot(const float* a, const float* b, uint32_t k, float c) const {
+  return dot(split(a, k, true), 0, split(b, k, false), 0, k, c);
+}
+
+float MmaBlockSum::dot(const Operand& a, size_t at_a, const Operand& b, size_t at_b, uint32_t k, float c) const {
+  const float* va = a.values + at_a;
+  const float* vb = b.values + at_b;
+  if (ieee()) {
+    for (uint32_t i = 0; i < k; ++i) c = std::fmaf(va[i], vb[i], c);
+    return c;
+  }
+  // Blocks before the last leave their sum in the f32 accumulator; only the last is rounded to
+  // an f16 D (KM25's C model; their MATLAB model rounds every block to the output, and their
+  // measurements, one block each, cannot tell the two apart).
+  for (uint32_t i = 0; i < k; i += spec_.terms) {
+    const uint32_t n = std::min(spec_.terms, k - i);
+    bool special = block_special(c);
+    if (a.special || b.special)
+      for (uint32_t j = i; j < i + n; ++j) special |= block_special(va[j]) || block_special(vb[j]);
+    if (special) {
+      // Infinities and NaNs: the IEEE result (inf - inf and inf x 0 give NaN), as the paper's
+      // models treat them before any alignment.
+      double sum = c;
+      for (uint32_t j = i; j < i + n; ++j) sum += static_cast<double>(va[j]) * vb[j];
+      c = static_cast<float>(sum);
+      continue;
+    }
+    c = block(a, at_a + i, b, at_b + i, n, c, i + n < k ? f32_ : out_);
+  }
+  return c;
+}
+
+float MmaBlockSum::block(const Operand& a, size_t at_a, const Operand& b, size_t at_b, uint32_t n, float c, const Rounding& to) const {
+  const uint32_t* sig_a = a.sig + at_a;
+  const uint32_t* sig_b = b.sig + at_b;
+  const int32_t* scale_a = a.scale + at_a;
+  const int32_t* scale_b = b.scale + at_b;
+  const int32_t* align_a = a.align + at_a;
+  const int32_t* align_b = b.align + at_b;
+  const uint32_t* neg_a = a.negative + at_a;
+  const uint32_t* neg_b = b.negative + at_b;
+  // The block's largest exponent: a product's is the sum of its inputs' (each at least its
+  // format's smallest), the accumulator's its own (at least f32's -126). Zero terms take no part.
+  const uint32_t cbits = std::bit_cast<uint32_t>(c);
+  const int cfield = static_cast<int>((cbits >> 23) & 0xff);
+  const uint32_t csig = (cbits & 0x7fffff) | (cfield ? 1u << 23 : 0u);
+  int top = csig ? std::max(cfield - 127, -126) : 2 * kZero;
+  for (uint32_t i = 0; i < n; ++i) top = std::max(top, align_a[i] + align_b[i]);
+  if (top < kZero / 2) return 0.0f;  // no nonzero term
+  // Every term truncated toward zero onto the grid 2^grid, then summed exactly: a nonzero
+  // product sig_a sig_b 2^(scale_a + scale_b - 300) is at least 2^(23 - extra_bits) grid steps
+  // finer than its own weight, so its shift is positive; a zero's (scale kZero) saturates.
+  const int grid = top - 23 - spec_.extra_bits;
+  int64_t sum = 0;
+  for (uint32_t i = 0; i < n; ++i) {
+    const int shift = std::min(grid + 300 - scale_a[i] - scale_b[i], 63);
+    const auto q = static_cast<int64_t>((uint64_t{sig_a[i]} * sig_b[i]) >> shift);
+    const int64_t flip = -static_cast<int64_t>(neg_a[i] ^ neg_b[i]);
+    sum += (q ^ flip) - flip;
+  }
+  if (csig) {
+    const int shift = grid - ((cfield ? cfield : 1) - 150);
+    const auto q = static_cast<int64_t>(shift >= 64 ? 0 : shift >= 0 ? uint64_t{csig} >> shift : uint64_t{csig} << -shift);
+    sum += (cbits >> 31) ? -q : q;
+  }
+  if (sum == 0) return 0.0f;
+  return round_sum(sum < 0, static_cast<uint64_t>(sum < 0 ? -sum : sum), grid, to);
+}
+
+// magnitude x 2^grid_exp rounded to the format `to` (toward zero or to nearest even), with
+// subnormals; past the largest finite value, infinity.
+float MmaBlockSum::round_sum(bool negative_sum, uint64_t magnitude, int grid_exp, const Rounding& to) {
+  const int width = 64 - std::countl_zero(magnitude);
+  const int exponent = std::max(grid_exp + width - 1, to.emin);
+  const int lsb = exponent - to.fraction_bits;  // the result's last bit's weight
+  const int drop = lsb - grid_exp;              // bits of the sum below it
+  uint64_t kept;
+  if (drop <= 0) {
+    kept = magnitude << -drop;  // exact: at most fraction_bits + 1 bits
+  } else if (drop >= 64) {
+    kept = 0;  // the sum (below 2^40) is under half the last place
+  } else {
+    kept = magnitude >> drop;
+    const uint64_t rest = magnitude & ((uint64_t{1} << drop) - 1), half = uint64_t{1} << (drop - 1);
+    if (to.nearest && (rest > half || (rest == half && (kept & 1)))) ++kept;
+  }
+  double value = static_cast<double>(kept) * power_of_two(lsb);  // exact: kept has at most 24 bits
+  if (value >= power_of_two(to.emax + 1)) value = INFINITY;
+  return static_cast<float>(negative_sum ? -value : value);
+}
+
+}  // namespace warpsim::ptx

@@ -1,0 +1,97 @@
+// The tensor cores' arithmetic end to end: the shipped FP8 mma.sync kernel run with each GPU's
+// config (as `warpsim run` sets it up) against the double-precision reference, and the property
+// that tells Hopper's FP8 path apart, worked out without the emulator: its f32 results keep 13
+// fraction bits, so the low 10 bits of every one are zero.
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "unit/frontend/ptx_run.h"
+#include "support/test_support.h"
+
+namespace warpsim {
+namespace {
+
+std::vector<float> reference(const std::string& file) {
+  const std::string bytes = test::read_file(test::source_path("traces/kernels/ref/" + file));
+  std::vector<float> out(bytes.size() / sizeof(float));
+  std::memcpy(out.data(), bytes.data(), bytes.size());
+  return out;
+}
+
+TEST(MmaNumerics, HopperKeepsThirteenFractionBitsForFp8AndBlackwellKeepsF32) {
+  const std::string launch = test::source_path("traces/kernels/mma_e4m3.launch.yaml");
+  const std::vector<float> ref = reference("mma_e4m3_c.bin");
+  for (const char* arch : {"h100", "h200", "b200"}) {
+    SCOPED_TRACE(arch);
+    const test::Ran r = test::run_launch(arch, launch);
+    const std::vector<float> c = test::buffer<float>(*r.workload, "c");
+    ASSERT_EQ(c.size(), ref.size());
+    const bool hopper = std::string(arch) != "b200";
+    uint32_t low_bits = 0, differ = 0;
+    double worst = 0;
+    for (size_t i = 0; i < c.size(); ++i) {
+      low_bits += (std::bit_cast<uint32_t>(c[i]) & 0x3ff) != 0;
+      differ += c[i] != ref[i];
+      worst = std::max(worst, std::fabs(static_cast<double>(c[i]) - ref[i]));
+    }
+    if (hopper) {
+      EXPECT_EQ(low_bits, 0u);
+      EXPECT_GT(differ, 0u);  // the reference has the bits Hopper drops
+      // Each of 32 products (exponents up to 2) truncated by under 2^(2 - 13), the f32 result
+      // (below 4) by under 2^(1 - 13).
+      EXPECT_LT(worst, 32 * std::ldexp(1.0, -11) + std::ldexp(1.0, -12));
+    } else {
+      EXPECT_GT(low_bits, c.size() / 2);
+      EXPECT_LT(worst, 1e-5);  // 32 exact products, 25 bits kept, one truncation
+    }
+  }
+}
+
+double worst_error(const char* arch, const char* file, const std::vector<float>& ref) {
+  const test::Ran r = test::run_launch(arch, test::source_path(std::string("traces/kernels/") + file + ".launch.yaml"));
+  const std::vector<float> c = test::buffer<float>(*r.workload, "c");
+  EXPECT_EQ(c.size(), ref.size());
+  double worst = 0;
+  for (size_t i = 0; i < std::min(c.size(), ref.size()); ++i) worst = std::max(worst, std::fabs(static_cast<double>(c[i]) - ref[i]));
+  return worst;
+}
+
+TEST(MmaNumerics, PromotingFp8PartialSumsCutsHoppersErrorAndBlackwellNeedsIt) {
+  // docs/tensor-numerics.md's table: K = 4096 in FP8 MMA accumulators (|C| up to 58). Hopper
+  // truncates each product below 2^(E - 13) as the sum grows: errors of a tenth; promoting every
+  // 128 products to f32 registers keeps the accumulator small: several times less. B200 keeps
+  // f32 precision either way.
+  const std::vector<float> ref = reference("fp8_accumulate_c.bin");
+  const double h100 = worst_error("h100", "fp8_accumulate", ref), h100_promoted = worst_error("h100", "fp8_accumulate_promoted", ref);
+  const double b200 = worst_error("b200", "fp8_accumulate", ref), b200_promoted = worst_error("b200", "fp8_accumulate_promoted", ref);
+  EXPECT_GT(h100, 0.05);
+  EXPECT_LT(h100, 0.25);
+  EXPECT_LT(h100_promoted * 4, h100);
+  EXPECT_LT(b200, 1e-4);
+  EXPECT_LT(b200_promoted, 1e-4);
+  EXPECT_EQ(worst_error("h200", "fp8_accumulate", ref), h100);  // the same GH100 arithmetic
+}
+
+TEST(MmaNumerics, TheSameFp16MmaDiffersBetweenGenerations) {
+  // hgemm_mma (FP16 in, f32 out, k = 64): A100 adds 8 products per block with one extra bit,
+  // H100 16 with two, so some of the 4096 results differ, by a few f32 places at most.
+  const std::string launch = test::source_path("traces/kernels/hgemm_mma.launch.yaml");
+  const std::vector<float> a100 = test::buffer<float>(*test::run_launch("a100", launch).workload, "c");
+  const std::vector<float> h100 = test::buffer<float>(*test::run_launch("h100", launch).workload, "c");
+  ASSERT_EQ(a100.size(), h100.size());
+  uint32_t differ = 0;
+  for (size_t i = 0; i < a100.size(); ++i) {
+    differ += a100[i] != h100[i];
+    EXPECT_LE(std::fabs(a100[i] - h100[i]), 1e-4 * std::max(1.0f, std::fabs(h100[i]))) << i;
+  }
+  EXPECT_GT(differ, 0u);
+}
+
+}  // namespace
+}  // namespace warpsim
