@@ -1,6 +1,7 @@
 // warpsim validate: the validation suite's kernels, measured on a GPU (tools/validation/), run
 // through warpsim with the matching config, and compared.
 #include <boost/program_options.hpp>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -37,8 +38,10 @@ median of an empty kernel (the launch cost, which warpsim does not model); --no-
 them whole. With Nsight Compute's metrics for the same kernels (run_on_gpu.sh writes them beside
 the measurements, <name>.ncu.csv, when ncu is installed; read by default when present), each
 simulated launch is also paired with the profiled one and every metric both report is compared:
-per metric, how many launches agree exactly, the MAPE and the median |error|. See
-docs/validation.md.
+per metric, how many launches agree exactly, the MAPE and the median |error|. Where the
+measurements record an entry's largest |output - reference| (max_abs_error), warpsim's own is
+shown beside it for the entries that are not exact: the rounding, above all the tensor cores'
+arithmetic, the simulator must reproduce. See docs/validation.md.
 
 Options)";
 
@@ -70,7 +73,27 @@ struct MeasuredKernel {
   std::string name, family, skipped, check, launch_file;
   double time_us = 0;
   bool timed = false;
+  double output_error = -1;  // the harness's largest |output - reference| (max_abs_error); -1: not recorded
 };
+
+// An entry's largest |output - reference| on the GPU and in warpsim: rounding the simulator must
+// reproduce, the tensor cores' arithmetic above all (docs/tensor-numerics.md).
+struct OutputErrorPoint {
+  std::string name, arch;
+  double gpu = 0, simulated = 0;
+};
+
+std::string output_error_table(const std::vector<OutputErrorPoint>& points) {
+  std::ostringstream t;
+  t << "Largest |output - reference| (rounding and the tensor cores' arithmetic), GPU vs warpsim:\n\n";
+  t << "  kernel                    arch         GPU     warpsim\n";
+  for (const auto& p : points) {
+    char line[160];
+    std::snprintf(line, sizeof line, "  %-24s  %-6s  %10.3g  %10.3g\n", p.name.c_str(), p.arch.c_str(), p.gpu, p.simulated);
+    t << line;
+  }
+  return t.str();
+}
 
 struct Measurements {
   std::string gpu_name;
@@ -104,6 +127,7 @@ Measurements read_measurements(const std::string& input) {
       mk.launch_file = k.value("launch_file", "");
       mk.timed = k.contains("time_us_median");
       mk.time_us = mk.timed ? k["time_us_median"].get<double>() : 0.0;
+      mk.output_error = k.contains("max_abs_error") ? k["max_abs_error"].get<double>() : -1.0;
       if (k.contains("skipped") && mk.skipped.empty()) mk.skipped = "no reason given";
       out.kernels.push_back(std::move(mk));
     }
@@ -169,6 +193,7 @@ int validate_command(const std::vector<std::string>& args) {
   std::vector<ValidationPoint> points;
   std::vector<MetricPoint> metric_points;
   std::vector<std::string> notes;
+  std::vector<OutputErrorPoint> output_errors;
   for (const std::string& arch : archs) {
     LoadedConfig config = load_gpu_config(arch, {});
     std::vector<SimulatedLaunch> launches;  // this config's, in the order the harness ran them
@@ -205,8 +230,13 @@ int validate_command(const std::vector<std::string>& args) {
           }
           launches.push_back(std::move(l));
         }
-        if (in.launch && !in.launch->spec().expect.empty() && !in.launch->check().passed)
-          notes.push_back(name + " on " + arch + ": warpsim's output did not match the reference (timed anyway)");
+        if (in.launch && !in.launch->spec().expect.empty()) {
+          const ptx::CheckResult check = in.launch->check();
+          if (!check.passed) notes.push_back(name + " on " + arch + ": warpsim's output did not match the reference (timed anyway)");
+          // Only entries whose outputs are not exact somewhere: an exact kernel says nothing here.
+          if (k.output_error >= 0 && (k.output_error > 0 || check.largest_error > 0))
+            output_errors.push_back({name, config.spec.name, k.output_error, check.largest_error});
+        }
       } catch (const InputError& e) {
         notes.push_back(name + " on " + arch + ": not simulated: " + e.what());
       }
@@ -233,6 +263,8 @@ int validate_command(const std::vector<std::string>& args) {
                       {"mape", s.with_error ? nlohmann::ordered_json(s.mape) : nlohmann::ordered_json()},
                       {"median_abs_error", s.with_error ? nlohmann::ordered_json(s.median_abs_error) : nlohmann::ordered_json()}});
     }
+    auto& oe = j["output_errors"] = nlohmann::ordered_json::array();
+    for (const auto& p : output_errors) oe.push_back({{"name", p.name}, {"arch", p.arch}, {"gpu", p.gpu}, {"warpsim", p.simulated}});
     auto& ks = j["kernels"] = nlohmann::ordered_json::array();
     for (const auto& p : points)
       ks.push_back({{"name", p.name}, {"family", p.family}, {"arch", p.arch}, {"measured_us", p.measured_us}, {"simulated_us", p.simulated_us},
@@ -244,6 +276,7 @@ int validate_command(const std::vector<std::string>& args) {
     if (baseline > 0) std::cout << ", empty-kernel baseline " << baseline << " us subtracted";
     std::cout << "\n\n" << validation_table(points, stats);
     if (!ncu_path.empty()) std::cout << "\nNsight Compute metrics (" << ncu_path << "), measured vs simulated:\n\n" << metric_table(metric_stats);
+    if (!output_errors.empty()) std::cout << "\n" << output_error_table(output_errors);
     for (const auto& n : notes) std::cout << "note: " << n << "\n";
   }
   if (max_mape >= 0 && stats.mape > max_mape) {

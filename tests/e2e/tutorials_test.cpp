@@ -192,6 +192,23 @@ TEST(Tutorials, Precision) {
     EXPECT_GT(ratio, 1.4) << arch;
     EXPECT_LT(ratio, 2.0) << arch;
   }
+  // "What FP8 costs in accuracy": the check line's largest error, H100 against B200, with and
+  // without promotion, and the what-if H100 with B200's FP8 accumulation.
+  auto largest = [&](const char* arch, const char* file, std::vector<std::string> extra = {}) {
+    std::vector<std::string> args{"run", "--arch", arch, source_path(std::string("traces/kernels/") + file + ".launch.yaml")};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const auto r = run_cli(args);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    const size_t at = r.out.find("largest |error| ");
+    EXPECT_NE(at, std::string::npos) << r.out;
+    return at == std::string::npos ? -1.0 : std::stod(r.out.substr(at + 16));
+  };
+  EXPECT_EQ(largest("h100", "fp8_accumulate"), 0.111);
+  EXPECT_EQ(largest("h100", "fp8_accumulate_promoted"), 0.014);
+  EXPECT_EQ(largest("h200", "fp8_accumulate"), 0.111);
+  EXPECT_EQ(largest("b200", "fp8_accumulate"), 1.53e-05);
+  EXPECT_EQ(largest("b200", "fp8_accumulate_promoted"), 0.0);
+  EXPECT_EQ(largest("h100", "fp8_accumulate", {"--set", "tensor.block_sum.fp8.extra_bits=2"}), 1.53e-05);
   // "Try": the FP4 MMAs at N = 64 are bound by their operands' shared-memory reads, and with A in
   // tensor memory take a quarter of the N = 256 trace's time.
   test::TempDir dir;

@@ -150,5 +150,31 @@ TEST(ValidateCli, NsightComputeMetricsAreComparedLaunchByLaunch) {
   EXPECT_EQ(run_cli({"validate", fixture(other), "--metrics-csv", other.path("x.csv")}).exit_code, 2);
 }
 
+TEST(ValidateCli, OutputErrorsAreComparedWhereTheyAreNotExact) {
+  // The harness records each entry's largest |output - reference|; warpsim's own comes from the
+  // same check `warpsim run` prints. An entry exact on both sides (lane_trips) says nothing.
+  test::TempDir dir;
+  json m{{"format", "warpsim-validation-1"}, {"gpu", {{"name", "NVIDIA H100 80GB HBM3"}}}, {"kernels", json::array()}};
+  m["kernels"].push_back({{"name", "fp8_accumulate"}, {"family", "gemm_tensor"}, {"launch_file", source_path("traces/kernels/fp8_accumulate.launch.yaml")},
+                          {"check", "passed"}, {"max_abs_error", 0.1}, {"time_us_median", 30.0}});
+  m["kernels"].push_back({{"name", "lane_trips"}, {"family", "divergence"}, {"launch_file", validate_launch("lane_trips")}, {"check", "passed"},
+                          {"max_abs_error", 0.0}, {"time_us_median", 12.0}});
+  const std::string path = dir.write("m.json", m.dump());
+  auto r = run_cli({"validate", path, "--json", dir.path("v.json")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json v = json::parse(test::read_file(dir.path("v.json")));
+  ASSERT_EQ(v["output_errors"].size(), 1u) << v.dump();
+  const json& e = v["output_errors"][0];
+  EXPECT_EQ(e["name"], "fp8_accumulate");
+  EXPECT_EQ(e["arch"], "h100");
+  EXPECT_DOUBLE_EQ(e["gpu"].get<double>(), 0.1);
+  auto run = run_cli({"run", "--arch", "h100", source_path("traces/kernels/fp8_accumulate.launch.yaml")});
+  const size_t at = run.out.find("largest |error| ");
+  ASSERT_NE(at, std::string::npos) << run.out;
+  EXPECT_NEAR(e["warpsim"].get<double>(), std::stod(run.out.substr(at + 16)), 0.0005);
+  EXPECT_NE(r.out.find("Largest |output - reference|"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("fp8_accumulate"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace warpsim

@@ -9,6 +9,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string path = fuzz::write_file("in.launch.yaml", data, size);
   fuzz::expect_clean_errors([&] {
     ptx::PtxWorkload workload(path, 90);
+    workload.set_mma_sums(fuzz::small_gpu("h100").tensor.block_sum);  // the GPU's tensor-core arithmetic, as `warpsim run`
     fuzz::simulate_on("h100", workload);
   });
   return 0;

@@ -1,5 +1,7 @@
 #include "frontend/ptx/launch.h"
 
+#include "common/format.h"
+
 #include "frontend/ptx/initial_values.h"
 #include "frontend/ptx/tensor_map.h"
 
@@ -486,20 +488,24 @@ CheckResult PtxWorkload::check() const {
     std::vector<uint8_t> ref(b->bytes.size());
     f.read(reinterpret_cast<char*>(ref.data()), static_cast<std::streamsize>(ref.size()));
     uint64_t bad = 0;
+    double worst = 0;  // the largest |output - reference|: how close a passing check came
     std::vector<std::string> first;
     const ValueType type = value_type(arg->elem);
     for (uint64_t k = 0; k < arg->count; ++k) {
       double got = element(b->bytes.data() + k * arg->elem_bytes, type);
       double want = element(ref.data() + k * arg->elem_bytes, type);
-      bool ok = std::fabs(got - want) <= ex.atol + ex.rtol * std::fabs(want) || (std::isnan(got) && std::isnan(want));
+      const bool both_nan = std::isnan(got) && std::isnan(want);
+      if (!both_nan && got != want) worst = std::max(worst, std::isnan(got - want) ? INFINITY : std::fabs(got - want));
+      bool ok = std::fabs(got - want) <= ex.atol + ex.rtol * std::fabs(want) || both_nan;
       if (!ok && ++bad <= 5) {
         first.push_back("  " + ex.buffer + "[" + std::to_string(k) + "] = " + std::to_string(got) + ", expected " + std::to_string(want));
       }
     }
-    std::string tol = "rtol " + std::to_string(ex.rtol) + ", atol " + std::to_string(ex.atol);
+    std::string tol = "rtol " + std::to_string(ex.rtol) + ", atol " + std::to_string(ex.atol) + "; largest |error| " + fmt("%.3g", worst);
     result.lines.push_back(ex.buffer + ": " + (bad ? std::to_string(bad) + " of " + std::to_string(arg->count) + " elements differ" : std::to_string(arg->count) + " elements match") + " (" + tol + ")");
     result.lines.insert(result.lines.end(), first.begin(), first.end());
     if (bad) result.passed = false;
+    result.largest_error = std::max(result.largest_error, worst);
   }
   return result;
 }

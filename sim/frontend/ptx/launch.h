@@ -31,6 +31,7 @@ struct Expectation {
 struct CheckResult {
   bool passed = true;
   std::vector<std::string> lines;  // one per buffer, then the first mismatches
+  double largest_error = 0;        // the largest |output - reference| over the checked buffers
 };
 
 struct LaunchSpec {

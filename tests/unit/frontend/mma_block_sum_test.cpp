@@ -1,8 +1,12 @@
 // The tensor cores' block FMA (mma_block_sum.h), on hand-worked cases: each picks inputs whose
 // result differs between the rule under test and the alternative (IEEE rounding, normalised
 // product exponents, another block size), with the expected value worked out in the comment.
+#include <array>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <limits>
+#include <random>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -112,6 +116,87 @@ TEST(MmaBlockSum, APrecisionWithoutASpecOrMixedPrecisionsUseIeee) {
   EXPECT_EQ(mma_input_emin("e4m3"), -6);
   EXPECT_EQ(mma_input_emin("e5m2"), -14);
   EXPECT_EQ(mma_input_emin("bf16"), -126);
+}
+
+// The same rules a second way, in double arithmetic (ilogb, ldexp, trunc) instead of integer
+// significands and shifts: every product, aligned term and sum here is exact in double.
+float reference_dot(MmaSumSpec spec, const std::vector<float>& a, const std::vector<float>& b, float c, bool f16_out, int emin) {
+  auto round_to = [](double v, int fraction_bits, int lowest, int highest, bool nearest) {
+    if (v == 0) return 0.0;
+    const int e = std::max(std::ilogb(std::fabs(v)), lowest);
+    const double scaled = std::ldexp(std::fabs(v), fraction_bits - e);
+    double r = std::ldexp(nearest ? std::nearbyint(scaled) : std::trunc(scaled), e - fraction_bits);
+    if (r >= std::ldexp(1.0, highest + 1)) r = INFINITY;
+    return v < 0 ? -r : r;
+  };
+  double acc = c;
+  for (size_t i = 0; i < a.size(); i += spec.terms) {
+    const size_t end = std::min(a.size(), i + spec.terms);
+    if (std::isinf(acc)) continue;  // an overflowed block: finite products leave it infinite
+    int top = acc != 0 ? std::max(std::ilogb(acc), -126) : INT32_MIN;
+    for (size_t j = i; j < end; ++j)
+      if (a[j] != 0 && b[j] != 0) top = std::max(top, std::max(std::ilogb(a[j]), emin) + std::max(std::ilogb(b[j]), emin));
+    if (top == INT32_MIN) {
+      acc = 0;
+      continue;
+    }
+    const int grid = top - 23 - spec.extra_bits;
+    double sum = std::trunc(std::ldexp(acc, -grid));
+    for (size_t j = i; j < end; ++j) sum += std::trunc(std::ldexp(static_cast<double>(a[j]) * b[j], -grid));
+    if (sum == 0) {
+      acc = 0;  // an exact zero is +0 (a result rounded to zero keeps its sign)
+      continue;
+    }
+    const double value = std::ldexp(sum, grid);
+    acc = end < a.size() || !f16_out ? round_to(value, std::min(23, 23 + spec.extra_bits), -126, 127, false)
+                                     : round_to(value, std::min(10, 23 + spec.extra_bits), -14, 15, true);
+  }
+  return static_cast<float>(acc);
+}
+
+TEST(MmaBlockSum, AgreesWithADoublePrecisionRestatementOnRandomBlocks) {
+  // 20,000 random dot products: FP16 (subnormals included), BF16 (wide exponents, overflow) and
+  // e4m3 inputs, random block sizes and extra bits, f32 and f16 results, bit for bit.
+  std::mt19937_64 rng(2026);
+  auto f16_value = [&] {
+    uint16_t h;
+    do h = static_cast<uint16_t>(rng()); while ((h & 0x7c00) == 0x7c00);
+    return static_cast<float>(std::ldexp((h & 0x3ff) + ((h & 0x7c00) ? 1024.0 : 0.0), std::max((h >> 10) & 31, 1) - 25) * ((h & 0x8000) ? -1 : 1));
+  };
+  auto bf16_value = [&] {
+    uint32_t h;
+    do h = static_cast<uint32_t>(rng()) & 0xffff; while ((h & 0x7f80) == 0x7f80);
+    return std::bit_cast<float>(h << 16);
+  };
+  auto e4m3_value = [&] {
+    uint32_t x;
+    do x = static_cast<uint32_t>(rng()) & 0xff; while ((x & 0x7f) == 0x7f);
+    const double v = std::ldexp((x & 7) + ((x >> 3 & 15) ? 8.0 : 0.0), std::max(static_cast<int>(x >> 3 & 15), 1) - 10);
+    return static_cast<float>((x & 0x80) ? -v : v);
+  };
+  uint32_t checked = 0;
+  for (int n = 0; n < 20000; ++n) {
+    const int kind = static_cast<int>(rng() % 3);
+    const int emin = kind == 0 ? kF16 : kind == 1 ? kBf16 : kE4m3;
+    const MmaSumSpec spec{std::array<uint32_t, 4>{4, 8, 16, 32}[rng() % 4], std::array<int32_t, 4>{-10, 0, 1, 2}[rng() % 4]};
+    const bool f16_out = kind == 0 && rng() % 2;
+    const uint32_t k = 1 + static_cast<uint32_t>(rng() % 64);
+    std::vector<float> a(k), b(k);
+    for (uint32_t i = 0; i < k; ++i) {
+      a[i] = kind == 0 ? f16_value() : kind == 1 ? bf16_value() : e4m3_value();
+      b[i] = kind == 0 ? f16_value() : kind == 1 ? bf16_value() : e4m3_value();
+      if (rng() % 8 == 0) a[i] = 0;
+    }
+    float c = kind == 0 ? f16_value() : static_cast<float>(std::ldexp(static_cast<double>(rng() % (1u << 24)), static_cast<int>(rng() % 40) - 30));
+    if (f16_out) c = static_cast<float>(reference_dot(MmaSumSpec{1, 0}, {0.0f}, {0.0f}, c, true, kF16));  // an f16 value
+    if (rng() % 2) c = -c;
+    const float got = MmaBlockSum(spec, emin, emin, f16_out).dot(a.data(), b.data(), k, c);
+    const float want = reference_dot(spec, a, b, c, f16_out, emin);
+    ASSERT_EQ(std::bit_cast<uint32_t>(got), std::bit_cast<uint32_t>(want))
+        << "case " << n << ": " << got << " vs " << want << " (terms " << spec.terms << ", extra " << spec.extra_bits << ", k " << k << ")";
+    ++checked;
+  }
+  EXPECT_EQ(checked, 20000u);
 }
 
 }  // namespace
