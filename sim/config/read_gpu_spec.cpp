@@ -73,7 +73,7 @@ void read_tensor(MapReader& root, GpuSpec& s) {
       }
       MapReader sum = sums.section(key);
       MmaSumSpec& spec = s.tensor.block_sum[static_cast<int>(p)];
-      spec.terms = static_cast<uint32_t>(sum.integer("terms", 1, 64));
+      spec.terms = static_cast<uint32_t>(sum.integer("terms", 0, 64));  // 0: IEEE arithmetic (a what-if)
       // Bounded so that every aligned product keeps fewer bits than its exact 48-bit value
       // (mma_block_sum.cpp shifts right only) and an f32 result keeps at least one.
       spec.extra_bits = static_cast<int32_t>(sum.integer("extra_bits", -22, 8));

@@ -2,7 +2,8 @@
 // How a tensor core adds products into its accumulator: not IEEE arithmetic, and not the same on
 // every generation. Khattak and Mikaitis ("Accurate Models of NVIDIA Tensor Cores", arXiv
 // 2512.07004, 2025; parameters from their MATLAB models, github.com/north-numerical-computing/
-// MATLAB-tensor-core, checked bit for bit against V100, A100, H100 and B200) describe it as a
+// MATLAB-tensor-core, which they refined against test vectors run on V100, A100, H100 and B200;
+// docs/tensor-numerics.md) describe it as a
 // "block FMA" of `terms` products, applied along k in order, each block's result feeding the next
 // as its accumulator:
 //   1. every product is exact; its exponent is the sum of its inputs' exponents (a subnormal input

@@ -78,6 +78,19 @@ TEST(MmaNumerics, PromotingFp8PartialSumsCutsHoppersErrorAndBlackwellNeedsIt) {
   EXPECT_EQ(worst_error("h200", "fp8_accumulate", ref), h100);  // the same GH100 arithmetic
 }
 
+TEST(MmaNumerics, TermsZeroAsksForIeeeArithmetic) {
+  // The what-if of docs/tensor-numerics.md: H100 with IEEE FP8 sums, one rounding to nearest per
+  // product into a float: far closer than the block FMA's 0.111, not exact (4096 roundings).
+  auto r = test::run_cli({"run", "--arch", "h100", test::source_path("traces/kernels/fp8_accumulate.launch.yaml"), "--set",
+                          "tensor.block_sum.fp8.terms=0"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const size_t at = r.out.find("largest |error| ");
+  ASSERT_NE(at, std::string::npos) << r.out;
+  const double ieee = std::stod(r.out.substr(at + 16));
+  EXPECT_GT(ieee, 0.0);
+  EXPECT_LT(ieee, 1e-4);
+}
+
 TEST(MmaNumerics, TheSameFp16MmaDiffersBetweenGenerations) {
   // hgemm_mma (FP16 in, f32 out, k = 64): A100 adds 8 products per block with one extra bit,
   // H100 16 with two, so some of the 4096 results differ, by a few f32 places at most.
