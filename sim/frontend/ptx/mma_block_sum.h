@@ -22,7 +22,6 @@
 // meet in one block for every FP8 instruction, whose k is 32).
 #include <array>
 #include <cstdint>
-#include <memory>
 
 #include "config/gpu_spec.h"
 
@@ -36,21 +35,19 @@ class MmaBlockSum {
   // e4m3, ...); `f16_out`: D is f16 (its values come back as floats).
   MmaBlockSum(MmaSumSpec spec, int emin_a, int emin_b, bool f16_out);
 
-  // An operand's elements split once per MMA (each feeds many dot products), one array per
-  // field so the block loops read them in a row. A zero has significand 0, an alignment exponent
-  // of kZero (a product with it stays below -4096, far under any real product's, at least
-  // 2 x -149, so it never sets the block's exponent) and a scale of kZero (its shift saturates).
+  // An operand's elements prepared once per MMA (each feeds many dot products): as doubles, in
+  // which every product of two elements is exact, and their alignment exponents. A zero's is
+  // kZero: a product with one stays below -4096, far under any real product's (at least
+  // 2 x -149), so it never sets the block's exponent.
   static constexpr int32_t kZero = -8192;
   struct Operand {
     const float* values = nullptr;  // the elements as given (IEEE arithmetic and infinities/NaNs use them)
-    std::unique_ptr<int32_t[]> storage;
-    const uint32_t* sig = nullptr;     // significand: the value is sig x 2^(scale - 150)
-    const int32_t* scale = nullptr;    // the biased exponent field, 1 for subnormals
-    const int32_t* align = nullptr;    // the unbiased exponent, at least the format's smallest
-    const uint32_t* negative = nullptr;
-    bool special = false;  // some element is an infinity or NaN
+    const double* exact = nullptr;    // the elements as doubles
+    const int32_t* align = nullptr;   // the unbiased exponent, at least the format's smallest
+    bool special = false;             // some element is an infinity or NaN
   };
-  // Splits n elements of A (`is_a`) or B, laid out so that each dot product reads k in a row.
+  // Prepares n elements of A (`is_a`) or B, laid out so that each dot product reads k in a row.
+  // The result points into per-thread storage that the next split of the same side reuses.
   Operand split(const float* values, size_t n, bool is_a) const;
 
   // c + sum of a[i] b[i] for i < k (a and b from `at_a`, `at_b` of their operands), as the tensor

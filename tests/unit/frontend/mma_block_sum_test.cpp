@@ -118,8 +118,9 @@ TEST(MmaBlockSum, APrecisionWithoutASpecOrMixedPrecisionsUseIeee) {
   EXPECT_EQ(mma_input_emin("bf16"), -126);
 }
 
-// The same rules a second way, in double arithmetic (ilogb, ldexp, trunc) instead of integer
-// significands and shifts: every product, aligned term and sum here is exact in double.
+// The same rules a second way, with the C library (ilogb for exponents, ldexp and trunc for the
+// grid, nearbyint for rounding) instead of exponent fields, scaled conversions and bit tests:
+// every product, aligned term and sum here is exact in double.
 float reference_dot(MmaSumSpec spec, const std::vector<float>& a, const std::vector<float>& b, float c, bool f16_out, int emin) {
   auto round_to = [](double v, int fraction_bits, int lowest, int highest, bool nearest) {
     if (v == 0) return 0.0;
