@@ -1,5 +1,6 @@
 // warpsim arch list | show: the shipped configs and what they resolve to.
 #include <boost/program_options.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 
@@ -66,6 +67,17 @@ void print_show(const LoadedConfig& c, const DerivedPeaks& d) {
     std::cout << "    " << n << std::string(16 - n.size(), ' ') << fmt("%10.1f TFLOP/s", v) << "\n";
   }
   if (s.tensor.structured_sparsity) std::cout << "    (2:4 sparse MMAs, all but fp64: half the products at these rates, twice them dense-equivalent)\n";
+  // How the tensor cores add products (docs/tensor-numerics.md), for precisions the config gives.
+  std::string sums;
+  for (int p = 0; p < kNumTensorPrecisions; ++p) {
+    const MmaSumSpec& b = s.tensor.block_sum[p];
+    if (!s.tensor.flops_per_clk_per_sm[p] || p == static_cast<int>(TensorPrecision::kInt8) || p == static_cast<int>(TensorPrecision::kInt4) ||
+        p == static_cast<int>(TensorPrecision::kFp64))
+      continue;
+    sums += std::string(sums.empty() ? "" : ", ") + std::string(tensor_precision_name(static_cast<TensorPrecision>(p))) + " " +
+            (b.terms ? std::to_string(b.terms) + " per block, " + std::to_string(std::min(23, 23 + b.extra_bits)) + " fraction bits" : "IEEE");
+  }
+  if (!sums.empty()) std::cout << "    (tensor sums: " << sums << ")\n";
   std::cout << "    HBM             " << fmt("%10.3f TB/s", d.hbm_tbps) << "\n";
   std::cout << "    L2 (all slices) " << fmt("%10.2f TB/s", d.l2_tbps) << "\n";
   std::cout << "    ridge point     " << fmt("%10.1f FLOP/byte (FP32)", d.ridge_fp32);

@@ -127,7 +127,7 @@ Measurements read_measurements(const std::string& input) {
       mk.launch_file = k.value("launch_file", "");
       mk.timed = k.contains("time_us_median");
       mk.time_us = mk.timed ? k["time_us_median"].get<double>() : 0.0;
-      mk.output_error = k.contains("max_abs_error") ? k["max_abs_error"].get<double>() : -1.0;
+      mk.output_error = k.contains("max_abs_error") && !k["max_abs_error"].is_null() ? k["max_abs_error"].get<double>() : -1.0;
       if (k.contains("skipped") && mk.skipped.empty()) mk.skipped = "no reason given";
       out.kernels.push_back(std::move(mk));
     }

@@ -187,6 +187,11 @@ TEST(Cli, ArchListAndShow) {
   }
   auto text = run_cli({"arch", "show", "a100"});
   EXPECT_NE(text.out.find("ridge point"), std::string::npos);
+  // The tensor cores' arithmetic from the config, and a what-if changing it.
+  EXPECT_NE(text.out.find("(tensor sums: fp16 8 per block, 23 fraction bits, bf16 8 per block, 23 fraction bits, tf32 4 per block"), std::string::npos)
+      << text.out;
+  auto h100 = run_cli({"arch", "show", "h100", "--set", "tensor.block_sum.bf16.terms=0"});
+  EXPECT_NE(h100.out.find("bf16 IEEE, tf32 8 per block, 23 fraction bits, fp8 32 per block, 13 fraction bits)"), std::string::npos) << h100.out;
 }
 
 TEST(Cli, HelpAndVersion) {

@@ -525,7 +525,7 @@ int main(int argc, char** argv) {
         std::snprintf(nums, sizeof nums, ", \"time_us_median\": %.3f, \"time_us_min\": %.3f, \"time_us_p10\": %.3f, \"time_us_p90\": %.3f, \"time_us_max\": %.3f",
                     t.pick(0.5), t.pick(0.0), t.pick(0.1), t.pick(0.9), t.pick(1.0));
       char err[64] = "";
-      if (s.checks[0].buffer >= 0) std::snprintf(err, sizeof err, ", \"max_abs_error\": %.9g", worst);
+      if (s.checks[0].buffer >= 0 && std::isfinite(worst)) std::snprintf(err, sizeof err, ", \"max_abs_error\": %.9g", worst);  // JSON has no inf
       k << ", \"check\": " << json_string(error.empty() ? "passed" : "FAILED: " + error) << err << nums << "}";
       if (profile) std::fprintf(stderr, "%-26s profiled    %s\n", s.name, error.empty() ? "passed" : ("FAILED: " + error).c_str());
       else std::fprintf(stderr, "%-26s %10.3f us  %s\n", s.name, t.pick(0.5), error.empty() ? "passed" : ("FAILED: " + error).c_str());
