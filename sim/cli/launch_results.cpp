@@ -9,7 +9,7 @@ namespace warpsim::cli {
 void add_launch_json(nlohmann::ordered_json& j, const ptx::PtxWorkload& launch) {
   if (!launch.spec().expect.empty()) {
     const ptx::CheckResult c = launch.check();
-    j["check"] = {{"passed", c.passed}, {"details", c.lines}};
+    j["check"] = {{"passed", c.passed}, {"largest_error", c.largest_error}, {"details", c.lines}};
   }
   auto f = nlohmann::ordered_json::array();
   for (const auto& x : launch.findings().list) f.push_back({{"kind", x.kind}, {"message", x.message}});

@@ -129,6 +129,10 @@ SweepTable merge_sweep(const std::string& results_dir, const std::vector<SweepPo
       out["tensor_flops"] = summary.is_object() ? summary["flops"]["tensor"] : nlohmann::ordered_json(nullptr);
       out["check"] = has_run && j["run"].contains("check") ? nlohmann::ordered_json(j["run"]["check"]["passed"] ? "passed" : "FAILED")
                                                            : nlohmann::ordered_json(nullptr);
+      // The largest |output - reference|: what a sweep over arithmetic (tensor.block_sum) changes.
+      out["check_error"] = has_run && j["run"].contains("check") && j["run"]["check"].contains("largest_error")
+                               ? j["run"]["check"]["largest_error"]
+                               : nlohmann::ordered_json(nullptr);
       out["wall_seconds"] = r == results.end() ? nlohmann::ordered_json(nullptr) : j["wall_seconds"];
       list.push_back(std::move(out));
     }

@@ -4,6 +4,7 @@
 // point; bad sweep files are located errors; and the Slurm script runs under a stand-in sbatch.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -433,6 +434,40 @@ TEST(SweepCli, SlurmScriptRunsTheArrayThenTheMerge) {
   const auto rows = csv_rows(test::read_file(dir.path("sweep.csv")));
   ASSERT_EQ(rows.size(), 9u);
   for (size_t i = 1; i < rows.size(); ++i) EXPECT_EQ(rows[i][column(rows[0], "status")], "ok");
+}
+
+TEST(SweepCli, TheFp8AccumulatorSweepShowsErrorFallingWithBits) {
+  // traces/sweeps/fp8_accumulator_bits.yaml: the check_error column is each point's largest
+  // |output - reference|, the value `warpsim run` prints. Up to -2 extra bits every two more bits
+  // cut the error; from 0 on it is at f32's own level (a few units in the last place: each block's
+  // result is truncated to f32 whatever the alignment kept). At H100's own -10 the unpromoted
+  // kernel's error is the tutorial's 0.111.
+  test::TempDir dir;
+  const std::string points = dir.path("points.jsonl");
+  ASSERT_EQ(run_cli({"sweep", "plan", test::source_path("traces/sweeps/fp8_accumulator_bits.yaml"), "-o", points}).exit_code, 0);
+  auto r = run_cli({"sweep", "run", points, "--results", dir.path("results"), "-j", "2"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto m = run_cli({"sweep", "merge", dir.path("results"), "--points", points, "-o", dir.path("sweep.csv")});
+  ASSERT_EQ(m.exit_code, 0) << m.err;
+  const auto rows = csv_rows(test::read_file(dir.path("sweep.csv")));
+  ASSERT_EQ(rows.size(), 15u);
+  const size_t input = column(rows[0], "input"), bits = column(rows[0], "tensor.block_sum.fp8.extra_bits"),
+               error = column(rows[0], "check_error");
+  std::map<std::string, std::vector<std::pair<int, double>>> by_input;
+  for (size_t i = 1; i < rows.size(); ++i) {
+    EXPECT_EQ(rows[i][column(rows[0], "status")], "ok") << i;
+    by_input[rows[i][input]].push_back({std::stoi(rows[i][bits]), std::stod(rows[i][error])});
+  }
+  ASSERT_EQ(by_input.size(), 2u);
+  for (auto& [name, points_of] : by_input) {
+    std::sort(points_of.begin(), points_of.end());
+    for (size_t i = 1; i < points_of.size(); ++i) {
+      if (points_of[i].first <= -2) EXPECT_LT(points_of[i].second, points_of[i - 1].second) << name << " " << points_of[i].first;
+      if (points_of[i].first >= 0) EXPECT_LT(points_of[i].second, 2e-5) << name << " " << points_of[i].first;
+    }
+  }
+  const auto& plain = by_input.begin()->first.find("promoted") == std::string::npos ? by_input.begin()->second : by_input.rbegin()->second;
+  EXPECT_NEAR(plain.front().second, 0.111, 0.0005);
 }
 
 }  // namespace
