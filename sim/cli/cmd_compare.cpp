@@ -75,7 +75,11 @@ int compare_command(const std::vector<std::string>& args) {
       if (result.kernels.empty()) throw InputError(SourceLocation{input, 0, 0}, "the input has no kernels");
       row.total = summarize_run(config.spec, gpu.stats(), result.kernels);
       row.ran = true;
-      if (in.launch && !in.launch->spec().expect.empty()) row.check = in.launch->check().passed ? "passed" : "FAILED";
+      if (in.launch && !in.launch->spec().expect.empty()) {
+        const ptx::CheckResult check = in.launch->check();
+        row.check = check.passed ? "passed" : "FAILED";
+        row.check_error = check.largest_error;
+      }
     } catch (const InputError& e) {
       // Input this GPU cannot run is a row of the comparison, not the end of it; a file that
       // cannot be read at all fails the same way on every GPU, so it still ends the command.
@@ -106,7 +110,7 @@ int compare_command(const std::vector<std::string>& args) {
         x["achieved_occupancy"] = r.total.achieved_occupancy;
         x["simt_efficiency"] = r.total.simt_efficiency;
         x["tensor_flops"] = r.total.tensor_flops;
-        if (!r.check.empty()) x["check"] = r.check;
+        if (!r.check.empty()) x["check"] = r.check, x["check_error"] = r.check_error;
       }
       j.push_back(x);
     }

@@ -39,7 +39,7 @@ std::string comparison_table(const std::string& input, const std::vector<Compari
                   static_cast<unsigned long long>(s.cycles), s.time_us, s.time_us > 0 ? base / s.time_us : 0.0, s.bound.c_str(), s.ipc,
                   fmt("%.0f", s.dram_bandwidth_gbps).c_str(), s.l2_hit_rate * 100, s.achieved_occupancy * 100, s.simt_efficiency * 100,
                   (si(s.time_us > 0 ? flops(s) / (s.time_us * 1e-6) : 0) + "").c_str());
-    o << line << (r.check.empty() ? "" : "  " + r.check) << "\n";
+    o << line << (r.check.empty() ? "" : "  " + r.check + fmt(" (largest error %.3g)", r.check_error)) << "\n";
   }
   o << "\nspeed-up: time of the first GPU that ran / time of this one. bound: what limits the run (see warpsim run for the reason).\n"
        "occup.: achieved occupancy. SIMT: active lanes per issued instruction. FLOP/s: all FLOPs (FP32, FP64, FP16, tensor) / time.\n";

@@ -12,6 +12,7 @@ struct ComparisonRow {
   bool ran = false;
   std::string error;    // why it did not run (a precision or PTX target the GPU lacks, ...)
   std::string check;    // launch files with expect: "passed" / "FAILED"; else ""
+  double check_error = 0;  // with a check: the largest |output - reference|
   Summary total;        // all kernels of the workload
   double peak_dram_gbps = 0;
 };
