@@ -28,7 +28,8 @@
 //   ld / st .shape.xN      warp q of a warpgroup reaches lanes 32q..32q+31; which cell each
 //                          register moves, per shape and with 16-bit packing: tmem_fragment.h
 // MMAs are computed when issued (the results may be read only after a commit's mbarrier phase),
-// each product summed in k order with fmaf into a float.
+// through the GPU's block FMA (mma_block_sum.h); block-scaled kinds, and configs without one, sum
+// each product in k order with fmaf into a float.
 #include <bit>
 #include <cmath>
 #include <cstring>
