@@ -54,9 +54,7 @@ int bench_command(const std::vector<std::string>& args) {
   if (launch.empty()) {
     workload = std::make_unique<SyntheticWorkload>(spec);
   } else {
-    auto ptx_workload = std::make_unique<ptx::PtxWorkload>(launch, config.spec.compute_capability);
-    ptx_workload->set_mma_sums(config.spec.tensor.block_sum);
-    workload = std::move(ptx_workload);
+    workload = std::make_unique<ptx::PtxWorkload>(launch, config.spec);
   }
   SimulationResult result = simulate(gpu, *workload);
   auto t1 = std::chrono::steady_clock::now();

@@ -43,8 +43,7 @@ int trace_command(const std::vector<std::string>& args) {
   check_output_paths({{"--output", output}});
   if (arch.empty() || input.empty() || output.empty()) throw UsageError{"trace needs --arch, a launch file and -o OUTPUT"};
   LoadedConfig config = load_gpu_config(arch);
-  ptx::PtxWorkload workload(input, config.spec.compute_capability);
-  workload.set_mma_sums(config.spec.tensor.block_sum);
+  ptx::PtxWorkload workload(input, config.spec);
   std::ostringstream text;
   TraceWriter writer(text);
   writer.comment("emulated by warpsim trace from " + input + " (" + workload.spec().ptx_path + ")");

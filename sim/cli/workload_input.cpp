@@ -19,9 +19,8 @@ WorkloadInput open_workload(const std::string& input, const GpuSpec& gpu, const 
     if (options.checks != "error" && options.checks != "warn" && options.checks != "off") throw UsageError{"--checks takes error, warn or off"};
     if (!options.reconvergence.empty() && options.reconvergence != "stack" && options.reconvergence != "independent")
       throw UsageError{"--reconvergence takes stack or independent"};
-    auto w = std::make_unique<ptx::PtxWorkload>(input, gpu.compute_capability);
+    auto w = std::make_unique<ptx::PtxWorkload>(input, gpu);
     w->set_checks(options.checks != "off");
-    w->set_mma_sums(gpu.tensor.block_sum);
     if (!options.reconvergence.empty()) w->set_independent_thread_scheduling(options.reconvergence == "independent");
     in.launch = w.get();
     in.other = std::move(w);

@@ -23,19 +23,6 @@ bool parse_shape(std::string_view s, OpInfo& out) {
          num(s.substr(k_pos + 1), out.k);
 }
 
-TensorPrecision precision_of(std::string_view t) {
-  if (t == "f16") return TensorPrecision::kFp16;
-  if (t == "bf16") return TensorPrecision::kBf16;
-  if (t == "tf32") return TensorPrecision::kTf32;
-  if (t == "e4m3" || t == "e5m2") return TensorPrecision::kFp8;
-  if (t == "e3m2" || t == "e2m3") return TensorPrecision::kFp6;
-  if (t == "e2m1") return TensorPrecision::kFp4;
-  if (t == "s8" || t == "u8") return TensorPrecision::kInt8;
-  if (t == "s4" || t == "u4") return TensorPrecision::kInt4;
-  if (t == "f64") return TensorPrecision::kFp64;
-  return TensorPrecision::kNone;
-}
-
 // The .kind of an FP8/FP6/FP4 MMA fixes its datapath and K, not the input type alone:
 // kind::f8f6f4 and kind::mxf8f6f4 hold every input in an 8-bit container (K = 32) and run FP6 and
 // FP4 at the FP8 rate; only the block-scaled kind::mxf4 and kind::mxf4nvf4 pack FP4 two to a byte
@@ -73,6 +60,19 @@ bool apply_mma_kind(std::string_view base, const std::vector<std::string_view>& 
 
 }  // namespace
 
+TensorPrecision tensor_precision_of_type(std::string_view t) {
+  if (t == "f16") return TensorPrecision::kFp16;
+  if (t == "bf16") return TensorPrecision::kBf16;
+  if (t == "tf32") return TensorPrecision::kTf32;
+  if (t == "e4m3" || t == "e5m2") return TensorPrecision::kFp8;
+  if (t == "e3m2" || t == "e2m3") return TensorPrecision::kFp6;
+  if (t == "e2m1") return TensorPrecision::kFp4;
+  if (t == "s8" || t == "u8") return TensorPrecision::kInt8;
+  if (t == "s4" || t == "u4") return TensorPrecision::kInt4;
+  if (t == "f64") return TensorPrecision::kFp64;
+  return TensorPrecision::kNone;
+}
+
 bool decode_tensor(std::string_view base, const std::vector<std::string_view>& parts, OpInfo& out,
                    std::string& error) {
   bool mma = base == "mma" || (base == "wmma" && parts.size() > 1 && parts[1] == "mma") ||
@@ -83,7 +83,7 @@ bool decode_tensor(std::string_view base, const std::vector<std::string_view>& p
   for (auto p : parts) {
     if (p.size() > 1 && p[0] == 'm' && std::isdigit(static_cast<unsigned char>(p[1])) && parse_shape(p, out))
       continue;
-    if (precision_of(p) != TensorPrecision::kNone || p == "f32" || p == "s32") types.push_back(p);
+    if (tensor_precision_of_type(p) != TensorPrecision::kNone || p == "f32" || p == "s32") types.push_back(p);
   }
   if (out.m == 0 && base == "tcgen05") {
     error = "'" + std::string(base) + ".mma' needs warpsim's shape and type suffixes, .mMnNkK.f32.ATYPE.BTYPE (e.g. "
@@ -97,8 +97,8 @@ bool decode_tensor(std::string_view base, const std::vector<std::string_view>& p
   // Operand types come as D, A, B, C (mma) or D, C (wmma with f16 inputs); the input
   // precision is the A type, else f16.
   TensorPrecision prec = TensorPrecision::kNone;
-  for (size_t i = 1; i < types.size() && prec == TensorPrecision::kNone; ++i) prec = precision_of(types[i]);
-  if (prec == TensorPrecision::kNone && !types.empty()) prec = precision_of(types[0]);
+  for (size_t i = 1; i < types.size() && prec == TensorPrecision::kNone; ++i) prec = tensor_precision_of_type(types[i]);
+  if (prec == TensorPrecision::kNone && !types.empty()) prec = tensor_precision_of_type(types[0]);
   if (prec == TensorPrecision::kNone) prec = TensorPrecision::kFp16;
   if (!apply_mma_kind(base, parts, prec, out, error)) return false;
   out.tensor = prec;

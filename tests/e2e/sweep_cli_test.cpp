@@ -462,8 +462,12 @@ TEST(SweepCli, TheFp8AccumulatorSweepShowsErrorFallingWithBits) {
   for (auto& [name, points_of] : by_input) {
     std::sort(points_of.begin(), points_of.end());
     for (size_t i = 1; i < points_of.size(); ++i) {
-      if (points_of[i].first <= -2) EXPECT_LT(points_of[i].second, points_of[i - 1].second) << name << " " << points_of[i].first;
-      if (points_of[i].first >= 0) EXPECT_LT(points_of[i].second, 2e-5) << name << " " << points_of[i].first;
+      if (points_of[i].first <= -2) {
+        EXPECT_LT(points_of[i].second, points_of[i - 1].second) << name << " " << points_of[i].first;
+      }
+      if (points_of[i].first >= 0) {
+        EXPECT_LT(points_of[i].second, 2e-5) << name << " " << points_of[i].first;
+      }
     }
   }
   const auto& plain = by_input.begin()->first.find("promoted") == std::string::npos ? by_input.begin()->second : by_input.rbegin()->second;

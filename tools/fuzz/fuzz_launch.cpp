@@ -8,8 +8,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace warpsim;
   const std::string path = fuzz::write_file("in.launch.yaml", data, size);
   fuzz::expect_clean_errors([&] {
-    ptx::PtxWorkload workload(path, 90);
-    workload.set_mma_sums(fuzz::small_gpu("h100").tensor.block_sum);  // the GPU's tensor-core arithmetic, as `warpsim run`
+    ptx::PtxWorkload workload(path, fuzz::small_gpu("h100"));  // sm_90 and H100's tensor-core arithmetic, as `warpsim run`
     fuzz::simulate_on("h100", workload);
   });
   return 0;

@@ -45,8 +45,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       if (!f.is_entry || f.is_declaration) continue;
       const std::string launch = launch_for(f, ptx_path);
       if (launch.empty()) return;
-      ptx::PtxWorkload workload(fuzz::write_file("in.launch.yaml", launch), 100);
-      workload.set_mma_sums(fuzz::small_gpu("b200").tensor.block_sum);  // the GPU's tensor-core arithmetic, as `warpsim run`
+      ptx::PtxWorkload workload(fuzz::write_file("in.launch.yaml", launch), fuzz::small_gpu("b200"));  // sm_100, as `warpsim run`
       fuzz::simulate_on("b200", workload);
       return;
     }

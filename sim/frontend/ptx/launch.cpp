@@ -281,6 +281,10 @@ void PtxWorkload::add_tensor_map(MapReader& arg, const Variable& param, uint8_t*
   std::memcpy(slot, &t, sizeof t);
 }
 
+PtxWorkload::PtxWorkload(const std::string& launch_file, const GpuSpec& gpu) : PtxWorkload(launch_file, gpu.compute_capability) {
+  set_mma_sums(gpu.tensor.block_sum);
+}
+
 PtxWorkload::PtxWorkload(const std::string& launch_file, uint32_t cc) {
   spec_.file = launch_file;
   shared_allocation_unit_ = cc < 80 ? 256 : 128;  // the PTX ISA's %total_smem_size table: 256 B to sm_7x, 128 B from sm_8x

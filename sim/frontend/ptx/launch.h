@@ -50,6 +50,9 @@ class PtxWorkload : public Workload {
   // Reads the launch file, parses and lowers the PTX for compute capability `cc`, and creates
   // and initialises the buffers. Throws InputError.
   PtxWorkload(const std::string& launch_file, uint32_t compute_capability);
+  // The same for a GPU: its compute capability and its tensor cores' arithmetic, as `warpsim
+  // run` simulates it.
+  PtxWorkload(const std::string& launch_file, const GpuSpec& gpu);
   ~PtxWorkload() override;
   std::unique_ptr<KernelSource> next_kernel() override;
 
@@ -67,8 +70,6 @@ class PtxWorkload : public Workload {
   void set_checks(bool enabled) { findings_.enabled = enabled; }
   // Overrides the launch file's reconvergence: model.
   void set_independent_thread_scheduling(bool on);
-  // The GPU's tensor-core arithmetic (TensorSpec::block_sum); until set, IEEE arithmetic.
-  void set_mma_sums(const MmaSumSpecs& sums);
   // Compares the buffers named in `expect:` with their reference files (after the run).
   CheckResult check() const;
 
@@ -101,6 +102,9 @@ class PtxWorkload : public Workload {
   std::vector<std::unique_ptr<Launch>> launches_;
   size_t next_ = 0;
   const Launch* current_ = nullptr;
+  // The GPU's tensor-core arithmetic (TensorSpec::block_sum); without a GpuSpec, IEEE arithmetic.
+  void set_mma_sums(const MmaSumSpecs& sums);
+
   bool independent_ = false;
   MmaSumSpecs mma_sums_{};  // set_mma_sums
   uint64_t max_warp_instructions_ = 100'000'000;

@@ -168,11 +168,12 @@ void CtaEmulator::wmma_mma(WarpState& w, const EmuInst& in) {
   const std::vector<double> a = gather(ops.at(1).regs, 'a'), b = gather(ops.at(2).regs, 'b'), c = gather(ops.at(3).regs, 'c');
   const uint32_t M = info.m, N = info.n, K = info.k;
   std::vector<uint64_t> d(M * N);
-  const char* type = info.a == 'h' ? "f16" : info.a == 'b' ? "bf16" : "tf32";
+  // Floating-point A row-major and B transposed, as floats, so each dot product reads k in a row.
+  const char* type = info.a == 'h' ? "f16" : info.a == 'b' ? "bf16" : info.a == 't' ? "tf32" : "";
   const MmaBlockSum sum = mma_block_sum(launch_.mma_sums, type, type, info.d == 'h');
-  // A row-major and B transposed, as floats, so each dot product reads k in a row.
-  std::vector<float> af(M * K), bt(N * K);
-  if (info.a != 's' && info.a != 'u' && info.a != 'd') {
+  std::vector<float> af, bt;
+  if (*type) {
+    af.resize(M * K), bt.resize(N * K);
     for (uint32_t i = 0; i < M * K; ++i) af[i] = static_cast<float>(a[i]);
     for (uint32_t k = 0; k < K; ++k)
       for (uint32_t j = 0; j < N; ++j) bt[j * K + k] = static_cast<float>(b[k * N + j]);

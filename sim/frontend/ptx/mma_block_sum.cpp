@@ -6,6 +6,8 @@
 #include <cstring>
 #include <vector>
 
+#include "isa/tensor_ops.h"
+
 namespace warpsim::ptx {
 namespace {
 
@@ -26,17 +28,7 @@ int mma_input_emin(const char* type) {
 }
 
 MmaBlockSum mma_block_sum(const MmaSumSpecs& specs, const char* type_a, const char* type_b, bool f16_out) {
-  auto precision = [](const char* t) {
-    static constexpr struct { const char* name; TensorPrecision p; } kPrecisions[] = {
-        {"f16", TensorPrecision::kFp16}, {"bf16", TensorPrecision::kBf16}, {"tf32", TensorPrecision::kTf32},
-        {"e4m3", TensorPrecision::kFp8}, {"e5m2", TensorPrecision::kFp8},  {"e3m2", TensorPrecision::kFp6},
-        {"e2m3", TensorPrecision::kFp6}, {"e2m1", TensorPrecision::kFp4},
-    };
-    for (const auto& p : kPrecisions)
-      if (std::strcmp(p.name, t) == 0) return p.p;
-    return TensorPrecision::kNone;
-  };
-  const TensorPrecision pa = precision(type_a), pb = precision(type_b);
+  const TensorPrecision pa = tensor_precision_of_type(type_a), pb = tensor_precision_of_type(type_b);
   const MmaSumSpec spec = pa != TensorPrecision::kNone && pa == pb ? specs[static_cast<int>(pa)] : MmaSumSpec{};
   return MmaBlockSum(spec, mma_input_emin(type_a), mma_input_emin(type_b), f16_out);
 }

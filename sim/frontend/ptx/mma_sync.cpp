@@ -94,7 +94,8 @@ void CtaEmulator::mma_sync(WarpState& w, const EmuInst& in) {
   }
   gather(ops.at(2).regs, f.b, f.b_elements(), layout.b, b.data());
   gather(ops.at(3).regs, f.c, accumulators, layout.c, c.data());
-  // FP16 and FP8 products are exact normal floats (at most 22 significant bits, exponents far
+  // With IEEE arithmetic (no block_sum for the precision), FP16 and FP8 products are added
+  // directly: they are exact normal floats (at most 22 significant bits, exponents far
   // inside float's range), so adding the float product rounds once, as fmaf does, without fmaf's
   // library call on hosts built without FMA instructions. BF16 and TF32 keep fmaf: their products
   // can leave float's range.
@@ -111,7 +112,7 @@ void CtaEmulator::mma_sync(WarpState& w, const EmuInst& in) {
       for (uint32_t col = 0; col < cols; ++col) bt[col * K + k] = static_cast<float>(b[k * cols + col]);
   }
   auto name = [](MmaElem e) {
-    return e == MmaElem::kF16 ? "f16" : e == MmaElem::kBf16 ? "bf16" : e == MmaElem::kTf32 ? "tf32" : e == MmaElem::kE4m3 ? "e4m3" : "e5m2";
+    return e == MmaElem::kF16 ? "f16" : e == MmaElem::kBf16 ? "bf16" : e == MmaElem::kTf32 ? "tf32" : e == MmaElem::kE4m3 ? "e4m3" : e == MmaElem::kE5m2 ? "e5m2" : "";
   };
   const MmaBlockSum sum = real ? mma_block_sum(launch_.mma_sums, name(f.a), name(f.b), f.d == MmaElem::kF16) : MmaBlockSum({}, 0, 0, false);
   const MmaBlockSum::Operand a_terms = sum.split(af.data(), f.rows() * K, true), b_terms = sum.split(bt.data(), cols * K, false);
@@ -135,12 +136,10 @@ void CtaEmulator::mma_sync(WarpState& w, const EmuInst& in) {
         const float* arf = &af[row * K];
         const float* bcf = &bt[col * K];
         float acc = static_cast<float>(c[at]);
-        if (!sum.ieee()) {
-          acc = sum.dot(a_terms, row * K, b_terms, col * K, K, acc);
-        } else if (exact_products) {
+        if (sum.ieee() && exact_products) {
           for (uint32_t k = 0; k < K; ++k) acc += arf[k] * bcf[k];
         } else {
-          for (uint32_t k = 0; k < K; ++k) acc = std::fmaf(arf[k], bcf[k], acc);
+          acc = sum.dot(a_terms, row * K, b_terms, col * K, K, acc);
         }
         if (f.d == MmaElem::kF16) {
           packed |= uint32_t{float_to_half(acc)} << (16 * (i % 2));

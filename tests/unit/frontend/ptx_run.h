@@ -30,8 +30,7 @@ struct Ran {
 inline Ran run_launch(const std::string& arch, const std::string& launch) {
   LoadedConfig c = load_gpu_config(arch);
   Ran r;
-  r.workload = std::make_unique<ptx::PtxWorkload>(launch, c.spec.compute_capability);
-  r.workload->set_mma_sums(c.spec.tensor.block_sum);  // as `warpsim run` does
+  r.workload = std::make_unique<ptx::PtxWorkload>(launch, c.spec);  // as `warpsim run` sets it up
   Gpu gpu(c.spec);
   auto runs = simulate(gpu, *r.workload).kernels;
   r.summary = summarize_kernel(c.spec, gpu.stats(), runs.at(0));
