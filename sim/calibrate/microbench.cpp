@@ -369,24 +369,59 @@ std::vector<MicrobenchResult> run_microbenchmarks(const GpuSpec& spec, const Mic
   // Volta has no m16n8k16: its FP16 tensor cores are reached through wmma.
   if (!spec.tensor.supports_shape(16, 8, 16))
     runnable.push_back({TensorPrecision::kFp16, "tensor_fp16", "wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32", 16, 16, 16});
+  // Where warp-level MMAs run below the peak (Hopper), their rows have no datasheet reference:
+  // the warpgroup or whole-SM rows below carry it. FP64 MMAs have no other form.
+  const double warp_share = spec.tensor.warp_mma_fraction;
   for (const Mma& x : runnable) {
     if (!spec.tensor.supports(x.p) || !spec.tensor.supports_shape(x.m, x.n, x.k) || (x.sparse && !spec.tensor.structured_sparsity)) continue;
     const uint32_t ctas = 4 * spec.topology.sms;
     const uint64_t count = 256;
     const bool wmma = std::string(x.mnemonic).starts_with("wmma");
+    const bool below_peak = warp_share < 1.0 && x.p != TensorPrecision::kFp64;
     const std::string precision(tensor_precision_name(x.p));
     const std::string api = wmma ? "wmma " : x.sparse ? "mma.sp " : "mma.sync ";
     runner.label(std::string(wmma ? "wmma_" : x.sparse ? "mma_sp_" : "mma_") + precision);
     auto r = runner.simulate({independent(x.mnemonic, ctas, 4, count)});
     const double flops = double(ctas) * 4 * count * 2.0 * x.m * x.n * x.k;
     add("compute", api + precision + (x.sparse ? " (2:4 sparse)" : ""), "TFLOP/s",
-        flops / (double(r.kernels.at(0).cycles()) / spec.cycles_per_second()) / 1e12, x.key,
+        flops / (double(r.kernels.at(0).cycles()) / spec.cycles_per_second()) / 1e12, below_peak ? "" : x.key,
         "m" + std::to_string(x.m) + "n" + std::to_string(x.n) + "k" + std::to_string(x.k) + (x.sparse ? ", dense-equivalent FLOPs" : "") + " at " +
-            std::to_string(int(ghz * 1000)) + " MHz");
+            std::to_string(int(ghz * 1000)) + " MHz" +
+            (below_peak ? "; warp-level MMAs reach " + std::to_string(int(std::lround(warp_share * 100))) +
+                              "% of the peak here (tensor.warp_mma_fraction_of_peak)"
+                        : ""));
   }
-  // Blackwell's FP6 and FP4 exist only in tcgen05.mma: FP6 through kind::f8f6f4 (the FP8 datapath),
-  // FP4 through the block-scaled kind::mxf4nvf4 (NVFP4), whose rate is the datasheet's FP4 peak.
+  // Hopper's peak is wgmma's: a warpgroup (4 warps per CTA) issuing independent m64n256 MMAs,
+  // each warp timed for its quarter.
+  const Mma warpgroup[] = {
+      {TensorPrecision::kFp16, "tensor_fp16", "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16", 64, 256, 16},
+      {TensorPrecision::kBf16, "tensor_bf16", "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16", 64, 256, 16},
+      {TensorPrecision::kTf32, "tensor_tf32", "wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32", 64, 256, 8},
+      {TensorPrecision::kFp8, "tensor_fp8", "wgmma.mma_async.sync.aligned.m64n256k32.f32.e4m3.e4m3", 64, 256, 32},
+      {TensorPrecision::kInt8, "tensor_int8", "wgmma.mma_async.sync.aligned.m64n256k32.s32.s8.s8", 64, 256, 32},
+      {TensorPrecision::kFp16, "tensor_fp16_sparse", "wgmma.mma_async.sp.sync.aligned.m64n256k32.f32.f16.f16", 64, 256, 32, true},
+  };
+  for (const Mma& x : warpgroup) {
+    if (spec.compute_capability / 10 != 9 || !spec.tensor.supports(x.p)) continue;
+    const uint32_t ctas = 4 * spec.topology.sms;
+    const uint64_t count = 64;
+    const std::string precision(tensor_precision_name(x.p));
+    runner.label(std::string(x.sparse ? "wgmma_sp_" : "wgmma_") + precision);
+    auto r = runner.simulate({independent(x.mnemonic, ctas, 4, count)});
+    const double flops = double(ctas) * count * 2.0 * x.m * x.n * x.k;  // one MMA per warpgroup
+    add("compute", std::string(x.sparse ? "wgmma.sp " : "wgmma ") + precision + (x.sparse ? " (2:4 sparse)" : ""), "TFLOP/s",
+        flops / (double(r.kernels.at(0).cycles()) / spec.cycles_per_second()) / 1e12, x.key,
+        "m64n256k" + std::to_string(x.k) + (x.sparse ? ", dense-equivalent FLOPs" : "") + ", one warpgroup per CTA, 4 CTAs per SM");
+  }
+  // Blackwell's peak is tcgen05.mma's, and its FP6 and FP4 exist only there: FP6 through
+  // kind::f8f6f4 (the FP8 datapath), FP4 through the block-scaled kind::mxf4nvf4 (NVFP4), whose
+  // rate is the datasheet's FP4 peak.
   const Mma whole_sm[] = {
+      {TensorPrecision::kFp16, "tensor_fp16", "tcgen05.mma.cta_group::1.kind::f16.m128n256k16.f32.f16.f16", 128, 256, 16},
+      {TensorPrecision::kBf16, "tensor_bf16", "tcgen05.mma.cta_group::1.kind::f16.m128n256k16.f32.bf16.bf16", 128, 256, 16},
+      {TensorPrecision::kTf32, "tensor_tf32", "tcgen05.mma.cta_group::1.kind::tf32.m128n256k8.f32.tf32.tf32", 128, 256, 8},
+      {TensorPrecision::kFp8, "tensor_fp8", "tcgen05.mma.cta_group::1.kind::f8f6f4.m128n256k32.f32.e4m3.e4m3", 128, 256, 32},
+      {TensorPrecision::kInt8, "tensor_int8", "tcgen05.mma.cta_group::1.kind::i8.m128n256k32.s32.s8.s8", 128, 256, 32},
       {TensorPrecision::kFp6, "tensor_fp6", "tcgen05.mma.cta_group::1.kind::f8f6f4.m128n256k32.f32.e3m2.e3m2", 128, 256, 32},
       {TensorPrecision::kFp4, "tensor_fp4", "tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.scale_vec::4X.m128n256k64.f32.e2m1.e2m1", 128, 256, 64},
   };
@@ -397,10 +432,10 @@ std::vector<MicrobenchResult> run_microbenchmarks(const GpuSpec& spec, const Mic
     runner.label(std::string("tcgen05_") + std::string(tensor_precision_name(x.p)));
     auto r = runner.simulate({tcgen05_stream(x.mnemonic, ctas, count)});
     const double flops = double(ctas) * count * 2.0 * x.m * x.n * x.k;
+    const std::string mnemonic(x.mnemonic), kind = mnemonic.substr(mnemonic.find("kind::"), mnemonic.find('.', mnemonic.find("kind::")) - mnemonic.find("kind::"));
     add("compute", "tcgen05 " + std::string(tensor_precision_name(x.p)), "TFLOP/s",
         flops / (double(r.kernels.at(0).cycles()) / spec.cycles_per_second()) / 1e12, x.key,
-        std::string(x.p == TensorPrecision::kFp4 ? "kind::mxf4nvf4 (NVFP4) " : "kind::f8f6f4 ") + "m128n256k" + std::to_string(x.k) +
-            ", one thread per CTA issuing, 4 CTAs per SM");
+        kind + (x.p == TensorPrecision::kFp4 ? " (NVFP4)" : "") + " m128n256k" + std::to_string(x.k) + ", one thread per CTA issuing, 4 CTAs per SM");
   }
   return out;
 }

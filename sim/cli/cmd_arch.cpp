@@ -67,6 +67,9 @@ void print_show(const LoadedConfig& c, const DerivedPeaks& d) {
     std::cout << "    " << n << std::string(16 - n.size(), ' ') << fmt("%10.1f TFLOP/s", v) << "\n";
   }
   if (s.tensor.structured_sparsity) std::cout << "    (2:4 sparse MMAs, all but fp64: half the products at these rates, twice them dense-equivalent)\n";
+  if (s.tensor.warp_mma_fraction < 1.0)
+    std::cout << "    (warp-level MMAs, mma.sync/mma.sp/wmma, all but fp64: " << fmt("%.1f", s.tensor.warp_mma_fraction * 100) << "% of these; "
+              << (s.compute_capability >= 100 ? "tcgen05.mma" : "wgmma") << " reaches them)\n";
   // How the tensor cores add products (docs/tensor-numerics.md), for precisions the config gives.
   std::string sums;
   for (int p = 0; p < kNumTensorPrecisions; ++p) {

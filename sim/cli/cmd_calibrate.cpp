@@ -25,11 +25,13 @@ Usage: warpsim calibrate --arch <name|file.yaml> [--set key.path=value ...] [--j
 
 Runs, on the model of the GPU named: pointer chases for the latency of L1, shared memory, L2 and
 DRAM and a ladder of working-set sizes; the shared-memory bank-conflict ladder (1 to 32 ways);
-DRAM reads at 8, 16 and 32 warps per SM and an L2-resident read; FP32 FMA and mma.sync
-throughput for every precision the GPU has (on Blackwell, FP6 and FP4 through tcgen05.mma). Each is built in memory at sizes that follow the
-config's caches. Beside each result: the hardware measurement from configs/reference/
-microbench.yaml (latencies, from pointer-chase studies) or the config's datasheet section
-(throughput peaks), and the error. See docs/validation.md. --write-traces also writes every
+DRAM reads at 8, 16 and 32 warps per SM and an L2-resident read; FP32 FMA and tensor
+throughput for every precision the GPU has, through mma.sync (wmma on V100) and, where those
+reach only part of the peak, through the instruction that reaches it (Hopper: wgmma;
+Blackwell: tcgen05.mma, FP6 and FP4's only form there). Each is built in memory at sizes that
+follow the config's caches. Beside each result: the hardware measurement from configs/
+reference/microbench.yaml (latencies, from pointer-chase studies) or the config's datasheet
+section (throughput peaks), and the error. See docs/validation.md. --write-traces also writes every
 microbenchmark run as a warpsim trace (DIR/<name>.trace.gz, sized for this GPU), to replay with
 warpsim run or edit (traces/microbench/ has the small ones for a100).
 

@@ -75,6 +75,9 @@ struct TensorSpec {
   // 2:4 structured-sparse MMAs (Ampere on): a sparse MMA performs half its shape's products at
   // the dense rate (OpInfo::sparse). false: the generation has no sparse tensor cores (Volta).
   bool structured_sparsity = false;
+  // The share of the dense rate that warp-level MMAs (mma.sync, mma.sp, wmma) reach; 1 where
+  // they are the path to peak (Volta, Ampere). On Hopper only the warpgroup wgmma reaches it.
+  double warp_mma_fraction = 1.0;
   std::array<MmaSumSpec, kNumTensorPrecisions> block_sum{};  // by input precision
   bool supports(TensorPrecision p) const { return flops_per_clk_per_sm[static_cast<int>(p)] > 0; }
   bool supports_shape(uint32_t m, uint32_t n, uint32_t k) const {

@@ -50,6 +50,7 @@ void read_tensor(MapReader& root, GpuSpec& s) {
   }
   rates.finish();
   s.tensor.structured_sparsity = t.boolean_or("structured_sparsity", false);
+  s.tensor.warp_mma_fraction = t.number_or("warp_mma_fraction_of_peak", 1.0, 0.01, 1.0);
   if (t.has("clock_mhz")) {
     MapReader clocks = t.section("clock_mhz");
     for (const auto& key : clocks.keys()) {

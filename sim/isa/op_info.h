@@ -89,6 +89,9 @@ struct OpInfo {
   // of its M rows (PTX ISA, "Asynchronous Warpgroup Level Matrix Multiply-Accumulate"), so one
   // warp's share of the FLOPs is a quarter of the shape's.
   uint8_t warps_sharing = 1;
+  // A warpgroup MMA (PTX wgmma, SASS HGMMA/IGMMA/QGMMA): Hopper's path to the full tensor rate.
+  // Warp-level MMAs (mma.sync, mma.sp, wmma) run at TensorSpec::warp_mma_fraction of it.
+  bool warpgroup = false;
   // tcgen05.mma (Blackwell): one thread issues the whole MMA, which runs on all the SM's tensor
   // cores asynchronously into tensor memory; tcgen05.commit then arrives on an mbarrier once the
   // thread's MMAs are done (after_tensor).

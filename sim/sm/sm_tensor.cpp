@@ -1,6 +1,7 @@
 // Tensor-core issue in the timing model. A warp's MMA (mma.sync, wmma, a wgmma warp's share)
 // occupies its sub-partition's tensor pipe for flops / rate (a sparse MMA's performed FLOPs, half
-// its shape's: OpInfo::sparse). Blackwell's tcgen05.mma: one thread
+// its shape's: OpInfo::sparse; a warp-level MMA's rate is the warpgroup one times
+// tensor.warp_mma_fraction_of_peak). Blackwell's tcgen05.mma: one thread
 // issues an MMA of the whole M x N x K shape, which runs on all four sub-partitions' tensor cores
 // together (the SM's full rate) and writes tensor memory, not registers; tcgen05.cp copies shared
 // memory into tensor memory in order with those MMAs. The issuing warp goes on at once;
@@ -29,6 +30,14 @@ void Sm::issue_tensor(SubPartition& sp, Warp& w, const WarpInst& in, Cycle now) 
                                              "them through tcgen05.mma") +
                          "); " + spec_.name + " has " + cc(spec_.compute_capability));
   }
+  // wgmma exists only on sm_90a (PTX ISA: "requires sm_90a"); Blackwell's tensor cores take
+  // tcgen05.mma instead. (A SASS trace's HGMMA replays anywhere: its timing is the question.)
+  if (op.warpgroup && !op.from_sass && spec_.compute_capability / 10 != 9) {
+    throw InputError(SourceLocation{kernel_->source_file, in.line, 1},
+                     "'" + op.mnemonic + "' is Hopper's warpgroup MMA (sm_90a only); " + spec_.name + " has compute capability " +
+                         std::to_string(spec_.compute_capability / 10) + "." + std::to_string(spec_.compute_capability % 10) +
+                         (spec_.compute_capability >= 100 ? ": Blackwell's tensor cores take tcgen05.mma" : ""));
+  }
   if (op.tensor_copy_bytes != 0) return issue_tensor_copy(w, in, now);
   uint32_t per_sm = spec_.tensor.flops_per_clk_per_sm[static_cast<int>(op.tensor)];
   if (per_sm == 0) {
@@ -49,7 +58,11 @@ void Sm::issue_tensor(SubPartition& sp, Warp& w, const WarpInst& in, Cycle now) 
                          std::to_string(op.k) + " is not one " + spec_.name + "'s tensor cores execute (tensor.mma_shapes)");
   }
   if (op.whole_sm) return issue_whole_sm_mma(w, in, per_sm, now);
-  const uint64_t per_sub = std::max<uint64_t>(1, per_sm / subs_.size());
+  // Warp-level MMAs reach only TensorSpec::warp_mma_fraction of the dense rate (Hopper: wgmma
+  // is needed for the full rate); warpgroup MMAs reach all of it, and so do FP64 MMAs, which
+  // have no warpgroup form (PTX ISA: wgmma takes no f64), so the FP64 tensor peak is mma.sync's.
+  const bool full_rate = op.warpgroup || op.tensor == TensorPrecision::kFp64;
+  const double per_sub = std::max(1.0, double(per_sm / subs_.size()) * (full_rate ? 1.0 : spec_.tensor.warp_mma_fraction));
   const uint64_t flops = op.tensor_flops();
   // Tensor cores run at the clock NVIDIA's tensor peaks assume (clocks.tensor_peak_mhz, or the
   // precision's tensor.clock_mhz: the GPU does not hold its boost clock under FP16/FP8 tensor
@@ -57,7 +70,7 @@ void Sm::issue_tensor(SubPartition& sp, Warp& w, const WarpInst& in, Cycle now) 
   // cycles: an MMA occupies its pipe flops / rate x boost / tensor_peak cycles, the fraction
   // carried from one MMA to the next so that a stream of them keeps the exact rate.
   const uint64_t fp = static_cast<uint64_t>(std::llround(double(flops) * 65536.0 * spec_.clocks.boost_mhz /
-                                                         (double(per_sub) * spec_.tensor_clock_mhz(op.tensor)))) + sp.tensor_carry;
+                                                         (per_sub * spec_.tensor_clock_mhz(op.tensor)))) + sp.tensor_carry;
   const Cycle interval = std::max<Cycle>(1, fp >> 16);
   sp.tensor_carry = fp >> 16 ? static_cast<uint32_t>(fp & 0xffff) : 0;
   sp.pipe_free[static_cast<int>(Pipe::kTensor)] = now + interval;

@@ -67,25 +67,42 @@ TEST(Calibrate, LadderStepsFromL1ToL2ToDram) {
     EXPECT_NEAR(double(row(j, p)["simulated"]), double(row(j, p)["reference"]), 0.02 * double(row(j, p)["reference"])) << p;
 }
 
-// Every tensor precision in B200's datasheet is reached by the instruction CUDA code uses for it
-// and runs within 2% of the datasheet's peak: FP6 and FP4 only through tcgen05.mma (FP4 at its
-// peak only block-scaled, kind::mxf4nvf4).
+// Every tensor precision in B200's datasheet is reached through tcgen05.mma, the instruction
+// Blackwell's GEMMs use (FP4 at its peak only block-scaled, kind::mxf4nvf4), within 2% of the
+// datasheet's peak; FP64 has no tcgen05 form and reaches its peak through mma.sync.
 TEST(Calibrate, EveryB200TensorPeakIsReached) {
   json j = calibrate("b200");
   GpuSpec s = load_gpu_config("b200").spec;
   int rows = 0;
   for (const auto& [p, figure] : s.datasheet.tensor_tflops) {
     const std::string name(tensor_precision_name(p));
-    for (const auto& r : j["rows"]) {
-      const std::string n = r["name"];
-      if (r["group"] != "compute" || (n != "mma.sync " + name && n != "wmma " + name && n != "tcgen05 " + name)) continue;
-      EXPECT_NEAR(double(r["simulated"]), figure.value, 0.02 * figure.value) << n;
-      ++rows;
-      break;
-    }
+    const std::string n = (p == TensorPrecision::kFp64 ? "mma.sync " : "tcgen05 ") + name;
+    EXPECT_NEAR(double(row(j, n)["simulated"]), figure.value, 0.02 * figure.value) << n;
+    EXPECT_EQ(row(j, n)["reference"], figure.value) << n;
+    ++rows;
   }
   EXPECT_EQ(rows, static_cast<int>(s.datasheet.tensor_tflops.size()));
   EXPECT_NEAR(double(row(j, "tcgen05 fp4")["simulated"]), 2 * double(row(j, "tcgen05 fp6")["simulated"]), 1.0);
+}
+
+// Hopper: every tensor peak in H100's datasheet is reached through wgmma (FP64 through mma.sync,
+// its only form), while warp-level MMAs of the same precisions run at the config's share of it
+// and carry no datasheet reference (the wgmma rows do).
+TEST(Calibrate, HopperPeaksNeedWgmma) {
+  json j = calibrate("h100");
+  GpuSpec s = load_gpu_config("h100").spec;
+  ASSERT_LT(s.tensor.warp_mma_fraction, 0.9);
+  for (const auto& [p, figure] : s.datasheet.tensor_tflops) {
+    const std::string name(tensor_precision_name(p));
+    if (p == TensorPrecision::kFp64) {
+      EXPECT_NEAR(double(row(j, "mma.sync fp64")["simulated"]), figure.value, 0.02 * figure.value);
+      continue;
+    }
+    EXPECT_NEAR(double(row(j, "wgmma " + name)["simulated"]), figure.value, 0.02 * figure.value) << name;
+    EXPECT_NEAR(double(row(j, "mma.sync " + name)["simulated"]), s.tensor.warp_mma_fraction * figure.value, 0.02 * figure.value) << name;
+    EXPECT_TRUE(row(j, "mma.sync " + name)["reference"].is_null()) << name;
+  }
+  EXPECT_NEAR(double(row(j, "wgmma.sp fp16 (2:4 sparse)")["simulated"]), 2 * double(row(j, "wgmma fp16")["simulated"]), 1.0);
 }
 
 // The bandwidth ladder over working-set size: L2-resident sets read above the DRAM peak; a set of

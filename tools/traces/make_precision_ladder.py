@@ -8,9 +8,18 @@ elsewhere) of 4 warps, each warp issuing 64 MMAs into eight independent accumula
   bf16  wmma.mma m16n16k16, bf16 inputs  (Ampere and later)     8192
   fp8   mma.sync m16n8k32, e4m3 inputs   (Ada/Hopper and later) 8192
   fp16_sparse  mma.sp m16n8k32, f16, 2:4 sparse A (Ampere and later) 8192 dense-equivalent, 4096 performed
-FP4 has no warp-level MMA on B200 (mma.sync takes FP4 only on sm_120; ptxas 13.0 refuses it for
-sm_100a), so the FP4 traces use Blackwell's tcgen05.mma: 592 CTAs of one warp whose first thread
-issues 16 MMAs of m128n256 into tensor memory, commits them to an mbarrier and waits on it:
+On Hopper warp-level MMAs run below the tensor peak (configs/h100.yaml,
+tensor.warp_mma_fraction_of_peak); its peak is wgmma's, so two more traces use it: 592 CTAs of one
+warpgroup (4 warps), each warp issuing 16 wgmma.mma_async m64n256 into two accumulators (a warp
+computes a quarter of each), then committing the group and waiting for it:
+  fp16_wgmma  wgmma m64n256k16, f16 inputs   (sm_90a: H100, H200)  8388608 FLOP per instruction
+  fp8_wgmma   wgmma m64n256k32, e4m3 inputs  (sm_90a)              16777216
+Blackwell's peak is tcgen05.mma's (B200's warp-level MMAs run below it too), and FP4 has no
+warp-level MMA there (mma.sync takes FP4 only on sm_120; ptxas 13.0 refuses it for sm_100a), so
+four traces use tcgen05.mma: 592 CTAs of one warp whose first thread issues 16 MMAs of m128n256
+into tensor memory, commits them to an mbarrier and waits on it:
+  fp16_tcgen05  kind::f16, f16 inputs, K = 16                    1048576 FLOP per instruction
+  fp8_tcgen05   kind::f8f6f4 with e4m3 inputs, K = 32             2097152
   fp4           kind::mxf4nvf4.block_scale (NVFP4), K = 64         4194304 FLOP per instruction
   fp4_f8f6f4    kind::f8f6f4 with e2m1 inputs (unscaled), K = 32  2097152
 Run from the repository root:  python3 tools/traces/make_precision_ladder.py
@@ -31,9 +40,18 @@ FORMS = {
     "fp16_sparse": ("mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32", 4, 4, 4),
 }
 SPARSE_TAIL = ", %r127, 0"  # metadata register, sparsity selector
+# Hopper's warpgroup MMAs: D is 128 f32 registers per thread for N = 256; A and B come through
+# shared-memory descriptors (two 64-bit registers).
+WGMMA = {
+    "fp16_wgmma": "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16",
+    "fp8_wgmma": "wgmma.mma_async.sync.aligned.m64n256k32.f32.e4m3.e4m3",
+}
+WGMMA_MMAS = 16
 # Whole-SM tcgen05 forms: warpsim's trace spelling appends the shape and types PTX keeps in the
 # instruction descriptor (docs/trace-format.md).
 TCGEN05 = {
+    "fp16_tcgen05": "tcgen05.mma.cta_group::1.kind::f16.m128n256k16.f32.f16.f16",
+    "fp8_tcgen05": "tcgen05.mma.cta_group::1.kind::f8f6f4.m128n256k32.f32.e4m3.e4m3",
     "fp4": "tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.scale_vec::4X.m128n256k64.f32.e2m1.e2m1",
     "fp4_f8f6f4": "tcgen05.mma.cta_group::1.kind::f8f6f4.m128n256k32.f32.e2m1.e2m1",
 }
@@ -67,6 +85,20 @@ def warp_level(name):
     return lines
 
 
+def warpgroup(name):
+    mnemonic = WGMMA[name]
+    lines = header(name, mnemonic, 4, WGMMA_MMAS)
+    for c in range(CTAS):
+        lines.append(f".cta {c} 0 0")
+        for w in range(4):
+            lines += [f".warp {w}", "wgmma.fence.sync.aligned"]
+            for i in range(WGMMA_MMAS):
+                acc = "{%f" + str(128 * (i % 2)) + "}"  # two independent accumulators, named by their first register
+                lines.append(f"{mnemonic} {acc}, %rd1, %rd2")
+            lines += ["wgmma.commit_group.sync.aligned", "wgmma.wait_group.sync.aligned 0", "exit"]
+    return lines
+
+
 def whole_sm(name):
     # Thread 0 issues the MMAs (D in tensor memory, A and B through shared-memory descriptors),
     # then commits them to the mbarrier at shared 0; the warp waits for its phase 0.
@@ -83,7 +115,7 @@ def whole_sm(name):
 
 
 def write(name):
-    lines = whole_sm(name) if name in TCGEN05 else warp_level(name)
+    lines = whole_sm(name) if name in TCGEN05 else warpgroup(name) if name in WGMMA else warp_level(name)
     path = os.path.join(OUT, f"precision_{name}.trace.gz")
     with gzip.GzipFile(path, "wb", mtime=0) as f:
         f.write(("\n".join(lines) + "\n").encode())
@@ -92,5 +124,5 @@ def write(name):
 
 if __name__ == "__main__":
     os.makedirs(OUT, exist_ok=True)
-    for name in list(FORMS) + list(TCGEN05):
+    for name in list(FORMS) + list(WGMMA) + list(TCGEN05):
         write(name)

@@ -197,6 +197,17 @@ add("bf16_gemm", "gemm_tensor", "bf16_gemm", [8, 4, 1], 32,
     {"c": ("f~3", bf16_gemm_ref())}, ptx="ptx/bf16_gemm.sm_{sm}.ptx", requires=8.0,
     note="64 x 64 x 64 BF16 GEMM with mma.sync.m16n8k16")
 
+# Tensor-core throughput through mma.sync (four chains per warp, 8 warps per CTA, one CTA per SM
+# on H100/H200): A100's dense peak; on Hopper the share of it that warp-level MMAs reach
+# (configs/h100.yaml, tensor.warp_mma_fraction_of_peak).
+MMA_N = 256
+add("mma_throughput_f16", "arithmetic", "mma_streams_f16", 132, 256, [u32(MMA_N), buf("out", "f32", 256)],
+    {"out": ("f", [256.0 * MMA_N] * 256)}, ptx="ptx/mma_throughput.sm_{sm}.ptx", requires=8.0,
+    note="mma.sync m16n8k16 f16 -> f32, four independent chains per warp")
+add("mma_throughput_s8", "arithmetic", "mma_streams_s8", 132, 256, [u32(MMA_N), buf("out", "s32", 256)],
+    {"out": ("i", [512 * MMA_N] * 256)}, ptx="ptx/mma_throughput.sm_{sm}.ptx", requires=8.0,
+    note="mma.sync m16n8k32 s8 -> s32, four independent chains per warp")
+
 add("empty_kernel", "baseline", "empty_kernel", 1, 32, [], {}, note="launch cost only; subtracted from every measured time")
 
 
@@ -216,7 +227,7 @@ def write_outputs():
             if fmt == "seq":
                 continue  # checked by the harness from the rule; too big to keep as a file
             rtol, atol = tolerance(fmt)
-            code = fmt[0] if fmt[0] in "fdI" else "f"
+            code = fmt[0] if fmt[0] in "fdIi" else "f"
             path = os.path.join(HERE, "ref", f"{name}_{bname}.bin")
             with open(path, "wb") as f:
                 f.write(struct.pack(f"<{len(values)}{code}", *values))

@@ -98,8 +98,9 @@ SassMapping tensor(std::string_view base, const std::vector<std::string_view>& t
   // HMMA.SP / IMMA.SP (2:4 sparse A, e.g. HMMA.SP.16832.F32 for mma.sp m16n8k32): the shape is the
   // logical one, of which the tensor cores perform half (OpInfo::sparse).
   const std::string mma = has(t, "SP") ? "mma.sp.sync.aligned.m" : "mma.sync.aligned.m";
+  const bool warpgroup = base == "HGMMA" || base == "IGMMA" || base == "QGMMA";
   return {mma + std::to_string(m) + "n" + std::to_string(n) + "k" + std::to_string(k) + ".row.col." + acc + "." + prec + "." + prec + "." + acc,
-          true};
+          true, warpgroup};
 }
 
 SassMapping memory(std::string_view base, const std::vector<std::string_view>& t, uint32_t width) {

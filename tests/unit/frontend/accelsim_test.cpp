@@ -177,6 +177,33 @@ std::string one_warp_traceg(const std::string& header_extra, const std::string& 
          insts + "#END_TB\n";
 }
 
+// Hopper: a warp's HGMMA (its quarter of a warpgroup MMA) runs at the full tensor rate, an HMMA
+// of the same FLOPs (HGMMA.64x8x16's quarter is m16n8k16) at the warp-level share of it
+// (tensor.warp_mma_fraction_of_peak); on A100 there is no such cut.
+TEST(AccelSimTrace, HopperRunsHgmmaAtTheFullRateAndHmmaBelowIt) {
+  auto cycles = [](const std::string& arch, const std::string& opcode, int n) {
+    std::string insts;
+    for (int i = 0; i < n; ++i) {
+      const std::string acc = "R" + std::to_string(16 + 4 * (i % 8));  // independent accumulators
+      insts += "0000 ffffffff 1 " + acc + " " + opcode + " 3 R2 R4 " + acc + " 0 0\n";
+    }
+    insts += "0000 ffffffff 0 EXIT 0 0 0\n";
+    TempDir dir;
+    return test::simulate_file(arch, dir.write("k.traceg", one_warp_traceg("", insts, n + 1))).kernels.at(0).cycles;
+  };
+  for (const std::string arch : {"h100", "a100"}) {
+    const GpuSpec spec = load_gpu_config(arch).spec;
+    const double per_sub = spec.tensor.flops_per_clk_per_sm[static_cast<int>(TensorPrecision::kFp16)] / 4.0;
+    const double full = 4096.0 / per_sub * spec.clocks.boost_mhz / spec.clocks.tensor_peak_mhz;  // cycles per MMA
+    const double hgmma = double(cycles(arch, "HGMMA.64x8x16.F32", 256) - cycles(arch, "HGMMA.64x8x16.F32", 128));
+    const double hmma = double(cycles(arch, "HMMA.16816.F32", 256) - cycles(arch, "HMMA.16816.F32", 128));
+    EXPECT_NEAR(hgmma, 128 * full, 1.0) << arch;
+    EXPECT_NEAR(hmma, 128 * full / spec.tensor.warp_mma_fraction, 1.0) << arch;
+  }
+  EXPECT_NEAR(load_gpu_config("h100").spec.tensor.warp_mma_fraction, 0.63, 1e-9);  // configs/h100.yaml's cited share
+  EXPECT_EQ(load_gpu_config("a100").spec.tensor.warp_mma_fraction, 1.0);
+}
+
 // `from` replaced by `to` in a one-instruction trace (found by fuzz_trace: nothing after '=').
 std::string edited(const std::string& from, const std::string& to) {
   std::string t = one_warp_traceg("", "0000 ffffffff 0 EXIT 0 0 0\n");

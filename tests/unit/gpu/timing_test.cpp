@@ -164,7 +164,8 @@ TEST(Timing, MmaIssuesAtThePerSmTensorRate) {
       }
       return one_warp(b.str() + "exit\n");
     };
-    const double per_scheduler = spec.tensor.flops_per_clk_per_sm[static_cast<int>(TensorPrecision::kFp16)] / 4.0;
+    // A warp-level MMA runs at the warp-level share of the rate (Hopper: below its peak).
+    const double per_scheduler = spec.tensor.flops_per_clk_per_sm[static_cast<int>(TensorPrecision::kFp16)] / 4.0 * spec.tensor.warp_mma_fraction;
     // Tensor cores run at tensor_peak_mhz; the model counts boost-clock cycles.
     const double interval = 2.0 * 16 * 16 * 16 / per_scheduler * spec.clocks.boost_mhz / spec.clocks.tensor_peak_mhz;
     EXPECT_NEAR(double(cycles_of(arch, trace(128)) - cycles_of(arch, trace(64))), 64 * interval, 1.0) << arch;
@@ -193,6 +194,28 @@ TEST(Timing, WgmmaSplitsTheWarpgroupsProductOverItsFourWarps) {
   const double per_sm = spec.tensor.flops_per_clk_per_sm[static_cast<int>(TensorPrecision::kFp16)];
   const double cycles = 32.0 * 2 * 64 * 128 * 16 / per_sm * spec.clocks.boost_mhz / spec.clocks.tensor_peak_mhz;
   EXPECT_NEAR(double(b.kernels.at(0).cycles - a.kernels.at(0).cycles), cycles, 2.0);
+}
+
+// Hopper reaches its tensor peak only through wgmma: the same FP16 FLOPs through mma.sync take
+// 1 / tensor.warp_mma_fraction_of_peak as long, while FP64 MMAs, which have no warpgroup form,
+// run at the FP64 peak through mma.sync.
+TEST(Timing, HopperWarpLevelMmasRunBelowThePeak) {
+  GpuSpec spec = load_gpu_config("h100").spec;
+  ASSERT_LT(spec.tensor.warp_mma_fraction, 1.0);
+  auto cycles = [](const std::string& mnemonic, const std::string& operands, int k) {
+    std::ostringstream b;
+    for (int i = 0; i < k; ++i) b << mnemonic << " {%f" << i % 16 << "}, " << operands << ", {%f" << i % 16 << "}\n";
+    return double(cycles_of("h100", one_warp(b.str() + "exit\n")));
+  };
+  const double per_sub = spec.tensor.flops_per_clk_per_sm[static_cast<int>(TensorPrecision::kFp16)] / 4.0;
+  const double peak_interval = 2.0 * 16 * 8 * 16 / per_sub * spec.clocks.boost_mhz / spec.tensor_clock_mhz(TensorPrecision::kFp16);
+  const std::string f16 = "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32";
+  EXPECT_NEAR(cycles(f16, "{%r1,%r2,%r3,%r4}, {%r5,%r6}", 128) - cycles(f16, "{%r1,%r2,%r3,%r4}, {%r5,%r6}", 64),
+              64 * peak_interval / spec.tensor.warp_mma_fraction, 1.0);
+  const double fp64_per_sub = spec.tensor.flops_per_clk_per_sm[static_cast<int>(TensorPrecision::kFp64)] / 4.0;
+  const double fp64_interval = 2.0 * 8 * 8 * 4 / fp64_per_sub * spec.clocks.boost_mhz / spec.tensor_clock_mhz(TensorPrecision::kFp64);
+  const std::string f64 = "mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64";
+  EXPECT_NEAR(cycles(f64, "{%fd1}, {%fd2}", 128) - cycles(f64, "{%fd1}, {%fd2}", 64), 64 * fp64_interval, 1.0);
 }
 
 TEST(Timing, MissingTensorPrecisionIsAClearError) {
@@ -228,7 +251,7 @@ TEST(Timing, SparseMmaTakesTheTimeOfHalfItsShape) {
     EXPECT_EQ(s128.sum("gpu.sm[*].tensor.flops") - s64.sum("gpu.sm[*].tensor.flops"),
               d128.sum("gpu.sm[*].tensor.flops") - d64.sum("gpu.sm[*].tensor.flops")) << arch;
     GpuSpec spec = load_gpu_config(arch).spec;
-    const double per_scheduler = spec.tensor.flops_per_clk_per_sm[static_cast<int>(TensorPrecision::kFp16)] / 4.0;
+    const double per_scheduler = spec.tensor.flops_per_clk_per_sm[static_cast<int>(TensorPrecision::kFp16)] / 4.0 * spec.tensor.warp_mma_fraction;
     const double interval = 16.0 * 8 * 32 / per_scheduler * spec.clocks.boost_mhz / spec.tensor_clock_mhz(TensorPrecision::kFp16);
     EXPECT_NEAR(double(s128.kernels.at(0).cycles - s64.kernels.at(0).cycles), 64 * interval, 1.0) << arch;
     EXPECT_EQ(s128.kernels.at(0).cycles - s64.kernels.at(0).cycles, d128.kernels.at(0).cycles - d64.kernels.at(0).cycles) << arch;
