@@ -103,6 +103,9 @@ struct OpInfo {
   // tcgen05.mma reading A from tensor memory ([a-tmem] in PTX; warpsim's .a_tmem suffix in a
   // trace): only B then comes from shared memory.
   bool a_in_tmem = false;
+  // wgmma with A in registers (PTX's "{...}" A operand; warpsim's .a_regs before the shape in a
+  // trace): only B is read from shared memory.
+  bool a_in_registers = false;
   // tcgen05.cp: copies this many bytes of shared memory into tensor memory, asynchronously and
   // in order with the thread's MMAs (tensor_copy_bytes > 0 marks the copy).
   uint16_t tensor_copy_bytes = 0;
@@ -145,5 +148,9 @@ bool decode_mnemonic(std::string_view mnemonic, OpInfo& out, std::string& error)
 // static decode of the instruction takes this stand-in: the mnemonic with a shape and types of
 // its kind (M = 128, N = 16), e.g. ".m128n16k64.f32.e2m1.e2m1" for kind::mxf4.
 std::string tcgen05_mma_stand_in(std::string_view mnemonic);
+
+// A wgmma mnemonic marked as taking A from registers: ".a_regs" before the shape, e.g.
+// "wgmma.mma_async.sync.aligned.a_regs.m64n64k16.f32.f16.f16" (the mnemonic unchanged without a shape).
+std::string wgmma_with_a_in_registers(std::string_view mnemonic);
 
 }  // namespace warpsim

@@ -120,6 +120,7 @@ bool decode_tensor(std::string_view base, const std::vector<std::string_view>& p
   if (base == "tcgen05") out.whole_sm = true;
   out.cta_pair = base == "tcgen05" && std::find(parts.begin(), parts.end(), "cta_group::2") != parts.end();
   out.a_in_tmem = base == "tcgen05" && std::find(parts.begin(), parts.end(), "a_tmem") != parts.end();
+  out.a_in_registers = base == "wgmma" && std::find(parts.begin(), parts.end(), "a_regs") != parts.end();
   // PTX ISA (tcgen05.mma shapes): one CTA computes M = 64 or 128 rows, a pair 128 or 256.
   if (base == "tcgen05" && (out.cta_pair ? out.m != 128 && out.m != 256 : out.m != 64 && out.m != 128)) {
     error = "tcgen05.mma with " + std::string(out.cta_pair ? ".cta_group::2 has M = 128 or 256" : ".cta_group::1 has M = 64 or 128") +
@@ -130,6 +131,13 @@ bool decode_tensor(std::string_view base, const std::vector<std::string_view>& p
   out.pipe = Pipe::kTensor;
   out.writes_destination = true;
   return true;
+}
+
+std::string wgmma_with_a_in_registers(std::string_view mnemonic) {
+  std::string out(mnemonic);
+  const size_t shape = out.find(".m64n");
+  if (shape != std::string::npos) out.insert(shape, ".a_regs");
+  return out;
 }
 
 std::string tcgen05_mma_stand_in(std::string_view mnemonic) {

@@ -47,9 +47,8 @@ Summary summarize(const GpuSpec& spec, const StatRegistry& st, const StatRegistr
     }
   }
   double tensor = ratio(sum(sm + "tensor.busy_cycles"), subs * cycles);
-  // A whole-SM MMA's interval is counted once per sub-partition in busy_cycles, once in
-  // smem_bound_cycles.
-  out.tensor_smem_bound_share = ratio(sum(sm + "tensor.smem_bound_cycles") * spec.topology.sub_partitions_per_sm, sum(sm + "tensor.busy_cycles"));
+  // Both counted per sub-partition (a whole-SM MMA's interval once for each).
+  out.tensor_smem_bound_share = ratio(sum(sm + "tensor.smem_bound_cycles"), sum(sm + "tensor.busy_cycles"));
   if (tensor > out.busiest_pipe_utilisation) {
     out.busiest_pipe_utilisation = tensor;
     out.busiest_pipe = "tensor";

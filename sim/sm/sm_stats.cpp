@@ -29,7 +29,8 @@ void SmStats::register_with(StatRegistry& r, const std::string& p) const {
   r.add(p + ".tensor.flops", &tensor_flops, "FLOP", "tensor-core FLOPs (or integer OPs) performed: a 2:4 sparse MMA's are half its shape's");
   r.add(p + ".tensor.busy_cycles", &tensor_busy_cycles, "cycles", "tensor pipe busy cycles summed over sub-partitions");
   r.add(p + ".tensor.smem_bound_cycles", &tensor_smem_bound_cycles, "cycles",
-        "cycles tcgen05 MMAs took beyond their FLOPs' time, reading A and B from shared memory");
+        "cycles wgmma and tcgen05 MMAs held the tensor pipe beyond their FLOPs' time, reading A and B from shared memory, "
+        "summed over sub-partitions");
   r.add(p + ".branches", &branches, "warp instructions", "branch instructions");
   r.add(p + ".divergent_branches", &divergent_branches, "warp instructions", "branches after which fewer lanes ran");
   r.add(p + ".global_load.requests", &global_load_requests, "requests", "global/local load instructions");

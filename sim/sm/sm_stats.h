@@ -26,7 +26,7 @@ struct SmStats {
   uint64_t fp16_flops = 0;            // half arithmetic FLOPs (packed lanes counted twice)
   uint64_t tensor_flops = 0;          // MMA FLOPs (or integer OPs) performed (sparse: half the shape's)
   uint64_t tensor_busy_cycles = 0;    // summed over sub-partitions
-  uint64_t tensor_smem_bound_cycles = 0;  // tcgen05 MMAs' cycles beyond their FLOPs, reading operands from shared memory
+  uint64_t tensor_smem_bound_cycles = 0;  // MMAs' cycles beyond their FLOPs, reading operands from shared memory (per sub-partition)
   uint64_t branches = 0;
   uint64_t divergent_branches = 0;    // the next instruction ran with fewer lanes than the branch
   // Memory.

@@ -71,12 +71,38 @@ void Sm::issue_tensor(SubPartition& sp, Warp& w, const WarpInst& in, Cycle now) 
   // carried from one MMA to the next so that a stream of them keeps the exact rate.
   const uint64_t fp = static_cast<uint64_t>(std::llround(double(flops) * 65536.0 * spec_.clocks.boost_mhz /
                                                          (per_sub * spec_.tensor_clock_mhz(op.tensor)))) + sp.tensor_carry;
-  const Cycle interval = std::max<Cycle>(1, fp >> 16);
+  Cycle interval = std::max<Cycle>(1, fp >> 16);
   sp.tensor_carry = fp >> 16 ? static_cast<uint32_t>(fp & 0xffff) : 0;
+  if (op.warpgroup && !op.from_sass) {
+    // Each warp's quarter of a wgmma takes at least its share of the operands' shared-memory
+    // reads (a SASS HGMMA does not say where its A is: FLOPs only).
+    const Cycle reads = warpgroup_operand_read_cycles(op);
+    if (reads > interval) {
+      stats_.tensor_smem_bound_cycles += reads - interval;
+      interval = reads;
+      sp.tensor_carry = 0;
+    }
+  }
   sp.pipe_free[static_cast<int>(Pipe::kTensor)] = now + interval;
   stats_.tensor_flops += flops;
   stats_.tensor_busy_cycles += interval;
   for (int i = 0; i < in.num_dst; ++i) w.scoreboard.set(in.dst(i), now + spec_.tensor.latency + interval, Producer::kFixed);
+}
+
+// The shared-memory reads of a wgmma's operands, in cycles, under the rule tcgen05.mma's follow
+// (issue_whole_sm_mma): A (unless it is in registers) and B are read once for the warpgroup, a
+// row of K elements per row of A and of B, at the banks' rate (banks x bank_bytes per clock). The
+// four warps' quarters run on the four sub-partitions at once, each with a quarter of the port,
+// so each takes the whole MMA's read time. Assumed for Hopper (no measurement in the reference):
+// it makes an SS wgmma with N < 64 bound by its reads at 16-bit types, and RS ones not.
+Cycle Sm::warpgroup_operand_read_cycles(const OpInfo& op) const {
+  uint32_t bits = 16;
+  if (op.tensor == TensorPrecision::kTf32) bits = 32;
+  if (op.tensor == TensorPrecision::kFp8 || op.tensor == TensorPrecision::kInt8) bits = 8;
+  const double b_row = double(op.k) * bits / 8, a_row = op.sparse ? b_row / 2 : b_row;  // a 2:4 sparse A keeps half of K
+  const double bytes = (op.a_in_registers ? 0.0 : op.m * a_row) + op.n * b_row;
+  const double per_clk = std::max(1.0, double(spec_.memory.shared.banks) * spec_.memory.shared.bank_bytes);
+  return static_cast<Cycle>(std::ceil(bytes / per_clk));
 }
 
 // A whole-SM tcgen05 operation: it starts when every sub-partition's tensor pipe is free (their
@@ -138,7 +164,7 @@ void Sm::issue_whole_sm_mma(Warp& w, const WarpInst& in, uint64_t flops_per_clk,
     }
   }
   hold_tensor_pipes(start, interval);
-  if (reads > compute) stats_.tensor_smem_bound_cycles += reads - compute;
+  if (reads > compute) stats_.tensor_smem_bound_cycles += (reads - compute) * subs_.size();
   stats_.tensor_flops += flops;
   stats_.tensor_busy_cycles += interval * subs_.size();
   w.tensor_done = std::max(w.tensor_done, start + interval + spec_.tensor.latency);

@@ -325,7 +325,13 @@ class Lowering {
     // tcgen05.mma's shape and types are in its instruction descriptor: each record gets its own
     // OpInfo at run time (tensor_memory.cpp); this one only stands in until then.
     const bool tcgen05_mma = in.opcode.rfind("tcgen05.mma.", 0) == 0;
-    if (!decode_mnemonic(tcgen05_mma ? tcgen05_mma_stand_in(in.opcode) : in.opcode, e.op, error)) fail(in.line, in.column, error);
+    // wgmma with A in registers reads only B from shared memory: its timing record says so.
+    const bool wgmma_a_in_registers = in.opcode.rfind("wgmma.mma_async.", 0) == 0 && in.operands.size() > 1 &&
+                                      in.operands[1].kind == Operand::Kind::kVector;
+    const std::string mnemonic = tcgen05_mma            ? tcgen05_mma_stand_in(in.opcode)
+                                 : wgmma_a_in_registers ? wgmma_with_a_in_registers(in.opcode)
+                                                        : in.opcode;
+    if (!decode_mnemonic(mnemonic, e.op, error)) fail(in.line, in.column, error);
     if (in.guard) {
       auto it = regs_.find(*in.guard);
       if (it == regs_.end()) fail(in.line, in.column, "predicate " + *in.guard + " is not declared");

@@ -101,7 +101,7 @@ TEST(Tcgen05Timing, SharedMemoryOperandReadsBoundNarrowMmas) {
   const double compute64 = 2.0 * 128 * 64 * 16 / 8192 * 1980 / 1856;
   auto [ss, ss_bound] = per_mma("tcgen05.mma.cta_group::1.kind::f16.m128n64k16.f32.f16.f16");
   EXPECT_NEAR(ss, 48.0, 1.0);
-  EXPECT_EQ(ss_bound, 3 * (48 - static_cast<uint64_t>(std::llround(compute64))));
+  EXPECT_EQ(ss_bound, 3 * 4 * (48 - static_cast<uint64_t>(std::llround(compute64))));  // per sub-partition
   auto [ts, ts_bound] = per_mma("tcgen05.mma.cta_group::1.kind::f16.a_tmem.m128n64k16.f32.f16.f16");
   EXPECT_NEAR(ts, compute64, 1.0);
   EXPECT_EQ(ts_bound, 0u);

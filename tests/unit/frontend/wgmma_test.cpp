@@ -119,6 +119,11 @@ TEST(WgmmaPtx, RegisterAOperandFollowsTheFragmentLayout) {
                                                         "  - {buffer: {name: out, elem: f32, count: 512}}\ndump: [out]\n");
   auto r = test::run_cli({"run", "--arch", "h100", launch, "--dump-dir", dir.path(""), "--checks", "error"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
+  // The timing record says A came from registers (only B is read from shared memory), and the
+  // trace replays with the same timing.
+  const auto replay = test::run_and_replay("h100", launch, dir);
+  EXPECT_NE(replay.trace.find("wgmma.mma_async.sync.aligned.a_regs.m64n8k16.f32.f16.f16"), std::string::npos);
+  EXPECT_EQ(replay.direct, replay.replay);
   // A (64 x 16) from the register fragment: register j of lane l of warp q holds the halves at
   // row 16q + l / 4 + 8 (j % 2), columns 2 (l % 4) + 8 (j / 2) + {0, 1}.
   float am[64][16], bm[16][8];

@@ -218,6 +218,42 @@ TEST(Timing, HopperWarpLevelMmasRunBelowThePeak) {
   EXPECT_NEAR(cycles(f64, "{%fd1}, {%fd2}", 128) - cycles(f64, "{%fd1}, {%fd2}", 64), 64 * fp64_interval, 1.0);
 }
 
+// A wgmma reads B, and A unless it is in registers, from shared memory at the banks' 128 bytes
+// per clock (the rule tcgen05.mma's reads follow): m64n32k16 with both there reads (64 + 32) rows
+// x 32 bytes = 24 clocks, more than its 2 x 64 x 32 x 16 FLOPs take (17.3 clocks at H100's rate
+// and tensor clock), so it takes 24 per MMA; with A in registers it reads 8 and takes its FLOPs'
+// time. At N = 256 the FLOPs (138.5) outlast the reads (80) either way.
+TEST(Timing, WgmmaOperandReadsBoundNarrowSharedMemoryMmas) {
+  GpuSpec spec = load_gpu_config("h100").spec;
+  auto run = [](const std::string& mnemonic, int k) {
+    std::string t = test::kernel_header("k", 1, 128) + ".cta 0 0 0\n";
+    for (int w = 0; w < 4; ++w) {
+      t += ".warp " + std::to_string(w) + "\n";
+      for (int i = 0; i < k; ++i) t += mnemonic + " {%f" + std::to_string(i % 8) + "}, %rd1, %rd2\n";
+      t += "exit\n";
+    }
+    return test::simulate_text("h100", t);
+  };
+  auto per_mma = [&](const std::string& mnemonic) {
+    auto a = run(mnemonic, 32), b = run(mnemonic, 64);
+    return std::pair{double(b.kernels.at(0).cycles - a.kernels.at(0).cycles) / 32,
+                     b.sum("gpu.sm[*].tensor.smem_bound_cycles") - a.sum("gpu.sm[*].tensor.smem_bound_cycles")};
+  };
+  const double clock = spec.clocks.boost_mhz / spec.clocks.tensor_peak_mhz;
+  const double per_sub = spec.tensor.flops_per_clk_per_sm[static_cast<int>(TensorPrecision::kFp16)] / 4.0;
+  const double compute32 = 2.0 * 16 * 32 * 16 / per_sub * clock, compute256 = 2.0 * 16 * 256 * 16 / per_sub * clock;
+  ASSERT_NEAR(compute32, 17.3, 0.1);
+  auto [ss, ss_bound] = per_mma("wgmma.mma_async.sync.aligned.m64n32k16.f32.f16.f16");
+  EXPECT_NEAR(ss, 24.0, 0.05);
+  EXPECT_EQ(ss_bound, 32u * 4 * (24 - 17));  // each warp's MMA: 24 clocks where its FLOPs' whole clocks were 17
+  auto [rs, rs_bound] = per_mma("wgmma.mma_async.sync.aligned.a_regs.m64n32k16.f32.f16.f16");
+  EXPECT_NEAR(rs, compute32, 0.05);
+  EXPECT_EQ(rs_bound, 0u);
+  EXPECT_NEAR(per_mma("wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16").first, compute256, 0.05);
+  // FP8 at N = 32: K = 32 is 32 bytes a row too, the FLOPs twice as fast: (64 + 32) x 32 / 128 = 24.
+  EXPECT_NEAR(per_mma("wgmma.mma_async.sync.aligned.m64n32k32.f32.e4m3.e4m3").first, 24.0, 0.05);
+}
+
 TEST(Timing, MissingTensorPrecisionIsAClearError) {
   std::string t = one_warp("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%f0,%f1,%f2,%f3}, {%r1,%r2,%r3,%r4}, {%r5,%r6}, {%f0,%f1,%f2,%f3}\n");
   try {
