@@ -336,14 +336,16 @@ std::vector<MicrobenchResult> run_microbenchmarks(const GpuSpec& spec, const Mic
         kib(uint64_t(bytes)) + ", second pass; DRAM peak " + std::to_string(int(peak_gbps)) + " GB/s");
   }
 
-  // Compute: FP32 FMA and MMA throughput over the whole GPU.
+  // Compute: FP32 FMA and MMA throughput over the whole GPU, in TFLOP/s: `flops` over one
+  // kernel's simulated time.
+  auto tflops = [&](const GeneratedKernel& kernel, double flops) {
+    return flops / (double(runner.simulate({kernel}).kernels.at(0).cycles()) / spec.cycles_per_second()) / 1e12;
+  };
   {
     const uint32_t ctas = 4 * spec.topology.sms;
     const uint64_t count = 512;
     runner.label("fp32_fma");
-    auto r = runner.simulate({independent("fma.rn.f32", ctas, 8, count)});
-    const double flops = double(ctas) * 8 * count * 32 * 2;
-    add("compute", "FP32 FMA", "TFLOP/s", flops / (double(r.kernels.at(0).cycles()) / spec.cycles_per_second()) / 1e12, "fp32_tflops");
+    add("compute", "FP32 FMA", "TFLOP/s", tflops(independent("fma.rn.f32", ctas, 8, count), double(ctas) * 8 * count * 32 * 2), "fp32_tflops");
   }
   struct Mma {
     TensorPrecision p;
@@ -381,10 +383,8 @@ std::vector<MicrobenchResult> run_microbenchmarks(const GpuSpec& spec, const Mic
     const std::string precision(tensor_precision_name(x.p));
     const std::string api = wmma ? "wmma " : x.sparse ? "mma.sp " : "mma.sync ";
     runner.label(std::string(wmma ? "wmma_" : x.sparse ? "mma_sp_" : "mma_") + precision);
-    auto r = runner.simulate({independent(x.mnemonic, ctas, 4, count)});
-    const double flops = double(ctas) * 4 * count * 2.0 * x.m * x.n * x.k;
     add("compute", api + precision + (x.sparse ? " (2:4 sparse)" : ""), "TFLOP/s",
-        flops / (double(r.kernels.at(0).cycles()) / spec.cycles_per_second()) / 1e12, below_peak ? "" : x.key,
+        tflops(independent(x.mnemonic, ctas, 4, count), double(ctas) * 4 * count * 2.0 * x.m * x.n * x.k), below_peak ? "" : x.key,
         "m" + std::to_string(x.m) + "n" + std::to_string(x.n) + "k" + std::to_string(x.k) + (x.sparse ? ", dense-equivalent FLOPs" : "") + " at " +
             std::to_string(int(ghz * 1000)) + " MHz" +
             (below_peak ? "; warp-level MMAs reach " + std::to_string(int(std::lround(warp_share * 100))) +
@@ -409,10 +409,9 @@ std::vector<MicrobenchResult> run_microbenchmarks(const GpuSpec& spec, const Mic
     const uint64_t count = 64;
     const std::string precision(tensor_precision_name(x.p));
     runner.label(std::string(x.sparse ? "wgmma_sp_" : "wgmma_") + precision);
-    auto r = runner.simulate({independent(x.mnemonic, ctas, 4, count)});
     const double flops = double(ctas) * count * 2.0 * x.m * x.n * x.k;  // one MMA per warpgroup
     add("compute", std::string(x.sparse ? "wgmma.sp " : "wgmma ") + precision + (x.sparse ? " (2:4 sparse)" : ""), "TFLOP/s",
-        flops / (double(r.kernels.at(0).cycles()) / spec.cycles_per_second()) / 1e12, x.key,
+        tflops(independent(x.mnemonic, ctas, 4, count), flops), x.key,
         "m64n256k" + std::to_string(x.k) + (x.sparse ? ", A in registers, dense-equivalent FLOPs" : "") + ", one warpgroup per CTA, 4 CTAs per SM");
   }
   // Blackwell's peak is tcgen05.mma's, and its FP6 and FP4 exist only there: FP6 through
@@ -432,11 +431,9 @@ std::vector<MicrobenchResult> run_microbenchmarks(const GpuSpec& spec, const Mic
     const uint32_t ctas = 4 * spec.topology.sms;
     const uint64_t count = 32;
     runner.label(std::string("tcgen05_") + std::string(tensor_precision_name(x.p)));
-    auto r = runner.simulate({tcgen05_stream(x.mnemonic, ctas, count)});
-    const double flops = double(ctas) * count * 2.0 * x.m * x.n * x.k;
     const std::string mnemonic(x.mnemonic), kind = mnemonic.substr(mnemonic.find("kind::"), mnemonic.find('.', mnemonic.find("kind::")) - mnemonic.find("kind::"));
     add("compute", "tcgen05 " + std::string(tensor_precision_name(x.p)), "TFLOP/s",
-        flops / (double(r.kernels.at(0).cycles()) / spec.cycles_per_second()) / 1e12, x.key,
+        tflops(tcgen05_stream(x.mnemonic, ctas, count), double(ctas) * count * 2.0 * x.m * x.n * x.k), x.key,
         kind + (x.p == TensorPrecision::kFp4 ? " (NVFP4)" : "") + " m128n256k" + std::to_string(x.k) + ", one thread per CTA issuing, 4 CTAs per SM");
   }
   return out;
