@@ -89,18 +89,24 @@ void Sm::issue_tensor(SubPartition& sp, Warp& w, const WarpInst& in, Cycle now) 
   for (int i = 0; i < in.num_dst; ++i) w.scoreboard.set(in.dst(i), now + spec_.tensor.latency + interval, Producer::kFixed);
 }
 
+namespace {
+
+// The bytes an MMA reads from shared memory for `a_rows` rows of A and `b_rows` of B: K spans 32
+// bytes of a row in every dense kind and type (16 f16 or bf16, 8 tf32, 32 FP8 or INT8 or 8-bit
+// FP6/FP4 containers, 64 packed FP4); a 2:4 sparse MMA's K is twice that, of which A holds half,
+// so its B rows are 64 bytes.
+double mma_operand_bytes(const OpInfo& op, double a_rows, double b_rows) { return a_rows * 32 + b_rows * (op.sparse ? 64 : 32); }
+
+}  // namespace
+
 // The shared-memory reads of a wgmma's operands, in cycles, under the rule tcgen05.mma's follow
-// (issue_whole_sm_mma): A (unless it is in registers) and B are read once for the warpgroup, a
-// row of K elements per row of A and of B, at the banks' rate (banks x bank_bytes per clock). The
-// four warps' quarters run on the four sub-partitions at once, each with a quarter of the port,
-// so each takes the whole MMA's read time. Assumed for Hopper (no measurement in the reference):
-// it makes an SS wgmma with N < 64 bound by its reads at 16-bit types, and RS ones not.
+// (issue_whole_sm_mma): A (unless it is in registers) and B are read once for the warpgroup at
+// the banks' rate (banks x bank_bytes per clock). The four warps' quarters run on the four
+// sub-partitions at once, each with a quarter of the port, so each takes the whole MMA's read
+// time. Assumed for Hopper (no measurement in the reference): it makes an SS wgmma with N < 64
+// bound by its reads, and RS ones not.
 Cycle Sm::warpgroup_operand_read_cycles(const OpInfo& op) const {
-  uint32_t bits = 16;
-  if (op.tensor == TensorPrecision::kTf32) bits = 32;
-  if (op.tensor == TensorPrecision::kFp8 || op.tensor == TensorPrecision::kInt8) bits = 8;
-  const double b_row = double(op.k) * bits / 8, a_row = op.sparse ? b_row / 2 : b_row;  // a 2:4 sparse A keeps half of K
-  const double bytes = (op.a_in_registers ? 0.0 : op.m * a_row) + op.n * b_row;
+  const double bytes = mma_operand_bytes(op, op.a_in_registers ? 0.0 : op.m, op.n);
   const double per_clk = std::max(1.0, double(spec_.memory.shared.banks) * spec_.memory.shared.bank_bytes);
   return static_cast<Cycle>(std::ceil(bytes / per_clk));
 }
@@ -143,15 +149,14 @@ void Sm::issue_whole_sm_mma(Warp& w, const WarpInst& in, uint64_t flops_per_clk,
   const auto compute = std::max<Cycle>(1, static_cast<Cycle>(std::llround(share * double(flops) * spec_.clocks.boost_mhz /
                                                                            (double(flops_per_clk) * spec_.tensor_clock_mhz(op.tensor)))));
   // The tensor cores read their operands from shared memory at its banks' rate (banks x
-  // bank_bytes per clock): K spans 32 bytes of a row in every kind (16 f16, 8 tf32, 32 FP8 or
-  // FP6/FP4 containers, 64 packed FP4), so an MMA reads 32 bytes for each row of A (unless A is
-  // in tensor memory) and of B, a pair's SM its half of each. With both in shared memory, an
+  // bank_bytes per clock): a row of K for each row of A (unless A is in tensor memory) and of B
+  // (mma_operand_bytes), a pair's SM its half of each. With both in shared memory, an
   // f16 M = 128 MMA with N < 128 is bound by these reads, not its FLOPs (SemiAnalysis,
   // "Dissecting Nvidia Blackwell", 2026: SS MMAs with N < 128 are SMEM-bandwidth bound at about
   // 128 B/cycle; with A in tensor memory they reach peak).
-  const double rows = (op.a_in_tmem ? 0.0 : double(op.m)) + double(op.n);
+  const double bytes = mma_operand_bytes(op, op.a_in_tmem ? 0.0 : double(op.m), double(op.n));
   const uint64_t per_clk = std::max<uint64_t>(1, uint64_t{spec_.memory.shared.banks} * spec_.memory.shared.bank_bytes);
-  const auto reads = static_cast<Cycle>(std::ceil(share * rows * 32.0 * in.active_lanes() / double(per_clk)));
+  const auto reads = static_cast<Cycle>(std::ceil(share * bytes * in.active_lanes() / double(per_clk)));
   Cycle interval = std::max(compute, reads);
   Cycle start = tensor_pipes_free(now);
   if (op.cta_pair) {
