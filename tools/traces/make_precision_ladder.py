@@ -12,8 +12,8 @@ On Hopper warp-level MMAs run below the tensor peak (configs/h100.yaml,
 tensor.warp_mma_fraction_of_peak); its peak is wgmma's, so two more traces use it: 592 CTAs of one
 warpgroup (4 warps), each warp issuing 16 wgmma.mma_async m64n256 into two accumulators (a warp
 computes a quarter of each), then committing the group and waiting for it:
-  fp16_wgmma  wgmma m64n256k16, f16 inputs   (sm_90a: H100, H200)  8388608 FLOP per instruction
-  fp8_wgmma   wgmma m64n256k32, e4m3 inputs  (sm_90a)              16777216
+  fp16_wgmma  wgmma m64n256k16, f16 inputs   (sm_90a: H100, H200)  524288 FLOP per instruction (a quarter per warp)
+  fp8_wgmma   wgmma m64n256k32, e4m3 inputs  (sm_90a)              1048576
 Blackwell's peak is tcgen05.mma's (B200's warp-level MMAs run below it too), and FP4 has no
 warp-level MMA there (mma.sync takes FP4 only on sm_120; ptxas 13.0 refuses it for sm_100a), so
 four traces use tcgen05.mma: 592 CTAs of one warp whose first thread issues 16 MMAs of m128n256
