@@ -15,8 +15,8 @@ cd "$(dirname "$0")"
 command -v nvcc >/dev/null || export PATH=/usr/local/cuda/bin:$PATH
 command -v nvcc >/dev/null || { echo "run_on_gpu: nvcc not found" >&2; exit 1; }
 command -v nvidia-smi >/dev/null || { echo "run_on_gpu: nvidia-smi not found: is there an NVIDIA GPU?" >&2; exit 1; }
-cc=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d ' .')
-gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | tr ' ' '_' | tr -cd 'A-Za-z0-9_-')
+cc=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | sed -n 1p | tr -d ' .')
+gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | sed -n 1p | tr ' ' '_' | tr -cd 'A-Za-z0-9_-')
 out=${1:-measurements/${gpu}-$(date -u +%Y%m%d-%H%M).json}
 [ $# -gt 0 ] && shift  # the rest goes to the harness (--runs, --warmup, --only)
 mkdir -p "$(dirname "$out")"
