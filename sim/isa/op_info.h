@@ -89,9 +89,6 @@ struct OpInfo {
   // of its M rows (PTX ISA, "Asynchronous Warpgroup Level Matrix Multiply-Accumulate"), so one
   // warp's share of the FLOPs is a quarter of the shape's.
   uint8_t warps_sharing = 1;
-  // A warpgroup MMA (PTX wgmma, SASS HGMMA/IGMMA/QGMMA): Hopper's path to the full tensor rate.
-  // Warp-level MMAs (mma.sync, mma.sp, wmma) run at TensorSpec::warp_mma_fraction of it.
-  bool warpgroup = false;
   // tcgen05.mma (Blackwell): one thread issues the whole MMA, which runs on all the SM's tensor
   // cores asynchronously into tensor memory; tcgen05.commit then arrives on an mbarrier once the
   // thread's MMAs are done (after_tensor).
@@ -136,6 +133,9 @@ struct OpInfo {
   // (tex_row_bytes further on) and of the next slice (tex_slice_bytes): 0 when it does not.
   uint32_t tex_row_bytes = 0, tex_slice_bytes = 0;
   bool from_sass = false;    // decoded from an Accel-Sim SASS opcode (shape already checked by the hardware)
+  // A warpgroup MMA (PTX wgmma, SASS HGMMA/IGMMA/QGMMA): Hopper's path to the full tensor rate.
+  // Warp-level MMAs (mma.sync, mma.sp, wmma) run at TensorSpec::warp_mma_fraction of it.
+  bool warpgroup() const { return warps_sharing > 1; }
   uint64_t tensor_flops() const { return (sparse ? 1ull : 2ull) * m * n * k * mma_per_warp / warps_sharing; }
 };
 

@@ -107,10 +107,7 @@ bool decode_tensor(std::string_view base, const std::vector<std::string_view>& p
   if (base == "mma" && out.m == 8 && out.n == 8 && out.k == 4 && prec == TensorPrecision::kFp16) out.mma_per_warp = 4;
   // ptxas 13.0: "Feature '.m16n8k4 with double types' requires .target sm_90 or higher" (also k8, k16).
   if (base == "mma" && prec == TensorPrecision::kFp64 && out.m == 16) out.min_compute_capability = std::max<uint16_t>(out.min_compute_capability, 90);
-  if (base == "wgmma") {
-    out.warps_sharing = 4;
-    out.warpgroup = true;
-  }
+  if (base == "wgmma") out.warps_sharing = 4;
   // mma.sp, mma.sp::ordered_metadata, wgmma.mma_async.sp, tcgen05.mma.sp.
   out.sparse = std::find_if(parts.begin(), parts.end(), [](std::string_view p) { return p == "sp" || p.starts_with("sp::"); }) != parts.end();
   if (out.sparse && prec == TensorPrecision::kFp64) {

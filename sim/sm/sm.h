@@ -105,7 +105,6 @@ class Sm : public Component, public MemResponder, private LoadStoreClient {
   void issue_memory(Warp& w, uint32_t slot, const WarpInst& in, Cycle now);
   void issue_tensor(SubPartition& sp, Warp& w, const WarpInst& in, Cycle now);
   void issue_whole_sm_mma(Warp& w, const WarpInst& in, uint64_t flops_per_clk, Cycle now);  // sm_tensor.cpp
-  Cycle warpgroup_operand_read_cycles(const OpInfo& op) const;                             // sm_tensor.cpp
   void issue_tensor_copy(Warp& w, const WarpInst& in, Cycle now);
   Cycle occupy_all_tensor_pipes(Cycle now, Cycle interval);
   Cycle tensor_pipes_free(Cycle now) const;             // when every sub-partition's tensor pipe is free, at or after now

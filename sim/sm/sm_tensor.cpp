@@ -15,6 +15,21 @@
 #include "sm/sm.h"
 
 namespace warpsim {
+namespace {
+
+// The bytes an MMA reads from shared memory for `a_rows` rows of A and `b_rows` of B: K spans 32
+// bytes of a row in every dense kind and type (16 f16 or bf16, 8 tf32, 32 FP8 or INT8 or 8-bit
+// FP6/FP4 containers, 64 packed FP4); a 2:4 sparse MMA's K is twice that, of which A holds half,
+// so its B rows are 64 bytes.
+double mma_operand_bytes(const OpInfo& op, double a_rows, double b_rows) { return a_rows * 32 + b_rows * (op.sparse ? 64 : 32); }
+
+// Clocks to read `bytes` of shared memory at its banks' rate (banks x bank_bytes per clock), as
+// the tensor cores read their operands and tcgen05.cp its data.
+Cycle shared_read_cycles(const GpuSpec& spec, double bytes) {
+  return static_cast<Cycle>(std::ceil(bytes / std::max(1.0, double(spec.memory.shared.banks) * spec.memory.shared.bank_bytes)));
+}
+
+}  // namespace
 
 void Sm::issue_tensor(SubPartition& sp, Warp& w, const WarpInst& in, Cycle now) {
   const OpInfo& op = *in.op;
@@ -32,7 +47,7 @@ void Sm::issue_tensor(SubPartition& sp, Warp& w, const WarpInst& in, Cycle now) 
   }
   // wgmma exists only on sm_90a (PTX ISA: "requires sm_90a"); Blackwell's tensor cores take
   // tcgen05.mma instead. (A SASS trace's HGMMA replays anywhere: its timing is the question.)
-  if (op.warpgroup && !op.from_sass && spec_.compute_capability / 10 != 9) {
+  if (op.warpgroup() && !op.from_sass && spec_.compute_capability / 10 != 9) {
     throw InputError(SourceLocation{kernel_->source_file, in.line, 1},
                      "'" + op.mnemonic + "' is Hopper's warpgroup MMA (sm_90a only); " + spec_.name + " has compute capability " +
                          std::to_string(spec_.compute_capability / 10) + "." + std::to_string(spec_.compute_capability % 10) +
@@ -61,7 +76,7 @@ void Sm::issue_tensor(SubPartition& sp, Warp& w, const WarpInst& in, Cycle now) 
   // Warp-level MMAs reach only TensorSpec::warp_mma_fraction of the dense rate (Hopper: wgmma
   // is needed for the full rate); warpgroup MMAs reach all of it, and so do FP64 MMAs, which
   // have no warpgroup form (PTX ISA: wgmma takes no f64), so the FP64 tensor peak is mma.sync's.
-  const bool full_rate = op.warpgroup || op.tensor == TensorPrecision::kFp64;
+  const bool full_rate = op.warpgroup() || op.tensor == TensorPrecision::kFp64;
   const double per_sub = std::max(1.0, double(per_sm / subs_.size()) * (full_rate ? 1.0 : spec_.tensor.warp_mma_fraction));
   const uint64_t flops = op.tensor_flops();
   // Tensor cores run at the clock NVIDIA's tensor peaks assume (clocks.tensor_peak_mhz, or the
@@ -73,10 +88,13 @@ void Sm::issue_tensor(SubPartition& sp, Warp& w, const WarpInst& in, Cycle now) 
                                                          (per_sub * spec_.tensor_clock_mhz(op.tensor)))) + sp.tensor_carry;
   Cycle interval = std::max<Cycle>(1, fp >> 16);
   sp.tensor_carry = fp >> 16 ? static_cast<uint32_t>(fp & 0xffff) : 0;
-  if (op.warpgroup && !op.from_sass) {
-    // Each warp's quarter of a wgmma takes at least its share of the operands' shared-memory
-    // reads (a SASS HGMMA does not say where its A is: FLOPs only).
-    const Cycle reads = warpgroup_operand_read_cycles(op);
+  if (op.warpgroup() && !op.from_sass) {
+    // A wgmma's operands are read under tcgen05.mma's rule (issue_whole_sm_mma): A (unless in
+    // registers) and B once for the warpgroup. The four warps' quarters run on the four
+    // sub-partitions at once, each with a quarter of the port, so each takes the whole MMA's read
+    // time. Assumed for Hopper (no measurement in the reference): an SS wgmma with N < 64 is bound
+    // by its reads, an RS one is not. A SASS HGMMA does not say where its A is: FLOPs only.
+    const Cycle reads = shared_read_cycles(spec_, mma_operand_bytes(op, op.a_in_registers ? 0.0 : op.m, op.n));
     if (reads > interval) {
       stats_.tensor_smem_bound_cycles += reads - interval;
       interval = reads;
@@ -87,28 +105,6 @@ void Sm::issue_tensor(SubPartition& sp, Warp& w, const WarpInst& in, Cycle now) 
   stats_.tensor_flops += flops;
   stats_.tensor_busy_cycles += interval;
   for (int i = 0; i < in.num_dst; ++i) w.scoreboard.set(in.dst(i), now + spec_.tensor.latency + interval, Producer::kFixed);
-}
-
-namespace {
-
-// The bytes an MMA reads from shared memory for `a_rows` rows of A and `b_rows` of B: K spans 32
-// bytes of a row in every dense kind and type (16 f16 or bf16, 8 tf32, 32 FP8 or INT8 or 8-bit
-// FP6/FP4 containers, 64 packed FP4); a 2:4 sparse MMA's K is twice that, of which A holds half,
-// so its B rows are 64 bytes.
-double mma_operand_bytes(const OpInfo& op, double a_rows, double b_rows) { return a_rows * 32 + b_rows * (op.sparse ? 64 : 32); }
-
-}  // namespace
-
-// The shared-memory reads of a wgmma's operands, in cycles, under the rule tcgen05.mma's follow
-// (issue_whole_sm_mma): A (unless it is in registers) and B are read once for the warpgroup at
-// the banks' rate (banks x bank_bytes per clock). The four warps' quarters run on the four
-// sub-partitions at once, each with a quarter of the port, so each takes the whole MMA's read
-// time. Assumed for Hopper (no measurement in the reference): it makes an SS wgmma with N < 64
-// bound by its reads, and RS ones not.
-Cycle Sm::warpgroup_operand_read_cycles(const OpInfo& op) const {
-  const double bytes = mma_operand_bytes(op, op.a_in_registers ? 0.0 : op.m, op.n);
-  const double per_clk = std::max(1.0, double(spec_.memory.shared.banks) * spec_.memory.shared.bank_bytes);
-  return static_cast<Cycle>(std::ceil(bytes / per_clk));
 }
 
 // A whole-SM tcgen05 operation: it starts when every sub-partition's tensor pipe is free (their
@@ -154,9 +150,7 @@ void Sm::issue_whole_sm_mma(Warp& w, const WarpInst& in, uint64_t flops_per_clk,
   // f16 M = 128 MMA with N < 128 is bound by these reads, not its FLOPs (SemiAnalysis,
   // "Dissecting Nvidia Blackwell", 2026: SS MMAs with N < 128 are SMEM-bandwidth bound at about
   // 128 B/cycle; with A in tensor memory they reach peak).
-  const double bytes = mma_operand_bytes(op, op.a_in_tmem ? 0.0 : double(op.m), double(op.n));
-  const uint64_t per_clk = std::max<uint64_t>(1, uint64_t{spec_.memory.shared.banks} * spec_.memory.shared.bank_bytes);
-  const auto reads = static_cast<Cycle>(std::ceil(share * bytes * in.active_lanes() / double(per_clk)));
+  const Cycle reads = shared_read_cycles(spec_, share * mma_operand_bytes(op, op.a_in_tmem ? 0.0 : op.m, op.n) * in.active_lanes());
   Cycle interval = std::max(compute, reads);
   Cycle start = tensor_pipes_free(now);
   if (op.cta_pair) {
@@ -181,8 +175,7 @@ void Sm::issue_whole_sm_mma(Warp& w, const WarpInst& in, uint64_t flops_per_clk,
 void Sm::issue_tensor_copy(Warp& w, const WarpInst& in, Cycle now) {
   if (in.active_mask == 0) return;
   const uint64_t bytes = uint64_t{in.op->tensor_copy_bytes} * static_cast<uint64_t>(in.active_lanes());
-  const uint64_t per_clk = std::max<uint64_t>(1, uint64_t{spec_.memory.shared.banks} * spec_.memory.shared.bank_bytes);
-  const Cycle interval = std::max<Cycle>(1, (bytes + per_clk - 1) / per_clk);
+  const Cycle interval = std::max<Cycle>(1, shared_read_cycles(spec_, double(bytes)));
   const Cycle start = occupy_all_tensor_pipes(now, interval);
   w.tensor_done = std::max(w.tensor_done, start + interval + spec_.memory.shared.latency);
 }

@@ -39,7 +39,6 @@ class AccelSimState {
       throw InputError(at, "internal: SASS opcode '" + opcode + "' maps to '" + m.mnemonic + "', which does not decode: " + error);
     }
     info->from_sass = true;
-    info->warpgroup = m.warpgroup;
     const OpInfo* p = info.get();
     ops.emplace(key, std::move(info));
     sass_of[p] = opcode;

@@ -84,11 +84,7 @@ SassMapping tensor(std::string_view base, const std::vector<std::string_view>& t
   if (has(t, "BF16")) prec = "bf16";
   if (has(t, "TF32")) prec = "tf32";
   if (has(t, "E4M3") || has(t, "E5M2")) prec = "e4m3";
-  if (base == "HGMMA" || base == "IGMMA" || base == "QGMMA") {
-    // A warpgroup MMA is issued by each of its four warps: time a quarter of it per warp.
-    m = m >= 4 ? m / 4 : 1;
-    if (base == "QGMMA") prec = "e4m3";
-  }
+  if (base == "QGMMA") prec = "e4m3";
   std::string acc = prec == "f64" ? "f64" : (prec == "s8" || prec == "s4") ? "s32" : "f32";
   if (base == "HMMA" && m == 8 && n == 8 && k == 4) {
     // Volta's HMMA.884 is one of the four steps of a PTX mma.m8n8k4 (itself 4 MMAs): one
@@ -97,10 +93,13 @@ SassMapping tensor(std::string_view base, const std::vector<std::string_view>& t
   }
   // HMMA.SP / IMMA.SP (2:4 sparse A, e.g. HMMA.SP.16832.F32 for mma.sp m16n8k32): the shape is the
   // logical one, of which the tensor cores perform half (OpInfo::sparse).
-  const std::string mma = has(t, "SP") ? "mma.sp.sync.aligned.m" : "mma.sync.aligned.m";
-  const bool warpgroup = base == "HGMMA" || base == "IGMMA" || base == "QGMMA";
-  return {mma + std::to_string(m) + "n" + std::to_string(n) + "k" + std::to_string(k) + ".row.col." + acc + "." + prec + "." + prec + "." + acc,
-          true, warpgroup};
+  const std::string shape = "m" + std::to_string(m) + "n" + std::to_string(n) + "k" + std::to_string(k);
+  // A warpgroup MMA is the PTX wgmma it comes from, issued by each of its four warps, which time
+  // a quarter of it each (OpInfo::warps_sharing).
+  if (base == "HGMMA" || base == "IGMMA" || base == "QGMMA")
+    return {std::string(has(t, "SP") ? "wgmma.mma_async.sp" : "wgmma.mma_async") + ".sync.aligned." + shape + "." + acc + "." + prec + "." + prec, true};
+  const std::string mma = has(t, "SP") ? "mma.sp.sync.aligned." : "mma.sync.aligned.";
+  return {mma + shape + ".row.col." + acc + "." + prec + "." + prec + "." + acc, true};
 }
 
 SassMapping memory(std::string_view base, const std::vector<std::string_view>& t, uint32_t width) {

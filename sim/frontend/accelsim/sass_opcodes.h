@@ -11,7 +11,6 @@ namespace warpsim {
 struct SassMapping {
   std::string mnemonic;  // e.g. "fma.rn.f32", "ld.global.v4.b32", "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32"
   bool known = true;     // false: not in the table, timed as the documented default (an ALU move)
-  bool warpgroup = false;  // HGMMA/IGMMA/QGMMA: timed as a quarter of a warpgroup MMA (OpInfo::warpgroup)
 };
 
 // `mem_width` is the bytes per lane the trace gives for memory instructions (0 otherwise);
