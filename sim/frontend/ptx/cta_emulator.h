@@ -502,6 +502,7 @@ class CtaEmulator : public CtaWork {
   // An integer value (held exactly in a double, or a rounded float) clamped to type t's range.
   static uint64_t saturated(double x, const ValueType& t);
   void mma_sync(WarpState& w, const EmuInst& in);  // mma_sync.cpp
+  void mma_sync_exact(WarpState& w, const EmuInst& in);  // integer and FP64 forms
   void expand_sparse_a(const WarpState& w, const EmuInst& in, const double* stored, double* a);
   void wmma_mma(WarpState& w, const EmuInst& in);
   void wgmma(WarpState& w, const EmuInst& in, uint32_t exec);  // wgmma.cpp

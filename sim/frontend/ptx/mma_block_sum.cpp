@@ -69,7 +69,7 @@ float MmaBlockSum::dot(const float* a, const float* b, uint32_t k, float c) cons
   return dot(split(a, k, true), 0, split(b, k, false), 0, k, c);
 }
 
-float MmaBlockSum::dot(const Operand& a, size_t at_a, const Operand& b, size_t at_b, uint32_t k, float c) const {
+float MmaBlockSum::dot_blocks(const Operand& a, size_t at_a, const Operand& b, size_t at_b, uint32_t k, float c) const {
   const float* va = a.values + at_a;
   const float* vb = b.values + at_b;
   if (ieee()) {
@@ -106,8 +106,19 @@ float MmaBlockSum::block(const Operand& a, size_t at_a, const Operand& b, size_t
   // format's smallest), the accumulator's its own (at least f32's -126). Zero terms take no part.
   const uint32_t cbits = std::bit_cast<uint32_t>(c);
   const int cfield = static_cast<int>((cbits >> 23) & 0xff);
+  // Four terms a step, each with its own maximum and partial sum: the compares and the integer
+  // conversions of one step are independent (max and integer addition are exact in any order).
   int top = (cbits & 0x7fffffff) ? std::max(cfield - 127, -126) : 2 * kZero;
-  for (uint32_t i = 0; i < n; ++i) top = std::max(top, align_a[i] + align_b[i]);
+  int top1 = top, top2 = top, top3 = top;
+  const uint32_t whole = n & ~3u;
+  for (uint32_t i = 0; i < whole; i += 4) {
+    top = std::max(top, align_a[i] + align_b[i]);
+    top1 = std::max(top1, align_a[i + 1] + align_b[i + 1]);
+    top2 = std::max(top2, align_a[i + 2] + align_b[i + 2]);
+    top3 = std::max(top3, align_a[i + 3] + align_b[i + 3]);
+  }
+  for (uint32_t i = whole; i < n; ++i) top = std::max(top, align_a[i] + align_b[i]);
+  top = std::max(std::max(top, top1), std::max(top2, top3));
   if (top < kZero / 2) return 0.0f;  // no nonzero term
   // Every term truncated toward zero onto the grid 2^grid, then summed exactly. In doubles: a
   // product of two elements is exact, scaling it by a power of two is exact (it stays far inside
@@ -115,8 +126,15 @@ float MmaBlockSum::block(const Operand& a, size_t at_a, const Operand& b, size_t
   // to each term's magnitude. Each term is below 2^(27 + extra_bits) grid steps.
   const int grid = top - 23 - spec_.extra_bits;
   const double inverse_grid = power_of_two(-grid);
-  int64_t sum = static_cast<int64_t>(static_cast<double>(c) * inverse_grid);
-  for (uint32_t i = 0; i < n; ++i) sum += static_cast<int64_t>(value_a[i] * value_b[i] * inverse_grid);
+  int64_t sum = static_cast<int64_t>(static_cast<double>(c) * inverse_grid), sum1 = 0, sum2 = 0, sum3 = 0;
+  for (uint32_t i = 0; i < whole; i += 4) {
+    sum += static_cast<int64_t>(value_a[i] * value_b[i] * inverse_grid);
+    sum1 += static_cast<int64_t>(value_a[i + 1] * value_b[i + 1] * inverse_grid);
+    sum2 += static_cast<int64_t>(value_a[i + 2] * value_b[i + 2] * inverse_grid);
+    sum3 += static_cast<int64_t>(value_a[i + 3] * value_b[i + 3] * inverse_grid);
+  }
+  for (uint32_t i = whole; i < n; ++i) sum += static_cast<int64_t>(value_a[i] * value_b[i] * inverse_grid);
+  sum += sum1 + sum2 + sum3;
   if (sum == 0) return 0.0f;
   return round_sum(sum < 0, static_cast<uint64_t>(sum < 0 ? -sum : sum), grid, to);
 }

@@ -21,6 +21,7 @@
 // and B200's interleaving of two 16-term FP8 vectors into one 32-term block (the same products
 // meet in one block for every FP8 instruction, whose k is 32).
 #include <array>
+#include <bit>
 #include <cstdint>
 
 #include "config/gpu_spec.h"
@@ -52,7 +53,13 @@ class MmaBlockSum {
 
   // c + sum of a[i] b[i] for i < k (a and b from `at_a`, `at_b` of their operands), as the tensor
   // core computes it. c is a value of the D format (an f16 value for an f16 D).
-  float dot(const Operand& a, size_t at_a, const Operand& b, size_t at_b, uint32_t k, float c) const;
+  float dot(const Operand& a, size_t at_a, const Operand& b, size_t at_b, uint32_t k, float c) const {
+    // One block of finite values (most MMAs: k at most the block size) goes straight to it;
+    // inline, as the emulator calls this for every element of every MMA's D.
+    const bool finite_c = (std::bit_cast<uint32_t>(c) & 0x7f800000u) != 0x7f800000u;
+    if (k <= spec_.terms && !a.special && !b.special && finite_c) return block(a, at_a, b, at_b, k, c, out_);
+    return dot_blocks(a, at_a, b, at_b, k, c);
+  }
   // The same on unsplit vectors (tests, one-off products).
   float dot(const float* a, const float* b, uint32_t k, float c) const;
 
@@ -63,6 +70,7 @@ class MmaBlockSum {
     int fraction_bits, emin, emax;
     bool nearest;  // to nearest even; false: toward zero
   };
+  float dot_blocks(const Operand& a, size_t at_a, const Operand& b, size_t at_b, uint32_t k, float c) const;
   float block(const Operand& a, size_t at_a, const Operand& b, size_t at_b, uint32_t n, float c, const Rounding& to) const;
   static float round_sum(bool negative, uint64_t magnitude, int grid_exp, const Rounding& to);
 

@@ -54,6 +54,57 @@ void CtaEmulator::expand_sparse_a(const WarpState& w, const EmuInst& in, const d
     }
 }
 
+namespace {
+
+// One fragment's elements into a matrix: each register read once per lane, its elements taken
+// from the low bits up and put at their places `at` (lane l's i-th element at at[l x elements + i]).
+template <typename T, typename Convert>
+void gather_fragment(const RegisterFile& regs, const std::vector<int32_t>& frag, uint32_t bits, uint32_t elements, const uint16_t* at, T* out,
+                     Convert convert) {
+  const uint32_t per = bits >= 32 ? 1 : 32 / bits;
+  for (uint32_t r = 0; r * per < elements; ++r) {
+    const int32_t reg = frag[r];
+    const uint32_t first = r * per, take = std::min(per, elements - first);
+    auto place_lane = [&](uint32_t l, uint64_t v) {
+      const uint16_t* place = at + l * elements + first;
+      for (uint32_t j = 0; j < take; ++j) out[place[j]] = convert(per == 1 ? v : v >> (bits * j));
+    };
+    if (regs.slot(reg) & 1) {  // a 64-bit register (f64 fragments)
+      for (uint32_t l = 0; l < 32; ++l) place_lane(l, regs.get(reg, l));
+    } else {
+      const uint32_t* lanes = regs.lanes32(reg);
+      for (uint32_t l = 0; l < 32; ++l) place_lane(l, lanes[l]);
+    }
+  }
+}
+
+// The same for floating-point elements of 8 to 32 bits, exact as floats; the common kinds with
+// their conversion inlined.
+void gather_floats(const RegisterFile& regs, const std::vector<int32_t>& frag, MmaElem e, uint32_t elements, const uint16_t* at, float* out) {
+  switch (e) {
+    case MmaElem::kF16:
+      return gather_fragment(regs, frag, 16, elements, at, out, [](uint64_t v) { return half_to_float(static_cast<uint16_t>(v)); });
+    case MmaElem::kBf16:
+      return gather_fragment(regs, frag, 16, elements, at, out,
+                             [](uint64_t v) { return std::bit_cast<float>(static_cast<uint32_t>(v & 0xffff) << 16); });
+    case MmaElem::kF32:
+      return gather_fragment(regs, frag, 32, elements, at, out, [](uint64_t v) { return std::bit_cast<float>(static_cast<uint32_t>(v)); });
+    default:
+      return gather_fragment(regs, frag, mma_elem_bits(e), elements, at, out,
+                             [e](uint64_t v) { return static_cast<float>(mma_elem_value(e, v)); });
+  }
+}
+
+void gather_values(const RegisterFile& regs, const std::vector<int32_t>& frag, MmaElem e, uint32_t elements, const uint16_t* at, double* out) {
+  gather_fragment(regs, frag, mma_elem_bits(e), elements, at, out, [e](uint64_t v) { return mma_elem_value(e, v); });
+}
+
+const char* block_sum_type(MmaElem e) {
+  return e == MmaElem::kF16 ? "f16" : e == MmaElem::kBf16 ? "bf16" : e == MmaElem::kTf32 ? "tf32" : e == MmaElem::kE4m3 ? "e4m3" : e == MmaElem::kE5m2 ? "e5m2" : "";
+}
+
+}  // namespace
+
 void CtaEmulator::mma_sync(WarpState& w, const EmuInst& in) {
   const MmaLayout& layout = *in.mma_sync;
   const MmaSyncForm& f = layout.form;
@@ -63,37 +114,22 @@ void CtaEmulator::mma_sync(WarpState& w, const EmuInst& in) {
   // Only what they wrote is read: each form fills A and B whole, and D's places are C's
   // (MmaSyncLayout.EveryFormPlacesEachElementOnce), so nothing needs zeroing first.
   const uint32_t cols = f.cols(), K = f.k, accumulators = f.c_elements();
-  std::array<double, 2048> a;  // 16 x 128: sparse s4 m16n8k128's A as its zeros restored
-  std::array<double, 1024> b, c;
-  // Each register is read once and its elements taken from the low bits up. `fill` is inlined
-  // with the element kind a constant for the common kinds, so mma_elem_value's switch folds away.
-  auto fill = [&](MmaElem e, const std::vector<int32_t>& frag, uint32_t elements, const std::vector<uint16_t>& at, double* out)
-      __attribute__((always_inline)) {
-    const uint32_t bits = mma_elem_bits(e), per = bits >= 32 ? 1 : 32 / bits;
-    for (uint32_t l = 0, n = 0; l < 32; ++l)
-      for (uint32_t i = 0; i < elements; i += per) {
-        const uint64_t r = w.regs.get(frag[i / per], l);
-        const uint32_t take = std::min(per, elements - i);
-        for (uint32_t j = 0; j < take; ++j, ++n) out[at[n]] = mma_elem_value(e, per == 1 ? r : r >> (bits * j));
-      }
-  };
-  auto gather = [&](const std::vector<int32_t>& frag, MmaElem e, uint32_t elements, const std::vector<uint16_t>& at, double* out) {
-    switch (e) {
-      case MmaElem::kF16: return fill(MmaElem::kF16, frag, elements, at, out);
-      case MmaElem::kF32: return fill(MmaElem::kF32, frag, elements, at, out);
-      case MmaElem::kBf16: return fill(MmaElem::kBf16, frag, elements, at, out);
-      default: return fill(e, frag, elements, at, out);
-    }
-  };
+  if (f.d == MmaElem::kS32 || f.d == MmaElem::kF64) return mma_sync_exact(w, in);
+  // Floating-point inputs of 8 to 32 bits are exact in float: gathered as floats, B transposed so
+  // that each D element reads a row of A and a column of B contiguously.
+  std::array<float, 2048> af;  // 16 x 128 at most
+  std::array<float, 1024> bt, cf;
   if (f.sparse) {
-    std::array<double, 1024> stored;  // 16 x 64: s4 m16n8k128's stored half
-    gather(ops.at(1).regs, f.a, f.a_elements(), layout.a, stored.data());
+    std::array<double, 1024> stored;
+    std::array<double, 2048> a;
+    gather_values(w.regs, ops.at(1).regs, f.a, f.a_elements(), layout.a.data(), stored.data());
     expand_sparse_a(w, in, stored.data(), a.data());
+    for (uint32_t i = 0; i < f.rows() * K; ++i) af[i] = static_cast<float>(a[i]);
   } else {
-    gather(ops.at(1).regs, f.a, f.a_elements(), layout.a, a.data());
+    gather_floats(w.regs, ops.at(1).regs, f.a, f.a_elements(), layout.a.data(), af.data());
   }
-  gather(ops.at(2).regs, f.b, f.b_elements(), layout.b, b.data());
-  gather(ops.at(3).regs, f.c, accumulators, layout.c, c.data());
+  gather_floats(w.regs, ops.at(2).regs, f.b, f.b_elements(), layout.b_t.data(), bt.data());
+  gather_floats(w.regs, ops.at(3).regs, f.c, accumulators, layout.c.data(), cf.data());
   // With IEEE arithmetic (no block_sum for the precision), FP16 and FP8 products are added
   // directly: they are exact normal floats (at most 22 significant bits, exponents far
   // inside float's range), so adding the float product rounds once, as fmaf does, without fmaf's
@@ -101,23 +137,50 @@ void CtaEmulator::mma_sync(WarpState& w, const EmuInst& in) {
   // can leave float's range.
   const bool exact_products = (f.a == MmaElem::kF16 || f.a == MmaElem::kE4m3 || f.a == MmaElem::kE5m2) &&
                               (f.b == MmaElem::kF16 || f.b == MmaElem::kE4m3 || f.b == MmaElem::kE5m2);
-  // Floating-point inputs of 8 to 32 bits are exact in float: converted once here, B transposed
-  // so that each D element reads a row of A and a column of B contiguously.
-  const bool real = f.d != MmaElem::kS32 && f.d != MmaElem::kF64;
-  std::array<float, 2048> af;
-  std::array<float, 1024> bt;
-  if (real) {
-    for (uint32_t i = 0; i < f.rows() * K; ++i) af[i] = static_cast<float>(a[i]);
-    for (uint32_t k = 0; k < K; ++k)
-      for (uint32_t col = 0; col < cols; ++col) bt[col * K + k] = static_cast<float>(b[k * cols + col]);
-  }
-  auto name = [](MmaElem e) {
-    return e == MmaElem::kF16 ? "f16" : e == MmaElem::kBf16 ? "bf16" : e == MmaElem::kTf32 ? "tf32" : e == MmaElem::kE4m3 ? "e4m3" : e == MmaElem::kE5m2 ? "e5m2" : "";
-  };
-  const MmaBlockSum sum = real ? mma_block_sum(launch_.mma_sums, name(f.a), name(f.b), f.d == MmaElem::kF16) : MmaBlockSum({}, 0, 0, false);
+  const MmaBlockSum sum = mma_block_sum(launch_.mma_sums, block_sum_type(f.a), block_sum_type(f.b), f.d == MmaElem::kF16);
   const MmaBlockSum::Operand a_terms = sum.split(af.data(), f.rows() * K, true), b_terms = sum.split(bt.data(), cols * K, false);
   for (uint32_t l = 0, n = 0; l < 32; ++l) {
     uint32_t packed = 0;  // an f16 D: two elements per register, the lower-numbered in the low half
+    for (uint32_t i = 0; i < accumulators; ++i, ++n) {
+      const uint32_t at = layout.d[n], row = at / cols, col = at % cols;
+      float acc = cf[at];
+      if (sum.ieee() && exact_products) {
+        const float* arf = &af[row * K];
+        const float* bcf = &bt[col * K];
+        for (uint32_t k = 0; k < K; ++k) acc += arf[k] * bcf[k];
+      } else {
+        acc = sum.dot(a_terms, row * K, b_terms, col * K, K, acc);
+      }
+      if (f.d == MmaElem::kF16) {
+        packed |= uint32_t{float_to_half(acc)} << (16 * (i % 2));
+        if (i % 2) write(w, fd.at(i / 2), l, std::exchange(packed, 0u));
+        continue;
+      }
+      write(w, fd.at(i), l, std::bit_cast<uint32_t>(acc));
+    }
+  }
+}
+
+// Integer and FP64 MMAs: every product exact in the accumulator's arithmetic (integers), or
+// added with one rounding each (f64).
+void CtaEmulator::mma_sync_exact(WarpState& w, const EmuInst& in) {
+  const MmaLayout& layout = *in.mma_sync;
+  const MmaSyncForm& f = layout.form;
+  const auto& ops = in.operands;
+  const auto& fd = ops.at(0).regs;
+  const uint32_t cols = f.cols(), K = f.k, accumulators = f.c_elements();
+  std::array<double, 2048> a;  // 16 x 128: sparse s4 m16n8k128's A as its zeros restored
+  std::array<double, 1024> b, c;
+  if (f.sparse) {
+    std::array<double, 1024> stored;  // 16 x 64: s4 m16n8k128's stored half
+    gather_values(w.regs, ops.at(1).regs, f.a, f.a_elements(), layout.a.data(), stored.data());
+    expand_sparse_a(w, in, stored.data(), a.data());
+  } else {
+    gather_values(w.regs, ops.at(1).regs, f.a, f.a_elements(), layout.a.data(), a.data());
+  }
+  gather_values(w.regs, ops.at(2).regs, f.b, f.b_elements(), layout.b.data(), b.data());
+  gather_values(w.regs, ops.at(3).regs, f.c, accumulators, layout.c.data(), c.data());
+  for (uint32_t l = 0, n = 0; l < 32; ++l) {
     for (uint32_t i = 0; i < accumulators; ++i, ++n) {
       const uint32_t at = layout.d[n], row = at / cols, col = at % cols;
       const double* ar = &a[row * K];
@@ -128,25 +191,10 @@ void CtaEmulator::mma_sync(WarpState& w, const EmuInst& in) {
         for (uint32_t k = 0; k < K; ++k) sum += static_cast<int64_t>(ar[k]) * static_cast<int64_t>(bc[k * cols]);
         if (f.satfinite) sum = std::clamp<int64_t>(sum, std::numeric_limits<int32_t>::min(), std::numeric_limits<int32_t>::max());
         bits = static_cast<uint32_t>(static_cast<uint64_t>(sum));
-      } else if (f.d == MmaElem::kF64) {
+      } else {
         double acc = c[at];
         for (uint32_t k = 0; k < K; ++k) acc = std::fma(ar[k], bc[k * cols], acc);
         bits = std::bit_cast<uint64_t>(acc);
-      } else {
-        const float* arf = &af[row * K];
-        const float* bcf = &bt[col * K];
-        float acc = static_cast<float>(c[at]);
-        if (sum.ieee() && exact_products) {
-          for (uint32_t k = 0; k < K; ++k) acc += arf[k] * bcf[k];
-        } else {
-          acc = sum.dot(a_terms, row * K, b_terms, col * K, K, acc);
-        }
-        if (f.d == MmaElem::kF16) {
-          packed |= uint32_t{float_to_half(acc)} << (16 * (i % 2));
-          if (i % 2) write(w, fd.at(i / 2), l, std::exchange(packed, 0u));
-          continue;
-        }
-        bits = std::bit_cast<uint32_t>(acc);
       }
       write(w, fd.at(i), l, bits);
     }

@@ -198,6 +198,7 @@ MmaLayout mma_layout(const MmaSyncForm& f) {
     for (uint32_t i = 0; i < f.b_elements(); ++i) {
       const MatrixPlace p = mma_b_place(f, l, i);
       out.b.push_back(static_cast<uint16_t>(p.row * cols + p.col));  // B is dense: f.k rows
+      out.b_t.push_back(static_cast<uint16_t>(p.col * f.k + p.row));
     }
     for (uint32_t i = 0; i < f.c_elements(); ++i) {
       const MatrixPlace c = mma_c_place(f, f.c, l, i), d = mma_c_place(f, f.d, l, i);

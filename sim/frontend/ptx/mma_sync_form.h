@@ -123,6 +123,7 @@ MatrixPlace mma_c_place(const MmaSyncForm& f, MmaElem type, uint32_t lane, uint3
 struct MmaLayout {
   MmaSyncForm form;
   std::vector<uint16_t> a, b, c, d;
+  std::vector<uint16_t> b_t;  // b's places in B transposed (cols x k), where each column is a row
 };
 MmaLayout mma_layout(const MmaSyncForm& f);
 

@@ -40,6 +40,7 @@ class RegisterFile {
   uint32_t slot(int32_t r) const { return slots_[r]; }
   // A 32-bit register's lanes, for loops that know the width.
   uint32_t* lanes32(int32_t r) { return &words_[slots_[r] >> 1]; }
+  const uint32_t* lanes32(int32_t r) const { return &words_[slots_[r] >> 1]; }
 
  private:
   const uint32_t* slots_ = nullptr;
