@@ -136,6 +136,17 @@ float MmaBlockSum::block(const Operand& a, size_t at_a, const Operand& b, size_t
   for (uint32_t i = whole; i < n; ++i) sum += static_cast<int64_t>(value_a[i] * value_b[i] * inverse_grid);
   sum += sum1 + sum2 + sum3;
   if (sum == 0) return 0.0f;
+  if (!to.nearest) {
+    // Toward zero into the normal range (nearly every f32 result): the sum (below 2^40) times
+    // 2^grid is exact as a double, and clearing the fraction bits the result does not keep
+    // truncates its magnitude; what is left converts to float exactly. round_sum does the rest.
+    uint64_t bits = std::bit_cast<uint64_t>(static_cast<double>(sum) * power_of_two(grid));
+    const int exponent = static_cast<int>((bits >> 52) & 0x7ff) - 1023;
+    if (exponent >= to.emin && exponent <= to.emax) {
+      bits &= ~((uint64_t{1} << (52 - to.fraction_bits)) - 1);
+      return static_cast<float>(std::bit_cast<double>(bits));
+    }
+  }
   return round_sum(sum < 0, static_cast<uint64_t>(sum < 0 ? -sum : sum), grid, to);
 }
 
