@@ -33,7 +33,7 @@ double max_finite(const FloatFormat& f) {
   return std::ldexp(2.0 - std::ldexp(1.0, top_mantissa_step - static_cast<int>(f.mantissa_bits)), max_exponent(f));
 }
 
-uint64_t encode_float(double x, const FloatFormat& f, Rounding r, bool satfinite) {
+uint64_t encode_float(double x, const FloatFormat& f, Rounding r, bool satfinite, RandomBits random) {
   const uint32_t e_bits = f.exponent_bits, m_bits = f.mantissa_bits;
   const uint64_t sign_bit = uint64_t{1} << (e_bits + m_bits);
   const uint64_t nan = all_ones(e_bits + m_bits);  // canonical: positive, every exponent and mantissa bit set
@@ -51,19 +51,23 @@ uint64_t encode_float(double x, const FloatFormat& f, Rounding r, bool satfinite
   const bool negative = std::signbit(x);
   const uint64_t sign = negative ? sign_bit : 0;
   const double a = std::fabs(x);
+  const int emin = 1 - f.bias;
+  const int e = a == 0 || std::isinf(a) ? emin : std::max(std::ilogb(a), emin);
+  const double m = std::ldexp(a, static_cast<int>(m_bits) - e);  // exact: a power-of-two scaling
+  const double low = std::floor(m), fraction = m - low;
+  // Stochastic rounding goes away from zero when the random bits added to the discarded bits
+  // (the fraction's top `count` bits; exact in a double) carry out.
+  const bool carry = r == Rounding::kStochastic &&
+                     static_cast<uint64_t>(std::ldexp(fraction, static_cast<int>(random.count))) + random.value >= (uint64_t{1} << random.count);
   // Rounding away from zero overflows to infinity; toward zero to the largest finite value.
   const bool away = r == Rounding::kNearestEven || r == Rounding::kNearestAway || (r == Rounding::kUp && !negative) ||
-                    (r == Rounding::kDown && negative);
+                    (r == Rounding::kDown && negative) || carry;
   auto overflow = [&]() -> uint64_t {
     if (satfinite || !away) return sign | magnitude(largest);
     if (f.infinities) return sign | infinity;
     return f.nans ? nan : sign | magnitude(largest);
   };
-  if (std::isinf(a)) return overflow();
-  const int emin = 1 - f.bias;
-  const int e = a == 0 ? emin : std::max(std::ilogb(a), emin);
-  const double m = std::ldexp(a, static_cast<int>(m_bits) - e);  // exact: a power-of-two scaling
-  const double low = std::floor(m), fraction = m - low;
+  if (std::isinf(a)) return r == Rounding::kStochastic && !satfinite && f.infinities ? sign | infinity : overflow();
   double n = low;
   switch (r) {
     case Rounding::kNearestEven: n = fraction > 0.5 || (fraction == 0.5 && std::fmod(low, 2.0) != 0) ? low + 1 : low; break;
@@ -71,6 +75,7 @@ uint64_t encode_float(double x, const FloatFormat& f, Rounding r, bool satfinite
     case Rounding::kZero: break;
     case Rounding::kDown: n = negative && fraction > 0 ? low + 1 : low; break;
     case Rounding::kUp: n = !negative && fraction > 0 ? low + 1 : low; break;
+    case Rounding::kStochastic: n = carry ? low + 1 : low; break;
   }
   const double value = std::ldexp(n, e - static_cast<int>(m_bits));
   if (value > largest) return overflow();

@@ -18,11 +18,20 @@ struct FloatFormat {
 // f32, f16, bf16, e5m2, e4m3 (OCP FP8), e3m2, e2m3 (FP6), e2m1 (FP4); null for other names.
 const FloatFormat* find_float_format(std::string_view name);
 
-enum class Rounding : uint8_t { kNearestEven, kNearestAway, kZero, kDown, kUp };
+// kStochastic: cvt .rs, toward zero or away from it by the carry out of adding random bits to
+// the discarded ones (RandomBits; PTX ISA, cvt).
+enum class Rounding : uint8_t { kNearestEven, kNearestAway, kZero, kDown, kUp, kStochastic };
+
+// The random bits of a .rs conversion: `count` of them, in `value`'s low bits.
+struct RandomBits {
+  uint32_t value = 0, count = 0;
+};
 
 double max_finite(const FloatFormat& f);
 // The bits of x in format f (sign, exponent, mantissa; FP6 and FP4 in the low 6 or 4 bits).
-uint64_t encode_float(double x, const FloatFormat& f, Rounding r, bool satfinite);
+// `random`: kStochastic's bits, added to the `count` discarded bits just below the result's last
+// place (all of them for a normal f16 or bf16 result from f32: 13 and 16).
+uint64_t encode_float(double x, const FloatFormat& f, Rounding r, bool satfinite, RandomBits random = {});
 double decode_float(uint64_t bits, const FloatFormat& f);
 
 }  // namespace warpsim::ptx

@@ -174,6 +174,7 @@ void decode_operation(EmuInst& e) {
     if (m == "rz" || m == "rzi") e.rounding = Rounding::kZero;
     if (m == "rm" || m == "rmi") e.rounding = Rounding::kDown;
     if (m == "rp" || m == "rpi") e.rounding = Rounding::kUp;
+    if (m == "rs") e.rounding = Rounding::kStochastic;
     if (m == "rni" || m == "rzi" || m == "rmi" || m == "rpi") e.integer_rounding = true;
   }
   if (e.code == EmuOp::kCvt && e.types.size() == 2 && (e.types[0].find('x') != std::string::npos || e.types[1].find('x') != std::string::npos)) {

@@ -198,7 +198,9 @@ std::string tcgen05_form(const Instruction& in, const EmuInst& e) {
 // f16x2/bf16x2 or two FP8/FP6/FP4 values, f16x2/bf16x2 into two FP8/FP6/FP4 values, and two of
 // those back into f16x2/bf16x2, and the UE8M0 scale-factor forms (two f32 or a bf16x2 into two
 // UE8M0 exponents with .rz or .rp; two of them back into bf16x2 with .rn) (conversions.cpp).
-// Stochastic rounding, four-value and scaled forms are refused.
+// Stochastic rounding (.rs) packs two f32 into f16x2 or bf16x2 with random bits (d, a, b, rbits);
+// its four-value FP8/FP6/FP4 forms, whose random-bit layout the PTX ISA gives only in figures, and
+// the scaled forms are refused.
 std::string cvt_form(const Instruction& in, const EmuInst& e) {
   auto refuse = [&](const std::string& why) { return "the emulator cannot run '" + in.opcode + "': " + why; };
   if (e.has("pack")) {  // cvt.pack.sat.convertType.s32 d, a, b (16-bit) or .s32.b32 d, a, b, c (narrower)
@@ -211,7 +213,11 @@ std::string cvt_form(const Instruction& in, const EmuInst& e) {
     }
     return "";
   }
-  if (e.has("rs")) return refuse("stochastic rounding (.rs) is not modelled");
+  if (e.has("rs")) {
+    const bool packs_f32 = e.types.size() == 2 && (e.types[0] == "f16x2" || e.types[0] == "bf16x2") && e.types[1] == "f32";
+    if (packs_f32) return in.operands.size() == 4 ? "" : refuse("expected cvt.rs d, a, b, rbits");
+    return refuse("stochastic rounding (.rs) is modelled for f32 into f16x2 and bf16x2 only (the PTX ISA gives the FP8/FP6/FP4 forms' random-bit layout only as figures)");
+  }
   if (e.types.size() != 2) return refuse("expected a destination and a source type among those the emulator converts");
   const std::string &to = e.types[0], &from = e.types[1];
   auto half2 = [](const std::string& t) { return t == "f16x2" || t == "bf16x2"; };

@@ -66,6 +66,39 @@ TEST(FloatFormats, RoundingModesOnTheFormatsGrids) {
   EXPECT_EQ(encode("e4m3", 0.001953125), 0x01u);  // 2^-9: E4M3's smallest subnormal
 }
 
+// cvt .rs (PTX ISA, cvt): toward zero, or away from it when the random bits added to the bits the
+// result drops carry out. Expectations worked by hand from the values' binary expansions.
+TEST(FloatFormats, StochasticRoundingCarriesTheRandomBitsIntoTheLastPlace) {
+  auto sr = [](const char* format, double x, uint32_t random, uint32_t count, bool satfinite = false) {
+    return ptx::encode_float(x, *ptx::find_float_format(format), Rounding::kStochastic, satfinite, {random, count});
+  };
+  const double x = 1 + std::ldexp(1, -11);  // f16 drops 2^-11 = 4096 of its 13 bits below 2^-10
+  EXPECT_EQ(sr("f16", x, 4095, 13), 0x3C00u);
+  EXPECT_EQ(sr("f16", x, 4096, 13), 0x3C01u);
+  EXPECT_EQ(sr("f16", -x, 4096, 13), 0xBC01u);  // away from zero
+  EXPECT_EQ(sr("f16", -x, 0, 13), 0xBC00u);
+  EXPECT_EQ(sr("f16", 1.5, 8191, 13), 0x3E00u);  // nothing dropped: nothing to carry
+  // bf16 drops f32's 16 low mantissa bits: 1 + 2^-9 drops 0x4000 of 0x10000.
+  EXPECT_EQ(sr("bf16", 1 + std::ldexp(1, -9), 49151, 16), 0x3F80u);
+  EXPECT_EQ(sr("bf16", 1 + std::ldexp(1, -9), 49152, 16), 0x3F81u);
+  // 65519 = 2047.46875 x 32: 3840 of 8192 dropped below 65504; a carry passes the largest f16.
+  EXPECT_EQ(sr("f16", 65519, 4351, 13), 0x7BFFu);
+  EXPECT_EQ(sr("f16", 65519, 4352, 13), 0x7C00u);
+  EXPECT_EQ(sr("f16", 65519, 4352, 13, true), 0x7BFFu);  // .satfinite
+  EXPECT_EQ(sr("f16", INFINITY, 0, 13), 0x7C00u);
+  EXPECT_EQ(sr("f16", -INFINITY, 0, 13, true), 0xFBFFu);
+  EXPECT_EQ(sr("f16", NAN, 0, 13), 0x7FFFu);
+  // A subnormal result drops more than 13 bits; the random bits meet the top 13 (assumed: the
+  // ISA's figure for this case could not be read). 2^-25 is half the smallest subnormal.
+  EXPECT_EQ(sr("f16", std::ldexp(1, -25), 4095, 13), 0x0000u);
+  EXPECT_EQ(sr("f16", std::ldexp(1, -25), 4096, 13), 0x0001u);
+  // Unbiased: over every value of the random bits the results average to x exactly.
+  const double y = 1 + 1234 * std::ldexp(1, -23);
+  double sum = 0;
+  for (uint32_t r = 0; r < 8192; ++r) sum += ptx::decode_float(sr("f16", y, r, 13), *ptx::find_float_format("f16"));
+  EXPECT_EQ(sum, 8192 * y);
+}
+
 const char* kConversionHeader = ".version 8.6\n.target sm_100a\n.address_size 64\n";
 
 // Runs `body` (PTX after the header: one entry `k` with a .u64 parameter `out`) on b200, whose
@@ -107,6 +140,32 @@ TEST(PtxConversions, PackedFp8AndFp4ConversionsPutTheFirstSourceHigh) {
   EXPECT_EQ(out[5], 0x71u);        // 6.0 = 0x7 high nibble, 0.5 = 0x1 low
   EXPECT_EQ(out[6], 0x46003800u);  // f16 6.0, 0.5
   EXPECT_EQ(out[7], 0x3800u);      // .relu: 1.0 (e4m3 0x38) high, -2.0 to +0 low
+}
+
+// cvt.rs packs two f32 into f16x2 or bf16x2, a high; rbits's high half rounds a and its low half
+// b (13 low bits of each for f16, the 3 above ignored; all 16 for bf16).
+TEST(PtxConversions, StochasticRoundingTakesEachHalfOfRbitsForItsOperand) {
+  const auto out = run_conversion(R"(.visible .entry k(.param .u64 out)
+{
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [out];
+  cvt.rs.f16x2.f32 %r1, 0f3F801000, 0fBF801000, 0x10000FFF;
+  cvt.rs.f16x2.f32 %r2, 0f3F801000, 0fBF801000, 0xF0001FFF;
+  cvt.rs.bf16x2.f32 %r3, 0f3F804000, 0f3F804000, 0xBFFFC000;
+  cvt.rs.relu.satfinite.f16x2.f32 %r4, 0fC0000000, 0f477FEF00, 0xFFFFFFFF;
+  cvt.rs.f16x2.f32 %r5, 0f477FEF00, 0f477FEF00, 0x110010FF;
+  st.global.v4.u32 [%rd1], {%r1, %r2, %r3, %r4};
+  st.global.u32 [%rd1+16], %r5;
+  ret;
+}
+)", 5);
+  ASSERT_EQ(out.size(), 5u);
+  EXPECT_EQ(out[0], 0x3C01BC00u);  // 1 + 2^-11: 4096 + 0x1000 carries; -(1 + 2^-11): 4096 + 0xFFF does not
+  EXPECT_EQ(out[1], 0x3C01BC01u);  // 0xF000's top 3 bits ignored; 0x1FFF carries
+  EXPECT_EQ(out[2], 0x3F803F81u);  // 1 + 2^-9 drops 0x4000: 0xBFFF does not carry, 0xC000 does
+  EXPECT_EQ(out[3], 0x00007BFFu);  // .relu: -2 -> 0; 65519 carries past 65504: .satfinite keeps 65504
+  EXPECT_EQ(out[4], 0x7C007BFFu);  // 3840 + 0x1100 carries to infinity; + 0x10FF does not
 }
 
 // UE8M0 scale factors (MX formats), as CUDA 13.0's cuda_fp8.h documents __nv_cvt_float_to_e8m0
@@ -221,7 +280,9 @@ TEST(PtxConversions, MalformedPackAndUe8m0FormsAreRefused) {
       {"  cvt.pack.sat.u16.s32.b32 %r1, %r2, %r3, %r1;\n", "the emulator cannot run 'cvt.pack.sat.u16.s32.b32'"},
       {"  cvt.rn.ue8m0x2.f32 %h1, %f1, %f2;\n", "expected cvt.rz|rp{.satfinite}.ue8m0x2.f32 d, a, b"},
       {"  cvt.rz.bf16x2.ue8m0x2 %r1, %h1;\n", "expected cvt.rn.bf16x2.ue8m0x2 d, a"},
-      {"  cvt.rz.ue8m0x2.f16x2 %h1, %r1;\n", "UE8M0 converts from f32 or bf16x2 and into bf16x2 only"}};
+      {"  cvt.rz.ue8m0x2.f16x2 %h1, %r1;\n", "UE8M0 converts from f32 or bf16x2 and into bf16x2 only"},
+      {"  cvt.rs.satfinite.e4m3x4.f32 %r1, {%f1, %f2, %f3, %f1}, %r2;\n", "modelled for f32 into f16x2 and bf16x2 only"},
+      {"  cvt.rs.f16x2.f32 %r1, %f1, %f2;\n", "expected cvt.rs d, a, b, rbits"}};
   for (const auto& [line, message] : cases) {
     const auto r = run(line);
     EXPECT_EQ(r.exit_code, 3) << line;
