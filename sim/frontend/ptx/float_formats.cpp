@@ -62,12 +62,14 @@ uint64_t encode_float(double x, const FloatFormat& f, Rounding r, bool satfinite
   // Rounding away from zero overflows to infinity; toward zero to the largest finite value.
   const bool away = r == Rounding::kNearestEven || r == Rounding::kNearestAway || (r == Rounding::kUp && !negative) ||
                     (r == Rounding::kDown && negative) || carry;
-  auto overflow = [&]() -> uint64_t {
-    if (satfinite || !away) return sign | magnitude(largest);
+  auto overflow = [&](bool rounds_away) -> uint64_t {
+    if (satfinite || !rounds_away) return sign | magnitude(largest);
     if (f.infinities) return sign | infinity;
     return f.nans ? nan : sign | magnitude(largest);
   };
-  if (std::isinf(a)) return r == Rounding::kStochastic && !satfinite && f.infinities ? sign | infinity : overflow();
+  // An infinity converts to infinity whatever the rounding mode (IEEE 754: the conversion is exact;
+  // CUDA 13.0's host __float2half_rz does the same), or to the largest finite value with .satfinite.
+  if (std::isinf(a)) return overflow(true);
   double n = low;
   switch (r) {
     case Rounding::kNearestEven: n = fraction > 0.5 || (fraction == 0.5 && std::fmod(low, 2.0) != 0) ? low + 1 : low; break;
@@ -78,7 +80,7 @@ uint64_t encode_float(double x, const FloatFormat& f, Rounding r, bool satfinite
     case Rounding::kStochastic: n = carry ? low + 1 : low; break;
   }
   const double value = std::ldexp(n, e - static_cast<int>(m_bits));
-  if (value > largest) return overflow();
+  if (value > largest) return overflow(away);
   return sign | magnitude(value);
 }
 

@@ -40,6 +40,12 @@ TEST(FloatFormats, LargestValuesAndSpecialEncodings) {
   EXPECT_EQ(encode("f16", 70000, Rounding::kNearestEven, true), 0x7BFFu);
   EXPECT_EQ(encode("f16", -70000, Rounding::kUp), 0xFBFFu);
   EXPECT_EQ(encode("f16", NAN), 0x7FFFu);
+  // Infinity stays infinity in every rounding mode (a finite value past the largest does not):
+  // CUDA 13.0's host __float2half_rz returns sign | 0x7c00 for it.
+  EXPECT_EQ(encode("f16", INFINITY, Rounding::kZero), 0x7C00u);
+  EXPECT_EQ(encode("f16", -INFINITY, Rounding::kUp), 0xFC00u);
+  EXPECT_EQ(encode("bf16", INFINITY, Rounding::kDown), 0x7F80u);
+  EXPECT_EQ(encode("f16", INFINITY, Rounding::kZero, true), 0x7BFFu);  // .satfinite
 }
 
 TEST(FloatFormats, RoundingModesOnTheFormatsGrids) {
