@@ -65,7 +65,7 @@ uint64_t encode_float(double x, const FloatFormat& f, Rounding r, bool satfinite
   auto overflow = [&](bool rounds_away) -> uint64_t {
     if (satfinite || !rounds_away) return sign | magnitude(largest);
     if (f.infinities) return sign | infinity;
-    return f.nans ? nan : sign | magnitude(largest);
+    return f.nans ? sign | nan : sign | magnitude(largest);  // E4M3: S.1111.111, the sign kept (as CUDA's __nv_cvt_float_to_fp8)
   };
   // An infinity converts to infinity whatever the rounding mode (IEEE 754: the conversion is exact;
   // CUDA 13.0's host __float2half_rz does the same), or to the largest finite value with .satfinite.

@@ -31,6 +31,7 @@ TEST(FloatFormats, LargestValuesAndSpecialEncodings) {
   EXPECT_EQ(encode("e4m3", 448), 0x7Eu);
   EXPECT_EQ(encode("e4m3", NAN), 0x7Fu);         // S.1111.111, E4M3's only NaN
   EXPECT_EQ(encode("e4m3", 1000), 0x7Fu);        // overflow without .satfinite: NaN (no infinity)
+  EXPECT_EQ(encode("e4m3", -1000), 0xFFu);       // with its sign, as CUDA's __nv_cvt_float_to_fp8
   EXPECT_EQ(encode("e4m3", -1000, Rounding::kNearestEven, true), 0xFEu);
   EXPECT_EQ(encode("e5m2", 1e6), 0x7Cu);         // infinity
   EXPECT_EQ(encode("e5m2", 1e6, Rounding::kNearestEven, true), 0x7Bu);
