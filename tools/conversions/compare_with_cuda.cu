@@ -6,7 +6,9 @@
 // Inputs: for both signs and all 256 exponents (zeros, subnormals, infinities and NaNs among
 // them), every value of the top 12 mantissa bits with 16 patterns of the low 11 (zero, one, all
 // ones, each side of the f16/bf16 rounding points, fixed arbitrary ones): 33.6 M floats, each
-// through 15 conversions (about 25 s). `--quick`: the top 8 mantissa bits only (16 times fewer).
+// through 19 conversions (f16, bf16, FP8, FP6, FP4, UE8M0); every f16 and bf16 value through the
+// packed forms' 11; every narrow code decoded (about 35 s in all). `--quick`: the top 8 mantissa
+// bits only (16 times fewer floats).
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_fp4.h>
@@ -111,7 +113,57 @@ int main(int argc, char** argv) {
       {"e3m2 -> f16", e3m2, 64, [](uint32_t c) { return __half_raw(__nv_cvt_fp6_to_halfraw(c, __NV_E3M2)).x; }},
       {"e2m1 -> f16", e2m1, 16, [](uint32_t c) { return __half_raw(__nv_cvt_fp4_to_halfraw(c, __NV_E2M1)).x; }},
   };
+  // Every f16 and bf16 value (the packed f16x2/bf16x2 sources of cvt) into the narrow formats,
+  // and into UE8M0; warpsim decodes the source and encodes the value, as the emulator does.
+  struct Packed {
+    const char* name;
+    const ptx::FloatFormat& from;
+    std::function<uint32_t(uint16_t)> cuda;
+    std::function<uint32_t(double)> warpsim;
+  };
+  auto from16 = [](const ptx::FloatFormat& f, R r, bool sat) { return [&f, r, sat](double x) { return uint32_t(ptx::encode_float(x, f, r, sat)); }; };
+  const Packed packed[] = {
+      {"f16 -> e4m3 .satfinite", f16, [](uint16_t h) { return uint32_t{__nv_cvt_halfraw_to_fp8(__half_raw{h}, __NV_SATFINITE, __NV_E4M3)}; }, from16(e4m3, R::kNearestEven, true)},
+      {"f16 -> e5m2 .satfinite", f16, [](uint16_t h) { return uint32_t{__nv_cvt_halfraw_to_fp8(__half_raw{h}, __NV_SATFINITE, __NV_E5M2)}; }, from16(e5m2, R::kNearestEven, true)},
+      {"f16 -> e2m3 .satfinite", f16, [](uint16_t h) { return uint32_t{__nv_cvt_halfraw_to_fp6(__half_raw{h}, __NV_E2M3, cudaRoundNearest)}; }, from16(e2m3, R::kNearestEven, true)},
+      {"f16 -> e3m2 .satfinite", f16, [](uint16_t h) { return uint32_t{__nv_cvt_halfraw_to_fp6(__half_raw{h}, __NV_E3M2, cudaRoundNearest)}; }, from16(e3m2, R::kNearestEven, true)},
+      {"f16 -> e2m1 .satfinite", f16, [](uint16_t h) { return uint32_t{__nv_cvt_halfraw_to_fp4(__half_raw{h}, __NV_E2M1, cudaRoundNearest)}; }, from16(e2m1, R::kNearestEven, true)},
+      {"bf16 -> e4m3 .satfinite", bf16, [](uint16_t h) { return uint32_t{__nv_cvt_bfloat16raw_to_fp8(__nv_bfloat16_raw{h}, __NV_SATFINITE, __NV_E4M3)}; }, from16(e4m3, R::kNearestEven, true)},
+      {"bf16 -> e5m2 .satfinite", bf16, [](uint16_t h) { return uint32_t{__nv_cvt_bfloat16raw_to_fp8(__nv_bfloat16_raw{h}, __NV_SATFINITE, __NV_E5M2)}; }, from16(e5m2, R::kNearestEven, true)},
+      {"bf16 -> ue8m0 .rz", bf16, [](uint16_t h) { return uint32_t{__nv_cvt_bfloat16raw_to_e8m0(__nv_bfloat16_raw{h}, __NV_NOSAT, cudaRoundZero)}; }, [](double x) { return uint32_t(ptx::ue8m0_bits(x, false, false)); }},
+      {"bf16 -> ue8m0 .rz.satfinite", bf16, [](uint16_t h) { return uint32_t{__nv_cvt_bfloat16raw_to_e8m0(__nv_bfloat16_raw{h}, __NV_SATFINITE, cudaRoundZero)}; }, [](double x) { return uint32_t(ptx::ue8m0_bits(x, false, true)); }},
+      {"bf16 -> ue8m0 .rp", bf16, [](uint16_t h) { return uint32_t{__nv_cvt_bfloat16raw_to_e8m0(__nv_bfloat16_raw{h}, __NV_NOSAT, cudaRoundPosInf)}; }, [](double x) { return uint32_t(ptx::ue8m0_bits(x, true, false)); }},
+      {"bf16 -> ue8m0 .rp.satfinite", bf16, [](uint16_t h) { return uint32_t{__nv_cvt_bfloat16raw_to_e8m0(__nv_bfloat16_raw{h}, __NV_SATFINITE, cudaRoundPosInf)}; }, [](double x) { return uint32_t(ptx::ue8m0_bits(x, true, true)); }},
+  };
+  checks.push_back({"f32 -> ue8m0 .rz", [](float x) { return uint32_t{__nv_cvt_float_to_e8m0(x, __NV_NOSAT, cudaRoundZero)}; }, [](float x) { return uint32_t(ptx::ue8m0_bits(x, false, false)); }});
+  checks.push_back({"f32 -> ue8m0 .rz.satfinite", [](float x) { return uint32_t{__nv_cvt_float_to_e8m0(x, __NV_SATFINITE, cudaRoundZero)}; }, [](float x) { return uint32_t(ptx::ue8m0_bits(x, false, true)); }});
+  checks.push_back({"f32 -> ue8m0 .rp", [](float x) { return uint32_t{__nv_cvt_float_to_e8m0(x, __NV_NOSAT, cudaRoundPosInf)}; }, [](float x) { return uint32_t(ptx::ue8m0_bits(x, true, false)); }});
+  checks.push_back({"f32 -> ue8m0 .rp.satfinite", [](float x) { return uint32_t{__nv_cvt_float_to_e8m0(x, __NV_SATFINITE, cudaRoundPosInf)}; }, [](float x) { return uint32_t(ptx::ue8m0_bits(x, true, true)); }});
+  for (size_t k = checks.size() - 4; k < checks.size(); ++k) {  // the inputs above ran before these were added
+    auto& c = checks[k];
+    for (uint32_t bits : inputs) {
+      const float x = from_bits(bits);
+      const uint32_t want = c.cuda(x), got = c.warpsim(x);
+      ++compared;
+      if (want != got && ++c.mismatches <= 2) c.examples.insert(c.examples.end(), {bits, want, got});
+    }
+  }
   uint64_t failures = 0;
+  for (const auto& p : packed) {
+    uint32_t bad = 0;
+    for (uint32_t h = 0; h < 65536; ++h) {
+      const uint32_t want = p.cuda(static_cast<uint16_t>(h)), got = p.warpsim(ptx::decode_float(h, p.from));
+      ++compared;
+      if (want != got && bad++ < 2) std::printf("    %s 0x%04x: CUDA 0x%x, warpsim 0x%x\n", p.name, h, want, got);
+    }
+    std::printf("%-34s %u mismatches of 65536 values\n", p.name, bad);
+    failures += bad;
+  }
+  uint32_t bad_codes = 0;
+  for (uint32_t code = 0; code < 256; ++code)
+    if (__nv_cvt_e8m0_to_bf16raw(code).x != ptx::bf16_of_ue8m0(code)) ++bad_codes;
+  std::printf("%-34s %u mismatches of 256 codes\n", "ue8m0 -> bf16", bad_codes);
+  failures += bad_codes;
   for (const auto& c : checks) {
     std::printf("%-34s %llu mismatches of %zu inputs\n", c.name, static_cast<unsigned long long>(c.mismatches), inputs.size());
     for (size_t i = 0; i < c.examples.size(); i += 3)

@@ -26,30 +26,6 @@ double round_integral(double x, Rounding r) {
   return std::nearbyint(x);  // the default floating-point environment rounds to nearest even
 }
 
-// UE8M0, the MX formats' scale factor: a biased 8-bit exponent, 2^(e - 127), with 0xFF for NaN
-// and neither zero nor a sign. As CUDA 13.0's cuda_fp8.h documents __nv_cvt_float_to_e8m0 (and
-// its host code computes it): the magnitude rounds to a power of two toward zero (.rz) or up
-// (.rp); results below 2^-127 clip to it; results above 2^127 give NaN, or 2^127 with
-// .satfinite (infinity included); NaN gives NaN.
-uint64_t ue8m0_bits(double x, bool up, bool satfinite) {
-  if (std::isnan(x)) return 0xff;
-  x = std::fabs(x);
-  int code = 0;
-  if (std::isinf(x)) {
-    code = 255;
-  } else if (x > 0) {
-    int e = 0;
-    const double m = std::frexp(x, &e);  // x = m 2^e, m in [0.5, 1): floor(log2 x) = e - 1
-    code = (up && m != 0.5 ? e : e - 1) + 127;
-  }
-  if (code <= 0) return 0;
-  return code >= 255 ? (satfinite ? 0xfe : 0xff) : static_cast<uint64_t>(code);
-}
-
-// A UE8M0 exponent as bf16 bits (cuda_fp8.hpp's __internal_e8m0_to_bf16): 2^-127 is bf16's
-// subnormal 0x0040, NaN the canonical 0x7FFF.
-uint64_t bf16_of_ue8m0(uint64_t code) { return code == 0xff ? 0x7fff : code == 0 ? 0x0040 : code << 7; }
-
 }  // namespace
 
 void CtaEmulator::convert(WarpState& w, const EmuInst& in, uint32_t exec) {

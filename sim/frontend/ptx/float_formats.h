@@ -34,4 +34,9 @@ double max_finite(const FloatFormat& f);
 uint64_t encode_float(double x, const FloatFormat& f, Rounding r, bool satfinite, RandomBits random = {});
 double decode_float(uint64_t bits, const FloatFormat& f);
 
+// UE8M0 (the MX scale factor: a biased exponent, no sign, no zero): x's magnitude rounded to a
+// power of two toward zero or `up`; and a UE8M0 code as bf16 bits.
+uint64_t ue8m0_bits(double x, bool up, bool satfinite);
+uint64_t bf16_of_ue8m0(uint64_t code);
+
 }  // namespace warpsim::ptx
