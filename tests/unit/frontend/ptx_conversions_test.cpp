@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "frontend/ptx/float_formats.h"
+#include "frontend/ptx/value_bits.h"
 #include "support/test_support.h"
 
 namespace warpsim {
@@ -71,6 +72,25 @@ TEST(FloatFormats, RoundingModesOnTheFormatsGrids) {
   EXPECT_EQ(encode("bf16", 1 + 3 * std::ldexp(1, -8)), 0x3F82u);
   EXPECT_EQ(encode("e5m2", 1.25), 0x3Du);
   EXPECT_EQ(encode("e4m3", 0.001953125), 0x01u);  // 2^-9: E4M3's smallest subnormal
+}
+
+// The MMA operand decoder (matrix_element_value, what mma/wgmma/tcgen05 read fragments and shared
+// memory with) gives every code of every input format the value cvt's decode_float does, which
+// tools/conversions/compare_with_cuda.sh checks against CUDA's headers.
+TEST(FloatFormats, MmaOperandsDecodeAsCvtDoes) {
+  const std::pair<const char*, uint32_t> formats[] = {{"f16", 65536}, {"bf16", 65536}, {"e4m3", 256}, {"e5m2", 256},
+                                                       {"e3m2", 64},    {"e2m3", 64},    {"e2m1", 16}};
+  for (const auto& [name, codes] : formats) {
+    const ptx::FloatFormat& f = *ptx::find_float_format(name);
+    for (uint32_t code = 0; code < codes; ++code) {
+      const double want = ptx::decode_float(code, f), got = ptx::matrix_element_value(name, code);
+      if (std::isnan(want)) {
+        EXPECT_TRUE(std::isnan(got)) << name << " " << code;
+      } else {
+        EXPECT_EQ(std::bit_cast<uint64_t>(got), std::bit_cast<uint64_t>(want)) << name << " " << code;  // -0 included
+      }
+    }
+  }
 }
 
 // cvt .rs (PTX ISA, cvt): toward zero, or away from it when the random bits added to the bits the
