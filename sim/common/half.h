@@ -25,7 +25,9 @@ inline uint16_t float_to_half(float f) {
   uint32_t x = std::bit_cast<uint32_t>(f);
   uint16_t sign = static_cast<uint16_t>((x >> 16) & 0x8000);
   uint32_t exp = (x >> 23) & 0xff, man = x & 0x7fffff;
-  if (exp == 0xff) return sign | 0x7c00 | (man ? 0x200 : 0);
+  // NaN: the canonical 0x7FFF, as the PTX ISA's half-precision results and CUDA 13.0's host
+  // __float2half_rn (cuda_fp16.hpp) give it.
+  if (exp == 0xff) return man ? 0x7fff : sign | 0x7c00;
   int e = static_cast<int>(exp) - 127 + 15;
   if (e >= 31) return sign | 0x7c00;
   if (e <= 0) {  // subnormal or zero

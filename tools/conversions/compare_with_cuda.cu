@@ -6,7 +6,7 @@
 // Inputs: for both signs and all 256 exponents (zeros, subnormals, infinities and NaNs among
 // them), every value of the top 12 mantissa bits with 16 patterns of the low 11 (zero, one, all
 // ones, each side of the f16/bf16 rounding points, fixed arbitrary ones): 33.6 M floats, each
-// through 19 conversions (f16, bf16, FP8, FP6, FP4, UE8M0); every f16 and bf16 value through the
+// through 20 conversions (f16 twice: float_formats and common/half.h; bf16, FP8, FP6, FP4, UE8M0); every f16 and bf16 value through the
 // packed forms' 11; every narrow code decoded (about 35 s in all). `--quick`: the top 8 mantissa
 // bits only (16 times fewer floats).
 #include <cuda_bf16.h>
@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "common/half.h"
 #include "frontend/ptx/float_formats.h"
 
 namespace ptx = warpsim::ptx;
@@ -68,6 +69,8 @@ int main(int argc, char** argv) {
       {"f16 .rz (__float2half_rz)", [](float x) { return uint32_t{half_bits(__float2half_rz(x))}; }, enc(f16, R::kZero, false)},
       {"f16 .rm (__float2half_rd)", [](float x) { return uint32_t{half_bits(__float2half_rd(x))}; }, enc(f16, R::kDown, false)},
       {"f16 .rp (__float2half_ru)", [](float x) { return uint32_t{half_bits(__float2half_ru(x))}; }, enc(f16, R::kUp, false)},
+      {"f16 .rn, half.h (__float2half_rn)", [](float x) { return uint32_t{half_bits(__float2half_rn(x))}; },
+       [](float x) { return uint32_t{warpsim::float_to_half(x)}; }},
       {"bf16 .rn (__float2bfloat16_rn)", [](float x) { return uint32_t{bf16_bits(__float2bfloat16_rn(x))}; }, enc(bf16, R::kNearestEven, false)},
       {"bf16 .rz (__float2bfloat16_rz)", [](float x) { return uint32_t{bf16_bits(__float2bfloat16_rz(x))}; }, enc(bf16, R::kZero, false)},
       {"bf16 .rm (__float2bfloat16_rd)", [](float x) { return uint32_t{bf16_bits(__float2bfloat16_rd(x))}; }, enc(bf16, R::kDown, false)},
@@ -159,6 +162,16 @@ int main(int argc, char** argv) {
     std::printf("%-34s %u mismatches of 65536 values\n", p.name, bad);
     failures += bad;
   }
+  uint32_t bad_halves = 0;  // half.h's half_to_float (MMA fragments) against __half2float
+  for (uint32_t h = 0; h < 65536; ++h) {
+    const float want = __half2float(__half_raw{static_cast<unsigned short>(h)}), got = warpsim::half_to_float(static_cast<uint16_t>(h));
+    uint32_t wb, gb;
+    std::memcpy(&wb, &want, 4);
+    std::memcpy(&gb, &got, 4);
+    if (wb != gb && !(want != want && got != got)) ++bad_halves;
+  }
+  std::printf("%-34s %u mismatches of 65536 values\n", "f16 -> f32, half.h (__half2float)", bad_halves);
+  failures += bad_halves;
   uint32_t bad_codes = 0;
   for (uint32_t code = 0; code < 256; ++code)
     if (__nv_cvt_e8m0_to_bf16raw(code).x != ptx::bf16_of_ue8m0(code)) ++bad_codes;

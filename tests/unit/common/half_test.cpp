@@ -39,5 +39,15 @@ TEST(Half, EveryFiniteEncodingRoundTrips) {
   }
 }
 
+// A NaN becomes the canonical 0x7FFF whatever its sign or payload (CUDA's __float2half_rn);
+// infinities keep their sign.
+TEST(Half, NaNsBecomeTheCanonicalNaN) {
+  EXPECT_EQ(float_to_half(std::bit_cast<float>(0x7fc00000u)), 0x7fff);
+  EXPECT_EQ(float_to_half(std::bit_cast<float>(0xffc00001u)), 0x7fff);
+  EXPECT_EQ(float_to_half(std::bit_cast<float>(0x7f800001u)), 0x7fff);
+  EXPECT_EQ(float_to_half(INFINITY), 0x7c00);
+  EXPECT_EQ(float_to_half(-INFINITY), 0xfc00);
+}
+
 }  // namespace
 }  // namespace warpsim
