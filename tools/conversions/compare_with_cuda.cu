@@ -82,6 +82,10 @@ int main(int argc, char** argv) {
       {"e2m3 .rn.satfinite", [](float x) { return uint32_t{__nv_cvt_float_to_fp6(x, __NV_E2M3, cudaRoundNearest)}; }, enc(e2m3, R::kNearestEven, true)},
       {"e3m2 .rn.satfinite", [](float x) { return uint32_t{__nv_cvt_float_to_fp6(x, __NV_E3M2, cudaRoundNearest)}; }, enc(e3m2, R::kNearestEven, true)},
       {"e2m1 .rn.satfinite", [](float x) { return uint32_t{__nv_cvt_float_to_fp4(x, __NV_E2M1, cudaRoundNearest)}; }, enc(e2m1, R::kNearestEven, true)},
+      {"f32 -> ue8m0 .rz", [](float x) { return uint32_t{__nv_cvt_float_to_e8m0(x, __NV_NOSAT, cudaRoundZero)}; }, [](float x) { return uint32_t(ptx::ue8m0_bits(x, false, false)); }},
+      {"f32 -> ue8m0 .rz.satfinite", [](float x) { return uint32_t{__nv_cvt_float_to_e8m0(x, __NV_SATFINITE, cudaRoundZero)}; }, [](float x) { return uint32_t(ptx::ue8m0_bits(x, false, true)); }},
+      {"f32 -> ue8m0 .rp", [](float x) { return uint32_t{__nv_cvt_float_to_e8m0(x, __NV_NOSAT, cudaRoundPosInf)}; }, [](float x) { return uint32_t(ptx::ue8m0_bits(x, true, false)); }},
+      {"f32 -> ue8m0 .rp.satfinite", [](float x) { return uint32_t{__nv_cvt_float_to_e8m0(x, __NV_SATFINITE, cudaRoundPosInf)}; }, [](float x) { return uint32_t(ptx::ue8m0_bits(x, true, true)); }},
   };
   const uint32_t low_patterns[16] = {0x000, 0x001, 0x7ff, 0x400, 0x3ff, 0x401, 0x200, 0x1ff,
                                      0x100, 0x0ff, 0x5a5, 0x2c3, 0x6e1, 0x13b, 0x79d, 0x04f};
@@ -138,19 +142,6 @@ int main(int argc, char** argv) {
       {"bf16 -> ue8m0 .rp", bf16, [](uint16_t h) { return uint32_t{__nv_cvt_bfloat16raw_to_e8m0(__nv_bfloat16_raw{h}, __NV_NOSAT, cudaRoundPosInf)}; }, [](double x) { return uint32_t(ptx::ue8m0_bits(x, true, false)); }},
       {"bf16 -> ue8m0 .rp.satfinite", bf16, [](uint16_t h) { return uint32_t{__nv_cvt_bfloat16raw_to_e8m0(__nv_bfloat16_raw{h}, __NV_SATFINITE, cudaRoundPosInf)}; }, [](double x) { return uint32_t(ptx::ue8m0_bits(x, true, true)); }},
   };
-  checks.push_back({"f32 -> ue8m0 .rz", [](float x) { return uint32_t{__nv_cvt_float_to_e8m0(x, __NV_NOSAT, cudaRoundZero)}; }, [](float x) { return uint32_t(ptx::ue8m0_bits(x, false, false)); }});
-  checks.push_back({"f32 -> ue8m0 .rz.satfinite", [](float x) { return uint32_t{__nv_cvt_float_to_e8m0(x, __NV_SATFINITE, cudaRoundZero)}; }, [](float x) { return uint32_t(ptx::ue8m0_bits(x, false, true)); }});
-  checks.push_back({"f32 -> ue8m0 .rp", [](float x) { return uint32_t{__nv_cvt_float_to_e8m0(x, __NV_NOSAT, cudaRoundPosInf)}; }, [](float x) { return uint32_t(ptx::ue8m0_bits(x, true, false)); }});
-  checks.push_back({"f32 -> ue8m0 .rp.satfinite", [](float x) { return uint32_t{__nv_cvt_float_to_e8m0(x, __NV_SATFINITE, cudaRoundPosInf)}; }, [](float x) { return uint32_t(ptx::ue8m0_bits(x, true, true)); }});
-  for (size_t k = checks.size() - 4; k < checks.size(); ++k) {  // the inputs above ran before these were added
-    auto& c = checks[k];
-    for (uint32_t bits : inputs) {
-      const float x = from_bits(bits);
-      const uint32_t want = c.cuda(x), got = c.warpsim(x);
-      ++compared;
-      if (want != got && ++c.mismatches <= 2) c.examples.insert(c.examples.end(), {bits, want, got});
-    }
-  }
   uint64_t failures = 0;
   for (const auto& p : packed) {
     uint32_t bad = 0;

@@ -95,15 +95,15 @@ void CtaEmulator::convert_packed(WarpState& w, const EmuInst& in, uint32_t exec)
   const auto& ops = in.operands;
   const int32_t dst = ops.at(0).kind == EmuOperand::Kind::kReg ? ops[0].reg : -1;
   const bool from_f32 = in.cvt_from_bits == 32;
-  auto encode = [&](double x, RandomBits random = {}) {
+  auto encode = [&](double x, RandomBits random) {
     if (!in.cvt_to_format) return ue8m0_bits(x, in.rounding == Rounding::kUp, in.satfinite);
     if (in.relu && !std::isnan(x) && x < 0) x = 0;
     return encode_float(x, *in.cvt_to_format, in.rounding, in.satfinite, random);
   };
-  // .rs: rbits's high half rounds a, its low half b; all 16 bits of each for bf16, the 13 low ones
-  // for f16 (f32's mantissa bits that each drops from a normal result; PTX ISA, cvt).
+  // .rs: rbits's high half rounds a, its low half b, as many of each half's low bits as a normal
+  // result drops of f32's mantissa: 16 for bf16, 13 for f16 (PTX ISA, cvt).
   const bool stochastic = in.rounding == Rounding::kStochastic;
-  const uint32_t random_count = in.cvt_to_bits == 16 && in.cvt_to_format && in.cvt_to_format->mantissa_bits == 10 ? 13 : 16;
+  const uint32_t random_count = stochastic ? 23 - in.cvt_to_format->mantissa_bits : 0;
   const uint32_t from_bits = in.cvt_from_bits;
   const uint64_t from_mask = (uint64_t{1} << from_bits) - 1;
   for_lanes(exec, [&](uint32_t l) {
@@ -113,13 +113,6 @@ void CtaEmulator::convert_packed(WarpState& w, const EmuInst& in, uint32_t exec)
       return;
     }
     double hi, lo;
-    if (stochastic) {
-      const auto bits = static_cast<uint32_t>(read(w, ops.at(3), l));
-      const uint32_t mask = (1u << random_count) - 1;
-      const double a = as_float(read(w, ops.at(1), l), 32), b = as_float(read(w, ops.at(2), l), 32);
-      write(w, dst, l, encode(a, {(bits >> 16) & mask, random_count}) << 16 | encode(b, {bits & mask, random_count}));
-      return;
-    }
     if (from_f32) {
       hi = as_float(read(w, ops.at(1), l), 32);
       lo = as_float(read(w, ops.at(2), l), 32);
@@ -128,7 +121,13 @@ void CtaEmulator::convert_packed(WarpState& w, const EmuInst& in, uint32_t exec)
       hi = decode_float((a >> from_bits) & from_mask, *in.cvt_from_format);
       lo = decode_float(a & from_mask, *in.cvt_from_format);
     }
-    write(w, dst, l, encode(hi) << in.cvt_to_bits | encode(lo));
+    RandomBits random_hi, random_lo;
+    if (stochastic) {
+      const auto bits = static_cast<uint32_t>(read(w, ops.at(3), l));
+      const uint32_t mask = (1u << random_count) - 1;
+      random_hi = {(bits >> 16) & mask, random_count}, random_lo = {bits & mask, random_count};
+    }
+    write(w, dst, l, encode(hi, random_hi) << in.cvt_to_bits | encode(lo, random_lo));
   });
 }
 

@@ -51,17 +51,7 @@ uint64_t encode_float(double x, const FloatFormat& f, Rounding r, bool satfinite
   const bool negative = std::signbit(x);
   const uint64_t sign = negative ? sign_bit : 0;
   const double a = std::fabs(x);
-  const int emin = 1 - f.bias;
-  const int e = a == 0 || std::isinf(a) ? emin : std::max(std::ilogb(a), emin);
-  const double m = std::ldexp(a, static_cast<int>(m_bits) - e);  // exact: a power-of-two scaling
-  const double low = std::floor(m), fraction = m - low;
-  // Stochastic rounding goes away from zero when the random bits added to the discarded bits
-  // (the fraction's top `count` bits; exact in a double) carry out.
-  const bool carry = r == Rounding::kStochastic &&
-                     static_cast<uint64_t>(std::ldexp(fraction, static_cast<int>(random.count))) + random.value >= (uint64_t{1} << random.count);
   // Rounding away from zero overflows to infinity; toward zero to the largest finite value.
-  const bool away = r == Rounding::kNearestEven || r == Rounding::kNearestAway || (r == Rounding::kUp && !negative) ||
-                    (r == Rounding::kDown && negative) || carry;
   auto overflow = [&](bool rounds_away) -> uint64_t {
     if (satfinite || !rounds_away) return sign | magnitude(largest);
     if (f.infinities) return sign | infinity;
@@ -70,6 +60,16 @@ uint64_t encode_float(double x, const FloatFormat& f, Rounding r, bool satfinite
   // An infinity converts to infinity whatever the rounding mode (IEEE 754: the conversion is exact;
   // CUDA 13.0's host __float2half_rz does the same), or to the largest finite value with .satfinite.
   if (std::isinf(a)) return overflow(true);
+  const int emin = 1 - f.bias;
+  const int e = a == 0 ? emin : std::max(std::ilogb(a), emin);
+  const double m = std::ldexp(a, static_cast<int>(m_bits) - e);  // exact: a power-of-two scaling
+  const double low = std::floor(m), fraction = m - low;
+  // Stochastic rounding goes away from zero when the random bits added to the discarded bits
+  // (the fraction's top `count` bits; exact in a double) carry out.
+  const bool carry = r == Rounding::kStochastic &&
+                     static_cast<uint64_t>(std::ldexp(fraction, static_cast<int>(random.count))) + random.value >= (uint64_t{1} << random.count);
+  const bool away = r == Rounding::kNearestEven || r == Rounding::kNearestAway || (r == Rounding::kUp && !negative) ||
+                    (r == Rounding::kDown && negative) || carry;
   double n = low;
   switch (r) {
     case Rounding::kNearestEven: n = fraction > 0.5 || (fraction == 0.5 && std::fmod(low, 2.0) != 0) ? low + 1 : low; break;
@@ -124,6 +124,5 @@ uint64_t ue8m0_bits(double x, bool up, bool satfinite) {
 // A UE8M0 exponent as bf16 bits (cuda_fp8.hpp's __internal_e8m0_to_bf16): 2^-127 is bf16's
 // subnormal 0x0040, NaN the canonical 0x7FFF.
 uint64_t bf16_of_ue8m0(uint64_t code) { return code == 0xff ? 0x7fff : code == 0 ? 0x0040 : code << 7; }
-
 
 }  // namespace warpsim::ptx

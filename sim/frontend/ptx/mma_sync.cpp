@@ -78,17 +78,20 @@ void gather_fragment(const RegisterFile& regs, const std::vector<int32_t>& frag,
   }
 }
 
+// An element's value as a float (exact for every input of 8 to 32 bits), the kind a constant so
+// that mma_elem_value's switch folds away (a function object, so that the gather inlines it).
+template <MmaElem kKind>
+struct ElementFloat {
+  float operator()(uint64_t v) const { return static_cast<float>(mma_elem_value(kKind, v)); }
+};
+
 // The same for floating-point elements of 8 to 32 bits, exact as floats; the common kinds with
 // their conversion inlined.
 void gather_floats(const RegisterFile& regs, const std::vector<int32_t>& frag, MmaElem e, uint32_t elements, const uint16_t* at, float* out) {
   switch (e) {
-    case MmaElem::kF16:
-      return gather_fragment(regs, frag, 16, elements, at, out, [](uint64_t v) { return half_to_float(static_cast<uint16_t>(v)); });
-    case MmaElem::kBf16:
-      return gather_fragment(regs, frag, 16, elements, at, out,
-                             [](uint64_t v) { return std::bit_cast<float>(static_cast<uint32_t>(v & 0xffff) << 16); });
-    case MmaElem::kF32:
-      return gather_fragment(regs, frag, 32, elements, at, out, [](uint64_t v) { return std::bit_cast<float>(static_cast<uint32_t>(v)); });
+    case MmaElem::kF16: return gather_fragment(regs, frag, 16, elements, at, out, ElementFloat<MmaElem::kF16>{});
+    case MmaElem::kBf16: return gather_fragment(regs, frag, 16, elements, at, out, ElementFloat<MmaElem::kBf16>{});
+    case MmaElem::kF32: return gather_fragment(regs, frag, 32, elements, at, out, ElementFloat<MmaElem::kF32>{});
     default:
       return gather_fragment(regs, frag, mma_elem_bits(e), elements, at, out,
                              [e](uint64_t v) { return static_cast<float>(mma_elem_value(e, v)); });
