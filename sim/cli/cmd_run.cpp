@@ -50,7 +50,10 @@ written only after the whole simulation succeeded, and atomically. With a launch
 kernels print with printf comes before the summary; a failed assert or a trap stops the run
 (exit code 3). --functional runs a launch file's kernels without the timing model, for their
 results only (check, dumped buffers, printf, checker findings) and instruction counts: as many
-CTAs at once as the GPU holds, in launch order, their warps taking turns.
+CTAs at once as the GPU holds, in launch order, their warps taking turns. --sample times a
+large grid (eight waves or more) only until its CTA throughput is steady and projects the rest
+of its time; the rest still run, untimed, so results and checks are complete, and the counters
+and rates reported are the timed part's (docs/sampling.md).
 
 Options)";
 
@@ -82,6 +85,7 @@ int run_command(const std::vector<std::string>& args) {
   std::string arch, input, json_path, csv_path, stats_path, dump_dir, checks = "error", reconvergence;
   std::vector<std::string> sets;
   bool quiet = false, functional = false;
+  SamplingOptions sampling;
   po::options_description opts(kRunHelp);
   opts.add_options()("help,h", "show this help")(
       "arch,a", po::value(&arch), "GPU config: a shipped name (v100 a100 h100 h200 b200) or a YAML file")(
@@ -94,6 +98,8 @@ int run_command(const std::vector<std::string>& args) {
       "reconvergence", po::value(&reconvergence), "with a launch file: stack (classic SIMT stack) or independent (Volta-style independent thread scheduling)")(
       "checks", po::value(&checks), "with a launch file: kernel checkers (races, uninitialised shared reads, reads of init: none global memory nothing wrote, divergent barriers, texture reads of what the kernel wrote, shuffles from lanes not taking part; docs/launch-format.md#checks): error (default: findings exit 6), warn, or off")(
       "functional", po::bool_switch(&functional), "with a launch file: emulate the kernels without the timing model, for their results (check, dump, printf, checkers) and instruction counts; no timing, counters or views")(
+      "sample", po::bool_switch(&sampling.enabled), "time a large grid's CTAs only until the GPU's CTA throughput is steady and project the rest's time (grids of eight waves or more; the rest still run, untimed, for their results; docs/sampling.md)")(
+      "sample-tolerance", po::value(&sampling.tolerance), "with --sample: how far two successive waves' mean CTA duration and completion rate may differ for the throughput to count as steady (default 0.02)")(
       "input", po::value(&input), "workload file");
   RunViews views;
   views.add_options(opts);
@@ -120,6 +126,8 @@ int run_command(const std::vector<std::string>& args) {
     std::cout << launch->device_output() << std::flush;
     print_findings(*launch);
   };
+  if (!(sampling.tolerance > 0 && sampling.tolerance < 1)) throw UsageError{"--sample-tolerance must be between 0 and 1 (exclusive)"};
+  if (functional && sampling.enabled) throw UsageError{"--sample chooses which CTAs to time; --functional times none: use one or the other"};
   if (functional) {
     if (!launch) throw UsageError{"--functional needs a launch file: a trace holds no values to compute, only instructions to time"};
     if (!csv_path.empty() || !stats_path.empty() || views.requested())
@@ -151,6 +159,7 @@ int run_command(const std::vector<std::string>& args) {
     return launch_exit_code(*launch, checks, check);
   }
   Gpu gpu(config.spec);
+  gpu.set_sampling(sampling);
   views.attach(gpu);
   Progress progress;
   gpu.set_progress([&](const KernelInfo& k, uint64_t d, uint64_t t) { progress.update(k, d, t); });

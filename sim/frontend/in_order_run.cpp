@@ -116,6 +116,10 @@ void as_resident(KernelSource& kernel, const KernelInfo& info, uint64_t resident
 
 }  // namespace
 
+void finish_in_order(KernelSource& kernel, uint64_t resident, const InOrderVisitor& visit) {
+  as_resident(kernel, kernel.info(), resident, visit);
+}
+
 void run_in_order(Workload& workload, const InOrderVisitor& visit) {
   while (auto kernel = workload.next_kernel()) {
     const KernelInfo& info = kernel->info();

@@ -33,4 +33,9 @@ struct InOrderVisitor {
 // through memory (grid.sync()), and the first would wait for the others forever.
 void run_in_order(Workload& workload, const InOrderVisitor& visit);
 
+// Runs the CTAs `kernel` has not handed out yet, `resident` at a time, as run_in_order does with
+// `resident` set: what a sampled simulation leaves untimed (gpu/cta_sampler.h). Only `cta` and
+// `instruction` are called.
+void finish_in_order(KernelSource& kernel, uint64_t resident, const InOrderVisitor& visit);
+
 }  // namespace warpsim

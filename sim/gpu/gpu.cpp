@@ -1,13 +1,16 @@
 #include "gpu/gpu.h"
 
+#include <cmath>
+
 #include "common/error.h"
+#include "frontend/in_order_run.h"
 
 namespace warpsim {
 
 Gpu::Gpu(const GpuSpec& spec) : spec_(spec), memory_(spec, engine_, stats_) {
   std::vector<MemResponder*> responders;
   for (uint32_t i = 0; i < spec.topology.sms; ++i) {
-    sms_.push_back(std::make_unique<Sm>(i, spec, engine_, memory_, stats_, clusters_, [this](uint32_t sm, Cycle now) { cta_done(sm, now); }));
+    sms_.push_back(std::make_unique<Sm>(i, spec, engine_, memory_, stats_, clusters_, [this](uint32_t sm, Cycle launched, Cycle now) { cta_done(sm, launched, now); }));
     responders.push_back(sms_.back().get());
   }
   memory_.connect(std::move(responders));
@@ -31,6 +34,12 @@ KernelRun Gpu::run_kernel(KernelSource& kernel) {
   kernel_ = &kernel;
   ctas_done_ = 0;
   ctas_total_ = run.info.grid.count();
+  sampler_.reset();
+  if (sampling_.enabled && !run.info.cooperative && CtaSampler::worthwhile(ctas_total_, resident)) {
+    SamplingOptions options = sampling_;
+    options.min_window_cycles = static_cast<Cycle>(std::ceil(spec_.memory.hbm.t_refi_ns * 1e-9 * spec_.cycles_per_second()));
+    sampler_.emplace(options, ctas_total_, resident, run.start);
+  }
   last_retire_ = run.start;
   const auto before = stats_.snapshot();
   if (observer_) observer_->kernel_started(run.info, run.start);
@@ -51,13 +60,13 @@ KernelRun Gpu::run_kernel(KernelSource& kernel) {
     // scheduler spreads a grid across SMs before stacking them.
     bool more = true;
     for (uint32_t round = 0; round < run.occupancy.ctas_per_sm && more; ++round) {
-      for (auto& sm : sms_) {
+      for (uint32_t sm = 0; sm < sms_.size(); ++sm) {
         auto cta = kernel.next_cta();
         if (!cta) {
           more = false;
           break;
         }
-        sm->launch_cta(std::move(cta), run.start);
+        launch(sm, std::move(cta), run.start);
       }
     }
   }
@@ -71,11 +80,21 @@ KernelRun Gpu::run_kernel(KernelSource& kernel) {
     throw SimulationError("deadlock in kernel '" + run.info.name + "' at cycle " + std::to_string(engine_.now()) +
                           ": no component can make progress, but warps remain (a barrier some warps never reach?)" + stuck);
   }
+  if (sampler_ && sampler_->stopped()) {
+    // The rest of the grid is projected; its CTAs still run, in the emulator only, so that the
+    // kernel's results are complete.
+    run.sampling = sampler_->result();
+    InOrderVisitor visit;
+    visit.cta = [&](const Dim3&) { ++run.sampling.ctas_untimed; };
+    visit.instruction = [&](const WarpInst&, uint32_t) { ++run.sampling.untimed_warp_instructions; };
+    finish_in_order(kernel, resident, visit);
+  }
   // CTAs a running CTA cancelled never launch; the grid is complete without them.
   const uint64_t cancelled = kernel.cancelled_ctas().size();
-  if (ctas_done_ + cancelled != ctas_total_) {
+  if (ctas_done_ + run.sampling.ctas_untimed + cancelled != ctas_total_) {
     throw SimulationError("kernel '" + run.info.name + "': " + std::to_string(ctas_done_) + " of " +
                           std::to_string(ctas_total_) + " CTAs completed" +
+                          (run.sampling.ctas_untimed ? ", " + std::to_string(run.sampling.ctas_untimed) + " ran untimed" : "") +
                           (cancelled ? " and " + std::to_string(cancelled) + " were cancelled" : ""));
   }
   ctas_cancelled_ += cancelled;
@@ -86,15 +105,27 @@ KernelRun Gpu::run_kernel(KernelSource& kernel) {
   return run;
 }
 
-void Gpu::cta_done(uint32_t sm, Cycle now) {
+void Gpu::launch(uint32_t sm, std::unique_ptr<CtaWork> cta, Cycle now) {
+  if (sampler_) sampler_->launched(now);  // first: a CTA with nothing to run retires inside launch_cta
+  sms_[sm]->launch_cta(std::move(cta), now);
+}
+
+void Gpu::cta_done(uint32_t sm, Cycle launched, Cycle now) {
   ++ctas_done_;
   last_retire_ = std::max(last_retire_, now);
   // Cancelled CTAs are settled too: without them a work-stealing grid would never reach its total.
   if (progress_) progress_(kernel_->info(), ctas_done_ + kernel_->cancelled_ctas().size(), ctas_total_);
+  if (sampler_) {
+    // Not with a cluster taken but not placed (it would be lost to the untimed run) nor once
+    // CTAs have been cancelled (their work moves into running CTAs, so completions stop
+    // measuring work done).
+    sampler_->completed(launched, now, pending_.empty() && kernel_->cancelled_ctas().empty());
+    if (sampler_->stopped()) return;  // the CTAs in flight drain; the rest run untimed
+  }
   if (kernel_->info().clustered()) {
     dispatch_clusters(now);
   } else if (auto cta = kernel_->next_cta()) {
-    sms_[sm]->launch_cta(std::move(cta), now);
+    launch(sm, std::move(cta), now);
   }
 }
 

@@ -4,11 +4,13 @@
 // kernels one after another on the event engine.
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "config/gpu_spec.h"
 #include "engine/engine.h"
 #include "frontend/kernel_source.h"
+#include "gpu/cta_sampler.h"
 #include "gpu/occupancy.h"
 #include "mem/memory_system.h"
 #include "sm/sm.h"
@@ -21,8 +23,11 @@ struct KernelRun {
   Occupancy occupancy;
   Cycle start = 0, end = 0;   // end: the cycle after the last CTA retired
   uint64_t ctas = 0;
-  StatRegistry::Snapshot stats;  // counters accumulated during this kernel
-  Cycle cycles() const { return end - start; }
+  StatRegistry::Snapshot stats;  // counters accumulated during this kernel (the timed CTAs' only, when sampled)
+  SamplingResult sampling;
+  Cycle cycles() const { return end - start; }  // the timed part's
+  // The kernel's time as reported: the projection when sampled.
+  Cycle reported_cycles() const { return sampling.sampled ? sampling.estimated_cycles : cycles(); }
 };
 
 class Gpu {
@@ -38,6 +43,8 @@ class Gpu {
   // SimulationError if the model deadlocks.
   KernelRun run_kernel(KernelSource& kernel);
   void set_progress(Progress p) { progress_ = std::move(p); }
+  // Sampled timing of large grids (gpu/cta_sampler.h): off unless set.
+  void set_sampling(const SamplingOptions& o) { sampling_ = o; }
   // Every SM reports its warps' states to `o` (nullptr: none); the model's results do not change.
   void set_observer(WarpObserver* o);
 
@@ -46,7 +53,8 @@ class Gpu {
   uint64_t engine_ticks() const { return engine_.ticks_executed(); }
 
  private:
-  void cta_done(uint32_t sm, Cycle now);
+  void launch(uint32_t sm, std::unique_ptr<CtaWork> cta, Cycle now);
+  void cta_done(uint32_t sm, Cycle launched, Cycle now);
   // Clustered kernels: the CTA scheduler takes a whole cluster at a time and places it on one
   // GPC with room for all of it (gpu_clusters.cpp).
   void dispatch_clusters(Cycle now);
@@ -72,6 +80,8 @@ class Gpu {
   bool ran_before_ = false;
   Progress progress_;
   WarpObserver* observer_ = nullptr;
+  SamplingOptions sampling_;
+  std::optional<CtaSampler> sampler_;  // this kernel's, when sampled
 };
 
 }  // namespace warpsim

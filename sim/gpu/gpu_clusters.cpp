@@ -71,7 +71,7 @@ bool Gpu::place_cluster(Cycle now) {
     uint32_t best = first;
     for (uint32_t s = first; s < first + count; ++s)
       if (sms_[s]->free_cta_slots() > sms_[best]->free_cta_slots()) best = s;
-    sms_[best]->launch_cta(std::move(cta), now);
+    launch(best, std::move(cta), now);
   }
   pending_.clear();
   next_gpc_ = (g + 1) % topo.gpcs;

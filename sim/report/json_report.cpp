@@ -66,6 +66,14 @@ nlohmann::ordered_json summary_json(const Summary& s) {
   for (int r = 0; r < kNumStallReasons; ++r) stalls[std::string(stall_reason_name(static_cast<StallReason>(r)))] = s.stalls[r];
   j["stalls"] = stalls;
   j["ctas"] = s.ctas;
+  if (s.sampled) {
+    // cycles and time_us above are the projection; the counts and rates, the timed CTAs'.
+    j["sampling"] = {{"ctas_timed", s.ctas_timed},
+                     {"ctas_untimed", s.ctas_untimed},
+                     {"untimed_warp_instructions", s.untimed_warp_instructions},
+                     {"timed_cycles", s.timed_cycles},
+                     {"spread_cycles", s.spread_cycles}};
+  }
   return j;
 }
 

@@ -65,6 +65,15 @@ Summary summarize(const GpuSpec& spec, const StatRegistry& st, const StatRegistr
   return out;
 }
 
+// A sampled kernel's (or run's) time is the projection; the rates stay those of the timed part.
+void apply_sampling(const GpuSpec& spec, Summary& out, uint64_t timed_cycles, uint64_t reported_cycles, uint64_t spread) {
+  out.sampled = true;
+  out.timed_cycles = timed_cycles;
+  out.cycles = reported_cycles;
+  out.time_us = reported_cycles / spec.cycles_per_second() * 1e6;
+  out.spread_cycles = spread;
+}
+
 }  // namespace
 
 Summary summarize_kernel(const GpuSpec& spec, const StatRegistry& stats, const KernelRun& run) {
@@ -80,21 +89,40 @@ Summary summarize_kernel(const GpuSpec& spec, const StatRegistry& stats, const K
   out.shared_carveout_kib = run.occupancy.shared_carveout / 1024;
   out.registers_per_thread = run.info.registers_per_thread;
   out.shared_bytes_per_block = run.info.shared_bytes;
+  if (run.sampling.sampled) {
+    apply_sampling(spec, out, run.cycles(), run.reported_cycles(), run.sampling.spread_cycles);
+    out.ctas_timed = run.sampling.ctas_timed;
+    out.ctas_untimed = run.sampling.ctas_untimed;
+    out.untimed_warp_instructions = run.sampling.untimed_warp_instructions;
+  }
+  // After the sampling: the durations are the projection, the rest the timed part's.
   out.metrics = ncu_metrics(spec, stats, run.stats, out);
   return out;
 }
 
 Summary summarize_run(const GpuSpec& spec, const StatRegistry& stats, const std::vector<KernelRun>& runs) {
   StatRegistry::Snapshot total(stats.entries().size(), 0);
-  uint64_t cycles = 0, ctas = 0;
+  uint64_t cycles = 0, reported = 0, spread = 0, ctas = 0, untimed_ctas = 0, untimed_instructions = 0;
+  bool sampled = false;
   for (const auto& r : runs) {
     for (size_t i = 0; i < total.size(); ++i) total[i] += r.stats[i];
     cycles += r.cycles();
+    reported += r.reported_cycles();
+    spread += r.sampling.spread_cycles;
     ctas += r.ctas;
+    untimed_ctas += r.sampling.ctas_untimed;
+    untimed_instructions += r.sampling.untimed_warp_instructions;
+    sampled = sampled || r.sampling.sampled;
   }
   Summary out = summarize(spec, stats, total, cycles);
   out.name = runs.size() == 1 ? runs.front().info.name : "all kernels";
   out.ctas = ctas;
+  if (sampled) {
+    apply_sampling(spec, out, cycles, reported, spread);
+    out.ctas_timed = ctas;
+    out.ctas_untimed = untimed_ctas;
+    out.untimed_warp_instructions = untimed_instructions;
+  }
   out.metrics = ncu_metrics(spec, stats, total, out);
   return out;
 }

@@ -52,6 +52,11 @@ struct Summary {
   std::string bound_reason;
   std::array<double, kNumStallReasons> stalls{};  // warp-cycles per issued instruction
   uint64_t ctas = 0;
+  // Sampled timing (warpsim run --sample; gpu/cta_sampler.h): `cycles` and `time_us` are then
+  // the projection, while every count and rate above covers the timed CTAs over `timed_cycles`.
+  bool sampled = false;
+  uint64_t ctas_timed = 0, ctas_untimed = 0, untimed_warp_instructions = 0;
+  uint64_t timed_cycles = 0, spread_cycles = 0;
   std::vector<Metric> metrics;
   std::string occupancy_limiter;
   uint32_t ctas_per_sm = 0;

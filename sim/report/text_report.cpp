@@ -36,6 +36,12 @@ void block(std::ostringstream& o, const Summary& s, bool per_kernel) {
     o << s.name << "\n";
   }
   row("cycles", std::to_string(s.cycles) + "  (" + fmt("%.3f", s.time_us) + " us)");
+  if (s.sampled) {
+    // The projection and what it came from: the counts and rates below are the timed part's.
+    row("sampled", "estimated from " + std::to_string(s.ctas_timed) + " of " + std::to_string(s.ctas_timed + s.ctas_untimed) +
+                       " CTAs timed (" + std::to_string(s.timed_cycles) + " cycles; spread " + std::to_string(s.spread_cycles) +
+                       "); counts and rates below are theirs");
+  }
   row("warp instructions", std::to_string(s.warp_instructions) + "  (" + std::to_string(s.thread_instructions) + " thread)");
   row("IPC", fmt("%.2f", s.ipc) + " per SM per active cycle, " + fmt("%.1f", s.gpu_ipc) + " for the GPU");
   std::string occ = fmt("%.1f%%", s.achieved_occupancy * 100);

@@ -55,6 +55,7 @@ void Sm::launch_cta(std::unique_ptr<CtaWork> work, Cycle now) {
   work->placed(id_, spec_.topology.sms);
   cta.work = std::move(work);
   cta.live = cta.resident = n;
+  cta.launched = now;
   cta.barriers = {};
   cta.mbarriers.clear();
   cta.cluster = kernel_->cluster_of(cta.work->id());
@@ -433,7 +434,7 @@ void Sm::maybe_retire(Warp& w, uint32_t slot, Cycle now) {
   if (spec_.clusters.supported()) clusters_.cta_retired(cta.cluster, cta.rank);
   cta.work.reset();
   --resident_ctas_;
-  on_cta_done_(id_, now);
+  on_cta_done_(id_, cta.launched, now);
 }
 
 void Sm::load_done(uint32_t slot, std::span<const RegId> dsts, Cycle ready) {

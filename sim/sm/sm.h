@@ -29,8 +29,8 @@ namespace warpsim {
 
 class Sm : public Component, public MemResponder, private LoadStoreClient {
  public:
-  // Called when a CTA has finished and released its resources.
-  using CtaDone = std::function<void(uint32_t sm, Cycle now)>;
+  // Called when a CTA has finished and released its resources (it was launched in `launched`).
+  using CtaDone = std::function<void(uint32_t sm, Cycle launched, Cycle now)>;
 
   Sm(uint32_t id, const GpuSpec& spec, Engine& engine, MemorySystem& memory, StatRegistry& stats, ClusterBarriers& clusters,
      CtaDone on_cta_done);
@@ -87,6 +87,7 @@ class Sm : public Component, public MemResponder, private LoadStoreClient {
     MbarrierTable mbarriers;
     uint64_t cluster = 0;  // KernelInfo::cluster_of its id (a CTA of a kernel without clusters is one of its own)
     uint32_t rank = 0;     // in the cluster
+    Cycle launched = 0;
   };
   struct Response {
     Cycle arrival;

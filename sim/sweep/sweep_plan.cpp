@@ -12,6 +12,7 @@
 #include "common/format.h"
 #include "config/config_node.h"
 #include "config/load_config.h"
+#include "gpu/cta_sampler.h"
 #include "report/json_report.h"
 #include "sweep/fnv1a.h"
 
@@ -147,6 +148,20 @@ std::string option(const ConfigNode& options, const std::string& key, const std:
   return n->scalar;
 }
 
+// options.sample: off (default), on (the default tolerance) or a tolerance in (0, 1); what
+// SweepPoint::sample holds.
+std::string sample_option(const ConfigNode& options) {
+  const ConfigNode* n = options.find("sample");
+  if (!n || (n->kind == ConfigNode::Kind::kScalar && (n->scalar == "off" || n->scalar == "false"))) return "";
+  if (n->kind == ConfigNode::Kind::kScalar && (n->scalar == "on" || n->scalar == "true")) return fmt("%g", SamplingOptions{}.tolerance);
+  if (n->kind == ConfigNode::Kind::kScalar) {
+    char* end = nullptr;
+    const double t = std::strtod(n->scalar.c_str(), &end);
+    if (!n->scalar.empty() && *end == '\0' && t > 0 && t < 1) return n->scalar;
+  }
+  throw InputError(n->where, "options.sample must be off, on, or a tolerance between 0 and 1 (exclusive), as warpsim run --sample-tolerance takes");
+}
+
 void check_keys(const ConfigNode& map, const std::vector<std::string>& known, const std::string& what) {
   for (size_t i = 0; i < map.entries.size(); ++i) {
     if (std::find(known.begin(), known.end(), map.entries[i].key) != known.end()) continue;
@@ -182,8 +197,10 @@ bool is_sweep_table_column(const std::string& name) {
 nlohmann::ordered_json SweepPoint::to_json() const {
   nlohmann::ordered_json a = nlohmann::ordered_json::object();
   for (const auto& [k, v] : axes) a[k] = v;
-  return {{"index", index}, {"point_id", id},       {"input", input},   {"arch", arch},
-          {"axes", a},      {"set", sets},          {"checks", checks}, {"reconvergence", reconvergence}};
+  nlohmann::ordered_json j{{"index", index}, {"point_id", id},       {"input", input},   {"arch", arch},
+                           {"axes", a},      {"set", sets},          {"checks", checks}, {"reconvergence", reconvergence}};
+  if (!sample.empty()) j["sample"] = sample;
+  return j;
 }
 
 SweepPoint SweepPoint::from_json(const nlohmann::ordered_json& j, const SourceLocation& where) {
@@ -197,6 +214,7 @@ SweepPoint SweepPoint::from_json(const nlohmann::ordered_json& j, const SourceLo
     p.sets = j.at("set").get<std::vector<std::string>>();
     p.checks = j.at("checks").get<std::string>();
     p.reconvergence = j.at("reconvergence").get<std::string>();
+    p.sample = j.value("sample", "");  // absent from points files written before sampling
   } catch (const nlohmann::json::exception& e) {
     throw InputError(where, std::string("not a sweep point (") + e.what() + "); expected a line written by 'warpsim sweep plan'");
   }
@@ -210,6 +228,7 @@ std::vector<std::string> SweepPoint::run_arguments(const std::string& json_path)
   for (const auto& s : sets) args.insert(args.end(), {"--set", s});
   args.insert(args.end(), {input, "--json", json_path, "--quiet", "--checks", checks});
   if (!reconvergence.empty()) args.insert(args.end(), {"--reconvergence", reconvergence});
+  if (!sample.empty()) args.insert(args.end(), {"--sample", "--sample-tolerance", sample});
   return args;
 }
 
@@ -231,10 +250,11 @@ std::vector<SweepPoint> plan_sweep(const std::string& sweep_file) {
   }
   const ConfigNode empty;
   const ConfigNode* options = root.find("options");
-  if (options && options->kind != ConfigNode::Kind::kMap) throw InputError(options->where, "options must be a map (checks:, reconvergence:)");
-  if (options) check_keys(*options, {"checks", "reconvergence"}, "options");
+  if (options && options->kind != ConfigNode::Kind::kMap) throw InputError(options->where, "options must be a map (checks:, reconvergence:, sample:)");
+  if (options) check_keys(*options, {"checks", "reconvergence", "sample"}, "options");
   const std::string checks = option(options ? *options : empty, "checks", {"error", "warn", "off"}, "error");
   const std::string reconvergence = option(options ? *options : empty, "reconvergence", {"stack", "independent"}, "");
+  const std::string sample = sample_option(options ? *options : empty);
 
   const ConfigNode* set_node = root.find("set");
   const std::vector<Override> common = set_node ? overrides_of(*set_node, "set") : std::vector<Override>{};
@@ -269,6 +289,7 @@ std::vector<SweepPoint> plan_sweep(const std::string& sweep_file) {
         p.arch = arch;
         p.checks = checks;
         p.reconvergence = reconvergence;
+        p.sample = sample;
         std::vector<Override> applied = common;
         for (size_t k = 0; k < axes.size(); ++k) {
           const auto& [label, overrides] = axes[k].choices[at[k]];
@@ -281,7 +302,8 @@ std::vector<SweepPoint> plan_sweep(const std::string& sweep_file) {
           p.sets.push_back(assignment);
         }
         read_gpu_spec(resolved, arch);  // range and consistency checks, at the override's line
-        p.id = stable_hash("warpsim sweep point v1\n" + input + "\n" + config_json(resolved).dump() + "\n" + checks + "\n" + reconvergence);
+        p.id = stable_hash("warpsim sweep point v1\n" + input + "\n" + config_json(resolved).dump() + "\n" + checks + "\n" + reconvergence +
+                          (sample.empty() ? "" : "\nsample " + sample));  // unsampled points keep the ids they had
         points.push_back(std::move(p));
         size_t k = axes.size();
         for (; k > 0; --k) {

@@ -1,0 +1,164 @@
+// `warpsim run --sample`: a large grid timed in part. Expectations come from the whole run of the
+// same input (the same bytes, the same instructions once the untimed ones are added, a time
+// within the tolerance asked for), from the grid (every CTA timed or run untimed once) and from
+// saxpy's arithmetic on the CPU.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <filesystem>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "support/test_support.h"
+
+namespace warpsim {
+namespace {
+
+using test::run_cli;
+
+// Four SMs, so that a grid of 2048 CTAs of 256 threads is 64 waves of 32 CTAs and a whole run
+// takes a fraction of a second.
+const std::vector<std::string> kFourSms = {"--set", "topology.sms=4", "--set", "topology.tpcs=2", "--set", "topology.gpcs=1"};
+constexpr uint32_t kElements = 2048 * 256;
+
+// saxpy over kElements floats: x[i] = 0.25 i, y[i] = 1 + 0.5 i, so y becomes 1 + 1.125 i, exact
+// in float below 2^20.
+std::string big_saxpy(const test::TempDir& dir) {
+  std::string launch = test::shipped_launch("saxpy.launch.yaml");
+  launch = launch.substr(0, launch.find("expect:"));
+  auto replace_all = [&](const std::string& from, const std::string& to) {
+    for (size_t at = launch.find(from); at != std::string::npos; at = launch.find(from, at + to.size())) launch.replace(at, from.size(), to);
+  };
+  replace_all("8192", std::to_string(kElements));
+  replace_all("grid: [32, 1, 1]", "grid: [2048, 1, 1]");
+  return dir.write("saxpy_big.launch.yaml", launch);
+}
+
+nlohmann::json run_json(const std::vector<std::string>& args) {
+  std::vector<std::string> all = {"run", "--arch", "a100"};
+  all.insert(all.end(), kFourSms.begin(), kFourSms.end());
+  all.insert(all.end(), args.begin(), args.end());
+  all.insert(all.end(), {"--json", "-"});
+  const auto r = run_cli(all);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  return nlohmann::json::parse(r.out, nullptr, false);
+}
+
+TEST(SamplingCli, ASampledRunComputesTheSameResultsAndEstimatesTheTime) {
+  test::TempDir dir;
+  const std::string launch = big_saxpy(dir);
+  std::filesystem::create_directories(dir.path("whole"));
+  std::filesystem::create_directories(dir.path("sampled"));
+  const auto whole = run_json({launch, "--dump-dir", dir.path("whole")});
+  // A tolerance of 5%: at 2% this kernel's 64 waves are too few to settle, and it runs whole.
+  const auto sampled = run_json({launch, "--dump-dir", dir.path("sampled"), "--sample", "--sample-tolerance", "0.05"});
+  ASSERT_TRUE(whole.is_object() && sampled.is_object());
+  const auto& w = whole["kernels"][0]["summary"];
+  const auto& s = sampled["kernels"][0]["summary"];
+  ASSERT_FALSE(w.contains("sampling"));
+  ASSERT_TRUE(s.contains("sampling")) << s.dump();
+  const auto& info = s["sampling"];
+  // Every CTA ran once, timed or not; every instruction was executed once.
+  EXPECT_EQ(info["ctas_timed"].get<uint64_t>() + info["ctas_untimed"].get<uint64_t>(), 2048u);
+  EXPECT_EQ(s["ctas"], info["ctas_timed"]);
+  EXPECT_GT(info["ctas_untimed"].get<uint64_t>(), 0u);
+  EXPECT_EQ(s["warp_instructions"].get<uint64_t>() + info["untimed_warp_instructions"].get<uint64_t>(),
+            w["warp_instructions"].get<uint64_t>());
+  // The time: projected within the tolerance of the whole run's, from a shorter timed part.
+  const double whole_cycles = w["cycles"].get<double>(), estimate = s["cycles"].get<double>();
+  EXPECT_NEAR(estimate, whole_cycles, 0.05 * whole_cycles);
+  EXPECT_LT(info["timed_cycles"].get<double>(), 0.75 * whole_cycles);
+  EXPECT_EQ(sampled["summary"]["cycles"], s["cycles"]);
+  EXPECT_EQ(sampled["summary"]["sampling"], s["sampling"]);
+  // The results: the whole run's bytes, and saxpy's on the CPU.
+  const auto y = test::read_file(dir.path("sampled/y.bin"));
+  EXPECT_EQ(y, test::read_file(dir.path("whole/y.bin")));
+  ASSERT_EQ(y.size(), kElements * 4u);
+  uint32_t wrong = 0;
+  for (uint32_t i = 0; i < kElements; ++i) {
+    float v;
+    std::memcpy(&v, y.data() + 4 * i, 4);
+    wrong += v != 1.0f + 1.125f * float(i);
+  }
+  EXPECT_EQ(wrong, 0u);
+  // Deterministic: the same run again gives the same kernels and summary.
+  const auto again = run_json({launch, "--sample", "--sample-tolerance", "0.05"});
+  EXPECT_EQ(again["kernels"], sampled["kernels"]);
+  EXPECT_EQ(again["summary"], sampled["summary"]);
+}
+
+TEST(SamplingCli, ATraceIsSampledAndItsUntimedCtasAreRead) {
+  // The untimed part of a trace is read, not emulated: its instructions are still counted.
+  test::TempDir dir;
+  const std::string launch = big_saxpy(dir), trace = dir.path("saxpy.trace");
+  std::vector<std::string> args = {"trace", "--arch", "a100", launch, "-o", trace};
+  const auto written = run_cli(args);
+  ASSERT_EQ(written.exit_code, 0) << written.err;
+  const auto whole = run_json({trace});
+  const auto sampled = run_json({trace, "--sample", "--sample-tolerance", "0.05"});
+  const auto& s = sampled["kernels"][0]["summary"];
+  const auto& w = whole["kernels"][0]["summary"];
+  ASSERT_TRUE(s.contains("sampling")) << s.dump();
+  EXPECT_EQ(s["sampling"]["ctas_timed"].get<uint64_t>() + s["sampling"]["ctas_untimed"].get<uint64_t>(), 2048u);
+  EXPECT_EQ(s["warp_instructions"].get<uint64_t>() + s["sampling"]["untimed_warp_instructions"].get<uint64_t>(),
+            w["warp_instructions"].get<uint64_t>());
+  EXPECT_NEAR(s["cycles"].get<double>(), w["cycles"].get<double>(), 0.05 * w["cycles"].get<double>());
+}
+
+TEST(SamplingCli, ASmallGridRunsWhole) {
+  // 32 CTAs on 108 SMs: not even one wave.
+  const std::string launch = test::source_path("traces/kernels/saxpy.launch.yaml");
+  const auto plain = run_cli({"run", "--arch", "a100", launch, "--json", "-"});
+  const auto sampled = run_cli({"run", "--arch", "a100", launch, "--json", "-", "--sample"});
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  ASSERT_EQ(sampled.exit_code, 0) << sampled.err;
+  const auto p = nlohmann::json::parse(plain.out), s = nlohmann::json::parse(sampled.out);
+  EXPECT_FALSE(s["kernels"][0]["summary"].contains("sampling"));
+  EXPECT_EQ(p["kernels"], s["kernels"]);
+}
+
+// A sweep's `options: {sample: ...}` reaches every point's run; off keeps the ids points had
+// before sampling existed.
+TEST(SamplingCli, SweepsSampleTheirPointsWhenAsked) {
+  test::TempDir dir;
+  const std::string launch = big_saxpy(dir);
+  const std::string head = "inputs: " + launch + "\narch: a100\nset: {topology.sms: 4, topology.tpcs: 2, topology.gpcs: 1}\n";
+  auto plan = [&](const std::string& options) {
+    const auto r = run_cli({"sweep", "plan", dir.write("s.yaml", head + options)});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return nlohmann::json::parse(r.out.substr(0, r.out.find('\n')), nullptr, false);
+  };
+  const auto plain = plan(""), off = plan("options: {sample: off}\n"), on = plan("options: {sample: on}\n");
+  EXPECT_FALSE(plain.contains("sample"));
+  EXPECT_EQ(plain, off);
+  EXPECT_EQ(on["sample"], "0.02");
+  EXPECT_NE(on["point_id"], plain["point_id"]);
+  const std::string points = dir.write("p.jsonl", plan("options: {sample: 0.05}\n").dump() + "\n");
+  const auto run = run_cli({"sweep", "run", points, "--results", dir.path("r")});
+  ASSERT_EQ(run.exit_code, 0) << run.out << run.err;
+  const auto p = nlohmann::json::parse(test::read_file(points));
+  const auto result = nlohmann::json::parse(test::read_file(dir.path("r/" + p["point_id"].get<std::string>() + ".json")));
+  EXPECT_EQ(result["status"], "ok") << result["error"];
+  EXPECT_TRUE(result["run"]["kernels"][0]["summary"].contains("sampling")) << result["run"]["kernels"][0]["summary"].dump();
+  const auto bad = run_cli({"sweep", "plan", dir.write("bad.yaml", head + "options:\n  sample: 2\n")});
+  EXPECT_EQ(bad.exit_code, 3);
+  EXPECT_NE(bad.err.find("bad.yaml:5:11: options.sample must be off, on, or a tolerance between 0 and 1"), std::string::npos) << bad.err;
+}
+
+TEST(SamplingCli, BadSamplingOptionsAreUsageErrors) {
+  const std::string launch = test::source_path("traces/kernels/saxpy.launch.yaml");
+  auto r = run_cli({"run", "--arch", "a100", launch, "--sample", "--functional"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--sample chooses which CTAs to time; --functional times none"), std::string::npos) << r.err;
+  for (const std::string bad : {"0", "1", "-0.1", "nan"}) {
+    r = run_cli({"run", "--arch", "a100", launch, "--sample", "--sample-tolerance", bad});
+    EXPECT_EQ(r.exit_code, 2) << bad;
+    EXPECT_NE(r.err.find("--sample-tolerance must be between 0 and 1"), std::string::npos) << bad << ": " << r.err;
+  }
+  r = run_cli({"run", "--arch", "a100", launch, "--sample-tolerance", "abc"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+}
+
+}  // namespace
+}  // namespace warpsim

@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""Sampled timing against whole runs (docs/sampling.md).
+
+For each workload: `warpsim run` whole and with --sample, both with --json; prints a Markdown
+table of the whole run's cycles, the sampled estimate, its error and spread, the CTAs timed,
+and both wall times (checkers off, as a timing study would run). Long runs (about six minutes
+in all): a benchmark, not a test.
+
+    tools/bench/sampling_accuracy.py [--warpsim build/release/sim/warpsim] [--tolerance 0.02]
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SMS = lambda n, tpcs, gpcs: ["--set", f"topology.sms={n}", "--set", f"topology.tpcs={tpcs}", "--set", f"topology.gpcs={gpcs}"]
+
+
+def run(warpsim, args):
+    start = time.monotonic()
+    out = subprocess.run([warpsim, "run", *args, "--json", "-", "--checks", "off"], capture_output=True, text=True)
+    wall = time.monotonic() - start
+    if out.returncode != 0:
+        sys.exit(f"warpsim run {' '.join(args)} failed:\n{out.stderr}")
+    return json.loads(out.stdout)["kernels"][0]["summary"], wall
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--warpsim", default=os.path.join(ROOT, "build/release/sim/warpsim"))
+    parser.add_argument("--tolerance", default="0.02")
+    options = parser.parse_args()
+    bench = os.path.join(ROOT, "tools/bench/sampling")
+    with tempfile.TemporaryDirectory() as tmp:
+        # A trace: the untimed CTAs are only read, not emulated. saxpy over 8 Mi floats (32768 CTAs),
+        # recorded from the benchmark's launch file with its sizes scaled down.
+        with open(os.path.join(bench, "saxpy_32m.launch.yaml")) as f:
+            text = f.read().replace("33554432", "8388608").replace("[131072, 1, 1]", "[32768, 1, 1]")
+        text = text.replace("ptx: ../../../", "ptx: " + ROOT + "/")
+        launch = os.path.join(tmp, "saxpy_8m.launch.yaml")
+        with open(launch, "w") as f:
+            f.write(text)
+        trace = os.path.join(tmp, "saxpy_8m.trace.gz")
+        subprocess.run([options.warpsim, "trace", "--arch", "a100", launch, "-o", trace], check=True, capture_output=True)
+        workloads = [
+            ("saxpy, 32 Mi floats (launch file)", "a100", [], os.path.join(bench, "saxpy_32m.launch.yaml")),
+            ("saxpy, 32 Mi floats (launch file)", "h100", [], os.path.join(bench, "saxpy_32m.launch.yaml")),
+            ("transpose 8192 x 4096 (launch file)", "a100", [], os.path.join(bench, "transpose_8k.launch.yaml")),
+            ("SGEMM 512^3 (launch file)", "a100, 8 SMs", SMS(8, 4, 1), os.path.join(bench, "sgemm_512.launch.yaml")),
+            ("saxpy, 8 Mi floats (trace)", "a100, 16 SMs", SMS(16, 8, 2), trace),
+        ]
+        print(f"warpsim run --sample --sample-tolerance {options.tolerance} against the whole run\n")
+        print("| workload | GPU | CTAs | whole run (cycles) | sampled estimate | error | spread | CTAs timed | wall: whole / sampled |")
+        print("|---|---|---|---|---|---|---|---|---|")
+        for name, gpu, sets, path in workloads:
+            arch = gpu.split(",")[0]
+            whole, whole_wall = run(options.warpsim, ["--arch", arch, *sets, path])
+            sampled, sampled_wall = run(options.warpsim, ["--arch", arch, *sets, path, "--sample", "--sample-tolerance", options.tolerance])
+            ctas = whole["ctas"]
+            info = sampled.get("sampling")
+            if info is None:
+                row = f"{sampled['cycles']} (ran whole: never steady) | | | {ctas} |"
+            else:
+                error = 100.0 * (sampled["cycles"] - whole["cycles"]) / whole["cycles"]
+                row = (f"{sampled['cycles']} | {error:+.2f}% | {100.0 * info['spread_cycles'] / sampled['cycles']:.2f}% | "
+                       f"{info['ctas_timed']} ({100.0 * info['ctas_timed'] / ctas:.0f}%) |")
+            print(f"| {name} | {gpu} | {ctas} | {whole['cycles']} | {row} {whole_wall:.1f} / {sampled_wall:.1f} s |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
