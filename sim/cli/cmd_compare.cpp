@@ -26,7 +26,9 @@ Usage: warpsim compare --arch v100,a100,h100,h200,b200 <input> [--set key=value 
 runs the whole workload; a launch file is compiled for each GPU's PTX target ({sm} in its ptx:).
 A GPU that cannot run it (a tensor precision it lacks, a launch file's requires:) is listed with
 the reason. The table shows cycles, time, speed-up over the first GPU, what bounds the run, IPC,
-DRAM bandwidth, L2 hit rate, occupancy, SIMT efficiency and achieved FLOP/s.
+DRAM bandwidth, L2 hit rate, occupancy, SIMT efficiency and achieved FLOP/s. With --sample, a
+large grid's time is projected from part of it (docs/sampling.md): the table's rates are then
+the timed part's.
 
 Examples:
   warpsim compare --arch v100,a100,h100,h200,b200 traces/examples/tensor_mma.trace.gz
@@ -49,18 +51,22 @@ std::vector<std::string> split_arches(const std::string& text) {
 int compare_command(const std::vector<std::string>& args) {
   std::string arches, input, svg_path, json_path, checks = "error", reconvergence;
   std::vector<std::string> sets;
+  SamplingOptions sampling;
   po::options_description opts(kCompareHelp);
   opts.add_options()("help,h", "show this help")("arch,a", po::value(&arches), "comma-separated configs (shipped names or YAML files)")(
       "set", po::value(&sets)->composing(), "override a config leaf on every GPU (repeatable)")(
       "svg", po::value(&svg_path), "write a bar chart of the times to FILE")("json", po::value(&json_path), "write the rows as JSON to FILE")(
       "checks", po::value(&checks), "with a launch file: error (default), warn or off")(
-      "reconvergence", po::value(&reconvergence), "with a launch file: stack or independent")("input", po::value(&input), "workload file");
+      "reconvergence", po::value(&reconvergence), "with a launch file: stack or independent")(
+      "sample", po::bool_switch(&sampling.enabled), "as warpsim run --sample: time large grids in part and project the rest (docs/sampling.md)")(
+      "sample-tolerance", po::value(&sampling.tolerance), "with --sample: as warpsim run's (default 0.02)")("input", po::value(&input), "workload file");
   po::positional_options_description pos;
   pos.add("input", 1);
   if (!parse_arguments(args, opts, pos)) return kExitOk;
   check_output_paths({{"--json", json_path}, {"--svg", svg_path}});
   if (arches.empty()) throw UsageError{"missing --arch (a list such as v100,a100,h100,h200,b200)"};
   if (input.empty()) throw UsageError{"missing the input"};
+  if (!(sampling.tolerance > 0 && sampling.tolerance < 1)) throw UsageError{"--sample-tolerance must be between 0 and 1 (exclusive)"};
 
   std::vector<ComparisonRow> rows;
   for (const std::string& arch : split_arches(arches)) {
@@ -71,6 +77,7 @@ int compare_command(const std::vector<std::string>& args) {
     try {
       WorkloadInput in = open_workload(input, config.spec, LaunchOptions{checks, reconvergence});
       Gpu gpu(config.spec);
+      gpu.set_sampling(sampling);
       SimulationResult result = simulate(gpu, in.workload());
       if (result.kernels.empty()) throw InputError(SourceLocation{input, 0, 0}, "the input has no kernels");
       row.total = summarize_run(config.spec, gpu.stats(), result.kernels);

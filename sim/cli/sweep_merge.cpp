@@ -133,6 +133,16 @@ SweepTable merge_sweep(const std::string& results_dir, const std::vector<SweepPo
       out["check_error"] = has_run && j["run"].contains("check") && j["run"]["check"].contains("largest_error")
                                ? j["run"]["check"]["largest_error"]
                                : nlohmann::ordered_json(nullptr);
+      // The share of CTAs the timing model ran: below 1 where cycles and time_us are a sampled
+      // run's projection (docs/sampling.md).
+      out["timed_fraction"] = nlohmann::ordered_json(nullptr);
+      if (summary.is_object() && summary.contains("sampling")) {
+        const auto& sampled = summary["sampling"];
+        const double timed = sampled["ctas_timed"].get<double>(), all = timed + sampled["ctas_untimed"].get<double>();
+        out["timed_fraction"] = all > 0 ? timed / all : 1.0;
+      } else if (summary.is_object() && summary.contains("cycles")) {
+        out["timed_fraction"] = 1.0;
+      }
       out["wall_seconds"] = r == results.end() ? nlohmann::ordered_json(nullptr) : j["wall_seconds"];
       list.push_back(std::move(out));
     }

@@ -17,7 +17,6 @@
 // projection list-schedules the rest onto the slots, each CTA taking slots / rate cycles: each
 // CTA in flight frees its slot that long after it launched (not before the stop), each free slot
 // takes the next CTA; the kernel ends when the last slot does.
-#include <algorithm>
 #include <cstdint>
 #include <set>
 #include <vector>
@@ -77,7 +76,8 @@ class CtaSampler {
   const SamplingResult& result() const { return result_; }
 
   // The projected end (the last CTA's retire cycle) of `remaining` CTAs not yet launched, given
-  // the launch cycles of those in flight, `slots` slots, the stop cycle and a mean duration.
+  // the launch cycles of those in flight, `slots` slots, the stop cycle and the cycles a CTA holds
+  // its slot.
   static Cycle project_end(const std::multiset<Cycle>& in_flight, uint64_t slots, uint64_t remaining, Cycle stop,
                            double duration);
 

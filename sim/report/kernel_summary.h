@@ -57,6 +57,9 @@ struct Summary {
   bool sampled = false;
   uint64_t ctas_timed = 0, ctas_untimed = 0, untimed_warp_instructions = 0;
   uint64_t timed_cycles = 0, spread_cycles = 0;
+  // What counts are divided by to give rates: the timed part's cycles and time when sampled.
+  uint64_t counted_cycles() const { return sampled ? timed_cycles : cycles; }
+  double counted_time_us() const { return sampled && cycles ? time_us * double(timed_cycles) / double(cycles) : time_us; }
   std::vector<Metric> metrics;
   std::string occupancy_limiter;
   uint32_t ctas_per_sm = 0;

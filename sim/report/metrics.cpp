@@ -66,7 +66,7 @@ std::vector<Metric> ncu_metrics(const GpuSpec& spec, const StatRegistry& st, con
     add("sm__inst_executed_pipe_" + std::string(pipe_name(p)) + ".sum", sum("pipe." + std::string(pipe_name(p)) + ".inst_executed"), "inst");
   }
   add("sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_elapsed",
-      k.cycles ? sum("tensor.busy_cycles") / (double(spec.topology.sub_partitions_per_sm) * sms * k.cycles) * 100 : 0, "%");
+      k.counted_cycles() ? sum("tensor.busy_cycles") / (double(spec.topology.sub_partitions_per_sm) * sms * k.counted_cycles()) * 100 : 0, "%");
   add("sm__sass_thread_inst_executed_op_fadd_pred_on.sum", sum("fp32.add"), "inst");
   add("sm__sass_thread_inst_executed_op_fmul_pred_on.sum", sum("fp32.mul"), "inst");
   add("sm__sass_thread_inst_executed_op_ffma_pred_on.sum", sum("fp32.fma"), "inst");

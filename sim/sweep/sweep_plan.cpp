@@ -189,7 +189,7 @@ std::string resolve_arch(const std::string& sweep_file, const ConfigNode& name) 
 
 bool is_sweep_table_column(const std::string& name) {
   static const char* const kOwn[] = {"index", "point_id", "input", "arch", "status", "exit_code", "kernel", "tensor_flops", "check",
-                                     "check_error", "wall_seconds", "speedup"};
+                                     "check_error", "timed_fraction", "wall_seconds", "speedup"};
   auto in = [&](const auto& list) { return std::find(std::begin(list), std::end(list), name) != std::end(list); };
   return in(kOwn) || in(kSweepMetrics);
 }

@@ -38,7 +38,7 @@ std::string comparison_table(const std::string& input, const std::vector<Compari
     std::snprintf(line, sizeof line, "%-6s %12llu %11.3f %8.2fx  %-8s %6.2f %11s %6.1f%% %6.1f%% %5.1f%% %11s", r.arch.c_str(),
                   static_cast<unsigned long long>(s.cycles), s.time_us, s.time_us > 0 ? base / s.time_us : 0.0, s.bound.c_str(), s.ipc,
                   fmt("%.0f", s.dram_bandwidth_gbps).c_str(), s.l2_hit_rate * 100, s.achieved_occupancy * 100, s.simt_efficiency * 100,
-                  (si(s.time_us > 0 ? flops(s) / (s.time_us * 1e-6) : 0) + "").c_str());
+                  (si(s.counted_time_us() > 0 ? flops(s) / (s.counted_time_us() * 1e-6) : 0) + "").c_str());
     o << line << (r.check.empty() ? "" : "  " + r.check + fmt(" (largest error %.3g)", r.check_error)) << "\n";
   }
   o << "\nspeed-up: time of the first GPU that ran / time of this one. bound: what limits the run (see warpsim run for the reason).\n"

@@ -11,7 +11,7 @@ namespace warpsim {
 std::vector<RooflinePoint> roofline_points(const std::vector<Summary>& kernels) {
   std::vector<RooflinePoint> out;
   for (const Summary& k : kernels) {
-    const double bytes = double(k.dram_bytes_read + k.dram_bytes_written), seconds = k.time_us * 1e-6;
+    const double bytes = double(k.dram_bytes_read + k.dram_bytes_written), seconds = k.counted_time_us() * 1e-6;  // the counts' own time when sampled
     if (seconds <= 0) continue;
     for (auto [kind, flops] : {std::pair{"fp32", k.fp32_flops}, {"fp64", k.fp64_flops}, {"fp16", k.fp16_flops}, {"tensor", k.tensor_flops}}) {
       if (flops <= 0) continue;

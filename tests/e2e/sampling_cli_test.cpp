@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/test_support.h"
+#include "views/roofline.h"
 
 namespace warpsim {
 namespace {
@@ -140,10 +141,51 @@ TEST(SamplingCli, SweepsSampleTheirPointsWhenAsked) {
   const auto p = nlohmann::json::parse(test::read_file(points));
   const auto result = nlohmann::json::parse(test::read_file(dir.path("r/" + p["point_id"].get<std::string>() + ".json")));
   EXPECT_EQ(result["status"], "ok") << result["error"];
-  EXPECT_TRUE(result["run"]["kernels"][0]["summary"].contains("sampling")) << result["run"]["kernels"][0]["summary"].dump();
+  const auto& summary = result["run"]["kernels"][0]["summary"];
+  ASSERT_TRUE(summary.contains("sampling")) << summary.dump();
+  // The merged table says which rows are projections: the share of CTAs timed.
+  const auto merged = run_cli({"sweep", "merge", dir.path("r"), "--points", points, "-o", dir.path("t.json")});
+  ASSERT_EQ(merged.exit_code, 0) << merged.err;
+  const auto table = nlohmann::json::parse(test::read_file(dir.path("t.json")));
+  const auto& row = table.is_array() ? table[0] : table["rows"][0];
+  const double timed = summary["sampling"]["ctas_timed"].get<double>();
+  EXPECT_DOUBLE_EQ(row["timed_fraction"].get<double>(), timed / 2048);
+  EXPECT_EQ(row["cycles"], summary["cycles"]);
   const auto bad = run_cli({"sweep", "plan", dir.write("bad.yaml", head + "options:\n  sample: 2\n")});
   EXPECT_EQ(bad.exit_code, 3);
   EXPECT_NE(bad.err.find("bad.yaml:5:11: options.sample must be off, on, or a tolerance between 0 and 1"), std::string::npos) << bad.err;
+}
+
+// warpsim compare --sample times each GPU as run --sample does.
+TEST(SamplingCli, CompareSamplesEachGpu) {
+  test::TempDir dir;
+  const std::string launch = big_saxpy(dir);
+  std::vector<std::string> args = {"compare", "--arch", "a100,h100", launch, "--sample", "--sample-tolerance", "0.05", "--json", "-"};
+  args.insert(args.end(), kFourSms.begin(), kFourSms.end());
+  const auto r = run_cli(args);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto rows = nlohmann::json::parse(r.out);
+  const auto run = run_json({launch, "--sample", "--sample-tolerance", "0.05"});
+  ASSERT_TRUE(run["summary"].contains("sampling"));
+  EXPECT_EQ(rows[0]["cycles"], run["summary"]["cycles"]);
+}
+
+// Rates divide counts by the time they were counted over: a sampled kernel's FLOPs by its timed
+// part's time, not by the projection.
+TEST(SamplingCli, RooflineRatesUseTheTimedPart) {
+  Summary s;
+  s.name = "k";
+  s.fp32_flops = 1e9;
+  s.dram_bytes_read = 1000000;
+  s.cycles = 4000;
+  s.time_us = 4.0;
+  s.sampled = true;
+  s.timed_cycles = 1000;  // 1 us of the 4
+  const auto points = roofline_points({s});
+  ASSERT_EQ(points.size(), 1u);
+  EXPECT_DOUBLE_EQ(points[0].flops_per_second, 1e9 / 1e-6);
+  s.sampled = false;  // a whole run: its own time
+  EXPECT_DOUBLE_EQ(roofline_points({s})[0].flops_per_second, 1e9 / 4e-6);
 }
 
 TEST(SamplingCli, BadSamplingOptionsAreUsageErrors) {
