@@ -51,7 +51,7 @@ kernels print with printf comes before the summary; a failed assert or a trap st
 (exit code 3). --functional runs a launch file's kernels without the timing model, for their
 results only (check, dumped buffers, printf, checker findings) and instruction counts: as many
 CTAs at once as the GPU holds, in launch order, their warps taking turns. --sample times a
-large grid (eight waves or more) only until its CTA throughput is steady and projects the rest
+large grid (twelve waves or more) only until its CTA throughput is steady and projects the rest
 of its time; the rest still run, untimed, so results and checks are complete, and the counters
 and rates reported are the timed part's (docs/sampling.md).
 
@@ -98,7 +98,7 @@ int run_command(const std::vector<std::string>& args) {
       "reconvergence", po::value(&reconvergence), "with a launch file: stack (classic SIMT stack) or independent (Volta-style independent thread scheduling)")(
       "checks", po::value(&checks), "with a launch file: kernel checkers (races, uninitialised shared reads, reads of init: none global memory nothing wrote, divergent barriers, texture reads of what the kernel wrote, shuffles from lanes not taking part; docs/launch-format.md#checks): error (default: findings exit 6), warn, or off")(
       "functional", po::bool_switch(&functional), "with a launch file: emulate the kernels without the timing model, for their results (check, dump, printf, checkers) and instruction counts; no timing, counters or views")(
-      "sample", po::bool_switch(&sampling.enabled), "time a large grid's CTAs only until the GPU's CTA throughput is steady and project the rest's time (grids of eight waves or more; the rest still run, untimed, for their results; docs/sampling.md)")(
+      "sample", po::bool_switch(&sampling.enabled), "time a large grid's CTAs only until the GPU's CTA throughput is steady and project the rest's time (grids of twelve waves or more; the rest still run, untimed, for their results; docs/sampling.md)")(
       "sample-tolerance", po::value(&sampling.tolerance), "with --sample: how far two successive waves' mean CTA duration and completion rate may differ for the throughput to count as steady (default 0.02)")(
       "input", po::value(&input), "workload file");
   RunViews views;

@@ -11,7 +11,7 @@
 // (CTAs per cycle: a count over a time, which unlike the durations of the CTAs that happen to
 // finish in a window is not biased towards short ones). Batches at the start that still drift
 // are left out by MSER's truncation rule, and the run stops once the 95% confidence interval of
-// the mean rate (Student's t over at least three batches) is within the tolerance of it and the
+// the mean rate (Student's t over at least ten batches) is within the tolerance of it and the
 // first and last halves of the batches agree as closely (a drift MSER has not cut away yet, as
 // it only looks as far as the first half). The
 // projection list-schedules the rest onto the slots, each CTA taking slots / rate cycles: each
@@ -61,9 +61,9 @@ class CtaSampler {
   CtaSampler(const SamplingOptions& options, uint64_t total, uint64_t slots, Cycle start);
 
   // Whether the grid is large enough for sampling to save anything: the timed part is at least
-  // four windows plus the CTAs in flight at the stop, so a grid of fewer than eight waves is run
-  // whole.
-  static bool worthwhile(uint64_t total, uint64_t slots) { return slots > 0 && total >= 8 * slots; }
+  // eleven windows of at least a wave each, and a wave must be left to launch, so a grid of fewer
+  // than twelve waves is run whole.
+  static bool worthwhile(uint64_t total, uint64_t slots) { return slots > 0 && total >= 12 * slots; }
 
   void launched(Cycle now) { in_flight_.insert(now); }
   // A CTA that launched at `launched` retired at `now`. Returns true when the sampler has just
@@ -86,7 +86,10 @@ class CtaSampler {
     Cycle start = 0;  // the previous window's end
     uint64_t ctas = 0;
   };
-  static constexpr size_t kMinBatches = 3;
+  // Ten: a confidence interval from fewer batches is itself too uncertain (Schmeiser, Operations
+  // Research 30(3), 1982, advises 10 to 30); with three, a lucky quiet start stopped a sampled
+  // trace early, 1.4% low.
+  static constexpr size_t kMinBatches = 10;
   struct Estimate {
     size_t batches = 0;              // used (0: too few after the warm-up to estimate)
     double cta_cycles = 0;           // slots / their CTAs' completion rate: a CTA's time in a slot

@@ -74,18 +74,19 @@ SamplingOptions options(double tolerance, Cycle min_window = 0) {
 
 TEST(CtaSampler, EqualCtasAreProjectedExactly) {
   // 4 slots, CTAs of 100 cycles: windows of 4 completions, one per wave. Window 1 is dropped;
-  // windows 2-4 are three equal batches (a confidence interval of zero width), so the sampler
-  // stops at the 16th completion (cycle 400), with three CTAs of the fifth wave in flight.
-  for (const uint64_t total : {40u, 42u}) {
+  // windows 2-11 are ten equal batches (the fewest it takes; a confidence interval of zero
+  // width), so the sampler stops at the 44th completion (cycle 1100), with three CTAs of the
+  // twelfth wave in flight.
+  for (const uint64_t total : {80u, 82u}) {
     const Outcome o = run_slots(total, 4, [](uint64_t) { return Cycle{100}; }, options(0.02));
     ASSERT_TRUE(o.sampled.sampled) << total;
-    EXPECT_EQ(o.sampled.stop, 400u);
-    EXPECT_EQ(o.sampled.ctas_timed, 19u);
-    EXPECT_EQ(o.sampled.batches, 3u);
+    EXPECT_EQ(o.sampled.stop, 1100u);
+    EXPECT_EQ(o.sampled.ctas_timed, 47u);
+    EXPECT_EQ(o.sampled.batches, 10u);
     EXPECT_EQ(o.sampled.spread_cycles, 0u);
     EXPECT_DOUBLE_EQ(o.sampled.mean_cta_cycles, 100.0);
-    // 40 CTAs: ten waves; 42: eleven, the last of two CTAs.
-    EXPECT_EQ(o.full_end, total == 40 ? 1001u : 1101u);
+    // 80 CTAs: twenty waves; 82: twenty-one, the last of two CTAs.
+    EXPECT_EQ(o.full_end, total == 80 ? 2001u : 2101u);
     EXPECT_EQ(o.sampled.estimated_cycles, o.full_end) << total;
   }
 }
@@ -134,25 +135,25 @@ TEST(CtaSampler, AWarmUpIsLeftOutOfTheEstimate) {
 
 TEST(CtaSampler, WindowsSpanTheMinimumCycles) {
   // Waves of 100 cycles but windows of at least 250: each window holds three waves (ends at 300,
-  // 600, 900, 1200), so the sampler stops at cycle 1200, not 400.
+  // 600, ...), so the sampler stops when the eleventh closes, at cycle 3300, not 1100.
   const Outcome o = run_slots(400, 4, [](uint64_t) { return Cycle{100}; }, options(0.02, 250));
+  ASSERT_TRUE(o.sampled.sampled);
+  EXPECT_EQ(o.sampled.stop, 3300u);
+  EXPECT_EQ(o.sampled.estimated_cycles, o.full_end);
+}
+
+TEST(CtaSampler, ADeferredStopWaitsForACompletionThatMayStop) {
+  // As EqualCtasAreProjectedExactly, but no stop before the 46th completion (a cluster waiting
+  // for room): the sampler stops there (cycle 1200, the twelfth wave's second CTA).
+  const Outcome o = run_slots(80, 4, [](uint64_t) { return Cycle{100}; }, options(0.02), [](uint64_t done) { return done >= 46; });
   ASSERT_TRUE(o.sampled.sampled);
   EXPECT_EQ(o.sampled.stop, 1200u);
   EXPECT_EQ(o.sampled.estimated_cycles, o.full_end);
 }
 
-TEST(CtaSampler, ADeferredStopWaitsForACompletionThatMayStop) {
-  // As EqualCtasAreProjectedExactly, but no stop before the 18th completion (a cluster waiting
-  // for room): the sampler stops there (cycle 500, the fifth wave's second CTA).
-  const Outcome o = run_slots(40, 4, [](uint64_t) { return Cycle{100}; }, options(0.02), [](uint64_t done) { return done >= 18; });
-  ASSERT_TRUE(o.sampled.sampled);
-  EXPECT_EQ(o.sampled.stop, 500u);
-  EXPECT_EQ(o.sampled.estimated_cycles, o.full_end);
-}
-
 TEST(CtaSampler, SmallGridsAreNotWorthSampling) {
-  EXPECT_FALSE(CtaSampler::worthwhile(7 * 64, 64));
-  EXPECT_TRUE(CtaSampler::worthwhile(8 * 64, 64));
+  EXPECT_FALSE(CtaSampler::worthwhile(12 * 64 - 1, 64));
+  EXPECT_TRUE(CtaSampler::worthwhile(12 * 64, 64));
   EXPECT_FALSE(CtaSampler::worthwhile(100, 0));
 }
 
