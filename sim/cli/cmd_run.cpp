@@ -99,7 +99,7 @@ int run_command(const std::vector<std::string>& args) {
       "checks", po::value(&checks), "with a launch file: kernel checkers (races, uninitialised shared reads, reads of init: none global memory nothing wrote, divergent barriers, texture reads of what the kernel wrote, shuffles from lanes not taking part; docs/launch-format.md#checks): error (default: findings exit 6), warn, or off")(
       "functional", po::bool_switch(&functional), "with a launch file: emulate the kernels without the timing model, for their results (check, dump, printf, checkers) and instruction counts; no timing, counters or views")(
       "sample", po::bool_switch(&sampling.enabled), "time a large grid's CTAs only until the GPU's CTA throughput is steady and project the rest's time (grids of twelve waves or more; the rest still run, untimed, for their results; docs/sampling.md)")(
-      "sample-tolerance", po::value(&sampling.tolerance), "with --sample: how far two successive waves' mean CTA duration and completion rate may differ for the throughput to count as steady (default 0.02)")(
+      "sample-tolerance", po::value(&sampling.tolerance), "with --sample: the timing stops once the 95% confidence interval of the CTA completion rate, and its drift over the sample, are within this fraction of it (default 0.02)")(
       "input", po::value(&input), "workload file");
   RunViews views;
   views.add_options(opts);
