@@ -65,4 +65,8 @@ void write_output_maybe_gzip(const std::string& path, const std::string& content
   std::filesystem::rename(tmp, path);
 }
 
+void check_sampling(const SamplingOptions& sampling) {
+  if (!(sampling.tolerance > 0 && sampling.tolerance < 1)) throw UsageError{"--sample-tolerance must be between 0 and 1 (exclusive)"};
+}
+
 }  // namespace warpsim::cli

@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "gpu/cta_sampler.h"
+
 namespace warpsim::cli {
 
 // Each subcommand takes its own arguments (after the subcommand name) and returns an exit code.
@@ -42,6 +44,8 @@ struct OutputOption {
   const std::string& path;
 };
 void check_output_paths(std::initializer_list<OutputOption> outputs);
+// --sample-tolerance's range (run and compare); throws UsageError.
+void check_sampling(const SamplingOptions& sampling);
 
 extern const char* const kVersion;
 

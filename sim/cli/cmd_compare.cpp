@@ -66,7 +66,7 @@ int compare_command(const std::vector<std::string>& args) {
   check_output_paths({{"--json", json_path}, {"--svg", svg_path}});
   if (arches.empty()) throw UsageError{"missing --arch (a list such as v100,a100,h100,h200,b200)"};
   if (input.empty()) throw UsageError{"missing the input"};
-  if (!(sampling.tolerance > 0 && sampling.tolerance < 1)) throw UsageError{"--sample-tolerance must be between 0 and 1 (exclusive)"};
+  check_sampling(sampling);
 
   std::vector<ComparisonRow> rows;
   for (const std::string& arch : split_arches(arches)) {

@@ -126,7 +126,7 @@ int run_command(const std::vector<std::string>& args) {
     std::cout << launch->device_output() << std::flush;
     print_findings(*launch);
   };
-  if (!(sampling.tolerance > 0 && sampling.tolerance < 1)) throw UsageError{"--sample-tolerance must be between 0 and 1 (exclusive)"};
+  check_sampling(sampling);
   if (functional && sampling.enabled) throw UsageError{"--sample chooses which CTAs to time; --functional times none: use one or the other"};
   if (functional) {
     if (!launch) throw UsageError{"--functional needs a launch file: a trace holds no values to compute, only instructions to time"};

@@ -80,8 +80,8 @@ bool CtaSampler::completed(Cycle launched, Cycle now, bool may_stop) {
     if (++windows_ >= 2) {
       batch_rates_.push_back(double(current_.ctas) / double(now - current_.start));
       batch_ctas_.push_back(current_.ctas);
-      const Estimate e = estimate();
-      steady_ = e.batches > 0 && e.relative_half_width <= options_.tolerance && e.drift <= options_.tolerance;
+      estimate_ = estimate();
+      steady_ = estimate_.batches > 0 && estimate_.relative_half_width <= options_.tolerance && estimate_.drift <= options_.tolerance;
     }
     current_ = Window{now, 0};
   }
@@ -90,7 +90,7 @@ bool CtaSampler::completed(Cycle launched, Cycle now, bool may_stop) {
   // Less than a wave left: stopping would save less than the drain of the CTAs in flight costs.
   if (!steady_ || !may_stop || remaining < slots_) return false;
   stopped_ = true;
-  const Estimate e = estimate();
+  const Estimate& e = estimate_;
   const Cycle end = project_end(in_flight_, slots_, remaining, now, e.cta_cycles);
   const Cycle longer = project_end(in_flight_, slots_, remaining, now, e.cta_cycles / (1 - std::min(0.5, e.relative_half_width)));
   result_.sampled = true;

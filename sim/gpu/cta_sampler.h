@@ -108,6 +108,7 @@ class CtaSampler {
   uint64_t windows_ = 0;
   std::vector<double> batch_rates_;  // CTAs completed per cycle in each window after the first
   std::vector<uint64_t> batch_ctas_;
+  Estimate estimate_;      // at the last window's close
   bool steady_ = false;   // the confidence interval is narrow enough: stop at the next completion that may
   bool stopped_ = false;
   SamplingResult result_;

@@ -66,12 +66,16 @@ Summary summarize(const GpuSpec& spec, const StatRegistry& st, const StatRegistr
 }
 
 // A sampled kernel's (or run's) time is the projection; the rates stay those of the timed part.
-void apply_sampling(const GpuSpec& spec, Summary& out, uint64_t timed_cycles, uint64_t reported_cycles, uint64_t spread) {
+// `sampled` holds the runs' sums (ctas_timed: the timed CTAs, as KernelRun::ctas counts them).
+void apply_sampling(const GpuSpec& spec, Summary& out, uint64_t timed_cycles, uint64_t reported_cycles, const SamplingResult& sampled) {
   out.sampled = true;
   out.timed_cycles = timed_cycles;
   out.cycles = reported_cycles;
   out.time_us = reported_cycles / spec.cycles_per_second() * 1e6;
-  out.spread_cycles = spread;
+  out.spread_cycles = sampled.spread_cycles;
+  out.ctas_timed = sampled.ctas_timed;
+  out.ctas_untimed = sampled.ctas_untimed;
+  out.untimed_warp_instructions = sampled.untimed_warp_instructions;
 }
 
 }  // namespace
@@ -89,12 +93,7 @@ Summary summarize_kernel(const GpuSpec& spec, const StatRegistry& stats, const K
   out.shared_carveout_kib = run.occupancy.shared_carveout / 1024;
   out.registers_per_thread = run.info.registers_per_thread;
   out.shared_bytes_per_block = run.info.shared_bytes;
-  if (run.sampling.sampled) {
-    apply_sampling(spec, out, run.cycles(), run.reported_cycles(), run.sampling.spread_cycles);
-    out.ctas_timed = run.sampling.ctas_timed;
-    out.ctas_untimed = run.sampling.ctas_untimed;
-    out.untimed_warp_instructions = run.sampling.untimed_warp_instructions;
-  }
+  if (run.sampling.sampled) apply_sampling(spec, out, run.cycles(), run.reported_cycles(), run.sampling);
   // After the sampling: the durations are the projection, the rest the timed part's.
   out.metrics = ncu_metrics(spec, stats, run.stats, out);
   return out;
@@ -102,27 +101,23 @@ Summary summarize_kernel(const GpuSpec& spec, const StatRegistry& stats, const K
 
 Summary summarize_run(const GpuSpec& spec, const StatRegistry& stats, const std::vector<KernelRun>& runs) {
   StatRegistry::Snapshot total(stats.entries().size(), 0);
-  uint64_t cycles = 0, reported = 0, spread = 0, ctas = 0, untimed_ctas = 0, untimed_instructions = 0;
-  bool sampled = false;
+  uint64_t cycles = 0, reported = 0, ctas = 0;
+  SamplingResult sampled;
   for (const auto& r : runs) {
     for (size_t i = 0; i < total.size(); ++i) total[i] += r.stats[i];
     cycles += r.cycles();
     reported += r.reported_cycles();
-    spread += r.sampling.spread_cycles;
     ctas += r.ctas;
-    untimed_ctas += r.sampling.ctas_untimed;
-    untimed_instructions += r.sampling.untimed_warp_instructions;
-    sampled = sampled || r.sampling.sampled;
+    sampled.sampled = sampled.sampled || r.sampling.sampled;
+    sampled.spread_cycles += r.sampling.spread_cycles;
+    sampled.ctas_untimed += r.sampling.ctas_untimed;
+    sampled.untimed_warp_instructions += r.sampling.untimed_warp_instructions;
   }
+  sampled.ctas_timed = ctas;
   Summary out = summarize(spec, stats, total, cycles);
   out.name = runs.size() == 1 ? runs.front().info.name : "all kernels";
   out.ctas = ctas;
-  if (sampled) {
-    apply_sampling(spec, out, cycles, reported, spread);
-    out.ctas_timed = ctas;
-    out.ctas_untimed = untimed_ctas;
-    out.untimed_warp_instructions = untimed_instructions;
-  }
+  if (sampled.sampled) apply_sampling(spec, out, cycles, reported, sampled);
   out.metrics = ncu_metrics(spec, stats, total, out);
   return out;
 }
