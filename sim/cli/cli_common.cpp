@@ -3,9 +3,11 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <stdexcept>
+#include <thread>
 
 #include "common/atomic_file.h"
 
@@ -63,6 +65,17 @@ void write_output_maybe_gzip(const std::string& path, const std::string& content
     throw std::runtime_error(path + ": cannot write");
   }
   std::filesystem::rename(tmp, path);
+}
+
+const char* const kHostThreadsHelp =
+    "host threads that tick the SMs (default 1; 0: one per hardware thread). The results are bit-identical whatever "
+    "the count; traces and Accel-Sim traces without clusters use them, launch files (emulated) and runs with views "
+    "tick on one (docs/performance.md#host-threads)";
+
+unsigned host_threads(int requested) {
+  if (requested < 0 || requested > 256) throw UsageError{"--host-threads must be between 0 (one per hardware thread) and 256"};
+  if (requested == 0) return std::max(1u, std::thread::hardware_concurrency());
+  return static_cast<unsigned>(requested);
 }
 
 void check_sampling(const SamplingOptions& sampling) {

@@ -46,6 +46,11 @@ struct OutputOption {
 void check_output_paths(std::initializer_list<OutputOption> outputs);
 // --sample-tolerance's range (run and compare); throws UsageError.
 void check_sampling(const SamplingOptions& sampling);
+// --host-threads N (run, compare, bench): the count to use, 0 meaning every hardware thread;
+// throws UsageError outside 0-256.
+unsigned host_threads(int requested);
+// Its help text, the same for each command.
+extern const char* const kHostThreadsHelp;
 
 extern const char* const kVersion;
 

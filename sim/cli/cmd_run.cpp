@@ -85,6 +85,7 @@ int run_command(const std::vector<std::string>& args) {
   std::string arch, input, json_path, csv_path, stats_path, dump_dir, checks = "error", reconvergence;
   std::vector<std::string> sets;
   bool quiet = false, functional = false;
+  int threads = 1;
   SamplingOptions sampling;
   po::options_description opts(kRunHelp);
   opts.add_options()("help,h", "show this help")(
@@ -100,6 +101,7 @@ int run_command(const std::vector<std::string>& args) {
       "functional", po::bool_switch(&functional), "with a launch file: emulate the kernels without the timing model, for their results (check, dump, printf, checkers) and instruction counts; no timing, counters or views")(
       "sample", po::bool_switch(&sampling.enabled), "time a large grid's CTAs only until the GPU's CTA throughput is steady and project the rest's time (grids of twelve waves or more; the rest still run, untimed, for their results; docs/sampling.md)")(
       "sample-tolerance", po::value(&sampling.tolerance), "with --sample: the timing stops once the 95% confidence interval of the CTA completion rate, and its drift over the sample, are within this fraction of it (default 0.02)")(
+      "host-threads", po::value(&threads), kHostThreadsHelp)(
       "input", po::value(&input), "workload file");
   RunViews views;
   views.add_options(opts);
@@ -127,6 +129,7 @@ int run_command(const std::vector<std::string>& args) {
     print_findings(*launch);
   };
   check_sampling(sampling);
+  const unsigned host = host_threads(threads);
   if (functional && sampling.enabled) throw UsageError{"--sample chooses which CTAs to time; --functional times none: use one or the other"};
   if (functional) {
     if (!launch) throw UsageError{"--functional needs a launch file: a trace holds no values to compute, only instructions to time"};
@@ -160,6 +163,7 @@ int run_command(const std::vector<std::string>& args) {
   }
   Gpu gpu(config.spec);
   gpu.set_sampling(sampling);
+  gpu.set_host_threads(host);
   views.attach(gpu);
   Progress progress;
   gpu.set_progress([&](const KernelInfo& k, uint64_t d, uint64_t t) { progress.update(k, d, t); });

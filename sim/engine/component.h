@@ -27,11 +27,18 @@ class Component {
 
   const std::string& name() const { return name_; }
   Priority priority() const { return priority_; }
+  // Components due in the same cycle at the same priority that are all batchable are handed to
+  // the engine's BatchRunner together (SMs: engine.h).
+  bool batchable() const { return batchable_; }
+
+ protected:
+  void set_batchable(bool b) { batchable_ = b; }
 
  private:
   friend class Engine;
   std::string name_;
   Priority priority_;
+  bool batchable_ = false;
   Cycle scheduled_at_ = kNever;   // cycle of the live queue entry
   uint64_t live_sequence_ = 0;     // sequence of the live entry; entries with others are stale
 };

@@ -11,6 +11,35 @@ void Engine::wake(Component& c, Cycle when) {
   queue_.push(Entry{when, c.priority(), next_sequence_++, &c});
 }
 
+void Engine::reschedule(Component& c, Cycle next) {
+  if (next == kNever) return;
+  if (next <= now_) throw SimulationError("engine: " + c.name() + " asked for a tick in the past");
+  wake(c, next);
+}
+
+// Pops every live entry due with `first`'s cycle and priority whose component is batchable, in
+// queue order, and hands them to the runner; their wake-ups follow in the same order, so the
+// queue's sequence numbers (its tie-breaks) do not depend on how the runner spread the work.
+void Engine::run_batch(Component& first) {
+  batch_.assign(1, &first);
+  while (!queue_.empty()) {
+    const Entry& e = queue_.top();
+    Component& c = *e.component;
+    if (c.live_sequence_ != e.sequence || c.scheduled_at_ == kNever) {  // superseded
+      queue_.pop();
+      continue;
+    }
+    if (e.when != now_ || e.priority != first.priority() || !c.batchable()) break;
+    queue_.pop();
+    c.scheduled_at_ = kNever;
+    batch_.push_back(&c);
+  }
+  ticks_ += batch_.size();
+  batch_next_.assign(batch_.size(), kNever);
+  runner_->run(batch_, now_, batch_next_);
+  for (size_t i = 0; i < batch_.size(); ++i) reschedule(*batch_[i], batch_next_[i]);
+}
+
 Cycle Engine::run(const std::function<bool()>& done) {
   while (!queue_.empty()) {
     Entry e = queue_.top();
@@ -22,11 +51,11 @@ Cycle Engine::run(const std::function<bool()>& done) {
     }
     now_ = e.when;
     c.scheduled_at_ = kNever;
-    ++ticks_;
-    Cycle next = c.tick(now_);
-    if (next != kNever) {
-      if (next <= now_) throw SimulationError("engine: " + c.name() + " asked for a tick in the past");
-      wake(c, next);
+    if (runner_ && c.batchable()) {
+      run_batch(c);
+    } else {
+      ++ticks_;
+      reschedule(c, c.tick(now_));
     }
     if (done && done()) break;
   }

@@ -5,11 +5,21 @@
 #include <cstdint>
 #include <functional>
 #include <queue>
+#include <span>
 #include <vector>
 
 #include "engine/component.h"
 
 namespace warpsim {
+
+// Ticks every batchable component due at one cycle and priority; `next[i]` receives what
+// batch[i]'s tick returned. A runner may tick them on several threads, as long as what one does
+// to anything shared is applied after all of them, in batch order (gpu/sm_batch.h).
+class BatchRunner {
+ public:
+  virtual ~BatchRunner() = default;
+  virtual void run(std::span<Component* const> batch, Cycle now, std::span<Cycle> next) = 0;
+};
 
 class Engine {
  public:
@@ -19,6 +29,9 @@ class Engine {
   // Runs until no component has work, or until `done()` returns true after a tick.
   // Returns the cycle of the last tick. Throws SimulationError when time would go backwards.
   Cycle run(const std::function<bool()>& done);
+
+  // With a runner, batchable components due together are ticked by it (nullptr: one by one).
+  void set_batch_runner(BatchRunner* runner) { runner_ = runner; }
 
   Cycle now() const { return now_; }
   uint64_t ticks_executed() const { return ticks_; }
@@ -36,7 +49,13 @@ class Engine {
       return sequence > o.sequence;
     }
   };
+  void reschedule(Component& c, Cycle next);
+  void run_batch(Component& first);
+
   std::priority_queue<Entry, std::vector<Entry>, std::greater<>> queue_;
+  BatchRunner* runner_ = nullptr;
+  std::vector<Component*> batch_;  // scratch
+  std::vector<Cycle> batch_next_;  // scratch
   uint64_t next_sequence_ = 0;
   uint64_t ticks_ = 0;
   Cycle now_ = 0;

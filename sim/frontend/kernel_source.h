@@ -83,6 +83,10 @@ class KernelSource {
     static const std::vector<Dim3> kNone;
     return kNone;
   }
+  // Whether its CTAs, once handed out, share no mutable state (with each other or with the
+  // source): their warps' streams may then be read on several host threads at once. True for
+  // parsed traces; false for the emulator, whose CTAs share global memory.
+  virtual bool ctas_share_nothing() const { return false; }
 };
 
 class Workload {

@@ -14,6 +14,7 @@ Gpu::Gpu(const GpuSpec& spec) : spec_(spec), memory_(spec, engine_, stats_) {
     responders.push_back(sms_.back().get());
   }
   memory_.connect(std::move(responders));
+  engine_.set_batch_runner(&batch_);
   stats_.add("gpu.ctas_cancelled", &ctas_cancelled_, "CTAs",
              "CTAs whose launch a running CTA cancelled (clusterlaunchcontrol.try_cancel) and took over");
 }
@@ -41,6 +42,8 @@ KernelRun Gpu::run_kernel(KernelSource& kernel) {
     sampler_.emplace(options, ctas_total_, resident, run.start);
   }
   last_retire_ = run.start;
+  batch_.allow_parallel(kernel.ctas_share_nothing() && !run.info.clustered() && observer_ == nullptr);
+  ran_parallel_ = batch_.parallel();
   const auto before = stats_.snapshot();
   if (observer_) observer_->kernel_started(run.info, run.start);
   clusters_.start_kernel(

@@ -12,6 +12,7 @@
 #include "frontend/kernel_source.h"
 #include "gpu/cta_sampler.h"
 #include "gpu/occupancy.h"
+#include "gpu/sm_batch.h"
 #include "mem/memory_system.h"
 #include "sm/sm.h"
 #include "stats/stat_registry.h"
@@ -47,6 +48,11 @@ class Gpu {
   void set_sampling(const SamplingOptions& o) { sampling_ = o; }
   // Every SM reports its warps' states to `o` (nullptr: none); the model's results do not change.
   void set_observer(WarpObserver* o);
+  // Host threads that tick the SMs (gpu/sm_batch.h); the results do not depend on it.
+  void set_host_threads(unsigned threads) { batch_.set_threads(threads); }
+  unsigned host_threads() const { return batch_.threads(); }
+  // Whether the last kernel ticked its SMs on several threads (some kernels cannot: sm_batch.h).
+  bool ran_parallel() const { return ran_parallel_; }
 
   const StatRegistry& stats() const { return stats_; }
   const GpuSpec& spec() const { return spec_; }
@@ -65,6 +71,7 @@ class Gpu {
   const GpuSpec& spec_;
   StatRegistry stats_;
   Engine engine_;
+  SmBatch batch_;
   MemorySystem memory_;
   ClusterBarriers clusters_;
   std::vector<std::unique_ptr<Sm>> sms_;
@@ -78,6 +85,7 @@ class Gpu {
   bool grid_done_ = false;
   bool dispatching_ = false;
   bool ran_before_ = false;
+  bool ran_parallel_ = false;
   Progress progress_;
   WarpObserver* observer_ = nullptr;
   SamplingOptions sampling_;

@@ -7,6 +7,7 @@
 namespace warpsim {
 
 void ClusterBarriers::start_kernel(uint32_t barrier_latency, Release release, Signal signal, TensorHold tensor_hold) {
+  std::lock_guard lock(mutex_);
   latency_ = barrier_latency;
   release_ = std::move(release);
   signal_ = std::move(signal);
@@ -15,11 +16,13 @@ void ClusterBarriers::start_kernel(uint32_t barrier_latency, Release release, Si
 }
 
 uint32_t ClusterBarriers::sm_of(uint64_t cluster, uint32_t rank) const {
+  std::lock_guard lock(mutex_);
   auto it = clusters_.find(cluster);
   return it == clusters_.end() || rank >= it->second.where.size() ? UINT32_MAX : it->second.where[rank].first;
 }
 
 bool ClusterBarriers::hold_tensor(uint64_t cluster, uint32_t rank, Cycle earliest, Cycle interval, Cycle& start) {
+  std::lock_guard lock(mutex_);
   const uint32_t sm = sm_of(cluster, rank);
   if (sm == UINT32_MAX || !tensor_hold_) return false;
   start = tensor_hold_(sm, earliest, interval);
@@ -27,6 +30,7 @@ bool ClusterBarriers::hold_tensor(uint64_t cluster, uint32_t rank, Cycle earlies
 }
 
 void ClusterBarriers::open(uint64_t cluster, uint32_t ctas, uint32_t warps) {
+  std::lock_guard lock(mutex_);
   Cluster& c = clusters_[cluster];
   c = Cluster{};
   c.ctas = ctas;
@@ -34,18 +38,21 @@ void ClusterBarriers::open(uint64_t cluster, uint32_t ctas, uint32_t warps) {
 }
 
 void ClusterBarriers::cta_retired(uint64_t cluster, uint32_t rank) {
+  std::lock_guard lock(mutex_);
   Cluster& c = at_cluster(cluster);
   if (rank < c.where.size()) c.where[rank] = {UINT32_MAX, 0};
   if (--c.ctas == 0) clusters_.erase(cluster);
 }
 
 void ClusterBarriers::place(uint64_t cluster, uint32_t rank, uint32_t sm, uint32_t cta_slot) {
+  std::lock_guard lock(mutex_);
   Cluster& c = at_cluster(cluster);
   if (c.where.size() <= rank) c.where.resize(rank + 1, {UINT32_MAX, 0});
   c.where[rank] = {sm, cta_slot};
 }
 
 bool ClusterBarriers::signal(uint64_t cluster, uint32_t rank, const MbarrierSignal& signal, Cycle at) {
+  std::lock_guard lock(mutex_);
   auto it = clusters_.find(cluster);
   if (it == clusters_.end() || rank >= it->second.where.size() || it->second.where[rank].first == UINT32_MAX) return false;
   const auto [sm, slot] = it->second.where[rank];
@@ -60,6 +67,7 @@ ClusterBarriers::Cluster& ClusterBarriers::at_cluster(uint64_t cluster) {
 }
 
 void ClusterBarriers::arrive(uint64_t cluster, uint32_t phase, Cycle at) {
+  std::lock_guard lock(mutex_);
   Cluster& c = at_cluster(cluster);
   if (c.arrived.size() < phase) c.arrived.resize(phase, 0), c.latest.resize(phase, 0);
   ++c.arrived[phase - 1];
@@ -68,6 +76,7 @@ void ClusterBarriers::arrive(uint64_t cluster, uint32_t phase, Cycle at) {
 }
 
 void ClusterBarriers::exit(uint64_t cluster, uint32_t arrived, Cycle now) {
+  std::lock_guard lock(mutex_);
   Cluster& c = at_cluster(cluster);
   if (arrived == 0) {
     ++c.exited_unarrived;
@@ -103,6 +112,7 @@ void ClusterBarriers::complete(Cluster& c, Cycle now) {
 }
 
 Cycle ClusterBarriers::wait(uint64_t cluster, uint32_t phase, uint32_t sm, uint32_t warp) {
+  std::lock_guard lock(mutex_);
   Cluster& c = at_cluster(cluster);
   if (phase == 0) return 0;  // nothing arrived at: nothing to wait for
   if (phase <= c.completed.size()) return c.completed[phase - 1];

@@ -7,8 +7,13 @@
 // SM-to-SM network, configs' clusters.barrier_latency).
 // It also knows where each resident cluster CTA sits, so that an mbarrier signal from one CTA
 // (a remote arrive, a multicast copy's bytes) reaches the barrier table of another on its SM.
+//
+// A kernel without clusters runs each CTA as a cluster of one (on GPUs that have clusters), and
+// its SMs may tick on several host threads (gpu/sm_batch.h): each call takes a lock. Their
+// clusters are all different, so the order in which threads take it changes nothing.
 #include <cstdint>
 #include <functional>
+#include <mutex>
 #include <unordered_map>
 #include <vector>
 
@@ -53,7 +58,10 @@ class ClusterBarriers {
   // A warp waits for `phase`: returns the cycle it may continue, or kNever after recording the
   // waiter, to be released through the callback.
   Cycle wait(uint64_t cluster, uint32_t phase, uint32_t sm, uint32_t warp);
-  uint32_t open_clusters() const { return static_cast<uint32_t>(clusters_.size()); }
+  uint32_t open_clusters() const {
+    std::lock_guard lock(mutex_);
+    return static_cast<uint32_t>(clusters_.size());
+  }
 
  private:
   struct Waiter {
@@ -77,6 +85,8 @@ class ClusterBarriers {
   Signal signal_;
   TensorHold tensor_hold_;
   std::unordered_map<uint64_t, Cluster> clusters_;
+  // Recursive: the callbacks run under it, and nothing stops one from asking where a CTA sits.
+  mutable std::recursive_mutex mutex_;
 };
 
 }  // namespace warpsim

@@ -24,7 +24,7 @@ void for_each_line(uint64_t from, uint64_t to, const MemorySpec& m, F&& f) {
 
 }  // namespace
 
-LoadStoreUnit::LoadStoreUnit(uint16_t sm_id, const GpuSpec& spec, MemorySystem& memory, SmStats& stats,
+LoadStoreUnit::LoadStoreUnit(uint16_t sm_id, const GpuSpec& spec, MemOutbox& memory, SmStats& stats,
                              LoadStoreClient& client)
     : sm_id_(sm_id),
       spec_(spec),

@@ -9,7 +9,7 @@
 
 #include "config/gpu_spec.h"
 #include "mem/bandwidth_gate.h"
-#include "mem/memory_system.h"
+#include "mem/mem_outbox.h"
 #include "mem/sectored_cache.h"
 #include "sm/coalescer.h"
 #include "sm/sm_stats.h"
@@ -29,7 +29,7 @@ class LoadStoreClient {
 
 class LoadStoreUnit {
  public:
-  LoadStoreUnit(uint16_t sm_id, const GpuSpec& spec, MemorySystem& memory, SmStats& stats, LoadStoreClient& client);
+  LoadStoreUnit(uint16_t sm_id, const GpuSpec& spec, MemOutbox& memory, SmStats& stats, LoadStoreClient& client);
 
   void start_kernel(uint32_t l1_bytes);
 
@@ -82,7 +82,7 @@ class LoadStoreUnit {
 
   uint16_t sm_id_;
   const GpuSpec& spec_;
-  MemorySystem& memory_;
+  MemOutbox& memory_;
   SmStats& stats_;
   LoadStoreClient& client_;
   SectoredCache l1_;

@@ -16,13 +16,15 @@ Sm::Sm(uint32_t id, const GpuSpec& spec, Engine& engine, MemorySystem& memory, S
       engine_(engine),
       clusters_(clusters),
       on_cta_done_(std::move(on_cta_done)),
-      lsu_(static_cast<uint16_t>(id), spec, memory, stats_, *this),
+      outbox_(memory),
+      lsu_(static_cast<uint16_t>(id), spec, outbox_, stats_, *this),
       warps_(spec.limits.max_warps_per_sm) {
   subs_.resize(spec.topology.sub_partitions_per_sm);
   for (uint32_t i = 0; i < subs_.size(); ++i) {
     subs_[i].index = i;
     subs_[i].scheduler = make_warp_scheduler(spec.scheduler);
   }
+  set_batchable(true);  // the engine hands the SMs due in a cycle to gpu/sm_batch.h together
   stats_.register_with(stats, name());
 }
 
@@ -68,8 +70,10 @@ void Sm::launch_cta(std::unique_ptr<CtaWork> work, Cycle now) {
   ++resident_ctas_;
   ++stats_.ctas_launched;
   stats_.warps_launched += n;
-  if (!in_tick_) credit_population(now);
-  if (resident_warps_ == 0) busy_since_ = in_tick_ ? now + 1 : now;
+  // Launched during (or right after) a tick, the CTA's warps begin next cycle.
+  const bool ticked_now = in_tick_ || finishing_;
+  if (!ticked_now) credit_population(now);
+  if (resident_warps_ == 0) busy_since_ = ticked_now ? now + 1 : now;
   for (uint32_t i = 0; i < n; ++i) {
     Warp& w = warps_[cta.warps[i]];
     w = Warp{};
@@ -77,7 +81,7 @@ void Sm::launch_cta(std::unique_ptr<CtaWork> work, Cycle now) {
     w.cta_slot = c;
     w.warp_in_cta = i;
     w.age = next_age_++;
-    w.first_cycle = in_tick_ ? now + 1 : now;
+    w.first_cycle = ticked_now ? now + 1 : now;
     w.stream = &cta.work->warp(i);
     if (observer_) observer_->warp_launched(id_, cta.warps[i], cta.work->id(), i, w.first_cycle);
     ++resident_warps_;
@@ -92,7 +96,7 @@ void Sm::launch_cta(std::unique_ptr<CtaWork> work, Cycle now) {
   for (uint32_t slot : cta.warps) {
     if (warps_[slot].exited) maybe_retire(warps_[slot], slot, now);  // a warp with no instructions
   }
-  if (in_tick_) {
+  if (in_tick_ || finishing_) {
     woke_work_ = true;
   } else {
     engine_.wake(*this, ticked_ && last_tick_ >= now ? last_tick_ + 1 : now);
@@ -138,9 +142,11 @@ void Sm::take_responses(Cycle now) {
   }
 }
 
-Cycle Sm::tick(Cycle now) {
+Cycle Sm::tick_held(Cycle now) {
   in_tick_ = true;
   woke_work_ = false;
+  wake_held_ = kNever;
+  outbox_.hold();
   credit_population(now);
   take_responses(now);
   Cycle next = kNever;
@@ -151,6 +157,28 @@ Cycle Sm::tick(Cycle now) {
   in_tick_ = false;
   if (!inbox_.empty()) next = std::min(next, inbox_.top().arrival);
   return busy || woke_work_ ? now + 1 : next;
+}
+
+Cycle Sm::finish_tick(Cycle now, Cycle next) {
+  outbox_.release();
+  woke_work_ = false;
+  finishing_ = true;
+  for (const auto& [launched, finished] : ctas_done_held_) on_cta_done_(id_, launched, finished);
+  ctas_done_held_.clear();
+  finishing_ = false;
+  if (woke_work_) next = std::min(next, now + 1);
+  // Asked for by this SM's own tick (a cluster barrier of one completing): at the earliest the
+  // next cycle, as a tick cannot wake itself for the cycle it is in.
+  if (wake_held_ != kNever) next = std::min(next, std::max(wake_held_, now + 1));
+  return next;
+}
+
+void Sm::wake_at(Cycle at) {
+  if (in_tick_) {
+    wake_held_ = std::min(wake_held_, at);
+  } else {
+    engine_.wake(*this, at);
+  }
 }
 
 void Sm::mark_dirty(uint32_t slot) {
@@ -434,7 +462,11 @@ void Sm::maybe_retire(Warp& w, uint32_t slot, Cycle now) {
   if (spec_.clusters.supported()) clusters_.cta_retired(cta.cluster, cta.rank);
   cta.work.reset();
   --resident_ctas_;
-  on_cta_done_(id_, cta.launched, now);
+  if (in_tick_) {
+    ctas_done_held_.emplace_back(cta.launched, now);  // finish_tick reports it
+  } else {
+    on_cta_done_(id_, cta.launched, now);
+  }
 }
 
 void Sm::load_done(uint32_t slot, std::span<const RegId> dsts, Cycle ready) {

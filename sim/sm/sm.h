@@ -43,7 +43,14 @@ class Sm : public Component, public MemResponder, private LoadStoreClient {
   bool idle() const { return resident_ctas_ == 0; }
 
   void deliver(const MemResponse& response, Cycle arrival) override;
-  Cycle tick(Cycle now) override;
+  // A tick in two parts. The first touches only this SM's state (so SMs may run it on several
+  // host threads at once, gpu/sm_batch.h) and holds what the tick does to anything shared: the
+  // requests it sends to memory, the CTAs that finished (whose completion launches the next),
+  // wake-ups it asked for. The second applies those, in the order they happened, and returns the
+  // cycle to tick next. tick() is both.
+  Cycle tick_held(Cycle now);
+  Cycle finish_tick(Cycle now, Cycle next);
+  Cycle tick(Cycle now) override { return finish_tick(now, tick_held(now)); }
   std::string describe_state() const override;
 
   uint32_t id() const { return id_; }
@@ -123,6 +130,7 @@ class Sm : public Component, public MemResponder, private LoadStoreClient {
   void issue_barrier(Warp& w, const WarpInst& in, Cycle now);  // sm_barriers.cpp
   void check_barrier(CtaSlot& cta, uint32_t id, Cycle now);  // releases its waiting warps if the phase is complete
   void mark_dirty(uint32_t slot);
+  void wake_at(Cycle at);  // the engine, or, during this SM's own tick, its return value
   void load_done(uint32_t warp, std::span<const RegId> dsts, Cycle ready) override;
   void store_acked(uint32_t warp) override;
   void bulk_copy_done(uint32_t warp, uint32_t mbarrier, uint32_t bytes, uint16_t multicast, Cycle ready) override;
@@ -142,6 +150,7 @@ class Sm : public Component, public MemResponder, private LoadStoreClient {
   CtaDone on_cta_done_;
   WarpObserver* observer_ = nullptr;
   SmStats stats_;
+  MemOutbox outbox_;  // before lsu_, which sends through it
   LoadStoreUnit lsu_;
   std::vector<Warp> warps_;
   std::vector<SubPartition> subs_;
@@ -162,6 +171,11 @@ class Sm : public Component, public MemResponder, private LoadStoreClient {
   bool ticked_ = false;
   bool in_tick_ = false;
   bool woke_work_ = false;  // something in this tick makes the next cycle busy
+  // Held during tick_held, applied by finish_tick: (launched, finished) of each CTA that ended,
+  // and the earliest wake-up asked for.
+  std::vector<std::pair<Cycle, Cycle>> ctas_done_held_;
+  Cycle wake_held_ = kNever;
+  bool finishing_ = false;  // in finish_tick: CTAs launched now start next cycle, as in a tick
   std::vector<uint32_t> eligible_;      // scratch
   std::vector<uint32_t> to_classify_;   // scratch
 };

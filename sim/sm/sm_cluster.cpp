@@ -60,14 +60,14 @@ void Sm::mbarrier_signal(uint32_t cta_slot, const MbarrierSignal& signal, Cycle 
     throw InputError(SourceLocation{kernel_->source_file, 0, 1}, "an mbarrier signal from another CTA of the cluster: " + error);
   }
   release_waiters(released);
-  engine_.wake(*this, at);
+  wake_at(at);
 }
 
 void Sm::release_cluster_wait(uint32_t slot, Cycle at) {
   Warp& w = warps_[slot];
   w.held_until = at;
   mark_dirty(slot);
-  engine_.wake(*this, at);
+  wake_at(at);
 }
 
 }  // namespace warpsim

@@ -130,6 +130,7 @@ class AccelSimKernel : public KernelSource {
   ~AccelSimKernel() override { state_->kernel_open = false; }
   const KernelInfo& info() const override { return info_; }
 
+  bool ctas_share_nothing() const override { return true; }  // each CTA owns its parsed instructions
   std::unique_ptr<CtaWork> next_cta() override {
     std::string line;
     while (true) {

@@ -117,6 +117,7 @@ class SyntheticKernel : public KernelSource {
     }
   }
   const KernelInfo& info() const override { return info_; }
+  bool ctas_share_nothing() const override { return true; }  // each stream generates its own instructions
   std::unique_ptr<CtaWork> next_cta() override {
     if (next_ >= spec_.ctas) return nullptr;
     std::vector<SyntheticStream> warps;
