@@ -52,6 +52,7 @@ int compare_command(const std::vector<std::string>& args) {
   std::string arches, input, svg_path, json_path, checks = "error", reconvergence;
   std::vector<std::string> sets;
   SamplingOptions sampling;
+  int threads = 1;
   po::options_description opts(kCompareHelp);
   opts.add_options()("help,h", "show this help")("arch,a", po::value(&arches), "comma-separated configs (shipped names or YAML files)")(
       "set", po::value(&sets)->composing(), "override a config leaf on every GPU (repeatable)")(
@@ -59,7 +60,8 @@ int compare_command(const std::vector<std::string>& args) {
       "checks", po::value(&checks), "with a launch file: error (default), warn or off")(
       "reconvergence", po::value(&reconvergence), "with a launch file: stack or independent")(
       "sample", po::bool_switch(&sampling.enabled), "as warpsim run --sample: time large grids in part and project the rest (docs/sampling.md)")(
-      "sample-tolerance", po::value(&sampling.tolerance), "with --sample: as warpsim run's (default 0.02)")("input", po::value(&input), "workload file");
+      "sample-tolerance", po::value(&sampling.tolerance), "with --sample: as warpsim run's (default 0.02)")(
+      "host-threads", po::value(&threads), kHostThreadsHelp)("input", po::value(&input), "workload file");
   po::positional_options_description pos;
   pos.add("input", 1);
   if (!parse_arguments(args, opts, pos)) return kExitOk;
@@ -67,6 +69,7 @@ int compare_command(const std::vector<std::string>& args) {
   if (arches.empty()) throw UsageError{"missing --arch (a list such as v100,a100,h100,h200,b200)"};
   if (input.empty()) throw UsageError{"missing the input"};
   check_sampling(sampling);
+  const unsigned host = host_threads(threads);
 
   std::vector<ComparisonRow> rows;
   for (const std::string& arch : split_arches(arches)) {
@@ -78,6 +81,7 @@ int compare_command(const std::vector<std::string>& args) {
       WorkloadInput in = open_workload(input, config.spec, LaunchOptions{checks, reconvergence});
       Gpu gpu(config.spec);
       gpu.set_sampling(sampling);
+      gpu.set_host_threads(host);
       SimulationResult result = simulate(gpu, in.workload());
       if (result.kernels.empty()) throw InputError(SourceLocation{input, 0, 0}, "the input has no kernels");
       row.total = summarize_run(config.spec, gpu.stats(), result.kernels);

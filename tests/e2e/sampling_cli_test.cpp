@@ -109,6 +109,8 @@ TEST(SamplingCli, ATraceIsSampledAndItsUntimedCtasAreRead) {
   EXPECT_EQ(s["warp_instructions"].get<uint64_t>() + s["sampling"]["untimed_warp_instructions"].get<uint64_t>(),
             w["warp_instructions"].get<uint64_t>());
   EXPECT_NEAR(s["cycles"].get<double>(), w["cycles"].get<double>(), 0.02 * w["cycles"].get<double>());
+  // The sampler sees completions in the order one thread would: the same stop, the same figures.
+  EXPECT_EQ(run_json({trace, "--sample", "--host-threads", "3"}), sampled);
 }
 
 TEST(SamplingCli, ASmallGridRunsWhole) {

@@ -10,6 +10,7 @@
 #include "frontend/accelsim/sass_opcodes.h"
 #include "frontend/buffered_cta.h"
 #include "frontend/trace/instruction_parser.h"
+#include "frontend/trace/line_cursor.h"
 #include "frontend/trace/line_source.h"
 
 namespace warpsim {
@@ -62,9 +63,9 @@ struct Tokens {
   Tokens(std::string_view line) {
     size_t i = 0;
     while (i < line.size()) {
-      while (i < line.size() && std::isspace(static_cast<unsigned char>(line[i]))) ++i;
+      while (i < line.size() && is_space(line[i])) ++i;
       size_t start = i;
-      while (i < line.size() && !std::isspace(static_cast<unsigned char>(line[i]))) ++i;
+      while (i < line.size() && !is_space(line[i])) ++i;
       if (i > start) {
         text.push_back(line.substr(start, i - start));
         column.push_back(start);

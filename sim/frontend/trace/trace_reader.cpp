@@ -49,7 +49,7 @@ bool is_directive(const std::string& line, std::string_view name) {
   size_t i = line.find_first_not_of(" \t");
   if (i == std::string::npos || line.compare(i, name.size(), name) != 0) return false;
   size_t end = i + name.size();
-  return end == line.size() || std::isspace(static_cast<unsigned char>(line[end]));
+  return end == line.size() || is_space(line[end]);
 }
 
 uint64_t read_count(LineCursor& c, const char* what, uint64_t min, uint64_t max) {

@@ -128,8 +128,9 @@ TEST(TensorCopyPtx, FiveDimensionalBoxesLoadSwizzledAndStoreInBounds) {
     // Shared memory after the load: in[i] = i + 1, zero outside the tensor; under a swizzle of
     // `span` bytes, chunk bit 4 of each byte offset flips with bit 7 (32B: one row bit).
     std::vector<float> shared(64, 0.0f);
+    const int swizzle_span = span;  // a copy: clang before 16 cannot capture a structured binding
     for_each_box_element({0, -1, 2, 1, 1}, [&](int linear, const std::array<int, 5>& c) {
-      const int at = span == 32 ? linear ^ (((linear >> 7) & 1) << 4) : linear;
+      const int at = swizzle_span == 32 ? linear ^ (((linear >> 7) & 1) << 4) : linear;
       const int i = tensor_index(c);
       shared[at / 4] = i < 0 ? 0.0f : float(i + 1);
     });
