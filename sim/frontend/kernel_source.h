@@ -87,6 +87,9 @@ class KernelSource {
   // source): their warps' streams may then be read on several host threads at once. True for
   // parsed traces; false for the emulator, whose CTAs share global memory.
   virtual bool ctas_share_nothing() const { return false; }
+  // Whether next_cta parses text (a trace): worth running ahead on a thread of its own
+  // (frontend/read_ahead_kernel.h) when the GPU has host threads to spare.
+  virtual bool parses_ctas() const { return false; }
 };
 
 class Workload {

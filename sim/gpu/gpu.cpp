@@ -4,6 +4,7 @@
 
 #include "common/error.h"
 #include "frontend/in_order_run.h"
+#include "frontend/read_ahead_kernel.h"
 
 namespace warpsim {
 
@@ -25,6 +26,19 @@ void Gpu::set_observer(WarpObserver* o) {
 }
 
 KernelRun Gpu::run_kernel(KernelSource& kernel) {
+  // Host threads (gpu/sm_batch.h): the SMs tick apart when nothing reaches from one CTA into
+  // another within a cycle; a trace also gets one of the threads to parse CTAs ahead.
+  const bool apart = kernel.ctas_share_nothing() && !kernel.info().clustered() && observer_ == nullptr;
+  const bool read_ahead = apart && host_threads_ > 1 && kernel.parses_ctas();
+  batch_.set_threads(read_ahead ? host_threads_ - 1 : host_threads_);
+  batch_.allow_parallel(apart);
+  ran_parallel_ = read_ahead || batch_.parallel();
+  if (!read_ahead) return run_source(kernel);
+  ReadAheadKernel ahead(kernel);
+  return run_source(ahead);
+}
+
+KernelRun Gpu::run_source(KernelSource& kernel) {
   KernelRun run;
   run.info = kernel.info();
   run.occupancy = compute_occupancy(spec_, run.info);
@@ -42,8 +56,6 @@ KernelRun Gpu::run_kernel(KernelSource& kernel) {
     sampler_.emplace(options, ctas_total_, resident, run.start);
   }
   last_retire_ = run.start;
-  batch_.allow_parallel(kernel.ctas_share_nothing() && !run.info.clustered() && observer_ == nullptr);
-  ran_parallel_ = batch_.parallel();
   const auto before = stats_.snapshot();
   if (observer_) observer_->kernel_started(run.info, run.start);
   clusters_.start_kernel(

@@ -49,9 +49,10 @@ class Gpu {
   // Every SM reports its warps' states to `o` (nullptr: none); the model's results do not change.
   void set_observer(WarpObserver* o);
   // Host threads that tick the SMs (gpu/sm_batch.h); the results do not depend on it.
-  void set_host_threads(unsigned threads) { batch_.set_threads(threads); }
-  unsigned host_threads() const { return batch_.threads(); }
-  // Whether the last kernel ticked its SMs on several threads (some kernels cannot: sm_batch.h).
+  void set_host_threads(unsigned threads) { host_threads_ = threads < 1 ? 1 : threads; }
+  unsigned host_threads() const { return host_threads_; }
+  // Whether the last kernel used several threads (ticking its SMs, reading its trace ahead);
+  // some kernels cannot (sm_batch.h).
   bool ran_parallel() const { return ran_parallel_; }
 
   const StatRegistry& stats() const { return stats_; }
@@ -59,6 +60,7 @@ class Gpu {
   uint64_t engine_ticks() const { return engine_.ticks_executed(); }
 
  private:
+  KernelRun run_source(KernelSource& kernel);  // run_kernel, once it chose how to read the kernel
   void launch(uint32_t sm, std::unique_ptr<CtaWork> cta, Cycle now);
   void cta_done(uint32_t sm, Cycle launched, Cycle now);
   // Clustered kernels: the CTA scheduler takes a whole cluster at a time and places it on one
@@ -86,6 +88,7 @@ class Gpu {
   bool dispatching_ = false;
   bool ran_before_ = false;
   bool ran_parallel_ = false;
+  unsigned host_threads_ = 1;
   Progress progress_;
   WarpObserver* observer_ = nullptr;
   SamplingOptions sampling_;

@@ -132,6 +132,7 @@ class AccelSimKernel : public KernelSource {
   const KernelInfo& info() const override { return info_; }
 
   bool ctas_share_nothing() const override { return true; }  // each CTA owns its parsed instructions
+  bool parses_ctas() const override { return true; }
   std::unique_ptr<CtaWork> next_cta() override {
     std::string line;
     while (true) {

@@ -139,5 +139,47 @@ TEST(HostThreads, AnErrorInsideATickIsTheOneOneThreadReports) {
   for (int repeat = 0; repeat < 5; ++repeat) EXPECT_EQ(message(4), one);
 }
 
+TEST(HostThreads, ATraceReadAheadReportsItsErrorsAndCancelledCtasInOrder) {
+  // 500 CTAs, more than the GPU holds, so most are read while others run; one CTA far down the
+  // file is malformed.
+  auto trace = [](bool malformed) {
+    std::string t = test::kernel_header("k", 500, 64);
+    for (int c = 0; c < 500; ++c) {
+      if (c % 97 == 13) {  // cancelled by a CTA that never says so: the trace only lists it
+        t += ".cancelled " + std::to_string(c) + " 0 0\n";
+        continue;
+      }
+      t += ".cta " + std::to_string(c) + " 0 0\n";
+      for (int w = 0; w < 2; ++w) {
+        t += ".warp " + std::to_string(w) + "\n";
+        t += "ld.global.f32 %f1, [%rd1]; addr=0x" + hex(0x100000 + c * 256 + w * 128) + "+4\n";
+        for (int i = 0; i < 30; ++i) t += "fma.rn.f32 %f2, %f1, %f2, %f3\n";
+        if (malformed && c == 421 && w == 1) t += "frobnicate.u32 %r1, %r2\n";
+        t += "exit\n";
+      }
+    }
+    return t;
+  };
+  test::TempDir dir;
+  const std::string good = dir.write("good.trace", trace(false)), bad = dir.write("bad.trace", trace(true));
+  const auto one = simulate_threads("b200", good, 1);
+  const auto two = simulate_threads("b200", good, 2);
+  EXPECT_TRUE(two.gpu->ran_parallel());
+  expect_identical(one, two, "b200 with cancelled CTAs");
+  EXPECT_EQ(one.sum("gpu.sm[*].ctas_launched"), 500u - 6u);
+  auto message = [&](unsigned threads) {
+    try {
+      simulate_threads("b200", bad, threads);
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  const std::string expected = message(1);
+  EXPECT_NE(expected.find("bad.trace:"), std::string::npos) << expected;
+  EXPECT_EQ(message(2), expected);
+  EXPECT_EQ(message(4), expected);
+}
+
 }  // namespace
 }  // namespace warpsim
