@@ -68,13 +68,21 @@ void write_output_maybe_gzip(const std::string& path, const std::string& content
 }
 
 const char* const kHostThreadsHelp =
-    "host threads that tick the SMs (default 1; 0: one per hardware thread). The results are bit-identical whatever "
+    "host threads that tick the SMs (default 1; 0: one per hardware thread, also the most it uses). The results are bit-identical whatever "
     "the count; traces and Accel-Sim traces without clusters use them, launch files (emulated) and runs with views "
     "tick on one (docs/performance.md#host-threads)";
 
 unsigned host_threads(int requested) {
   if (requested < 0 || requested > 256) throw UsageError{"--host-threads must be between 0 (one per hardware thread) and 256"};
-  if (requested == 0) return std::max(1u, std::thread::hardware_concurrency());
+  const unsigned available = std::max(1u, std::thread::hardware_concurrency());
+  if (requested == 0) return available;
+  // The SMs of a cycle wait for each other: a thread without a core of its own makes every
+  // cycle wait for the OS (three threads on two cores ran ten times slower than one).
+  if (static_cast<unsigned>(requested) > available) {
+    std::cerr << "warpsim: note: --host-threads " << requested << " is more than this machine's " << available
+              << " hardware threads; using " << available << "\n";
+    return available;
+  }
   return static_cast<unsigned>(requested);
 }
 

@@ -13,6 +13,9 @@ namespace {
 // (the memory side's tick, applying the SMs' messages), short enough not to hold a core through
 // a long serial stretch (a trace being read, a kernel's set-up).
 constexpr uint32_t kSpinsBeforeSleep = 1u << 14;
+// The caller, waiting for the workers to finish a batch, sleeps after as long: a worker that
+// takes longer than that is most likely one the OS descheduled, whose core the caller may hold.
+constexpr uint32_t kSpinsBeforeCallerSleeps = kSpinsBeforeSleep;
 }  // namespace
 
 WorkerPool::WorkerPool(unsigned threads) {
@@ -48,7 +51,10 @@ void WorkerPool::work() {
     seen = g;
     if (stop_) return;
     take_jobs();
-    checked_in_.fetch_add(1, std::memory_order_acq_rel);
+    // Counted, then the caller's flag read: the caller sets its flag, then reads the count, so
+    // one of the two sees the other's write and a sleeping caller is always woken.
+    checked_in_.fetch_add(1);
+    if (caller_sleeping_.load()) checked_in_.notify_one();
   }
 }
 
@@ -66,7 +72,20 @@ void WorkerPool::for_each(size_t n, const std::function<void(size_t)>& job) {
   take_jobs();
   // Every worker checks in, so none can still be taking jobs from this batch when the next
   // one resets the counters; their writes are visible once they have.
-  while (checked_in_.load(std::memory_order_acquire) < workers_.size()) WARPSIM_PAUSE();
+  // Spinning, then sleeping. With more threads than free cores each batch waits for the OS to
+  // run a descheduled worker, which no waiting strategy makes fast (three threads on two cores:
+  // ten times slower than one), so the command line asks for no more than the machine has.
+  for (uint32_t spin = 0;; ++spin) {
+    const uint32_t in = checked_in_.load();
+    if (in == workers_.size()) break;
+    if (spin < kSpinsBeforeCallerSleeps) {
+      WARPSIM_PAUSE();
+      continue;
+    }
+    caller_sleeping_.store(true);  // then the count looked at again by wait(): see work()
+    if (checked_in_.load() != workers_.size()) checked_in_.wait(in);
+    caller_sleeping_.store(false);
+  }
 }
 
 }  // namespace warpsim

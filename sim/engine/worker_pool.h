@@ -33,7 +33,8 @@ class WorkerPool {
   std::atomic<uint32_t> generation_{0};
   std::atomic<uint32_t> sleepers_{0};   // workers blocked in generation_.wait
   std::atomic<size_t> next_{0};
-  std::atomic<size_t> checked_in_{0};  // workers done with the current generation
+  std::atomic<uint32_t> checked_in_{0};  // workers done with the current generation
+  std::atomic<bool> caller_sleeping_{false};  // for_each waits on checked_in_
   size_t count_ = 0;
   const std::function<void(size_t)>* job_ = nullptr;
   bool stop_ = false;

@@ -27,9 +27,12 @@ void Gpu::set_observer(WarpObserver* o) {
 
 KernelRun Gpu::run_kernel(KernelSource& kernel) {
   // Host threads (gpu/sm_batch.h): the SMs tick apart when nothing reaches from one CTA into
-  // another within a cycle; a trace also gets one of the threads to parse CTAs ahead.
+  // another within a cycle; from three threads on, a trace also gets one of them to parse CTAs
+  // ahead. With two, both tick: a grid the GPU holds whole needs every CTA parsed before it can
+  // start, and the reader then only adds hand-overs (SGEMM 256's trace: 13% slower than one
+  // thread, where two ticking threads are 13-20% faster; docs/performance.md#host-threads).
   const bool apart = kernel.ctas_share_nothing() && !kernel.info().clustered() && observer_ == nullptr;
-  const bool read_ahead = apart && host_threads_ > 1 && kernel.parses_ctas();
+  const bool read_ahead = apart && host_threads_ >= 3 && kernel.parses_ctas();
   batch_.set_threads(read_ahead ? host_threads_ - 1 : host_threads_);
   batch_.allow_parallel(apart);
   ran_parallel_ = read_ahead || batch_.parallel();

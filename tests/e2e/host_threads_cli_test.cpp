@@ -1,5 +1,5 @@
-// --host-threads on the command line: the outputs are byte-identical whatever the count, and a
-// count out of range is a usage error.
+// --host-threads on the command line: the outputs are byte-identical whatever the count, a count
+// out of range is a usage error, and one above the machine's hardware threads is capped.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -47,8 +47,11 @@ TEST(HostThreadsCli, ACountOutOfRangeIsAUsageError) {
     EXPECT_EQ(r.exit_code, 2) << bad;
     EXPECT_NE(r.err.find("--host-threads must be between 0 (one per hardware thread) and 256"), std::string::npos) << r.err;
   }
-  // 0: one per hardware thread, whatever this machine has.
+  // 0: one per hardware thread, whatever this machine has; more than it has: as many, said so.
   EXPECT_EQ(run_cli({"run", "--arch", "a100", trace, "--host-threads", "0", "-q"}).exit_code, 0);
+  const auto many = run_cli({"run", "--arch", "a100", trace, "--host-threads", "256", "-q"});
+  EXPECT_EQ(many.exit_code, 0) << many.err;
+  EXPECT_NE(many.err.find("--host-threads 256 is more than this machine's"), std::string::npos) << many.err;
 }
 
 }  // namespace

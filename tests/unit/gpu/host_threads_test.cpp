@@ -163,9 +163,11 @@ TEST(HostThreads, ATraceReadAheadReportsItsErrorsAndCancelledCtasInOrder) {
   test::TempDir dir;
   const std::string good = dir.write("good.trace", trace(false)), bad = dir.write("bad.trace", trace(true));
   const auto one = simulate_threads("b200", good, 1);
-  const auto two = simulate_threads("b200", good, 2);
-  EXPECT_TRUE(two.gpu->ran_parallel());
-  expect_identical(one, two, "b200 with cancelled CTAs");
+  for (unsigned threads : {2u, 3u}) {  // three: a reader and two ticking threads
+    const auto many = simulate_threads("b200", good, threads);
+    EXPECT_TRUE(many.gpu->ran_parallel());
+    expect_identical(one, many, "b200 with cancelled CTAs on " + std::to_string(threads) + " threads");
+  }
   EXPECT_EQ(one.sum("gpu.sm[*].ctas_launched"), 500u - 6u);
   auto message = [&](unsigned threads) {
     try {
@@ -178,6 +180,7 @@ TEST(HostThreads, ATraceReadAheadReportsItsErrorsAndCancelledCtasInOrder) {
   const std::string expected = message(1);
   EXPECT_NE(expected.find("bad.trace:"), std::string::npos) << expected;
   EXPECT_EQ(message(2), expected);
+  EXPECT_EQ(message(3), expected);
   EXPECT_EQ(message(4), expected);
 }
 
