@@ -19,7 +19,7 @@ namespace po = boost::program_options;
 namespace {
 const char* const kBenchHelp = R"(warpsim bench: measure simulation speed
 
-Usage: warpsim bench [--arch a100] [--iterations N] [--ctas N] [--json FILE]
+Usage: warpsim bench [--arch a100] [--iterations N] [--ctas N] [--host-threads N] [--json FILE]
        warpsim bench [--arch a100] --launch FILE.launch.yaml [--json FILE]
 
 Simulates a synthetic kernel (FP32 math, coalesced global loads and stores, a divergent

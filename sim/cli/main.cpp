@@ -23,7 +23,7 @@ Usage:
   warpsim validate <measurements.json> [--arch h200,h100] [--csv FILE] [--svg FILE]
   warpsim arch list
   warpsim arch show <name|file.yaml> [--set key.path=value ...] [--json]
-  warpsim bench [--arch <name>] [--json FILE]
+  warpsim bench [--arch <name>] [--host-threads N] [--json FILE]
   warpsim calibrate --arch <name> [--json FILE]   microbenchmarks beside hardware measurements
   warpsim convert <kernelslist.g | kernel.traceg[.xz]> -o <out.trace[.gz]>
   warpsim trace --arch <name> <kernel.launch.yaml> -o <out.trace[.gz]>
