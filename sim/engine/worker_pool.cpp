@@ -9,9 +9,9 @@
 
 namespace warpsim {
 namespace {
-// About 20-50 us of pausing: long enough to span the serial work between two cycles' batches
-// (the memory side's tick, applying the SMs' messages), short enough not to hold a core through
-// a long serial stretch (a trace being read, a kernel's set-up).
+// 16k pause instructions (well under a millisecond; a pause's length differs between CPUs):
+// meant to span the serial work between two cycles' batches (the memory side's tick, applying
+// the SMs' effects) without holding a core through a long serial stretch (a kernel's set-up).
 constexpr uint32_t kSpinsBeforeSleep = 1u << 14;
 // The caller, waiting for the workers to finish a batch, sleeps after as long: a worker that
 // takes longer than that is most likely one the OS descheduled, whose core the caller may hold.
