@@ -4,6 +4,9 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <charconv>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <stdexcept>
@@ -68,11 +71,22 @@ void write_output_maybe_gzip(const std::string& path, const std::string& content
 }
 
 const char* const kHostThreadsHelp =
-    "host threads that tick the SMs (default 1; 0: one per hardware thread, also the most it uses). The results are bit-identical whatever "
+    "host threads that tick the SMs (default: $WARPSIM_HOST_THREADS, else 1; 0: one per hardware thread, also the most it uses). The results are bit-identical whatever "
     "the count; traces and Accel-Sim traces without clusters use them, launch files (emulated) and runs with views "
     "tick on one (docs/performance.md#host-threads)";
 
 unsigned host_threads(int requested) {
+  if (requested == kHostThreadsUnset) {
+    const char* env = std::getenv("WARPSIM_HOST_THREADS");
+    if (!env || !*env) return 1;
+    int value = 0;
+    const char* end = env + std::strlen(env);
+    const auto [at, error] = std::from_chars(env, end, value);
+    if (error != std::errc{} || at != end || value < 0 || value > 256) {
+      throw UsageError{std::string("WARPSIM_HOST_THREADS must be a whole number from 0 (one per hardware thread) to 256, got '") + env + "'"};
+    }
+    requested = value;
+  }
   if (requested < 0 || requested > 256) throw UsageError{"--host-threads must be between 0 (one per hardware thread) and 256"};
   const unsigned available = std::max(1u, std::thread::hardware_concurrency());
   if (requested == 0) return available;

@@ -46,8 +46,10 @@ struct OutputOption {
 void check_output_paths(std::initializer_list<OutputOption> outputs);
 // --sample-tolerance's range (run and compare); throws UsageError.
 void check_sampling(const SamplingOptions& sampling);
-// --host-threads N (run, compare, bench): the count to use, 0 meaning every hardware thread;
-// throws UsageError outside 0-256.
+// --host-threads N (run, compare, bench): the count to use, 0 meaning every hardware thread, at
+// most the machine's hardware threads; without the option (kHostThreadsUnset), the environment's
+// WARPSIM_HOST_THREADS, else 1. Throws UsageError outside 0-256.
+inline constexpr int kHostThreadsUnset = -1000;
 unsigned host_threads(int requested);
 // Its help text, the same for each command.
 extern const char* const kHostThreadsHelp;

@@ -34,7 +34,7 @@ Options)";
 
 int bench_command(const std::vector<std::string>& args) {
   std::string arch = "a100", json_path, launch;
-  int host = 1;
+  int host = kHostThreadsUnset;
   SyntheticSpec spec;
   po::options_description opts(kBenchHelp);
   opts.add_options()("help,h", "show this help")("arch,a", po::value(&arch), "GPU config (default a100)")(

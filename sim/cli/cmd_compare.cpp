@@ -52,7 +52,7 @@ int compare_command(const std::vector<std::string>& args) {
   std::string arches, input, svg_path, json_path, checks = "error", reconvergence;
   std::vector<std::string> sets;
   SamplingOptions sampling;
-  int threads = 1;
+  int threads = kHostThreadsUnset;
   po::options_description opts(kCompareHelp);
   opts.add_options()("help,h", "show this help")("arch,a", po::value(&arches), "comma-separated configs (shipped names or YAML files)")(
       "set", po::value(&sets)->composing(), "override a config leaf on every GPU (repeatable)")(

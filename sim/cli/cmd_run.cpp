@@ -87,7 +87,7 @@ int run_command(const std::vector<std::string>& args) {
   std::string arch, input, json_path, csv_path, stats_path, dump_dir, checks = "error", reconvergence;
   std::vector<std::string> sets;
   bool quiet = false, functional = false;
-  int threads = 1;
+  int threads = kHostThreadsUnset;
   SamplingOptions sampling;
   po::options_description opts(kRunHelp);
   opts.add_options()("help,h", "show this help")(

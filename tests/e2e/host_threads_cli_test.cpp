@@ -2,6 +2,8 @@
 // out of range is a usage error, and one above the machine's hardware threads is capped.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 #include <nlohmann/json.hpp>
 
 #include "support/test_support.h"
@@ -52,6 +54,23 @@ TEST(HostThreadsCli, ACountOutOfRangeIsAUsageError) {
   const auto many = run_cli({"run", "--arch", "a100", trace, "--host-threads", "256", "-q"});
   EXPECT_EQ(many.exit_code, 0) << many.err;
   EXPECT_NE(many.err.find("--host-threads 256 is more than this machine's"), std::string::npos) << many.err;
+}
+
+TEST(HostThreadsCli, TheEnvironmentSetsTheDefault) {
+  const std::string trace = test::source_path("traces/examples/vector_add.trace.gz");
+  test::TempDir dir;
+  ::setenv("WARPSIM_HOST_THREADS", "2", 1);
+  const auto bench = run_cli({"bench", "--iterations", "2", "--json", dir.path("b.json")});
+  ::setenv("WARPSIM_HOST_THREADS", "two", 1);
+  const auto bad = run_cli({"run", "--arch", "a100", trace, "-q"});
+  const auto given = run_cli({"run", "--arch", "a100", trace, "-q", "--host-threads", "1"});  // the option wins
+  ::unsetenv("WARPSIM_HOST_THREADS");
+  ASSERT_EQ(bench.exit_code, 0) << bench.err;
+  EXPECT_EQ(nlohmann::json::parse(test::read_file(dir.path("b.json")))["host_threads"], 2);
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("WARPSIM_HOST_THREADS must be a whole number from 0 (one per hardware thread) to 256, got 'two'"), std::string::npos)
+      << bad.err;
+  EXPECT_EQ(given.exit_code, 0) << given.err;
 }
 
 }  // namespace

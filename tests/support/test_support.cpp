@@ -86,6 +86,9 @@ Simulated simulate_file(const std::string& arch, const std::string& path, const 
   s.config = load_gpu_config(arch, sets);
   s.gpu_spec = std::make_unique<GpuSpec>(s.config.spec);
   s.gpu = std::make_unique<Gpu>(*s.gpu_spec);
+  // Every test simulating through here can run on several host threads: with this set, the whole
+  // suite checks that they change no expectation (docs/performance.md#host-threads).
+  if (const char* threads = std::getenv("WARPSIM_TEST_HOST_THREADS")) s.gpu->set_host_threads(static_cast<unsigned>(std::atoi(threads)));
   if (prepare) prepare(*s.gpu);
   std::unique_ptr<Workload> workload;
   if (AccelSimWorkload::accepts(path)) {
