@@ -3,20 +3,14 @@
 // inside a tick is the one a single thread reports.
 #include <gtest/gtest.h>
 
-#include <cstdio>
 
 #include "common/error.h"
+#include "common/format.h"
 #include "observe/warp_observer.h"
 #include "support/test_support.h"
 
 namespace warpsim {
 namespace {
-
-std::string hex(unsigned v) {
-  char b[16];
-  std::snprintf(b, sizeof b, "%x", v);
-  return b;
-}
 
 test::Simulated simulate_threads(const std::string& arch, const std::string& path, unsigned threads) {
   return test::simulate_file(arch, path, {}, [threads](Gpu& gpu) { gpu.set_host_threads(threads); });
@@ -52,13 +46,13 @@ std::string contended_trace(unsigned ctas) {
       const unsigned mine = 0x1000000 + (c * 4 + w) * 128;
       const unsigned shared_line = 0x2000000 + (c % 7) * 128;
       t += ".warp " + std::to_string(w) + "\n";
-      t += "ld.global.f32 %f1, [%rd1]; addr=0x" + hex(mine) + "+4\n";
-      t += "ld.global.f32 %f2, [%rd2]; addr=0x" + hex(shared_line) + "+4\n";
+      t += "ld.global.f32 %f1, [%rd1]; addr=" + hex(mine) + "+4\n";
+      t += "ld.global.f32 %f2, [%rd2]; addr=" + hex(shared_line) + "+4\n";
       t += "atom.global.add.u32 %r1, [%rd3], %r2; addr=0x3000000+0\n";
       t += "fma.rn.f32 %f3, %f1, %f2, %f3\n";
       t += "bar.sync 0\n";
-      t += "st.global.f32 [%rd4], %f3; addr=0x" + hex(0x4000000 + (c * 4 + w) * 128) + "+4\n";
-      t += "red.global.add.u32 [%rd3], %r1; addr=0x" + hex(0x3000000 + (w % 2) * 4) + "+0\n";
+      t += "st.global.f32 [%rd4], %f3; addr=" + hex(0x4000000 + (c * 4 + w) * 128) + "+4\n";
+      t += "red.global.add.u32 [%rd3], %r1; addr=" + hex(0x3000000 + (w % 2) * 4) + "+0\n";
       t += "exit\n";
     }
   }
@@ -154,7 +148,7 @@ TEST(HostThreads, ATraceReadAheadReportsItsErrorsAndCancelledCtasInOrder) {
       t += ".cta " + std::to_string(c) + " 0 0\n";
       for (int w = 0; w < 2; ++w) {
         t += ".warp " + std::to_string(w) + "\n";
-        t += "ld.global.f32 %f1, [%rd1]; addr=0x" + hex(0x100000 + c * 256 + w * 128) + "+4\n";
+        t += "ld.global.f32 %f1, [%rd1]; addr=" + hex(0x100000 + c * 256 + w * 128) + "+4\n";
         for (int i = 0; i < 30; ++i) t += "fma.rn.f32 %f2, %f1, %f2, %f3\n";
         if (malformed && c == 421 && w == 1) t += "frobnicate.u32 %r1, %r2\n";
         t += "exit\n";
