@@ -30,7 +30,7 @@ KernelRun Gpu::run_kernel(KernelSource& kernel) {
   // another within a cycle; from three threads on, a trace also gets one of them to parse CTAs
   // ahead. With two, both tick: a grid the GPU holds whole needs every CTA parsed before it can
   // start, and the reader then only adds hand-overs (SGEMM 256's trace: 13% slower than one
-  // thread, where two ticking threads are 13-20% faster; docs/performance.md#host-threads).
+  // thread, where two ticking threads are 13-15% faster; docs/performance.md#host-threads).
   const bool apart = kernel.ctas_share_nothing() && !kernel.info().clustered() && observer_ == nullptr;
   const bool read_ahead = apart && host_threads_ >= 3 && kernel.parses_ctas();
   batch_.set_threads(read_ahead ? host_threads_ - 1 : host_threads_);
