@@ -37,7 +37,11 @@ struct HeldCluster {
   std::vector<std::vector<uint32_t>> running;  // per CTA, its warps that have not ended
 };
 
-constexpr uint32_t kTurn = 4;  // instructions a warp issues before the next takes its turn
+// Instructions a warp issues before the next takes its turn (fewer at a barrier). A GPU's worth
+// of resident warps does not fit in the host's caches, so each turn starts with cache misses on
+// the warp's registers and records; 64 halved the time of a functional run against 4 (docs/
+// performance.md, "Functional runs"), while a spinning warp still hands over within 64 steps.
+constexpr uint32_t kTurn = 64;
 
 void as_resident(KernelSource& kernel, const KernelInfo& info, uint64_t resident, const InOrderVisitor& visit) {
   const uint64_t per_cluster = info.cluster.count();
@@ -86,7 +90,7 @@ void as_resident(KernelSource& kernel, const KernelInfo& info, uint64_t resident
             running[still++] = w;
             continue;
           }
-          // A few instructions a turn: the warp's state stays in the cache, while spins and
+          // A run of instructions a turn: the warp's state stays in the cache, while spins and
           // the warps they wait for still take turns.
           bool ended = false;
           for (uint32_t k = 0; k < kTurn; ++k) {

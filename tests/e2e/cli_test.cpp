@@ -95,6 +95,28 @@ TEST(Cli, BenchOnALaunchFileSimulatesWhatRunSimulates) {
   EXPECT_GT(b["warp_instructions_per_second"].get<double>(), 0);
 }
 
+// --functional times the emulator alone: what `run --functional` executes, and no timing model.
+TEST(Cli, BenchFunctionalEmulatesWhatRunFunctionalEmulates) {
+  TempDir dir;
+  std::string launch = test::source_path("traces/kernels/reduce_sum.launch.yaml");
+  auto b = test::run_cli({"bench", "--arch", "a100", "--launch", launch, "--functional", "--json", dir.path("b.json")});
+  ASSERT_EQ(b.exit_code, 0) << b.err;
+  EXPECT_NE(b.out.find("functional (no timing model)"), std::string::npos) << b.out;
+  ASSERT_EQ(test::run_cli({"run", "--arch", "a100", launch, "--functional", "-q", "--json", dir.path("r.json")}).exit_code, 0);
+  auto bj = nlohmann::json::parse(test::read_file(dir.path("b.json")));
+  auto rj = nlohmann::json::parse(test::read_file(dir.path("r.json")));
+  uint64_t emulated = 0;
+  for (const auto& k : rj["kernels"]) emulated += k["warp_instructions"].get<uint64_t>();
+  EXPECT_GT(emulated, 0u);
+  EXPECT_EQ(bj["warp_instructions"].get<uint64_t>(), emulated);
+  EXPECT_EQ(bj["mode"].get<std::string>(), "functional");
+  EXPECT_EQ(bj["simulated_cycles"].get<uint64_t>(), 0u);
+  EXPECT_GT(bj["warp_instructions_per_second"].get<double>(), 0);
+  auto bare = test::run_cli({"bench", "--functional"});
+  EXPECT_EQ(bare.exit_code, 2);
+  EXPECT_NE(bare.err.find("--launch"), std::string::npos) << bare.err;
+}
+
 TEST(Cli, TwoRunsGiveIdenticalJson) {
   TempDir dir;
   std::string trace = test::source_path("traces/examples/shared_reduction.trace");

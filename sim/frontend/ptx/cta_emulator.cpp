@@ -19,6 +19,7 @@ CtaEmulator::CtaEmulator(const LaunchContext& launch, Dim3 cta_id, std::shared_p
   const uint64_t threads = launch.block.count();
   const uint32_t nwarps = static_cast<uint32_t>((threads + 31) / 32);
   warps_.resize(nwarps);
+  streams_.reserve(nwarps);  // Streams point back at this CTA and never move
   for (uint32_t w = 0; w < nwarps; ++w) {
     WarpState& ws = warps_[w];
     ws.index = w;
@@ -27,7 +28,7 @@ CtaEmulator::CtaEmulator(const LaunchContext& launch, Dim3 cta_id, std::shared_p
     uint32_t mask = lanes >= 32 ? 0xffffffffu : static_cast<uint32_t>((1ull << lanes) - 1);
     ws.stack.push_back(StackEntry{0, static_cast<uint32_t>(launch.program->insts.size()), mask});
     ws.live = mask;
-    streams_.push_back(std::make_unique<Stream>(*this, w));
+    streams_.emplace_back(*this, w);
   }
   shared_.assign(launch.program->static_shared_bytes + launch.dynamic_shared_bytes, 0);
   if (launch.findings && launch.findings->enabled) {
@@ -36,7 +37,6 @@ CtaEmulator::CtaEmulator(const LaunchContext& launch, Dim3 cta_id, std::shared_p
     read_block_size_ = nwarps;
     for (WarpState& w : warps_) w.clock_row = clocks_.row(w.index);
   }
-  local_.resize(threads);
   checks_global_ = launch.findings && launch.findings->enabled && launch.memory->tracks_writes();
   if (cluster_) cluster_->ctas.at(rank_) = this;
   if (grid_) {
@@ -249,12 +249,6 @@ bool CtaEmulator::step(WarpState& w, Record& out) {
   begin_record(in, exec, out);
   execute(w, in, exec, out);
   return true;
-}
-
-void CtaEmulator::write(WarpState& w, int32_t reg, uint32_t lane, uint64_t bits) {
-  if (reg < 0) return;
-  uint32_t width = launch_.program->storage_bits[static_cast<size_t>(reg)];
-  w.regs.set(reg, lane, width == 1 ? (bits & 1) : mask_bits(bits, width));
 }
 
 void CtaEmulator::execute(WarpState& w, const EmuInst& in, uint32_t exec, Record& out) {

@@ -10,7 +10,6 @@
 #include <algorithm>
 #include <array>
 #include <bit>
-#include <deque>
 #include <functional>
 #include <map>
 #include <string>
@@ -20,6 +19,7 @@
 #include <vector>
 
 #include "common/dim3.h"
+#include "common/fifo.h"
 #include "frontend/kernel_source.h"
 #include "frontend/ptx/device_heap.h"
 #include "frontend/ptx/device_memory.h"
@@ -129,7 +129,7 @@ class CtaEmulator : public CtaWork {
   Dim3 id() const override { return id_; }
   void placed(uint32_t sm, uint32_t sms) override { sm_ = sm, sms_ = sms; }
   uint32_t num_warps() const override { return static_cast<uint32_t>(warps_.size()); }
-  WarpStream& warp(uint32_t index) override { return *streams_[index]; }
+  WarpStream& warp(uint32_t index) override { return streams_[index]; }
   bool waiting_at_barrier(uint32_t index) const override { return warps_[index].barrier_wait >= 0 && warps_[index].queue.empty(); }
 
  private:
@@ -165,7 +165,7 @@ class CtaEmulator : public CtaWork {
     uint32_t barrier_lanes = 0;
     uint32_t cluster_arrivals = 0;  // barrier.cluster.arrive instructions executed
     bool done = false;
-    std::deque<Record> queue;    // executed ahead (to reach a barrier), not yet handed out
+    Fifo<Record> queue;          // executed ahead (to reach a barrier), not yet handed out
     std::array<uint32_t, 32> pcs{};  // independent thread scheduling: each lane's PC
     uint32_t live = 0;               // lanes that have not exited
     uint32_t turn = 0;               // the PC last run
@@ -180,7 +180,7 @@ class CtaEmulator : public CtaWork {
     // wait_group reads the registers of the groups it waits for.
     uint32_t async_next = 0;
     std::vector<RegId> async_open;
-    std::deque<std::vector<RegId>> async_groups;
+    Fifo<std::vector<RegId>> async_groups;
     uint32_t failed_polls = 0;  // mbarrier waits failed in a row
     SpinWatch spin;             // whether those polls go round a loop that writes nothing
     // While failed_polls is past the watch's threshold: registers (by slot, slot(r) >> 1) whose
@@ -380,7 +380,12 @@ class CtaEmulator : public CtaWork {
     const uint64_t a = (o.reg >= 0 ? w.regs.get(o.reg, lane) : 0) + o.bits;
     return o.address32 ? static_cast<uint32_t>(a) : a;
   }
-  void write(WarpState& w, int32_t reg, uint32_t lane, uint64_t bits);
+  // Inline: nearly every instruction writes a register per lane.
+  void write(WarpState& w, int32_t reg, uint32_t lane, uint64_t bits) {
+    if (reg < 0) return;
+    const uint32_t width = launch_.program->storage_bits[static_cast<size_t>(reg)];
+    w.regs.set(reg, lane, width == 1 ? (bits & 1) : mask_bits(bits, width));
+  }
   uint8_t* memory_at(MemSpace space, uint64_t address, uint32_t size, const WarpState& w, uint32_t lane, const EmuInst& in);
   [[noreturn]] void fault(const EmuInst& in, const WarpState& w, uint32_t lane, const std::string& message) const;
 
@@ -388,7 +393,7 @@ class CtaEmulator : public CtaWork {
   Dim3 id_;
   uint32_t sm_ = 0, sms_ = 1;  // where the GPU placed the CTA (%smid, %nsmid)
   std::vector<WarpState> warps_;
-  std::vector<std::unique_ptr<Stream>> streams_;
+  std::vector<Stream> streams_;  // one block per CTA: a grid of small CTAs builds many
   std::vector<uint8_t> shared_;
   // Shared-memory checker state per 4-byte word: who last wrote and read it, at which of the
   // accessing warp's clocks (SyncClocks; 0: never), and whether it was ever written.
@@ -543,7 +548,7 @@ class CtaEmulator : public CtaWork {
       f(l);
     }
   }
-  std::vector<std::vector<uint8_t>> local_;  // per thread, grown on demand
+  std::vector<std::vector<uint8_t>> local_;  // per thread, grown on demand (empty until the CTA first uses local memory)
 };
 
 }  // namespace warpsim::ptx

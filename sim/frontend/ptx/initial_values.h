@@ -17,6 +17,10 @@ namespace warpsim::ptx {
 uint32_t elem_size(const std::string& elem);
 // Writes `v` as one element of type `elem` at p (floats rounded to nearest even, integers rounded).
 void store_element(uint8_t* p, const std::string& elem, double v);
+// How a floating-point `elem` (f32, f64, f16, bf16) is written, looked up once for a loop over
+// many elements; null for any other type.
+using FloatStore = void (*)(uint8_t* p, double v);
+FloatStore float_store(const std::string& elem);
 
 // A launch-file number for an integer element (s8 ... u64), exactly: an integer literal is read
 // whole (all of u64's range, which a double cannot hold), anything else is rounded to nearest;

@@ -212,6 +212,7 @@ uint8_t* CtaEmulator::memory_at(MemSpace space, uint64_t address, uint32_t size,
       if (address + size > launch_.params.size()) fault(in, w, lane, "parameter access beyond the parameters at " + hex());
       return const_cast<uint8_t*>(launch_.params.data()) + address;
     case MemSpace::kLocal: {
+      if (local_.empty()) local_.resize(launch_.block.count());
       auto& local = local_[w.index * 32 + lane];
       if (address + size > (1u << 20)) fault(in, w, lane, "local access beyond 1 MiB at " + hex());
       if (local.size() < address + size) local.resize(address + size, 0);
@@ -266,22 +267,28 @@ void CtaEmulator::load_store(WarpState& w, const EmuInst& in, uint32_t exec, Rec
   if (exec && std::has_single_bit(bytes) && (bits_seen & (bytes - 1)) == 0 && high + bytes > high) {
     if (space == MemSpace::kGlobal) base = launch_.memory->at(low, high + bytes - low);
     if (space == MemSpace::kShared && high + bytes <= shared_.size()) base = shared_.data() + low;
+    if (space == MemSpace::kParam && high + bytes <= launch_.params.size()) base = const_cast<uint8_t*>(launch_.params.data()) + low;
+    if (space == MemSpace::kConst && high + bytes <= launch_.program->constant_bank.size()) {
+      base = const_cast<uint8_t*>(launch_.program->constant_bank.data()) + low;  // stores to .const are rejected when lowered
+    }
   }
   if (space == MemSpace::kShared) check_shared(w, exec, lane_address, bytes, !load, in.strong, in);
   const bool checked_remote = space == MemSpace::kSharedCluster && !shared_words_.empty();
   const bool checked_global = space == MemSpace::kGlobal && checks_global_;
-  // Aligned 4-byte loads into 32-bit registers with the warp's range checked at once (most loads
-  // of a kernel): straight copies, without write()'s per-lane lookup of the register's width.
-  bool into32 = load && base && size == 4 && !checked_global && !checked_remote;
-  for (uint32_t k = 0; k < n && into32; ++k) into32 = data_regs[k] >= 0 && launch_.program->storage_bits[static_cast<size_t>(data_regs[k])] == 32;
-  if (into32) {
+  // Aligned 4- and 8-byte loads into registers of the same width with the warp's range checked at
+  // once (most loads of a kernel, parameters included): straight copies, without write()'s
+  // per-lane lookup of the register's width.
+  bool direct = load && base && (size == 4 || size == 8) && !checked_global && !checked_remote;
+  for (uint32_t k = 0; k < n && direct; ++k) direct = data_regs[k] >= 0 && launch_.program->storage_bits[static_cast<size_t>(data_regs[k])] == size * 8;
+  if (direct) {
     std::array<uint32_t*, 4> dst{};
-    for (uint32_t k = 0; k < n; ++k) dst[k] = w.regs.lanes32(data_regs[k]);
+    for (uint32_t k = 0; k < n; ++k) dst[k] = w.regs.lanes32(data_regs[k]);  // a 64-bit register's lanes are word pairs
+    const uint32_t words = size / 4;
     for_lanes(exec, [&](uint32_t l) {
       const uint64_t a = lane_address[l];
       if (space != MemSpace::kParam) out.addresses.push_back(a);
       const uint8_t* p = base + (a - low);
-      for (uint32_t k = 0; k < n; ++k) std::memcpy(dst[k] + l, p + 4 * k, 4);
+      for (uint32_t k = 0; k < n; ++k) std::memcpy(dst[k] + words * l, p + size * k, size);
     });
   } else {
     for_lanes(exec, [&](uint32_t l) {

@@ -57,14 +57,15 @@ uint64_t CtaEmulator::read_other(const WarpState& w, const EmuOperand& o, uint32
     case EmuOperand::Kind::kImm:
       return o.bits;
     case EmuOperand::Kind::kSpecial: {
-      const uint32_t t = w.index * 32 + lane;
       const Dim3& b = launch_.block;
-      uint32_t tid[3] = {t % b.x, (t / b.x) % b.y, t / (b.x * b.y)};
       uint32_t ntid[3] = {b.x, b.y, b.z}, ctaid[3] = {id_.x, id_.y, id_.z};
       uint32_t nctaid[3] = {launch_.grid.x, launch_.grid.y, launch_.grid.z};
       const uint32_t cl[3] = {launch_.cluster.x, launch_.cluster.y, launch_.cluster.z};
       switch (o.special) {
-        case Special::kTid: return tid[o.dim];
+        case Special::kTid: {  // read by every lane of nearly every kernel: no division that o.dim does not need
+          const uint32_t t = w.index * 32 + lane;
+          return o.dim == 0 ? (b.y == 1 && b.z == 1 ? t : t % b.x) : o.dim == 1 ? (t / b.x) % b.y : t / (b.x * b.y);
+        }
         case Special::kNtid: return ntid[o.dim];
         case Special::kCtaid: return ctaid[o.dim];
         case Special::kNctaid: return nctaid[o.dim];

@@ -38,7 +38,7 @@ class RegisterFile {
   std::span<const uint32_t> words() const { return words_; }
   // Where register r lives: its first word << 1, | 1 when it is 64-bit (32 or 64 words in all).
   uint32_t slot(int32_t r) const { return slots_[r]; }
-  // A 32-bit register's lanes, for loops that know the width.
+  // A register's lanes, for loops that know the width: one word per lane for 32 bits, a pair for 64.
   uint32_t* lanes32(int32_t r) { return &words_[slots_[r] >> 1]; }
   const uint32_t* lanes32(int32_t r) const { return &words_[slots_[r] >> 1]; }
 
