@@ -53,7 +53,8 @@ results only (check, dumped buffers, printf, checker findings) and instruction c
 CTAs at once as the GPU holds, in launch order, their warps taking turns. --sample times a
 large grid (twelve waves or more) only until its CTA throughput is steady and projects the rest
 of its time; the rest still run, untimed, so results and checks are complete, and the counters
-and rates reported are the timed part's (docs/sampling.md). --host-threads N ticks the SMs on N
+and rates reported are the timed part's, beside the whole kernel's instructions and FLOPs
+(counted) and DRAM bytes (scaled) (docs/sampling.md). --host-threads N ticks the SMs on N
 host threads (a trace also gets one to read it ahead); every output is identical whatever N
 (launch files, clustered kernels and runs with views use one; docs/performance.md#host-threads).
 

@@ -1,6 +1,7 @@
 #include "cli/sweep_merge.h"
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -140,6 +141,14 @@ SweepTable merge_sweep(const std::string& results_dir, const std::vector<SweepPo
         const auto& sampled = summary["sampling"];
         const double timed = sampled["ctas_timed"].get<double>(), all = timed + sampled["ctas_untimed"].get<double>();
         out["timed_fraction"] = all > 0 ? timed / all : 1.0;
+        // Counts are the whole kernel's in every row, so that sampled and whole rows compare:
+        // FLOPs counted, DRAM bytes scaled from the timed part (rates stay the timed part's).
+        if (sampled.contains("whole_kernel")) {
+          const auto& whole = sampled["whole_kernel"];
+          out["dram_bytes_read"] = std::llround(whole["dram_bytes_read_estimate"].get<double>());
+          out["dram_bytes_written"] = std::llround(whole["dram_bytes_written_estimate"].get<double>());
+          out["tensor_flops"] = whole["flops"]["tensor"];
+        }
       } else if (summary.is_object() && summary.contains("cycles")) {
         out["timed_fraction"] = 1.0;
       }

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "engine/cycle.h"
+#include "isa/flop_counts.h"
 
 namespace warpsim {
 
@@ -43,6 +44,8 @@ struct SamplingResult {
   uint64_t ctas_timed = 0;          // CTAs the timing model ran (those in flight at the stop included)
   uint64_t ctas_untimed = 0;        // CTAs run in the emulator only
   uint64_t untimed_warp_instructions = 0;
+  uint64_t untimed_thread_instructions = 0;  // their active lanes
+  FlopCounts untimed_flops;                  // as the SMs would have counted them
   Cycle stop = 0;                   // the cycle the sampler stopped launching CTAs
   Cycle estimated_cycles = 0;       // the projected kernel time (start to the last CTA's end)
   // How much later the projection ends with the completion rate at the bottom of its confidence

@@ -104,7 +104,11 @@ KernelRun Gpu::run_source(KernelSource& kernel) {
     run.sampling = sampler_->result();
     InOrderVisitor visit;
     visit.cta = [&](const Dim3&) { ++run.sampling.ctas_untimed; };
-    visit.instruction = [&](const WarpInst&, uint32_t) { ++run.sampling.untimed_warp_instructions; };
+    visit.instruction = [&](const WarpInst& inst, uint32_t) {
+      ++run.sampling.untimed_warp_instructions;
+      run.sampling.untimed_thread_instructions += static_cast<uint64_t>(inst.active_lanes());
+      run.sampling.untimed_flops.count(*inst.op, inst.active_mask);
+    };
     finish_in_order(kernel, resident, visit);
   }
   // CTAs a running CTA cancelled never launch; the grid is complete without them.

@@ -72,7 +72,13 @@ nlohmann::ordered_json summary_json(const Summary& s) {
                      {"ctas_untimed", s.ctas_untimed},
                      {"untimed_warp_instructions", s.untimed_warp_instructions},
                      {"timed_cycles", s.timed_cycles},
-                     {"spread_cycles", s.spread_cycles}};
+                     {"spread_cycles", s.spread_cycles},
+                     {"whole_kernel",
+                      {{"warp_instructions", s.whole.warp_instructions},
+                       {"thread_instructions", s.whole.thread_instructions},
+                       {"flops", {{"fp32", s.whole.fp32_flops}, {"fp64", s.whole.fp64_flops}, {"fp16", s.whole.fp16_flops}, {"tensor", s.whole.tensor_flops}}},
+                       {"dram_bytes_read_estimate", s.whole.dram_bytes_read_estimate},
+                       {"dram_bytes_written_estimate", s.whole.dram_bytes_written_estimate}}}};
   }
   return j;
 }

@@ -76,6 +76,16 @@ void apply_sampling(const GpuSpec& spec, Summary& out, uint64_t timed_cycles, ui
   out.ctas_timed = sampled.ctas_timed;
   out.ctas_untimed = sampled.ctas_untimed;
   out.untimed_warp_instructions = sampled.untimed_warp_instructions;
+  Summary::WholeKernel& whole = out.whole;
+  whole.warp_instructions = out.warp_instructions + sampled.untimed_warp_instructions;
+  whole.thread_instructions = out.thread_instructions + sampled.untimed_thread_instructions;
+  whole.fp32_flops = out.fp32_flops + sampled.untimed_flops.fp32();
+  whole.fp64_flops = out.fp64_flops + sampled.untimed_flops.fp64();
+  whole.fp16_flops = out.fp16_flops + double(sampled.untimed_flops.fp16_flops);
+  whole.tensor_flops = out.tensor_flops + double(sampled.untimed_flops.tensor_flops);
+  const double scale = out.warp_instructions ? double(whole.warp_instructions) / double(out.warp_instructions) : 1.0;
+  whole.dram_bytes_read_estimate = double(out.dram_bytes_read) * scale;
+  whole.dram_bytes_written_estimate = double(out.dram_bytes_written) * scale;
 }
 
 }  // namespace
@@ -112,6 +122,8 @@ Summary summarize_run(const GpuSpec& spec, const StatRegistry& stats, const std:
     sampled.spread_cycles += r.sampling.spread_cycles;
     sampled.ctas_untimed += r.sampling.ctas_untimed;
     sampled.untimed_warp_instructions += r.sampling.untimed_warp_instructions;
+    sampled.untimed_thread_instructions += r.sampling.untimed_thread_instructions;
+    sampled.untimed_flops += r.sampling.untimed_flops;
   }
   sampled.ctas_timed = ctas;
   Summary out = summarize(spec, stats, total, cycles);

@@ -57,6 +57,14 @@ struct Summary {
   bool sampled = false;
   uint64_t ctas_timed = 0, ctas_untimed = 0, untimed_warp_instructions = 0;
   uint64_t timed_cycles = 0, spread_cycles = 0;
+  // The whole kernel's totals, timed and untimed CTAs together: instructions and FLOPs counted
+  // (the untimed CTAs' as the SMs count them: isa/flop_counts.h), DRAM bytes estimated (the
+  // timed part's bytes per warp instruction times the whole count: traffic needs the timing).
+  struct WholeKernel {
+    uint64_t warp_instructions = 0, thread_instructions = 0;
+    double fp32_flops = 0, fp64_flops = 0, fp16_flops = 0, tensor_flops = 0;
+    double dram_bytes_read_estimate = 0, dram_bytes_written_estimate = 0;
+  } whole;
   // What counts are divided by to give rates: the timed part's cycles and time when sampled.
   uint64_t counted_cycles() const { return sampled ? timed_cycles : cycles; }
   double counted_time_us() const { return sampled && cycles ? time_us * double(timed_cycles) / double(cycles) : time_us; }

@@ -41,6 +41,10 @@ void block(std::ostringstream& o, const Summary& s, bool per_kernel) {
     row("sampled", "estimated from " + std::to_string(s.ctas_timed) + " of " + std::to_string(s.ctas_timed + s.ctas_untimed) +
                        " CTAs timed (" + std::to_string(s.timed_cycles) + " cycles; spread " + std::to_string(s.spread_cycles) +
                        "); counts and rates below are theirs");
+    const double flops = s.whole.fp32_flops + s.whole.fp64_flops + s.whole.fp16_flops + s.whole.tensor_flops;
+    row("whole kernel", std::to_string(s.whole.warp_instructions) + " warp instructions, " + fmt("%.4g", flops) + " FLOP (counted); DRAM ~" +
+                            bytes(static_cast<uint64_t>(s.whole.dram_bytes_read_estimate)) + " read, ~" +
+                            bytes(static_cast<uint64_t>(s.whole.dram_bytes_written_estimate)) + " written (scaled from the timed CTAs)");
   }
   row("warp instructions", std::to_string(s.warp_instructions) + "  (" + std::to_string(s.thread_instructions) + " thread)");
   row("IPC", fmt("%.2f", s.ipc) + " per SM per active cycle, " + fmt("%.1f", s.gpu_ipc) + " for the GPU");

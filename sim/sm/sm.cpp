@@ -239,15 +239,7 @@ void Sm::count_instruction(Warp& w, const WarpInst& in) {
     if (in.active_mask != w.branch_mask) ++stats_.divergent_branches;
     w.after_branch = false;
   }
-  if (op.flop != FlopKind::kNone) {
-    if (op.op_class == OpClass::kFp32) {
-      (op.flop == FlopKind::kAdd ? stats_.fp32_add : op.flop == FlopKind::kMul ? stats_.fp32_mul : stats_.fp32_fma) += lanes;
-    } else if (op.op_class == OpClass::kFp64) {
-      (op.flop == FlopKind::kAdd ? stats_.fp64_add : op.flop == FlopKind::kMul ? stats_.fp64_mul : stats_.fp64_fma) += lanes;
-    } else if (op.op_class == OpClass::kFp16) {
-      stats_.fp16_flops += lanes * op.packed_lanes * (op.flop == FlopKind::kFma ? 2 : 1);
-    }
-  }
+  stats_.flops.count_math(op, lanes);  // tensor FLOPs where the MMA issues (sm_tensor.cpp)
 }
 
 void Sm::issue(SubPartition& sp, uint32_t slot, Cycle now) {

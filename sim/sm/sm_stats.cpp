@@ -19,14 +19,14 @@ void SmStats::register_with(StatRegistry& r, const std::string& p) const {
     r.add(p + ".warp_state." + std::string(stall_reason_name(reason)), &stall_cycles[i], "warp-cycles",
           "cycles resident warps spent in this state");
   }
-  r.add(p + ".fp32.add", &fp32_add, "thread instructions", "FP32 add/sub thread instructions");
-  r.add(p + ".fp32.mul", &fp32_mul, "thread instructions", "FP32 mul thread instructions");
-  r.add(p + ".fp32.fma", &fp32_fma, "thread instructions", "FP32 fma/mad thread instructions");
-  r.add(p + ".fp64.add", &fp64_add, "thread instructions", "FP64 add/sub thread instructions");
-  r.add(p + ".fp64.mul", &fp64_mul, "thread instructions", "FP64 mul thread instructions");
-  r.add(p + ".fp64.fma", &fp64_fma, "thread instructions", "FP64 fma thread instructions");
-  r.add(p + ".fp16.flops", &fp16_flops, "FLOP", "half-precision non-tensor FLOPs");
-  r.add(p + ".tensor.flops", &tensor_flops, "FLOP", "tensor-core FLOPs (or integer OPs) performed: a 2:4 sparse MMA's are half its shape's");
+  r.add(p + ".fp32.add", &flops.fp32_add, "thread instructions", "FP32 add/sub thread instructions");
+  r.add(p + ".fp32.mul", &flops.fp32_mul, "thread instructions", "FP32 mul thread instructions");
+  r.add(p + ".fp32.fma", &flops.fp32_fma, "thread instructions", "FP32 fma/mad thread instructions");
+  r.add(p + ".fp64.add", &flops.fp64_add, "thread instructions", "FP64 add/sub thread instructions");
+  r.add(p + ".fp64.mul", &flops.fp64_mul, "thread instructions", "FP64 mul thread instructions");
+  r.add(p + ".fp64.fma", &flops.fp64_fma, "thread instructions", "FP64 fma thread instructions");
+  r.add(p + ".fp16.flops", &flops.fp16_flops, "FLOP", "half-precision non-tensor FLOPs");
+  r.add(p + ".tensor.flops", &flops.tensor_flops, "FLOP", "tensor-core FLOPs (or integer OPs) performed: a 2:4 sparse MMA's are half its shape's");
   r.add(p + ".tensor.busy_cycles", &tensor_busy_cycles, "cycles", "tensor pipe busy cycles summed over sub-partitions");
   r.add(p + ".tensor.smem_bound_cycles", &tensor_smem_bound_cycles, "cycles",
         "cycles wgmma and tcgen05 MMAs held the tensor pipe beyond their FLOPs' time, reading A and B from shared memory, "

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 
+#include "isa/flop_counts.h"
 #include "isa/op_info.h"
 #include "stats/stall_reason.h"
 #include "stats/stat_registry.h"
@@ -20,11 +21,7 @@ struct SmStats {
   uint64_t warps_launched = 0;
   std::array<uint64_t, kNumPipes> pipe_inst{};
   std::array<uint64_t, kNumStallReasons> stall_cycles{};
-  // FLOP-producing thread instructions, as ncu's roofline counts them.
-  uint64_t fp32_add = 0, fp32_mul = 0, fp32_fma = 0;
-  uint64_t fp64_add = 0, fp64_mul = 0, fp64_fma = 0;
-  uint64_t fp16_flops = 0;            // half arithmetic FLOPs (packed lanes counted twice)
-  uint64_t tensor_flops = 0;          // MMA FLOPs (or integer OPs) performed (sparse: half the shape's)
+  FlopCounts flops;                   // FLOP-producing thread instructions and FLOPs, as ncu's roofline counts them
   uint64_t tensor_busy_cycles = 0;    // summed over sub-partitions
   uint64_t tensor_smem_bound_cycles = 0;  // MMAs' cycles beyond their FLOPs, reading operands from shared memory (per sub-partition)
   uint64_t branches = 0;

@@ -78,7 +78,7 @@ void Sm::issue_tensor(SubPartition& sp, Warp& w, const WarpInst& in, Cycle now) 
   // have no warpgroup form (PTX ISA: wgmma takes no f64), so the FP64 tensor peak is mma.sync's.
   const bool full_rate = op.warpgroup() || op.tensor == TensorPrecision::kFp64;
   const double per_sub = std::max(1.0, double(per_sm / subs_.size()) * (full_rate ? 1.0 : spec_.tensor.warp_mma_fraction));
-  const uint64_t flops = op.tensor_flops();
+  const uint64_t flops = FlopCounts::tensor_flops_of(op, in.active_mask);  // op.tensor_flops(): one warp-level MMA
   // Tensor cores run at the clock NVIDIA's tensor peaks assume (clocks.tensor_peak_mhz, or the
   // precision's tensor.clock_mhz: the GPU does not hold its boost clock under FP16/FP8 tensor
   // load), while the model counts boost-clock
@@ -102,7 +102,7 @@ void Sm::issue_tensor(SubPartition& sp, Warp& w, const WarpInst& in, Cycle now) 
     }
   }
   sp.pipe_free[static_cast<int>(Pipe::kTensor)] = now + interval;
-  stats_.tensor_flops += flops;
+  stats_.flops.tensor_flops += flops;
   stats_.tensor_busy_cycles += interval;
   for (int i = 0; i < in.num_dst; ++i) w.scoreboard.set(in.dst(i), now + spec_.tensor.latency + interval, Producer::kFixed);
 }
@@ -135,7 +135,7 @@ void Sm::issue_whole_sm_mma(Warp& w, const WarpInst& in, uint64_t flops_per_clk,
   const OpInfo& op = *in.op;
   if (in.active_mask == 0) return;
   // Each issuing lane starts one MMA (normally one elected thread issues it).
-  const uint64_t flops = op.tensor_flops() * static_cast<uint64_t>(in.active_lanes());
+  const uint64_t flops = FlopCounts::tensor_flops_of(op, in.active_mask);  // op.tensor_flops() per lane
   // At the clock the precision's tensor peak assumes (GpuSpec::tensor_clock_mhz), as for the other
   // MMAs. A pair MMA (cta_group::2) computes each CTA's half of the rows on that CTA's SM: both
   // SMs' tensor cores are held for the same interval, from when both are free (the peer's through
@@ -164,7 +164,7 @@ void Sm::issue_whole_sm_mma(Warp& w, const WarpInst& in, uint64_t flops_per_clk,
   }
   hold_tensor_pipes(start, interval);
   if (reads > compute) stats_.tensor_smem_bound_cycles += (reads - compute) * subs_.size();
-  stats_.tensor_flops += flops;
+  stats_.flops.tensor_flops += flops;
   stats_.tensor_busy_cycles += interval * subs_.size();
   w.tensor_done = std::max(w.tensor_done, start + interval + spec_.tensor.latency);
 }

@@ -4,6 +4,7 @@
 // saxpy's arithmetic on the CPU.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <string>
@@ -69,6 +70,16 @@ TEST(SamplingCli, ASampledRunComputesTheSameResultsAndEstimatesTheTime) {
   EXPECT_GT(info["ctas_untimed"].get<uint64_t>(), 0u);
   EXPECT_EQ(s["warp_instructions"].get<uint64_t>() + info["untimed_warp_instructions"].get<uint64_t>(),
             w["warp_instructions"].get<uint64_t>());
+  // The whole kernel's totals: counted exactly (saxpy: one FMA, two FLOPs, per element), the
+  // DRAM bytes scaled from the timed part (each input read once: within 5% of the whole run's).
+  const auto& total = info["whole_kernel"];
+  EXPECT_EQ(total["warp_instructions"], w["warp_instructions"]);
+  EXPECT_EQ(total["thread_instructions"], w["thread_instructions"]);
+  EXPECT_EQ(total["flops"], w["flops"]);
+  EXPECT_EQ(total["flops"]["fp32"].get<double>(), 2.0 * kElements);
+  EXPECT_LT(s["flops"]["fp32"].get<double>(), 2.0 * kElements);
+  const double read = w["dram_bytes_read"].get<double>();
+  EXPECT_NEAR(total["dram_bytes_read_estimate"].get<double>(), read, 0.05 * read);
   // The time: projected within the tolerance asked for (2%) of the whole run's, from a shorter
   // timed part.
   const double whole_cycles = w["cycles"].get<double>(), estimate = s["cycles"].get<double>();
@@ -157,6 +168,13 @@ TEST(SamplingCli, SweepsSampleTheirPointsWhenAsked) {
   const double timed = summary["sampling"]["ctas_timed"].get<double>();
   EXPECT_DOUBLE_EQ(row["timed_fraction"].get<double>(), timed / kCtas);
   EXPECT_EQ(row["cycles"], summary["cycles"]);
+  // Its counts are the whole kernel's, as an unsampled row's are: DRAM bytes scaled from the
+  // timed part (more than the timed CTAs moved), FLOPs counted.
+  const auto& whole = summary["sampling"]["whole_kernel"];
+  EXPECT_EQ(row["dram_bytes_read"].get<int64_t>(), std::llround(whole["dram_bytes_read_estimate"].get<double>()));
+  EXPECT_GT(row["dram_bytes_read"].get<double>(), summary["dram_bytes_read"].get<double>());
+  EXPECT_EQ(row["dram_bytes_written"].get<int64_t>(), std::llround(whole["dram_bytes_written_estimate"].get<double>()));
+  EXPECT_EQ(row["tensor_flops"], whole["flops"]["tensor"]);
   const auto bad = run_cli({"sweep", "plan", dir.write("bad.yaml", head + "options:\n  sample: 2\n")});
   EXPECT_EQ(bad.exit_code, 3);
   EXPECT_NE(bad.err.find("bad.yaml:5:11: options.sample must be off, on, or a tolerance between 0 and 1"), std::string::npos) << bad.err;
