@@ -43,13 +43,20 @@ bool is_special_register(std::string_view name) {
       "%clock", "%clock64", "%globaltimer", "%lanemask_eq", "%lanemask_le", "%lanemask_lt", "%lanemask_ge",
       "%lanemask_gt", "%dynamic_smem_size", "%total_smem_size", "%clusterid", "%nclusterid", "%cluster_ctaid",
       "%cluster_nctaid", "%cluster_ctarank", "%cluster_nctarank", "%is_explicit_cluster", "%envreg", "%pm"};
+  // Every register name comes here: the first letter rules out nearly all (%r, %f, %rd) before
+  // any compare.
+  if (name.size() < 2) return false;
   for (auto s : kSpecial)
-    if (name == s || (name.size() > s.size() && name.substr(0, s.size()) == s && std::isdigit(static_cast<unsigned char>(name[s.size()]))))
+    if (s[1] == name[1] &&
+        (name == s || (name.size() > s.size() && name.substr(0, s.size()) == s && std::isdigit(static_cast<unsigned char>(name[s.size()])))))
       return true;
   return false;
 }
 
-bool is_name_char(char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '$'; }
+// ASCII letters and digits (the C locale's isalnum, without a library call per character), _ and $.
+bool is_name_char(char ch) {
+  return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_' || ch == '$';
+}
 
 struct OperandScan {
   std::vector<RegId> dst, src;
@@ -154,7 +161,10 @@ void parse_addresses(LineCursor& c, std::string_view value, size_t value_at, con
     size_t first = pools.addresses.size();
     size_t start = 0;
     while (start <= value.size()) {
-      size_t comma = value.find(',', start);
+      // A loop, not find(): a memchr call per address of ten-odd characters cost more than the scan.
+      size_t comma = start;
+      while (comma < value.size() && value[comma] != ',') ++comma;
+      if (comma == value.size()) comma = std::string_view::npos;
       std::string_view item = value.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
       uint64_t a = 0;
       if (!parse_u64(item, a)) {
@@ -243,7 +253,11 @@ WarpInst parse_instruction(LineCursor& c, uint32_t full_mask, OpcodeCache& opcod
     at = c.pos();
     w = c.word();
   }
-  OperandScan regs;
+  // Reused, so that an instruction's registers allocate nothing (two vectors per line were 2% of
+  // a replay's instructions); per thread, as a trace may be read ahead on another.
+  static thread_local OperandScan regs;
+  regs.dst.clear();
+  regs.src.clear();
   if (!w.empty() && w[0] == '@') {
     std::string_view pred = w.substr(1);
     if (!pred.empty() && pred[0] == '!') pred.remove_prefix(1);
