@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <filesystem>
 
 #include <nlohmann/json.hpp>
 #include <regex>
@@ -463,6 +464,63 @@ TEST(Tutorials, Scheduling) {
   const json slow = run_json({"run", "--arch", "b200", dir.write("slow.launch.yaml", stealing_only), "--set", "clusters.launch_control_latency=3000"});
   ASSERT_EQ(slow["kernels"].size(), 1u);
   EXPECT_GT(double(slow["kernels"][0]["summary"]["cycles"]), persistent);
+}
+
+// big-grids.md, scaled down to a test's size: the saxpy launch over 2 Mi floats (8192 CTAs) on an
+// A100 cut to 4 SMs (256 waves) and an L2 cut as much as the data (16 MiB against 256 MiB), so
+// that the kernel still streams through L2 as the tutorial's does.
+TEST(Tutorials, BigGrids) {
+  test::TempDir dir;
+  std::string launch = test::read_file(source_path("tools/bench/sampling/saxpy_32m.launch.yaml"));
+  auto replace = [&](const std::string& from, const std::string& to) {
+    const size_t at = launch.find(from);
+    ASSERT_NE(at, std::string::npos) << from;
+    launch.replace(at, from.size(), to);
+  };
+  replace("ptx: ../../../traces/kernels/ptx/", "ptx: " + source_path("traces/kernels/ptx/"));
+  replace("grid: [131072, 1, 1]", "grid: [8192, 1, 1]");
+  for (int k = 0; k < 3; ++k) replace("33554432", "2097152");
+  launch += "dump: [y]\n";
+  const std::string file = dir.write("saxpy_2m.launch.yaml", launch);
+  const std::vector<std::string> gpu = {"--arch", "a100", "--set", "topology.sms=4", "--set", "topology.tpcs=2", "--set", "topology.gpcs=1",
+                                        "--set", "memory.l2.size_kib=2560"};
+  auto run = [&](const std::string& out, const std::vector<std::string>& extra) {
+    std::filesystem::create_directories(dir.path(out));
+    std::vector<std::string> args = {"run"};
+    args.insert(args.end(), gpu.begin(), gpu.end());
+    args.insert(args.end(), {file, "--dump-dir", dir.path(out)});
+    args.insert(args.end(), extra.begin(), extra.end());
+    return run_json(args);
+  };
+  const json whole = run("whole", {}), functional = run("functional", {"--functional"}), sampled = run("sampled", {"--sample"});
+  const json& w = whole["kernels"][0]["summary"];
+  // Results only: the timed run's instructions and bytes.
+  EXPECT_EQ(functional["mode"], "functional");
+  EXPECT_EQ(functional["kernels"][0]["warp_instructions"], w["warp_instructions"]);
+  const std::string y = test::read_file(dir.path("whole/y.bin"));
+  ASSERT_EQ(y.size(), 2097152u * 4);
+  EXPECT_EQ(test::read_file(dir.path("functional/y.bin")), y);
+  EXPECT_EQ(test::read_file(dir.path("sampled/y.bin")), y);
+  // Time in part: the projection within the 2% asked for, from part of the grid; the whole
+  // kernel's instructions and FLOPs counted (one FMA per element), its reads scaled about right,
+  // its writes low (the timed part includes the time before L2 filled with dirty lines).
+  const json& s = sampled["kernels"][0]["summary"];
+  ASSERT_TRUE(s.contains("sampling")) << s.dump();
+  EXPECT_NEAR(s["cycles"].get<double>(), w["cycles"].get<double>(), 0.02 * w["cycles"].get<double>());
+  EXPECT_LT(s["sampling"]["ctas_timed"].get<double>(), 8192.0);
+  const json& total = s["sampling"]["whole_kernel"];
+  EXPECT_EQ(total["warp_instructions"], w["warp_instructions"]);
+  EXPECT_EQ(total["flops"]["fp32"].get<double>(), 2.0 * 2097152);
+  EXPECT_EQ(total["flops"], w["flops"]);
+  EXPECT_NEAR(total["dram_bytes_read_estimate"].get<double>(), w["dram_bytes_read"].get<double>(), 0.05 * w["dram_bytes_read"].get<double>());
+  EXPECT_LT(total["dram_bytes_written_estimate"].get<double>(), w["dram_bytes_written"].get<double>());
+  // A grid of fewer than twelve waves runs whole.
+  std::string small = launch;
+  small.replace(small.find("grid: [8192, 1, 1]"), 18, "grid: [64, 1, 1]");
+  std::vector<std::string> args = {"run"};
+  args.insert(args.end(), gpu.begin(), gpu.end());
+  args.insert(args.end(), {dir.write("small.launch.yaml", small), "--sample"});
+  EXPECT_FALSE(run_json(args)["kernels"][0]["summary"].contains("sampling"));
 }
 
 }  // namespace
