@@ -129,7 +129,20 @@ Summary summarize_run(const GpuSpec& spec, const StatRegistry& stats, const std:
   Summary out = summarize(spec, stats, total, cycles);
   out.name = runs.size() == 1 ? runs.front().info.name : "all kernels";
   out.ctas = ctas;
-  if (sampled.sampled) apply_sampling(spec, out, cycles, reported, sampled);
+  if (sampled.sampled) {
+    apply_sampling(spec, out, cycles, reported, sampled);
+    // The DRAM estimates kernel by kernel: a kernel that ran whole keeps its own bytes, not
+    // scaled by another kernel's sample.
+    out.whole.dram_bytes_read_estimate = out.whole.dram_bytes_written_estimate = 0;
+    for (const auto& r : runs) {
+      const Summary k = summarize(spec, stats, r.stats, r.cycles());
+      const double scale = r.sampling.sampled && k.warp_instructions
+                               ? double(k.warp_instructions + r.sampling.untimed_warp_instructions) / double(k.warp_instructions)
+                               : 1.0;
+      out.whole.dram_bytes_read_estimate += double(k.dram_bytes_read) * scale;
+      out.whole.dram_bytes_written_estimate += double(k.dram_bytes_written) * scale;
+    }
+  }
   out.metrics = ncu_metrics(spec, stats, total, out);
   return out;
 }

@@ -124,6 +124,43 @@ TEST(SamplingCli, ATraceIsSampledAndItsUntimedCtasAreRead) {
   EXPECT_EQ(run_json({trace, "--sample", "--host-threads", "3"}), sampled);
 }
 
+// A run of a sampled kernel and one that ran whole: the run's whole-kernel totals add the first's
+// counts and estimates to the second's own bytes, which no sample scales. The second rereads what
+// the first left in L2: no DRAM bytes at all, so scaling the run's bytes by the run's instructions
+// would give a different total.
+TEST(SamplingCli, ARunAddsEachKernelsWholeTotals) {
+  test::TempDir dir;
+  const std::string launch = dir.write("two.launch.yaml", "ptx: " + test::source_path("traces/kernels/ptx/saxpy.sm_{sm}.ptx") + R"(
+buffers:
+  x: {elem: f32, count: 2097152, init: {sequence: {start: 0, step: 0.5}}}
+  y: {elem: f32, count: 2097152}
+launches:
+  - kernel: saxpy
+    grid: [8192, 1, 1]
+    block: [256, 1, 1]
+    args: [{scalar: s32, value: 2097152}, {scalar: f32, value: 2.5}, {buffer: x}, {buffer: y}]
+  - kernel: saxpy
+    grid: [16, 1, 1]
+    block: [256, 1, 1]
+    args: [{scalar: s32, value: 4096}, {scalar: f32, value: 2.5}, {buffer: x}, {buffer: y}]
+)");
+  const auto j = run_json({launch, "--sample"});
+  ASSERT_EQ(j["kernels"].size(), 2u);
+  const auto& big = j["kernels"][0]["summary"];
+  const auto& small = j["kernels"][1]["summary"];
+  ASSERT_TRUE(big.contains("sampling"));
+  ASSERT_FALSE(small.contains("sampling"));
+  const auto& total = j["summary"]["sampling"]["whole_kernel"];
+  const auto& first = big["sampling"]["whole_kernel"];
+  EXPECT_EQ(total["warp_instructions"].get<uint64_t>(), first["warp_instructions"].get<uint64_t>() + small["warp_instructions"].get<uint64_t>());
+  EXPECT_EQ(total["flops"]["fp32"].get<double>(), 2.0 * (2097152 + 4096));
+  EXPECT_GT(small["warp_instructions"].get<double>(), 0.0);
+  EXPECT_DOUBLE_EQ(total["dram_bytes_read_estimate"].get<double>(),
+                   first["dram_bytes_read_estimate"].get<double>() + small["dram_bytes_read"].get<double>());
+  EXPECT_DOUBLE_EQ(total["dram_bytes_written_estimate"].get<double>(),
+                   first["dram_bytes_written_estimate"].get<double>() + small["dram_bytes_written"].get<double>());
+}
+
 TEST(SamplingCli, ASmallGridRunsWhole) {
   // 32 CTAs on 108 SMs: not even one wave.
   const std::string launch = test::source_path("traces/kernels/saxpy.launch.yaml");
