@@ -123,6 +123,10 @@ int run_command(const std::vector<std::string>& args) {
   if (!dump_dir.empty()) {
     if (!launch) throw UsageError{"--dump-dir needs a launch file"};
     make_output_directory(dump_dir);  // before the run, so that a bad directory fails at once, with nothing written
+    // An empty directory after a long run is most likely a forgotten `dump:` list: say so first.
+    if (launch->spec().dump.empty()) {
+      std::cerr << "warpsim: warning: --dump-dir " << dump_dir << ": " << input << " lists no buffers under 'dump:', so none will be written\n";
+    }
   }
   // A kernel fault, failed assert or hang: what the kernels printed before it still shows, and
   // what the checkers found, which may explain it (a lock nobody initialised).

@@ -543,6 +543,23 @@ TEST(PtxEmulator, DumpDirIsMadeIfMissingAndABadOneFailsFirst) {
   EXPECT_FALSE(std::filesystem::exists(dir.path("o.json")));
 }
 
+// A launch file without a `dump:` list gives --dump-dir nothing to write: a warning says so, and
+// the run still succeeds. With the list, no warning.
+TEST(PtxEmulator, DumpDirWarnsWhenTheLaunchFileDumpsNothing) {
+  TempDir dir;
+  std::string text = test::shipped_launch("vector_add.launch.yaml");
+  ASSERT_NE(text.find("dump: [c]"), std::string::npos);
+  text.replace(text.find("dump: [c]"), 9, "");
+  const std::string launch = dir.write("no_dump.launch.yaml", text);
+  auto r = test::run_cli({"run", "--arch", "a100", launch, "--dump-dir", dir.path("out"), "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("warning: --dump-dir " + dir.path("out") + ": " + launch + " lists no buffers under 'dump:'"), std::string::npos) << r.err;
+  EXPECT_TRUE(std::filesystem::is_empty(dir.path("out")));
+  r = test::run_cli({"run", "--arch", "a100", test::source_path("traces/kernels/vector_add.launch.yaml"), "--dump-dir", dir.path("out"), "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err.find("warning"), std::string::npos) << r.err;
+}
+
 // The acceptance check: every shipped launch file, run through the CLI on every config,
 // reports "check: passed" against its reference file (written by tools/kernels_make_refs.py,
 // independently of warpsim), or is refused with a clear message where the GPU is too old. One
