@@ -83,9 +83,15 @@ void apply_sampling(const GpuSpec& spec, Summary& out, uint64_t timed_cycles, ui
   whole.fp64_flops = out.fp64_flops + sampled.untimed_flops.fp64();
   whole.fp16_flops = out.fp16_flops + double(sampled.untimed_flops.fp16_flops);
   whole.tensor_flops = out.tensor_flops + double(sampled.untimed_flops.tensor_flops);
-  const double scale = out.warp_instructions ? double(whole.warp_instructions) / double(out.warp_instructions) : 1.0;
-  whole.dram_bytes_read_estimate = double(out.dram_bytes_read) * scale;
-  whole.dram_bytes_written_estimate = double(out.dram_bytes_written) * scale;
+}
+
+// Adds one kernel's DRAM bytes to the whole-kernel estimates: its timed part's (`timed`), scaled
+// by its whole instruction count over its timed one (1 for a kernel that ran whole).
+void add_dram_estimate(Summary::WholeKernel& whole, const Summary& timed, uint64_t untimed_warp_instructions) {
+  const double scale =
+      timed.warp_instructions ? double(timed.warp_instructions + untimed_warp_instructions) / double(timed.warp_instructions) : 1.0;
+  whole.dram_bytes_read_estimate += double(timed.dram_bytes_read) * scale;
+  whole.dram_bytes_written_estimate += double(timed.dram_bytes_written) * scale;
 }
 
 }  // namespace
@@ -103,7 +109,10 @@ Summary summarize_kernel(const GpuSpec& spec, const StatRegistry& stats, const K
   out.shared_carveout_kib = run.occupancy.shared_carveout / 1024;
   out.registers_per_thread = run.info.registers_per_thread;
   out.shared_bytes_per_block = run.info.shared_bytes;
-  if (run.sampling.sampled) apply_sampling(spec, out, run.cycles(), run.reported_cycles(), run.sampling);
+  if (run.sampling.sampled) {
+    apply_sampling(spec, out, run.cycles(), run.reported_cycles(), run.sampling);
+    add_dram_estimate(out.whole, out, run.sampling.untimed_warp_instructions);
+  }
   // After the sampling: the durations are the projection, the rest the timed part's.
   out.metrics = ncu_metrics(spec, stats, run.stats, out);
   return out;
@@ -131,17 +140,8 @@ Summary summarize_run(const GpuSpec& spec, const StatRegistry& stats, const std:
   out.ctas = ctas;
   if (sampled.sampled) {
     apply_sampling(spec, out, cycles, reported, sampled);
-    // The DRAM estimates kernel by kernel: a kernel that ran whole keeps its own bytes, not
-    // scaled by another kernel's sample.
-    out.whole.dram_bytes_read_estimate = out.whole.dram_bytes_written_estimate = 0;
-    for (const auto& r : runs) {
-      const Summary k = summarize(spec, stats, r.stats, r.cycles());
-      const double scale = r.sampling.sampled && k.warp_instructions
-                               ? double(k.warp_instructions + r.sampling.untimed_warp_instructions) / double(k.warp_instructions)
-                               : 1.0;
-      out.whole.dram_bytes_read_estimate += double(k.dram_bytes_read) * scale;
-      out.whole.dram_bytes_written_estimate += double(k.dram_bytes_written) * scale;
-    }
+    // Kernel by kernel: one that ran whole keeps its own bytes, not scaled by another's sample.
+    for (const auto& r : runs) add_dram_estimate(out.whole, summarize(spec, stats, r.stats, r.cycles()), r.sampling.untimed_warp_instructions);
   }
   out.metrics = ncu_metrics(spec, stats, total, out);
   return out;
