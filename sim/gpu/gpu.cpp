@@ -60,6 +60,7 @@ KernelRun Gpu::run_source(KernelSource& kernel) {
   }
   last_retire_ = run.start;
   const auto before = stats_.snapshot();
+  run.l2_dirty_bytes_start = memory_.l2_dirty_bytes();
   if (observer_) observer_->kernel_started(run.info, run.start);
   clusters_.start_kernel(
       spec_.clusters.barrier_latency, [this](uint32_t sm, uint32_t warp, Cycle at) { sms_[sm]->release_cluster_wait(warp, at); },
@@ -98,6 +99,7 @@ KernelRun Gpu::run_source(KernelSource& kernel) {
     throw SimulationError("deadlock in kernel '" + run.info.name + "' at cycle " + std::to_string(engine_.now()) +
                           ": no component can make progress, but warps remain (a barrier some warps never reach?)" + stuck);
   }
+  run.l2_dirty_bytes_end = memory_.l2_dirty_bytes();
   if (sampler_ && sampler_->stopped()) {
     // The rest of the grid is projected; its CTAs still run, in the emulator only, so that the
     // kernel's results are complete.

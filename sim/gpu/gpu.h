@@ -26,6 +26,9 @@ struct KernelRun {
   uint64_t ctas = 0;
   StatRegistry::Snapshot stats;  // counters accumulated during this kernel (the timed CTAs' only, when sampled)
   SamplingResult sampling;
+  // Dirty bytes in L2 when the kernel started and when its timed part ended: with the bytes written
+  // to DRAM they tell how much a sampled kernel stored (report/kernel_summary.cpp).
+  uint64_t l2_dirty_bytes_start = 0, l2_dirty_bytes_end = 0;
   Cycle cycles() const { return end - start; }  // the timed part's
   // The kernel's time as reported: the projection when sampled.
   Cycle reported_cycles() const { return sampling.sampled ? sampling.estimated_cycles : cycles(); }

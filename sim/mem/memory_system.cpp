@@ -261,6 +261,12 @@ void MemorySystem::write_back(const SectoredCache::Victim& victim, Cycle when) {
   stats_.dram_bytes_written += bytes;
 }
 
+uint64_t MemorySystem::l2_dirty_bytes() const {
+  uint64_t sectors = 0;
+  for (const auto& slice : slices_) sectors += slice.dirty_sectors();
+  return sectors * spec_.memory.sector_bytes;
+}
+
 void MemorySystem::respond(const MemRequest& r, Cycle leave_l2, uint32_t data_sectors) {
   const auto& m = spec_.memory;
   uint64_t bytes = data_sectors ? uint64_t(std::popcount(data_sectors)) * m.sector_bytes : 8;

@@ -41,6 +41,8 @@ class MemorySystem : public Component {
   // one row_bytes x channels stretch of addresses that hash to it; rows spread over the banks.
   uint64_t dram_row_of(uint64_t line) const;
   uint32_t dram_bank_of(uint64_t line) const;
+  // Bytes L2 holds dirty now (all partitions): stores it has absorbed and not yet written to HBM.
+  uint64_t l2_dirty_bytes() const;
 
  private:
   struct InFlight {

@@ -1,6 +1,7 @@
 #include "mem/sectored_cache.h"
 
 #include <algorithm>
+#include <bit>
 #include <stdexcept>
 
 namespace warpsim {
@@ -42,6 +43,7 @@ int SectoredCache::allocate(uint64_t line, Victim& victim) {
   }
   Line& l = lines_[base + chosen];
   if (l.valid) victim = Victim{true, tags_[base + chosen] - 1, l.dirty, l.valid};
+  dirty_sectors_ -= static_cast<uint64_t>(std::popcount(l.dirty));
   l = Line{++use_clock_, 0, 0};
   // The tag is set by fill(): a way allocated but never filled stays free.
   tags_[base + chosen] = 0;
@@ -60,6 +62,7 @@ void SectoredCache::fill(uint64_t line, int way, uint32_t sectors, Cycle ready_a
 
 void SectoredCache::invalidate(uint64_t line, int way) {
   const size_t s = slot(line, way);
+  dirty_sectors_ -= static_cast<uint64_t>(std::popcount(lines_[s].dirty));
   lines_[s] = Line{};
   tags_[s] = 0;
 }

@@ -2,6 +2,7 @@
 // Tag array of a set-associative cache with sectored lines (one tag, per-sector valid and dirty
 // bits) and LRU replacement. Timing lives in the owner; this only answers what is present.
 // Sets are chosen by line index modulo the set count, so sizes need not be powers of two.
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include "common/zeroed_array.h"
@@ -34,9 +35,16 @@ class SectoredCache {
   // Makes room for `line` (which must be absent) and returns its way; reports the evicted line.
   int allocate(uint64_t line, Victim& victim);
   void fill(uint64_t line, int way, uint32_t sectors, Cycle ready_at);
-  void mark_dirty(uint64_t line, int way, uint32_t sectors) { lines_[slot(line, way)].dirty |= sectors; }
+  void mark_dirty(uint64_t line, int way, uint32_t sectors) {
+    Line& l = lines_[slot(line, way)];
+    dirty_sectors_ += static_cast<uint64_t>(std::popcount(sectors & ~l.dirty));
+    l.dirty |= sectors;
+  }
   void invalidate(uint64_t line, int way);
 
+  // Dirty sectors held now: what a write-back cache still owes memory (sampled runs use it to
+  // tell stores absorbed by L2 from stores written to DRAM; report/kernel_summary.cpp).
+  uint64_t dirty_sectors() const { return dirty_sectors_; }
   uint64_t sets() const { return sets_; }
   uint32_t sectors_per_line() const { return sectors_; }
 
@@ -68,6 +76,7 @@ class SectoredCache {
   ZeroedArray<Line> lines_;
   ZeroedArray<Cycle> ready_;
   uint64_t use_clock_ = 0;
+  uint64_t dirty_sectors_ = 0;
 };
 
 }  // namespace warpsim

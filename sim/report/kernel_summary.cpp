@@ -85,13 +85,23 @@ void apply_sampling(const GpuSpec& spec, Summary& out, uint64_t timed_cycles, ui
   whole.tensor_flops = out.tensor_flops + double(sampled.untimed_flops.tensor_flops);
 }
 
-// Adds one kernel's DRAM bytes to the whole-kernel estimates: its timed part's (`timed`), scaled
-// by its whole instruction count over its timed one (1 for a kernel that ran whole).
-void add_dram_estimate(Summary::WholeKernel& whole, const Summary& timed, uint64_t untimed_warp_instructions) {
-  const double scale =
-      timed.warp_instructions ? double(timed.warp_instructions + untimed_warp_instructions) / double(timed.warp_instructions) : 1.0;
+// Adds one kernel's DRAM bytes to the whole-kernel estimates (a kernel that ran whole adds its
+// own). Reads: the timed part's, scaled by the whole instruction count over the timed one.
+// Writes cannot be scaled the same way: L2 is write-back, so the timed part's stores partly sit
+// in L2, and at the start of a streaming kernel none have reached DRAM yet (scaling undercounted
+// a 32 Mi saxpy's writes by 30%). What the timed part stored is what it wrote plus what L2 holds
+// dirty beyond its start; the untimed part stores that times the scale. Once dirty lines have
+// begun to leave L2 its dirty share has settled, so all of those reach DRAM; until then L2 takes
+// them up to its size.
+void add_dram_estimate(const GpuSpec& spec, Summary::WholeKernel& whole, const Summary& timed, const KernelRun& run) {
+  const uint64_t untimed = run.sampling.untimed_warp_instructions;
+  const double scale = timed.warp_instructions ? double(timed.warp_instructions + untimed) / double(timed.warp_instructions) : 1.0;
   whole.dram_bytes_read_estimate += double(timed.dram_bytes_read) * scale;
-  whole.dram_bytes_written_estimate += double(timed.dram_bytes_written) * scale;
+  const double written = double(timed.dram_bytes_written), dirty = double(run.l2_dirty_bytes_end);
+  const double stored = std::max(0.0, written + dirty - double(run.l2_dirty_bytes_start));
+  const double untimed_stored = stored * (scale - 1.0);
+  const double room = written > 0 ? 0.0 : std::max(0.0, double(spec.memory.l2.size_bytes) - dirty);
+  whole.dram_bytes_written_estimate += written + std::max(0.0, untimed_stored - room);
 }
 
 }  // namespace
@@ -111,7 +121,7 @@ Summary summarize_kernel(const GpuSpec& spec, const StatRegistry& stats, const K
   out.shared_bytes_per_block = run.info.shared_bytes;
   if (run.sampling.sampled) {
     apply_sampling(spec, out, run.cycles(), run.reported_cycles(), run.sampling);
-    add_dram_estimate(out.whole, out, run.sampling.untimed_warp_instructions);
+    add_dram_estimate(spec, out.whole, out, run);
   }
   // After the sampling: the durations are the projection, the rest the timed part's.
   out.metrics = ncu_metrics(spec, stats, run.stats, out);
@@ -141,7 +151,7 @@ Summary summarize_run(const GpuSpec& spec, const StatRegistry& stats, const std:
   if (sampled.sampled) {
     apply_sampling(spec, out, cycles, reported, sampled);
     // Kernel by kernel: one that ran whole keeps its own bytes, not scaled by another's sample.
-    for (const auto& r : runs) add_dram_estimate(out.whole, summarize(spec, stats, r.stats, r.cycles()), r.sampling.untimed_warp_instructions);
+    for (const auto& r : runs) add_dram_estimate(spec, out.whole, summarize(spec, stats, r.stats, r.cycles()), r);
   }
   out.metrics = ncu_metrics(spec, stats, total, out);
   return out;

@@ -44,7 +44,7 @@ void block(std::ostringstream& o, const Summary& s, bool per_kernel) {
     const double flops = s.whole.fp32_flops + s.whole.fp64_flops + s.whole.fp16_flops + s.whole.tensor_flops;
     row("whole kernel", std::to_string(s.whole.warp_instructions) + " warp instructions, " + fmt("%.4g", flops) + " FLOP (counted); DRAM ~" +
                             bytes(static_cast<uint64_t>(s.whole.dram_bytes_read_estimate)) + " read, ~" +
-                            bytes(static_cast<uint64_t>(s.whole.dram_bytes_written_estimate)) + " written (scaled from the timed CTAs)");
+                            bytes(static_cast<uint64_t>(s.whole.dram_bytes_written_estimate)) + " written (estimated from the timed CTAs)");
   }
   row("warp instructions", std::to_string(s.warp_instructions) + "  (" + std::to_string(s.thread_instructions) + " thread)");
   row("IPC", fmt("%.2f", s.ipc) + " per SM per active cycle, " + fmt("%.1f", s.gpu_ipc) + " for the GPU");

@@ -80,6 +80,11 @@ TEST(SamplingCli, ASampledRunComputesTheSameResultsAndEstimatesTheTime) {
   EXPECT_LT(s["flops"]["fp32"].get<double>(), 2.0 * kElements);
   const double read = w["dram_bytes_read"].get<double>();
   EXPECT_NEAR(total["dram_bytes_read_estimate"].get<double>(), read, 0.05 * read);
+  // The 8 MiB output fits in the 40 MiB L2: the whole run writes none of it to DRAM, and the
+  // estimate, though the timed part stored some, writes none either (Tutorials.BigGrids has an
+  // output larger than L2).
+  EXPECT_EQ(w["dram_bytes_written"].get<double>(), 0.0);
+  EXPECT_EQ(total["dram_bytes_written_estimate"].get<double>(), 0.0);
   // The time: projected within the tolerance asked for (2%) of the whole run's, from a shorter
   // timed part.
   const double whole_cycles = w["cycles"].get<double>(), estimate = s["cycles"].get<double>();

@@ -502,8 +502,9 @@ TEST(Tutorials, BigGrids) {
   EXPECT_EQ(test::read_file(dir.path("functional/y.bin")), y);
   EXPECT_EQ(test::read_file(dir.path("sampled/y.bin")), y);
   // Time in part: the projection within the 2% asked for, from part of the grid; the whole
-  // kernel's instructions and FLOPs counted (one FMA per element), its reads scaled about right,
-  // its writes low (the timed part includes the time before L2 filled with dirty lines).
+  // kernel's instructions and FLOPs counted (one FMA per element), its DRAM reads and writes
+  // estimated about right (the writes from what the timed part stored, not what it wrote:
+  // report/kernel_summary.cpp).
   const json& s = sampled["kernels"][0]["summary"];
   ASSERT_TRUE(s.contains("sampling")) << s.dump();
   EXPECT_NEAR(s["cycles"].get<double>(), w["cycles"].get<double>(), 0.02 * w["cycles"].get<double>());
@@ -513,7 +514,7 @@ TEST(Tutorials, BigGrids) {
   EXPECT_EQ(total["flops"]["fp32"].get<double>(), 2.0 * 2097152);
   EXPECT_EQ(total["flops"], w["flops"]);
   EXPECT_NEAR(total["dram_bytes_read_estimate"].get<double>(), w["dram_bytes_read"].get<double>(), 0.05 * w["dram_bytes_read"].get<double>());
-  EXPECT_LT(total["dram_bytes_written_estimate"].get<double>(), w["dram_bytes_written"].get<double>());
+  EXPECT_NEAR(total["dram_bytes_written_estimate"].get<double>(), w["dram_bytes_written"].get<double>(), 0.05 * w["dram_bytes_written"].get<double>());
   // A grid of fewer than twelve waves runs whole.
   std::string small = launch;
   small.replace(small.find("grid: [8192, 1, 1]"), 18, "grid: [64, 1, 1]");

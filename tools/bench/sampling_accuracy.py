@@ -3,7 +3,7 @@
 
 For each workload: `warpsim run` whole and with --sample, both with --json; prints a Markdown
 table of the whole run's cycles, the sampled estimate, its error and spread, the CTAs timed,
-and both wall times (checkers off, as a timing study would run). Long runs (about six minutes
+the DRAM bytes written (whole run against the whole-kernel estimate), and both wall times (checkers off, as a timing study would run). Long runs (about six minutes
 in all): a benchmark, not a test.
 
     tools/bench/sampling_accuracy.py [--warpsim build/release/sim/warpsim] [--tolerance 0.02]
@@ -31,6 +31,10 @@ def run(warpsim, args):
     return json.loads(out.stdout)["kernels"][0]["summary"], wall
 
 
+def mib(n):
+    return f"{n / 2**20:.1f} MiB"
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--warpsim", default=os.path.join(ROOT, "build/release/sim/warpsim"))
@@ -53,8 +57,8 @@ def main():
             (TRACE_ROW, "a100", [], trace),
         ]
         print(f"warpsim run --sample --sample-tolerance {options.tolerance} against the whole run\n")
-        print("| workload | GPU | CTAs | whole run (cycles) | sampled estimate | error | spread | CTAs timed | wall: whole / sampled |")
-        print("|---|---|---|---|---|---|---|---|---|")
+        print("| workload | GPU | CTAs | whole run (cycles) | sampled estimate | error | spread | CTAs timed | DRAM written: whole / estimate | wall: whole / sampled |")
+        print("|---|---|---|---|---|---|---|---|---|---|")
         for name, gpu, sets, path in workloads:
             if options.only not in name:
                 continue
@@ -64,11 +68,12 @@ def main():
             ctas = whole["ctas"]
             info = sampled.get("sampling")
             if info is None:
-                row = f"{sampled['cycles']} (ran whole: never steady) | | | {ctas} |"
+                row = f"{sampled['cycles']} (ran whole: never steady) | | | {ctas} | |"
             else:
                 error = 100.0 * (sampled["cycles"] - whole["cycles"]) / whole["cycles"]
                 row = (f"{sampled['cycles']} | {error:+.2f}% | {100.0 * info['spread_cycles'] / sampled['cycles']:.2f}% | "
-                       f"{info['ctas_timed']} ({100.0 * info['ctas_timed'] / ctas:.0f}%) |")
+                       f"{info['ctas_timed']} ({100.0 * info['ctas_timed'] / ctas:.0f}%) | "
+                       f"{mib(whole['dram_bytes_written'])} / {mib(info['whole_kernel']['dram_bytes_written_estimate'])} |")
             print(f"| {name} | {gpu} | {ctas} | {whole['cycles']} | {row} {whole_wall:.1f} / {sampled_wall:.1f} s |", flush=True)
 
 

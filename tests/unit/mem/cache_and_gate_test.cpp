@@ -40,6 +40,27 @@ TEST(SectoredCache, LeastRecentlyUsedIsEvictedWithItsDirtySectors) {
   EXPECT_EQ(c.find(1), -1);  // set 1 untouched
 }
 
+TEST(SectoredCache, CountsTheDirtySectorsItHolds) {
+  SectoredCache c(4 * 128, 2, 128, 32, false);  // 2 sets x 2 ways; lines 0, 2, 4 share set 0
+  SectoredCache::Victim v;
+  const int w0 = c.allocate(0, v);
+  c.fill(0, w0, 0xf, 0);
+  c.mark_dirty(0, w0, 0b0011);
+  c.mark_dirty(0, w0, 0b0110);  // sector 1 again: counted once
+  EXPECT_EQ(c.dirty_sectors(), 3u);
+  const int w2 = c.allocate(2, v);
+  c.fill(2, w2, 0xf, 0);
+  c.mark_dirty(2, w2, 0b1000);
+  EXPECT_EQ(c.dirty_sectors(), 4u);
+  c.touch(2, w2);
+  c.allocate(4, v);  // evicts line 0 with its three dirty sectors
+  EXPECT_EQ(v.line, 0u);
+  EXPECT_EQ(v.dirty_sectors, 0b0111u);
+  EXPECT_EQ(c.dirty_sectors(), 1u);
+  c.invalidate(2, w2);  // a dropped copy owes nothing
+  EXPECT_EQ(c.dirty_sectors(), 0u);
+}
+
 TEST(SectoredCache, EvictFirstLinesGoBeforeOlderOnes) {
   SectoredCache c(4 * 128, 4, 128, 32, false);  // one set of 4 ways
   SectoredCache::Victim v;

@@ -21,7 +21,8 @@ struct Step {
 
 // One kernel per step; in each, only the named CTA's warp accesses memory: one lane touching
 // `lines` consecutive 128-byte lines from 0x1000000, each load waiting for the previous one.
-std::vector<Cycle> run_partitions(const GpuSpec& spec, const std::vector<Step>& steps) {
+// `written`, if given, receives each kernel's bytes written to DRAM.
+std::vector<KernelRun> run_steps(const GpuSpec& spec, const std::vector<Step>& steps, std::vector<uint64_t>* written = nullptr) {
   static OpInfo load, store, add;
   std::string error;
   decode_mnemonic("ld.global.u64", load, error);
@@ -55,8 +56,15 @@ std::vector<Cycle> run_partitions(const GpuSpec& spec, const std::vector<Step>& 
   }
   Gpu gpu(spec);
   GeneratedWorkload w(std::move(kernels));
+  auto runs = simulate(gpu, w).kernels;
+  if (written)
+    for (const auto& k : runs) written->push_back(gpu.stats().sum("gpu.dram.bytes_written", k.stats));
+  return runs;
+}
+
+std::vector<Cycle> run_partitions(const GpuSpec& spec, const std::vector<Step>& steps) {
   std::vector<Cycle> cycles;
-  for (const auto& k : simulate(gpu, w).kernels) cycles.push_back(k.cycles());
+  for (const auto& k : run_steps(spec, steps)) cycles.push_back(k.cycles());
   return cycles;
 }
 
@@ -87,6 +95,28 @@ TEST(L2Partitions, AWriteDropsTheOtherPartitionsCopy) {
   auto a = with(128), b = with(64);
   const double after_write = double(a[3] - b[3]) / 64, first_far = double(a[1] - b[1]) / 64;
   EXPECT_DOUBLE_EQ(after_write, first_far);
+}
+
+// Conservation of stored bytes in the write-back L2: every sector a kernel makes dirty is either
+// written to DRAM during it or still dirty in L2 at its end (what sampled runs' write estimate
+// rests on). 6000 one-sector stores to distinct lines into an L2 of 256 KiB (2048 lines), so
+// most are written back and some stay, with one partition and with two.
+TEST(L2Partitions, EveryStoredSectorIsWrittenBackOrStillDirty) {
+  for (const char* gpu : {"v100", "a100"}) {
+    SCOPED_TRACE(gpu);
+    GpuSpec spec = load_gpu_config(gpu).spec;
+    spec.memory.l2.size_bytes = 256 * 1024;
+    std::vector<uint64_t> bytes_written;
+    const auto runs = run_steps(spec, {{0, "st.global.u64", 6000}}, &bytes_written);
+    ASSERT_EQ(runs.size(), 1u);
+    const KernelRun& k = runs[0];
+    const uint64_t written = bytes_written[0];
+    EXPECT_EQ(k.l2_dirty_bytes_start, 0u);
+    EXPECT_GT(written, 0u);
+    EXPECT_GT(k.l2_dirty_bytes_end, 0u);
+    EXPECT_LE(k.l2_dirty_bytes_end, spec.memory.l2.size_bytes / 128 * 32);  // one dirty sector per line at most
+    EXPECT_EQ(written + k.l2_dirty_bytes_end, 6000u * 32);
+  }
 }
 
 TEST(L2Partitions, OnePartitionHasNoFarPath) {
