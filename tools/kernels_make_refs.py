@@ -595,6 +595,13 @@ for blk in blocks:
 write("cub_block_prefix.bin", "I", prefix)
 write("cub_block_largest.bin", "I", [blk[-1] for blk in blocks])
 
+# scan_lookback: the inclusive prefix sums of 262244 random u32 values modulo 2^32; each of the 257
+# tiles of 1024 ends in state 2 << 32 | (the prefix through its last element).
+values = random_init(17, 0, 4294967295, 262244, lambda x: int(math.floor(x + 0.5)))
+prefix = list(itertools.accumulate(values, lambda a, b: (a + b) % 2**32))
+write("scan_lookback_out.bin", "I", prefix)
+write("scan_lookback_tile_state.bin", "Q", [2 << 32 | prefix[min(1024 * (t + 1), 262244) - 1] for t in range(257)])
+
 # libdevice_math: 24 functions of x (and y = 3x + 0.5) per input, one row per function, in float
 # (inputs rounded to float, results compared with a few-ulp tolerance) and double.
 def math_rows(xs):

@@ -74,6 +74,26 @@ TEST(FunctionalRun, CtasAreHeldAsTheGpuHoldsThem) {
   EXPECT_EQ(f["kernels"][0]["ctas"], 16u);
 }
 
+// A single-pass scan's CTAs wait on their predecessors' published sums through global memory, with
+// no grid barrier (traces/kernels/scan_lookback.cu). On an A100 cut to 4 SMs only 32 of its 257
+// CTAs are held at once, so later tiles wait while earlier ones run, timed and in the functional
+// run's turns alike; the prefix sums and every tile's final state match the Python reference.
+TEST(FunctionalRun, CtasWaitingOnEachOtherThroughMemoryFinish) {
+  const std::string launch = source_path("traces/kernels/scan_lookback.launch.yaml");
+  const std::vector<std::string> small = {"--set", "topology.sms=4", "--set", "topology.tpcs=2", "--set", "topology.gpcs=1", "--checks", "error"};
+  auto f = functional_json("a100", launch, small);
+  ASSERT_TRUE(f.is_object());
+  EXPECT_TRUE(f["check"]["passed"]) << f["check"].dump();
+  EXPECT_EQ(f["kernels"][0]["ctas"], 257u);
+  std::vector<std::string> timed = {"run", "--arch", "a100", launch, "--json", "-"};
+  timed.insert(timed.end(), small.begin(), small.end());
+  const auto r = run_cli(timed);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto t = nlohmann::json::parse(r.out, nullptr, false);
+  EXPECT_TRUE(t["check"]["passed"]) << t["check"].dump();
+  EXPECT_EQ(t["kernels"][0]["summary"]["ctas"], 257u);
+}
+
 // The tutorial's racy reduction (block_sum without its barriers) has seven racing steps: in the
 // step with stride s = 64, 32, ..., 1 a thread reads partial[t + s], which thread t + s wrote in
 // the step before with no barrier between (another warp's for s >= 32, another lane's without

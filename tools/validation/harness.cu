@@ -53,6 +53,7 @@
 #include "../../traces/kernels/mma_shapes.cu"
 #include "../../traces/kernels/mma_sparse.cu"
 #include "../../traces/kernels/fp8_accumulate.cu"
+#include "../../traces/kernels/scan_lookback.cu"
 
 #include "suite_table.h"
 
@@ -85,7 +86,7 @@ const KernelRef kKernels[] = {
     {"async_store_ring", (const void*)async_store_ring}, {"async_reduce_to_leader", (const void*)async_reduce_to_leader},
     {"grid_stencil", (const void*)grid_stencil}, {"tex_fetch", (const void*)tex_fetch}, {"tex_resize", (const void*)tex_resize},
     {"tex_rgba", (const void*)tex_rgba}, {"tex_gather", (const void*)tex_gather}, {"tex_volume", (const void*)tex_volume}, {"tex_layered", (const void*)tex_layered},
-    {"surf_sobel", (const void*)surf_sobel},
+    {"surf_sobel", (const void*)surf_sobel}, {"scan_lookback", (const void*)scan_lookback},
 };
 
 #define CUDA_OK(call)                                                                              \

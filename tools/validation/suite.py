@@ -58,6 +58,7 @@ REUSED = [
     ("async_reduce", "clusters", "async_reduce"),  # Hopper and later: red.async into the leader
     ("grid_sync", "grid_sync", "grid_sync"),  # a cooperative launch: cooperative groups' grid.sync()
     ("textures", "textures", "textures"),  # texture and surface objects: filtering and address modes checked on the GPU too
+    ("scan_lookback", "scan", "scan_lookback"),  # single-pass scan: CTAs wait on predecessors' sums in global memory
 ]
 
 MB = "ptx/microbench.sm_{sm}.ptx"
