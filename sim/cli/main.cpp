@@ -10,6 +10,7 @@
 
 #include "cli/cli_common.h"
 #include "common/error.h"
+#include "frontend/ptx/compiled_cuda.h"
 
 namespace {
 
@@ -78,40 +79,45 @@ int main(int argc, char** argv) {
     command = rest[0];
     rest = {"--help"};
   }
-  try {
-    if (command == "run") return cli::run_command(rest);
-    if (command == "arch") return cli::arch_command(rest);
-    if (command == "bench") return cli::bench_command(rest);
-    if (command == "calibrate") return cli::calibrate_command(rest);
-    if (command == "convert") return cli::convert_command(rest);
-    if (command == "trace") return cli::trace_command(rest);
-    if (command == "compare") return cli::compare_command(rest);
-    if (command == "validate") return cli::validate_command(rest);
-    if (command == "sweep") return cli::sweep_command(rest);
-    std::cerr << "warpsim: unknown command '" << command << "'; expected run, compare, sweep, validate, arch, bench, calibrate, convert, trace or help (see warpsim --help)\n";
-    return kExitUsage;
-  } catch (const cli::UsageError& e) {
-    std::cerr << "warpsim " << command << ": " << e.message << " (see warpsim help " << command << ")\n";
-    return kExitUsage;
-  } catch (const boost::program_options::error& e) {
-    std::cerr << "warpsim " << command << ": " << e.what() << " (see warpsim help " << command << ")\n";
-    return kExitUsage;
-  } catch (const InputError& e) {
-    std::cerr << "warpsim: " << e.what() << "\n";
-    return kExitInput;
-  } catch (const SimulationError& e) {
-    std::cerr << "warpsim: simulation failed: " << e.what() << "\n";
-    return kExitSimulation;
-  } catch (const std::runtime_error& e) {
-    std::cerr << "warpsim: " << e.what() << "\n";
-    return kExitIo;
-  } catch (const std::bad_alloc&) {
-    // Not a bug to report but a size to shrink: the inputs asked for more memory than the host has.
-    std::cerr << "warpsim: out of host memory: the inputs ask for more than this machine has (large buffers, "
-                 "malloc_heap_bytes, grids or traces); make them smaller\n";
-    return kExitSimulation;
-  } catch (const std::exception& e) {
-    std::cerr << "warpsim: internal error: " << e.what() << "\n";
-    return kExitSimulation;
-  }
+  // Any failure keeps the PTX nvcc compiled for the run: messages cite its lines.
+  const int code = [&]() -> int {
+    try {
+      if (command == "run") return cli::run_command(rest);
+      if (command == "arch") return cli::arch_command(rest);
+      if (command == "bench") return cli::bench_command(rest);
+      if (command == "calibrate") return cli::calibrate_command(rest);
+      if (command == "convert") return cli::convert_command(rest);
+      if (command == "trace") return cli::trace_command(rest);
+      if (command == "compare") return cli::compare_command(rest);
+      if (command == "validate") return cli::validate_command(rest);
+      if (command == "sweep") return cli::sweep_command(rest);
+      std::cerr << "warpsim: unknown command '" << command << "'; expected run, compare, sweep, validate, arch, bench, calibrate, convert, trace or help (see warpsim --help)\n";
+      return kExitUsage;
+    } catch (const cli::UsageError& e) {
+      std::cerr << "warpsim " << command << ": " << e.message << " (see warpsim help " << command << ")\n";
+      return kExitUsage;
+    } catch (const boost::program_options::error& e) {
+      std::cerr << "warpsim " << command << ": " << e.what() << " (see warpsim help " << command << ")\n";
+      return kExitUsage;
+    } catch (const InputError& e) {
+      std::cerr << "warpsim: " << e.what() << "\n";
+      return kExitInput;
+    } catch (const SimulationError& e) {
+      std::cerr << "warpsim: simulation failed: " << e.what() << "\n";
+      return kExitSimulation;
+    } catch (const std::runtime_error& e) {
+      std::cerr << "warpsim: " << e.what() << "\n";
+      return kExitIo;
+    } catch (const std::bad_alloc&) {
+      // Not a bug to report but a size to shrink: the inputs asked for more memory than the host has.
+      std::cerr << "warpsim: out of host memory: the inputs ask for more than this machine has (large buffers, "
+                   "malloc_heap_bytes, grids or traces); make them smaller\n";
+      return kExitSimulation;
+    } catch (const std::exception& e) {
+      std::cerr << "warpsim: internal error: " << e.what() << "\n";
+      return kExitSimulation;
+    }
+  }();
+  if (code != kExitOk) ptx::keep_compiled_cuda();
+  return code;
 }

@@ -41,7 +41,7 @@ std::string big_saxpy(const test::TempDir& dir) {
   return dir.write("saxpy_big.launch.yaml", launch);
 }
 
-nlohmann::json run_json(const std::vector<std::string>& args) {
+nlohmann::json sampling_run_json(const std::vector<std::string>& args) {
   std::vector<std::string> all = {"run", "--arch", "a100"};
   all.insert(all.end(), kFourSms.begin(), kFourSms.end());
   all.insert(all.end(), args.begin(), args.end());
@@ -56,8 +56,8 @@ TEST(SamplingCli, ASampledRunComputesTheSameResultsAndEstimatesTheTime) {
   const std::string launch = big_saxpy(dir);
   std::filesystem::create_directories(dir.path("whole"));
   std::filesystem::create_directories(dir.path("sampled"));
-  const auto whole = run_json({launch, "--dump-dir", dir.path("whole")});
-  const auto sampled = run_json({launch, "--dump-dir", dir.path("sampled"), "--sample"});
+  const auto whole = sampling_run_json({launch, "--dump-dir", dir.path("whole")});
+  const auto sampled = sampling_run_json({launch, "--dump-dir", dir.path("sampled"), "--sample"});
   ASSERT_TRUE(whole.is_object() && sampled.is_object());
   const auto& w = whole["kernels"][0]["summary"];
   const auto& s = sampled["kernels"][0]["summary"];
@@ -104,7 +104,7 @@ TEST(SamplingCli, ASampledRunComputesTheSameResultsAndEstimatesTheTime) {
   }
   EXPECT_EQ(wrong, 0u);
   // Deterministic: the same run again gives the same kernels and summary.
-  const auto again = run_json({launch, "--sample"});
+  const auto again = sampling_run_json({launch, "--sample"});
   EXPECT_EQ(again["kernels"], sampled["kernels"]);
   EXPECT_EQ(again["summary"], sampled["summary"]);
 }
@@ -116,8 +116,8 @@ TEST(SamplingCli, ATraceIsSampledAndItsUntimedCtasAreRead) {
   std::vector<std::string> args = {"trace", "--arch", "a100", launch, "-o", trace};
   const auto written = run_cli(args);
   ASSERT_EQ(written.exit_code, 0) << written.err;
-  const auto whole = run_json({trace});
-  const auto sampled = run_json({trace, "--sample"});
+  const auto whole = sampling_run_json({trace});
+  const auto sampled = sampling_run_json({trace, "--sample"});
   const auto& s = sampled["kernels"][0]["summary"];
   const auto& w = whole["kernels"][0]["summary"];
   ASSERT_TRUE(s.contains("sampling")) << s.dump();
@@ -126,7 +126,7 @@ TEST(SamplingCli, ATraceIsSampledAndItsUntimedCtasAreRead) {
             w["warp_instructions"].get<uint64_t>());
   EXPECT_NEAR(s["cycles"].get<double>(), w["cycles"].get<double>(), 0.02 * w["cycles"].get<double>());
   // The sampler sees completions in the order one thread would: the same stop, the same figures.
-  EXPECT_EQ(run_json({trace, "--sample", "--host-threads", "3"}), sampled);
+  EXPECT_EQ(sampling_run_json({trace, "--sample", "--host-threads", "3"}), sampled);
 }
 
 // A run of a sampled kernel and one that ran whole: the run's whole-kernel totals add the first's
@@ -149,7 +149,7 @@ launches:
     block: [256, 1, 1]
     args: [{scalar: s32, value: 4096}, {scalar: f32, value: 2.5}, {buffer: x}, {buffer: y}]
 )");
-  const auto j = run_json({launch, "--sample"});
+  const auto j = sampling_run_json({launch, "--sample"});
   ASSERT_EQ(j["kernels"].size(), 2u);
   const auto& big = j["kernels"][0]["summary"];
   const auto& small = j["kernels"][1]["summary"];
@@ -231,7 +231,7 @@ TEST(SamplingCli, CompareSamplesEachGpu) {
   const auto r = run_cli(args);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto rows = nlohmann::json::parse(r.out);
-  const auto run = run_json({launch, "--sample"});
+  const auto run = sampling_run_json({launch, "--sample"});
   ASSERT_TRUE(run["summary"].contains("sampling"));
   EXPECT_EQ(rows[0]["cycles"], run["summary"]["cycles"]);
 }

@@ -1,4 +1,6 @@
 #include "frontend/ptx/launch.h"
+#include "frontend/ptx/compiled_cuda.h"
+#include "frontend/ptx/kernel_names.h"
 
 #include "common/format.h"
 
@@ -11,7 +13,6 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <unistd.h>
 #include <cstdio>
 #include <cstdlib>
 
@@ -36,42 +37,6 @@ Dim3 dim3_of(MapReader& r, const std::string& key) {
   if (v.size() > 1) d.y = static_cast<uint32_t>(v[1]);
   if (v.size() > 2) d.z = static_cast<uint32_t>(v[2]);
   return d;
-}
-
-std::string target_for(uint32_t cc) {
-  if (cc >= 100) return "100";
-  if (cc >= 90) return "90";
-  if (cc >= 80) return "80";
-  return "75";  // nvcc 13 no longer targets sm_70; Volta runs compute_75 PTX here
-}
-
-// Compiles a CUDA source to PTX for the simulated GPU with nvcc (found on PATH or in
-// /usr/local/cuda/bin), into a temporary file that lives as long as the process.
-std::string compile_cuda(const std::string& source, uint32_t cc, const SourceLocation& where) {
-  std::string nvcc;
-  for (const char* candidate : {"nvcc", "/usr/local/cuda/bin/nvcc"}) {
-    std::string probe = std::string("command -v ") + candidate + " >/dev/null 2>&1";
-    if (std::system(probe.c_str()) == 0) {
-      nvcc = candidate;
-      break;
-    }
-  }
-  if (nvcc.empty()) config_error(where, "'" + source + "' is CUDA source, and nvcc is not installed; give the PTX instead");
-  static int counter = 0;
-  std::string out = (fs::temp_directory_path() / ("warpsim_" + std::to_string(::getpid()) + "_" + std::to_string(counter++) + ".ptx")).string();
-  std::string cmd = nvcc + " -arch=compute_" + target_for(cc) + " -lineinfo -ptx '" + source + "' -o '" + out + "' 2>&1";
-  std::string log;
-  if (FILE* p = ::popen(cmd.c_str(), "r")) {
-    char buf[512];
-    while (std::fgets(buf, sizeof buf, p)) log += buf;
-    if (::pclose(p) != 0) config_error(where, "nvcc could not compile " + source + ":\n" + log);
-  }
-  static std::vector<std::string> made;  // removed when the process ends
-  if (made.empty()) std::atexit([] {
-    for (const auto& f : made) std::remove(f.c_str());
-  });
-  made.push_back(out);
-  return out;
 }
 
 }  // namespace
@@ -105,13 +70,21 @@ void PtxWorkload::add_launch(MapReader& r, const fs::path& dir) {
   l->dynamic_shared_bytes = static_cast<uint32_t>(r.integer_or("dynamic_shared_bytes", 0, 0, 1 << 20));
   l->registers_per_thread = static_cast<uint32_t>(r.integer_or("registers_per_thread", 32, 1, 255));
   l->cooperative = r.boolean_or("cooperative", false);
-  const Function* f = module_.find(l->kernel);
-  if (!f || !f->is_entry) {
+  const KernelMatch match = find_kernel(module_, l->kernel);
+  if (match.candidates.size() > 1) {
+    std::string names;
+    for (const Function* fn : match.candidates) names += "\n  " + describe_kernel(*fn);
+    config_error(r.location("kernel"), "'" + l->kernel + "' names " + std::to_string(match.candidates.size()) + " kernels in " + spec_.ptx_named +
+                                           "; give one of these names, or its signature:" + names);
+  }
+  const Function* f = match.kernel;
+  if (!f) {
     std::string names;
     for (const auto& fn : module_.functions)
-      if (fn.is_entry) names += (names.empty() ? "" : ", ") + fn.name;
-    config_error(r.location("kernel"), "no kernel '" + l->kernel + "' in " + spec_.ptx_path + "; its kernels are: " + names);
+      if (fn.is_entry) names += (names.empty() ? "" : ", ") + describe_kernel(fn);
+    config_error(r.location("kernel"), "no kernel '" + l->kernel + "' in " + spec_.ptx_named + "; its kernels are: " + names);
   }
+  l->entry = f->name;
   if (!heap_ && (module_.find("malloc") || module_.find("free"))) {
     // The heap exists once per launch file, so blocks outlive the kernel that allocated them.
     // Undefined: 0xff until written (initial_values.h), and reads of bytes nothing wrote are found.
@@ -131,7 +104,7 @@ void PtxWorkload::add_launch(MapReader& r, const fs::path& dir) {
     }
     globals_placed_ = true;
   }
-  l->program = lower(module_, l->kernel, global_addresses_);
+  l->program = lower(module_, l->entry, global_addresses_);
   set_cluster(*l, *f, r, cluster_given);
   check_launch_bounds(*l, *f, r, r.has("registers_per_thread"));
   for (const auto& c : constants_) {
@@ -139,7 +112,7 @@ void PtxWorkload::add_launch(MapReader& r, const fs::path& dir) {
     if (it == l->program.constant_symbols.end()) {
       std::string names;
       for (const auto& [n, _] : l->program.constant_symbols) names += (names.empty() ? "" : ", ") + n;
-      config_error(c.where, "no __constant__ variable '" + c.name + "' in " + spec_.ptx_path + "; its .const variables are: " +
+      config_error(c.where, "no __constant__ variable '" + c.name + "' in " + spec_.ptx_named + "; its .const variables are: " +
                                 (names.empty() ? "none" : names));
     }
     if (c.bytes.size() > it->second.second) {
@@ -304,9 +277,12 @@ PtxWorkload::PtxWorkload(const std::string& launch_file, uint32_t cc) {
   }
   std::string ptx = r.string("ptx");
   size_t sm = ptx.find("{sm}");
-  if (sm != std::string::npos) ptx.replace(sm, 4, target_for(cc));
-  spec_.ptx_path = (dir / ptx).string();
-  if (ptx.size() > 3 && ptx.compare(ptx.size() - 3, 3, ".cu") == 0) spec_.ptx_path = compile_cuda(spec_.ptx_path, cc, r.location("ptx"));
+  if (sm != std::string::npos) ptx.replace(sm, 4, ptx_target_for(cc));
+  spec_.ptx_path = spec_.ptx_named = (dir / ptx).string();
+  if (ptx.size() > 3 && ptx.compare(ptx.size() - 3, 3, ".cu") == 0) {
+    spec_.ptx_path = compile_cuda(spec_.ptx_path, cc, r.location("ptx"));
+    spec_.ptx_named += " (compiled by nvcc for compute_" + ptx_target_for(cc) + ")";
+  }
   independent_ = r.choice("reconvergence", {"stack", "independent"}, "stack") == "independent";
   max_warp_instructions_ = static_cast<uint64_t>(r.integer_or("max_warp_instructions", 100'000'000, 1, INT64_MAX));
   std::error_code ec;  // the non-throwing form: a path the OS refuses (too long, say) is just not there
@@ -319,7 +295,7 @@ PtxWorkload::PtxWorkload(const std::string& launch_file, uint32_t cc) {
     if (t.size() > 4 && t.rfind("sm_", 0) == 0 && t.back() == 'a') {
       const uint32_t want = static_cast<uint32_t>(std::strtoul(t.c_str() + 3, nullptr, 10));
       if (want != cc) {
-        config_error(r.location("ptx"), spec_.ptx_path + " targets " + t + " (architecture-specific features), which only compute capability " +
+        config_error(r.location("ptx"), spec_.ptx_named + " targets " + t + " (architecture-specific features), which only compute capability " +
                                             std::to_string(want / 10) + "." + std::to_string(want % 10) + " runs; the simulated GPU has " +
                                             std::to_string(cc / 10) + "." + std::to_string(cc % 10));
       }

@@ -36,7 +36,8 @@ struct CheckResult {
 
 struct LaunchSpec {
   std::string file;          // the launch file
-  std::string ptx_path;      // resolved, after {sm} substitution
+  std::string ptx_path;      // resolved, after {sm} substitution (for a .cu, the PTX nvcc made of it)
+  std::string ptx_named;     // as messages name it: the resolved path, or the .cu it was compiled from
   std::string kernel;
   Dim3 grid, block;
   uint32_t dynamic_shared_bytes = 0;
@@ -75,7 +76,8 @@ class PtxWorkload : public Workload {
 
  private:
   struct Launch {
-    std::string kernel;
+    std::string kernel;  // as the launch file names it (kernel_names.h)
+    std::string entry;   // the PTX entry that is: the same, or the mangled name of a C++ kernel
     Dim3 grid, block;
     uint32_t dynamic_shared_bytes = 0, registers_per_thread = 32;
     bool cooperative = false;  // cudaLaunchCooperativeKernel: every CTA resident at once, grid.sync() allowed

@@ -1,0 +1,82 @@
+#include "frontend/ptx/compiled_cuda.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <vector>
+
+#include "common/error.h"
+
+namespace warpsim::ptx {
+namespace {
+
+struct Compiled {
+  std::string source, ptx;
+};
+
+// Every file compiled by this process, and whether they outlive it.
+struct CompiledFiles {
+  std::vector<Compiled> files;
+  bool keep = false;
+  ~CompiledFiles() {
+    if (keep) return;
+    for (const auto& f : files) std::remove(f.ptx.c_str());
+  }
+};
+
+CompiledFiles& compiled() {
+  static CompiledFiles files;
+  return files;
+}
+
+}  // namespace
+
+std::string ptx_target_for(uint32_t cc) {
+  if (cc >= 100) return "100";
+  if (cc >= 90) return "90";
+  if (cc >= 80) return "80";
+  return "75";  // nvcc 13 no longer targets sm_70; Volta runs compute_75 PTX here
+}
+
+std::string compile_cuda(const std::string& source, uint32_t cc, const SourceLocation& where) {
+  namespace fs = std::filesystem;
+  std::string nvcc;
+  for (const char* candidate : {"nvcc", "/usr/local/cuda/bin/nvcc"}) {
+    std::string probe = std::string("command -v ") + candidate + " >/dev/null 2>&1";
+    if (std::system(probe.c_str()) == 0) {
+      nvcc = candidate;
+      break;
+    }
+  }
+  if (nvcc.empty()) config_error(where, "'" + source + "' is CUDA source, and nvcc is not installed; give the PTX instead");
+  const std::string target = ptx_target_for(cc);
+  auto& made = compiled();
+  // Named after the source, so that a kept file says what it is.
+  const std::string out = (fs::temp_directory_path() / ("warpsim_" + std::to_string(::getpid()) + "_" + std::to_string(made.files.size()) + "_" +
+                                                        fs::path(source).stem().string() + ".compute_" + target + ".ptx"))
+                              .string();
+  std::string cmd = nvcc + " -arch=compute_" + target + " -lineinfo -ptx '" + source + "' -o '" + out + "' 2>&1";
+  std::string log;
+  if (FILE* p = ::popen(cmd.c_str(), "r")) {
+    char buf[512];
+    while (std::fgets(buf, sizeof buf, p)) log += buf;
+    if (::pclose(p) != 0) {
+      std::remove(out.c_str());
+      config_error(where, "nvcc could not compile " + source + ":\n" + log);
+    }
+  }
+  made.files.push_back({source, out});
+  return out;
+}
+
+void keep_compiled_cuda() {
+  auto& made = compiled();
+  if (made.keep) return;
+  made.keep = true;
+  for (const auto& f : made.files) std::cerr << "warpsim: the PTX nvcc made of " << f.source << " is kept at " << f.ptx << "\n";
+}
+
+}  // namespace warpsim::ptx
