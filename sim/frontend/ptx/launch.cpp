@@ -134,49 +134,14 @@ void PtxWorkload::add_launch(MapReader& r, const fs::path& dir) {
     MapReader a(args.items[i], "args[" + std::to_string(i) + "]");
     const Variable& param = program.param_vars[i];
     uint8_t* slot = l->context.params.data() + program.params.at(param.name);
-    if (a.has("scalar")) {
-      std::string type = a.string("scalar");
-      if (!elem_size(type)) config_error(a.location("scalar"), "unknown scalar type '" + type + "'; expected f32, f64, s32, u32, s64 or u64");
-      if (elem_size(type) > param.size_bytes()) {
-        config_error(a.location("scalar"), "parameter " + param.name + " has " + std::to_string(param.size_bytes()) + " bytes; a " + type + " does not fit");
-      }
-      if (is_integer_elem(type)) {
-        const __int128_t v = integer_value(a.raw("value"), "the scalar's value");  // exact, all of u64
-        // A sequence wraps by design (7 i mod 256), but one scalar out of range is a mistake:
-        // accept it as either reading of its bits (u32 -1 is 0xffffffff), refuse anything wider.
-        const unsigned bits = 8 * elem_size(type);
-        const __int128_t low = -(__int128_t{1} << (bits - 1)), high = (__int128_t{1} << bits) - 1;
-        if (v < low || v > high) {
-          config_error(a.location("value"), "the scalar's value " + a.raw("value").scalar + " does not fit in " + std::to_string(bits) +
-                                                " bits; a " + type + " takes " + "-2^" + std::to_string(bits - 1) + " to 2^" + std::to_string(bits) + " - 1" +
-                                                " (either reading of its bits)");
-        }
-        store_integer(slot, elem_size(type), v);
-      } else {
-        store_element(slot, type, a.number("value", -1e300, 1e300));
-      }
-      a.finish();
-      continue;
-    }
     if (a.has("tensor_map") || a.has("texture") || a.has("surface")) {
       if (a.has("tensor_map")) add_tensor_map(a, param, slot);
       else add_texture(a, param, slot, a.has("surface"));
       a.finish();
       continue;
     }
-    std::string name;
-    const ConfigNode& b = a.raw("buffer");
-    if (b.kind == ConfigNode::Kind::kScalar) {  // {buffer: name}: one defined under buffers:
-      name = b.scalar;
-      if (!memory_.find(name)) config_error(b.where, "no buffer '" + name + "' under 'buffers:'");
-    } else {
-      MapReader inline_buffer(b, "buffer");
-      name = inline_buffer.string("name");
-      add_buffer(inline_buffer, name, dir);
-    }
+    write_arg(a, param, slot, dir);
     a.finish();
-    uint64_t address = memory_.find(name)->base;
-    std::memcpy(slot, &address, std::min<uint64_t>(8, param.size_bytes()));
   }
   l->context.memory = &memory_;
   l->context.grid = l->grid;

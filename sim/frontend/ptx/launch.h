@@ -86,6 +86,12 @@ class PtxWorkload : public Workload {
     std::map<std::string, OpInfo> run_time_ops;  // LaunchContext::run_time_ops
   };
   void add_buffer(MapReader& b, const std::string& name, const std::filesystem::path& dir);
+  // launch_args.cpp: scalars, buffers' addresses and structs passed by value.
+  void write_arg(MapReader& a, const Variable& param, uint8_t* slot, const std::filesystem::path& dir);
+  uint32_t lay_out_struct(const ConfigNode& fields, std::vector<uint8_t>& bytes, const std::filesystem::path& dir);
+  uint64_t buffer_address(MapReader& a, const std::filesystem::path& dir);
+  static uint32_t scalar_bytes(MapReader& a);
+  static void store_scalar(MapReader& a, uint8_t* slot);
   void add_tensor_map(MapReader& arg, const Variable& param, uint8_t* slot);
   // texture_args.cpp: a texture or surface object's descriptor, kept in global memory; the
   // parameter gets its handle.
