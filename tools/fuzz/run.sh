@@ -36,6 +36,9 @@ for f in traces/kernels/*.launch.yaml; do
     -e "s|grid: \[[0-9, ]*\]|grid: [4, 1, 1]|" \
     "$f" > "$root/corpus/fuzz_launch/$(basename "$f")"
 done
+for f in tools/fuzz/seeds/*.launch.yaml; do
+  sed -e "s|^ptx: |ptx: $repo/tools/fuzz/seeds/|" "$f" > "$root/corpus/fuzz_launch/$(basename "$f")"
+done
 mkdir -p $root/corpus/fuzz_sweep
 for f in traces/sweeps/*.yaml; do  # inputs made absolute, as for the launch files
   { printf '\x00'; sed -e "s|- \.\./\.\./|- $repo/|" -e "s|- \.\./|- $repo/traces/|" "$f"; } > "$root/corpus/fuzz_sweep/$(basename "$f")"

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "common/error.h"
+#include "config/map_reader.h"
 
 namespace warpsim::ptx {
 namespace {

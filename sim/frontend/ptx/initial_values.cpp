@@ -119,6 +119,44 @@ bool integral_sequence(MapReader& s) {
 
 }  // namespace
 
+std::vector<uint8_t> listed_values(const ConfigNode& list, const std::string& elem, uint64_t count) {
+  if (list.kind != ConfigNode::Kind::kSequence) config_error(list.where, "'values' must be a list of numbers");
+  if (list.items.size() != count) {
+    config_error(list.where, "'values' lists " + std::to_string(list.items.size()) + " elements; the buffer has " + std::to_string(count));
+  }
+  const uint32_t size = elem_size(elem);
+  const FloatStore store_float = float_store(elem);
+  std::vector<uint8_t> bytes(count * size, 0);
+  for (uint64_t k = 0; k < count; ++k) {
+    const ConfigNode& item = list.items[k];
+    const std::string what = "element " + std::to_string(k) + " of 'values'";
+    uint8_t* p = bytes.data() + k * size;
+    if (is_integer_elem(elem)) {
+      const __int128_t v = integer_value(item, what);
+      const unsigned bits = 8 * size;
+      if (v < -(__int128_t{1} << (bits - 1)) || v > (__int128_t{1} << bits) - 1) {
+        config_error(item.where, what + ", " + item.scalar + ", does not fit in " + std::to_string(bits) + " bits (" + elem + ")");
+      }
+      store_integer(p, size, v);
+      continue;
+    }
+    if (item.kind != ConfigNode::Kind::kScalar) config_error(item.where, what + " must be a number, got " + item.kind_name());
+    std::string t = item.scalar;
+    if (!t.empty() && t[0] == '.') t.erase(0, 1);  // YAML's .nan and .inf
+    if (t.size() > 1 && t[0] == '-' && t[1] == '.') t.erase(1, 1);
+    double v = 0;
+    if (t == "nan" || t == "NaN") v = std::nan("");
+    else if (t == "inf" || t == "-inf") v = t[0] == '-' ? -INFINITY : INFINITY;
+    else {
+      char* end = nullptr;
+      v = std::strtod(item.scalar.c_str(), &end);
+      if (item.scalar.empty() || *end != '\0' || !std::isfinite(v)) config_error(item.where, what + " must be a number, nan, inf or -inf, got '" + item.scalar + "'");
+    }
+    store_float ? store_float(p, v) : store_element(p, elem, v);
+  }
+  return bytes;
+}
+
 std::vector<uint8_t> initial_bytes(MapReader& b, const std::string& elem, uint64_t count, const fs::path& dir, bool* undefined) {
   // The type's size and kind, looked up once rather than per element.
   const uint32_t size = elem_size(elem);
@@ -186,6 +224,10 @@ std::vector<uint8_t> initial_bytes(MapReader& b, const std::string& elem, uint64
         // rounds up to the power of two itself.
         store_integer(p, size, std::clamp(static_cast<__int128_t>(std::round(v)), min, max));
       }
+    } else if (init.kind == ConfigNode::Kind::kMap && init.find("values")) {
+      MapReader in(init, "init");
+      bytes = listed_values(in.raw("values"), elem, count);
+      in.finish();
     } else if (init.kind == ConfigNode::Kind::kMap && init.find("file")) {
       MapReader in(init, "init");
       std::string path = (dir / in.string("file")).string();
@@ -196,7 +238,7 @@ std::vector<uint8_t> initial_bytes(MapReader& b, const std::string& elem, uint64
       if (static_cast<uint64_t>(f.gcount()) != bytes.size()) config_error(init.where, path + " holds fewer than " + std::to_string(bytes.size()) + " bytes");
     } else {
       config_error(init.where, std::string("'init' must be zeros, ") + (undefined ? "none, " : "") +
-                                   "{sequence: {start, step}}, {random: {seed, min, max}} or {file: raw.bin}");
+                                   "{sequence: {start, step}}, {random: {seed, min, max}}, {values: [...]} or {file: raw.bin}");
     }
   }
   return bytes;

@@ -35,8 +35,13 @@ void store_integer(uint8_t* p, uint32_t size, __int128_t v);
 // so that a result depending on bytes nothing wrote shows it.
 constexpr uint8_t kUndefinedByte = 0xff;
 
+// The bytes of `count` elements of type `elem` listed one by one in `list` (a YAML sequence of
+// exactly `count` numbers; floats may be nan, inf or -inf; an integer must fit its type, read
+// either way as a scalar's must): `{values: [...]}` in an `init` or an `expect`.
+std::vector<uint8_t> listed_values(const ConfigNode& list, const std::string& elem, uint64_t count);
+
 // The bytes of `count` elements of type `elem`, from the optional `init` key of b: zeros (the
-// default), a sequence, seeded random values or a file's bytes (relative to `dir`). Where
+// default), a sequence, seeded random values, listed values or a file's bytes (relative to `dir`). Where
 // `undefined` is given, `init: none` is accepted too and sets it (cudaMalloc's memory, which
 // nothing has written); elsewhere (constants) it is an error.
 std::vector<uint8_t> initial_bytes(MapReader& b, const std::string& elem, uint64_t count, const std::filesystem::path& dir,

@@ -316,13 +316,21 @@ PtxWorkload::PtxWorkload(const std::string& launch_file, uint32_t cc) {
     MapReader e = r.section("expect");
     for (const auto& name : e.keys()) {
       const auto* b = memory_.find(name);
-      if (!b) config_error(e.key_location(name), "'expect' names '" + name + "', which is not a buffer argument");
+      const auto arg = std::find_if(buffers_.begin(), buffers_.end(), [&](const BufferArg& a) { return a.name == name; });
+      // (memory_ also holds __device__ variables and the heap, under names no buffer can take)
+      if (!b || arg == buffers_.end()) config_error(e.key_location(name), "'expect' names '" + name + "', which is not a buffer argument");
       MapReader x = e.section(name);
       Expectation ex;
       ex.buffer = name;
-      ex.file = (dir / x.string("file")).string();
       ex.rtol = x.number_or("rtol", 0, 0, 1);
       ex.atol = x.number_or("atol", 0, 0, 1e300);
+      if (x.has("values") && !x.has("file")) {
+        ex.values = listed_values(x.raw("values"), arg->elem, arg->count);
+        x.finish();
+        spec_.expect.push_back(ex);
+        continue;
+      }
+      ex.file = (dir / x.string("file")).string();
       x.finish();
       std::error_code ec;
       if (!fs::exists(ex.file, ec)) config_error(e.location(name), "no reference file " + ex.file);
@@ -429,9 +437,12 @@ CheckResult PtxWorkload::check() const {
     const BufferArg* arg = nullptr;
     for (const auto& a : buffers_)
       if (a.name == ex.buffer) arg = &a;
-    std::ifstream f(ex.file, std::ios::binary);
-    std::vector<uint8_t> ref(b->bytes.size());
-    f.read(reinterpret_cast<char*>(ref.data()), static_cast<std::streamsize>(ref.size()));
+    std::vector<uint8_t> ref = ex.values;
+    if (ex.file.size()) {
+      ref.assign(b->bytes.size(), 0);
+      std::ifstream f(ex.file, std::ios::binary);
+      f.read(reinterpret_cast<char*>(ref.data()), static_cast<std::streamsize>(ref.size()));
+    }
     uint64_t bad = 0;
     double worst = 0;  // the largest |output - reference|: how close a passing check came
     std::vector<std::string> first;

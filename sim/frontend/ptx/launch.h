@@ -25,6 +25,7 @@ struct BufferArg {
 // A reference the output must match: |x - ref| <= atol + rtol * |ref| element by element.
 struct Expectation {
   std::string buffer, file;
+  std::vector<uint8_t> values;  // {values: [...]} given in the launch file, when there is no file
   double rtol = 0, atol = 0;
 };
 

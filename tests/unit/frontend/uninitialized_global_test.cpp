@@ -162,7 +162,7 @@ TEST(UninitializedGlobal, ConstantsCannotBeUndefined) {
   const auto r = test::run_cli({"run", "--arch", "h100",
                                 dir.write("k.launch.yaml", launch_text("zeros") + "constants:\n  c: {elem: u32, count: 1, init: none}\n"), "-q"});
   EXPECT_EQ(r.exit_code, 3);
-  EXPECT_NE(r.err.find("'init' must be zeros, {sequence: {start, step}}, {random: {seed, min, max}} or {file: raw.bin}"), std::string::npos)
+  EXPECT_NE(r.err.find("'init' must be zeros, {sequence: {start, step}}, {random: {seed, min, max}}, {values: [...]} or {file: raw.bin}"), std::string::npos)
       << r.err;
 }
 
