@@ -494,6 +494,8 @@ class CtaEmulator : public CtaWork {
   [[gnu::noinline, gnu::cold]] void report_shared(const WarpState& w, uint32_t lane, uint64_t word, bool write, bool uninitialized,
                                                  bool after_write, uint32_t racing_read, const EmuInst& in);
   std::string thread_name(const WarpState& w, uint32_t lane) const;
+  // Where `in` is in the CUDA source, from the PTX's .loc ("kernel.cu:30"); "" when it says nothing.
+  std::string source_of(const EmuInst& in) const;
   void matrix_op(WarpState& w, const EmuInst& in, uint32_t exec, Record& out);  // matrix_ops.cpp
   void arithmetic(WarpState& w, const EmuInst& in, uint32_t exec);                // arithmetic.cpp
   static uint64_t with_carry(WarpState& w, const EmuInst& in, uint32_t lane, uint64_t a, uint64_t b, uint64_t c);

@@ -153,6 +153,13 @@ void CtaEmulator::report_shared(const WarpState& w, uint32_t lane, uint64_t word
   auto where_packed = [&](uint32_t packed) {
     return line_of(packed) ? where(line_of(packed)) : launch_.file + " (an instruction past the 131070th)";
   };
+  // Both accesses' CUDA source lines, where the PTX has .loc: " (kernel.cu:30; the earlier kernel.cu:25)".
+  auto sources = [&](uint32_t packed) {
+    const uint32_t i = WordAccess::instruction_plus_one(packed);
+    const std::string here = source_of(in), there = i ? source_of(launch_.program->insts[i - 1]) : "";
+    if (here.empty() && there.empty()) return std::string();
+    return " (" + (here.empty() ? "no source line" : here) + "; the earlier " + (there.empty() ? "no source line" : there) + ")";
+  };
   auto name_of = [&](uint32_t t) { return thread_name(warps_[t / 32], t % 32); };
   auto unordered_by = [&](uint32_t packed) {
     return std::string(WordAccess::warp_of(packed) == w.index ? "__syncwarp (bar.warp.sync) or barrier" : "barrier");
@@ -161,19 +168,20 @@ void CtaEmulator::report_shared(const WarpState& w, uint32_t lane, uint64_t word
   std::snprintf(hex, sizeof hex, "0x%llx", static_cast<unsigned long long>(word * 4));
   if (uninitialized) {
     launch_.findings->add("uninitialized-shared-read", in.line,
-                          where(in.line) + ": " + thread_name(w, lane) + " reads shared " + hex + ", which no thread has written");
+                          where(in.line) + ": " + thread_name(w, lane) + " reads shared " + hex + ", which no thread has written" +
+                              (in.source_line ? " (" + source_of(in) + ")" : ""));
   }
   if (after_write) {
     launch_.findings->add("race", in.line,
                           where(in.line) + ": " + thread_name(w, lane) + (write ? " writes" : " reads") + " shared " + hex + ", which " +
                               name_of(WordAccess::thread_of(a.write)) + " wrote at " + where_packed(a.write) + " with no " +
-                              unordered_by(a.write) + " ordering them",
+                              unordered_by(a.write) + " ordering them" + sources(a.write),
                           line_of(a.write));
   } else if (racing_read) {
     launch_.findings->add("race", in.line,
                           where(in.line) + ": " + thread_name(w, lane) + " writes shared " + hex + ", which " +
                               name_of(WordAccess::thread_of(racing_read)) + " read at " + where_packed(racing_read) + " with no " +
-                              unordered_by(racing_read) + " ordering them",
+                              unordered_by(racing_read) + " ordering them" + sources(racing_read),
                           line_of(racing_read));
   }
 }
@@ -184,7 +192,17 @@ void CtaEmulator::fault(const EmuInst& in, const WarpState& w, uint32_t lane, co
   throw InputError(SourceLocation{launch_.file, in.line, 1},
                    message + " by thread (" + std::to_string(t % b.x) + "," + std::to_string((t / b.x) % b.y) + "," +
                        std::to_string(t / (b.x * b.y)) + ") of CTA " + id_.str() + " in '" + in.opcode + "'" +
-                       (in.source_line ? " (source line " + std::to_string(in.source_line) + ")" : ""));
+                       (in.source_line ? " (" + source_of(in) + ")" : ""));
+}
+
+std::string CtaEmulator::source_of(const EmuInst& in) const {
+  if (!in.source_line) return "";
+  const auto& files = launch_.program->source_files;
+  const auto f = files.find(in.source_file);
+  // The file's name without its directory: nvcc records where it compiled, which is not where
+  // this PTX is read.
+  if (f == files.end() || f->second.empty()) return "source line " + std::to_string(in.source_line);
+  return f->second.substr(f->second.find_last_of('/') + 1) + ":" + std::to_string(in.source_line);
 }
 
 uint8_t* CtaEmulator::memory_at(MemSpace space, uint64_t address, uint32_t size, const WarpState& w, uint32_t lane,

@@ -303,6 +303,7 @@ class Lowering {
     e.untimed = in.untimed;
     e.line = in.line;
     e.source_line = in.source_line;
+    e.source_file = in.source_file;
     size_t start = 0;
     bool first = true;
     while (start <= in.opcode.size()) {
@@ -514,7 +515,9 @@ Program lower(const Module& module, const std::string& entry, const std::map<std
     throw InputError(SourceLocation{module.file, 0, 0}, "no kernel '" + entry + "'; the module's kernels are: " + names);
   }
   Function flat = inline_calls(module, *f);
-  return Lowering(module, flat, global_addresses).run();
+  Program p = Lowering(module, flat, global_addresses).run();
+  p.source_files = module.files;
+  return p;
 }
 
 }  // namespace warpsim::ptx

@@ -138,7 +138,7 @@ struct EmuInst {
   static constexpr uint8_t kBarSync = 0, kBarArrive = 1, kBarPopc = 2, kBarAnd = 3, kBarOr = 4;
   bool tf32 = false;                // cvt.rna.tf32.f32
   ValueType type, source_type;      // the (last) operand type; cvt's source type
-  uint32_t line = 0, source_line = 0;
+  uint32_t line = 0, source_line = 0, source_file = 0;  // source_*: the latest .loc (0: none)
   uint32_t reconverge = 0;          // branches: the immediate post-dominator (index; size() = exit)
   std::vector<EmuOperand> operands;
   std::vector<RegId> timing_regs;   // dsts then srcs: what every executed WarpInst points at
@@ -200,7 +200,7 @@ struct Program {
   uint64_t dynamic_shared_offset = 0;   // where extern .shared starts
   std::vector<uint8_t> constant_bank;   // module .const variables, initialised
   std::map<std::string, std::pair<uint64_t, uint64_t>> constant_symbols;  // name -> offset, bytes
-  uint32_t source_file = 0;
+  std::map<uint32_t, std::string> source_files;  // the module's .file index → path, for messages
   bool reads_envreg = false;  // reads %envreg1/2: cooperative groups' grid-wide sync (a cooperative launch)
 };
 

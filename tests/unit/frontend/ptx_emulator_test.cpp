@@ -436,7 +436,7 @@ TEST(PtxEmulator, OutOfBoundsAccessNamesThreadAndBuffer) {
     EXPECT_NE(m.find("out-of-bounds global access"), std::string::npos) << m;
     EXPECT_NE(m.find("of CTA (2,0,0)"), std::string::npos) << m;  // threads 512 and up are in CTA 2
     EXPECT_NE(m.find("(nearest: buffer '"), std::string::npos) << m;
-    EXPECT_NE(m.find("(source line 4)"), std::string::npos) << m;  // the .loc of the load in vector_add.cu
+    EXPECT_NE(m.find("(vector_add.cu:4)"), std::string::npos) << m;  // the .loc of the load in vector_add.cu
     EXPECT_NE(m.find("vector_add.sm_90.ptx:"), std::string::npos) << m;
   }
 }
