@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <nlohmann/json.hpp>
 
 #include "cli/cli_common.h"
@@ -29,8 +30,9 @@ instructions by default (on one host thread unless --host-threads says more), an
 simulated_cycles_per_second. With --launch it runs a PTX launch file end to end instead
 (parsing, functional emulation with the kernel checkers on, and timing), for example
 tools/bench/sgemm_256.launch.yaml; --functional leaves the timing model out and measures the
-emulator alone, as `warpsim run --functional` runs it (simulated_cycles is then 0), for example
-tools/bench/sampling/saxpy_32m.launch.yaml. See docs/performance.md.
+emulator alone, as `warpsim run --functional` runs it (simulated_cycles is then 0, and there is no
+timing model for --host-threads to spread), for example tools/bench/sampling/saxpy_32m.launch.yaml.
+See docs/performance.md.
 
 Options)";
 }  // namespace
@@ -55,9 +57,13 @@ int bench_command(const std::vector<std::string>& args) {
     throw UsageError{"--ctas, --threads and --iterations must be positive"};
   }
   if (functional && launch.empty()) throw UsageError{"--functional times the emulator, which runs launch files: give one with --launch"};
+  if (functional && host != kHostThreadsUnset) throw UsageError{"--host-threads sets the threads that tick the timing model, which --functional leaves out"};
   LoadedConfig config = load_gpu_config(arch);
-  Gpu gpu(config.spec);
-  gpu.set_host_threads(host_threads(host));
+  std::optional<Gpu> gpu;  // the timing model: none for --functional
+  if (!functional) {
+    gpu.emplace(config.spec);
+    gpu->set_host_threads(host_threads(host));
+  }
   auto t0 = std::chrono::steady_clock::now();
   std::unique_ptr<Workload> workload;
   if (launch.empty()) {
@@ -69,9 +75,9 @@ int bench_command(const std::vector<std::string>& args) {
   if (functional) {
     for (const auto& k : run_functional(*workload, config.spec)) insts += k.warp_instructions;
   } else {
-    SimulationResult result = simulate(gpu, *workload);
+    SimulationResult result = simulate(*gpu, *workload);
     for (const auto& k : result.kernels) {
-      insts += gpu.stats().sum("gpu.sm[*].inst_executed", k.stats);
+      insts += gpu->stats().sum("gpu.sm[*].inst_executed", k.stats);
       cycles += k.cycles();
     }
     ticks = result.engine_ticks;
@@ -86,8 +92,8 @@ int bench_command(const std::vector<std::string>& args) {
     j["workload"] = {{"launch", launch}};
     j["mode"] = functional ? "functional" : "timing";
   }
-  j["host_threads"] = gpu.host_threads();
-  j["ran_parallel"] = gpu.ran_parallel();  // launch files tick on one thread (gpu/sm_batch.h)
+  j["host_threads"] = gpu ? gpu->host_threads() : 1;
+  j["ran_parallel"] = gpu && gpu->ran_parallel();  // launch files tick on one thread (gpu/sm_batch.h)
   j["warp_instructions"] = insts;
   j["simulated_cycles"] = cycles;
   j["engine_ticks"] = ticks;
@@ -103,7 +109,7 @@ int bench_command(const std::vector<std::string>& args) {
   }
   std::printf("warpsim bench on %s: %llu warp instructions, %llu simulated cycles in %.2f s (%u host thread%s%s)\n",
               config.spec.name.c_str(), static_cast<unsigned long long>(insts), static_cast<unsigned long long>(cycles), seconds,
-              gpu.host_threads(), gpu.host_threads() == 1 ? "" : "s", gpu.host_threads() > 1 && !gpu.ran_parallel() ? ", used one" : "");
+              gpu->host_threads(), gpu->host_threads() == 1 ? "" : "s", gpu->host_threads() > 1 && !gpu->ran_parallel() ? ", used one" : "");
   std::printf("  warp_instructions_per_second  %.3g\n  simulated_cycles_per_second   %.3g\n", insts / seconds, cycles / seconds);
   return kExitOk;
 }

@@ -112,9 +112,14 @@ TEST(Cli, BenchFunctionalEmulatesWhatRunFunctionalEmulates) {
   EXPECT_EQ(bj["mode"].get<std::string>(), "functional");
   EXPECT_EQ(bj["simulated_cycles"].get<uint64_t>(), 0u);
   EXPECT_GT(bj["warp_instructions_per_second"].get<double>(), 0);
+  EXPECT_EQ(bj["host_threads"].get<int>(), 1);  // no timing model, no threads ticking it
   auto bare = test::run_cli({"bench", "--functional"});
   EXPECT_EQ(bare.exit_code, 2);
   EXPECT_NE(bare.err.find("--launch"), std::string::npos) << bare.err;
+  auto threads = test::run_cli({"bench", "--launch", launch, "--functional", "--host-threads", "2"});
+  EXPECT_EQ(threads.exit_code, 2);
+  EXPECT_NE(threads.err.find("--host-threads sets the threads that tick the timing model, which --functional leaves out"), std::string::npos)
+      << threads.err;
 }
 
 TEST(Cli, TwoRunsGiveIdenticalJson) {
