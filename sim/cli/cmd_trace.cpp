@@ -46,7 +46,7 @@ int trace_command(const std::vector<std::string>& args) {
   ptx::PtxWorkload workload(input, config.spec);
   std::ostringstream text;
   TraceWriter writer(text);
-  writer.comment("emulated by warpsim trace from " + input + " (" + workload.spec().ptx_path + ")");
+  writer.comment("emulated by warpsim trace from " + input + " (" + workload.spec().ptx_named + ")");
   // Registers declared in an inline-asm scope (".reg .pred p;") have no '%', which a trace needs
   // to see a register.
   auto name_of = [&](RegId r) {
