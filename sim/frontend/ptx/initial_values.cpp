@@ -133,9 +133,8 @@ std::vector<uint8_t> listed_values(const ConfigNode& list, const std::string& el
     uint8_t* p = bytes.data() + k * size;
     if (is_integer_elem(elem)) {
       const __int128_t v = integer_value(item, what);
-      const unsigned bits = 8 * size;
-      if (v < -(__int128_t{1} << (bits - 1)) || v > (__int128_t{1} << bits) - 1) {
-        config_error(item.where, what + ", " + item.scalar + ", does not fit in " + std::to_string(bits) + " bits (" + elem + ")");
+      if (!fits_either_reading(v, size)) {
+        config_error(item.where, what + ", " + item.scalar + ", does not fit in " + std::to_string(8 * size) + " bits (" + elem + ")");
       }
       store_integer(p, size, v);
       continue;

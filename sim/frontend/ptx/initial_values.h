@@ -30,6 +30,12 @@ __int128_t integer_value(const ConfigNode& node, const std::string& what);
 // Writes v's low `size` bytes (an element of that size): values outside the type's range wrap
 // modulo 2^bits, as a C cast does (a u8 sequence 0, 7, 14, ... runs 7 i mod 256).
 void store_integer(uint8_t* p, uint32_t size, __int128_t v);
+// Whether v is one of the 2^(8 size) values an element of `size` bytes holds, read either way
+// (signed or unsigned: a u32 -1 is 0xffffffff). One value given by hand must fit; a sequence wraps.
+inline bool fits_either_reading(__int128_t v, uint32_t size) {
+  const unsigned bits = 8 * size;
+  return v >= -(__int128_t{1} << (bits - 1)) && v <= (__int128_t{1} << bits) - 1;
+}
 
 // What `init: none` leaves in a buffer: every byte 0xff (NaN as a float, -1 as a signed integer),
 // so that a result depending on bytes nothing wrote shows it.

@@ -19,8 +19,7 @@ void PtxWorkload::store_scalar(MapReader& a, uint8_t* slot) {
     // A sequence wraps by design (7 i mod 256), but one scalar out of range is a mistake:
     // accept it as either reading of its bits (u32 -1 is 0xffffffff), refuse anything wider.
     const unsigned bits = 8 * elem_size(type);
-    const __int128_t low = -(__int128_t{1} << (bits - 1)), high = (__int128_t{1} << bits) - 1;
-    if (v < low || v > high) {
+    if (!fits_either_reading(v, elem_size(type))) {
       config_error(a.location("value"), "the scalar's value " + a.raw("value").scalar + " does not fit in " + std::to_string(bits) +
                                             " bits; a " + type + " takes " + "-2^" + std::to_string(bits - 1) + " to 2^" + std::to_string(bits) + " - 1" +
                                             " (either reading of its bits)");
