@@ -57,6 +57,10 @@ and rates reported are the timed part's, beside the whole kernel's instructions 
 (counted) and DRAM bytes (scaled) (docs/sampling.md). --host-threads N ticks the SMs on N
 host threads (a trace also gets one to read it ahead); every output is identical whatever N
 (launch files, clustered kernels and runs with views use one; docs/performance.md#host-threads).
+Kernels issued to named streams (a launch's stream:, a trace's .stream) run side by side where
+their streams and the SMs' room allow; kernels that overlapped are reported together, each with
+its own span, and are timed whole even with --sample. --serial-streams runs them one at a time
+instead, to see what the overlap buys (docs/streams.md).
 
 Options)";
 
@@ -87,7 +91,7 @@ class Progress {
 int run_command(const std::vector<std::string>& args) {
   std::string arch, input, json_path, csv_path, stats_path, dump_dir, checks = "error", reconvergence;
   std::vector<std::string> sets;
-  bool quiet = false, functional = false;
+  bool quiet = false, functional = false, serial_streams = false;
   int threads = kHostThreadsUnset;
   SamplingOptions sampling;
   po::options_description opts(kRunHelp);
@@ -105,6 +109,7 @@ int run_command(const std::vector<std::string>& args) {
       "sample", po::bool_switch(&sampling.enabled), "time a large grid's CTAs only until the GPU's CTA throughput is steady and project the rest's time (grids of twelve waves or more; the rest still run, untimed, for their results; docs/sampling.md)")(
       "sample-tolerance", po::value(&sampling.tolerance), "with --sample: the timing stops once the 95% confidence interval of the CTA completion rate, and its drift over the sample, are within this fraction of it (default 0.02)")(
       "host-threads", po::value(&threads), kHostThreadsHelp)(
+      "serial-streams", po::bool_switch(&serial_streams), "run kernels of named streams one at a time, as if all were in the default stream (docs/streams.md)")(
       "input", po::value(&input), "workload file");
   RunViews views;
   views.add_options(opts);
@@ -171,6 +176,7 @@ int run_command(const std::vector<std::string>& args) {
   Gpu gpu(config.spec);
   gpu.set_sampling(sampling);
   gpu.set_host_threads(host);
+  gpu.set_serial_streams(serial_streams);
   views.attach(gpu);
   Progress progress;
   gpu.set_progress([&](const KernelInfo& k, uint64_t d, uint64_t t) { progress.update(k, d, t); });
@@ -180,6 +186,15 @@ int run_command(const std::vector<std::string>& args) {
   } catch (...) {
     report_before_failure();
     throw;
+  }
+  if (sampling.enabled && !serial_streams) {
+    for (const auto& r : result.kernels) {
+      if ((!r.info.stream.empty() || !r.concurrent.empty()) && !r.sampling.sampled) {
+        std::cerr << "warpsim: note: kernels of named streams were timed whole (--sample times kernels that run alone; "
+                     "--serial-streams runs them so)\n";
+        break;
+      }
+    }
   }
   nlohmann::ordered_json unknown = nlohmann::ordered_json::object();
   if (accelsim) {

@@ -49,14 +49,16 @@ int trace_command(const std::vector<std::string>& args) {
   writer.comment("emulated by warpsim trace from " + input + " (" + workload.spec().ptx_named + ")");
   // Registers declared in an inline-asm scope (".reg .pred p;") have no '%', which a trace needs
   // to see a register.
-  auto name_of = [&](RegId r) {
-    const std::string& name = workload.register_name(r);
-    return name.starts_with("%") ? name : "%" + name;
+  auto names = [&]() -> NameOf {
+    return [names = workload.register_names()](RegId r) {
+      const std::string& name = names(r);
+      return name.starts_with("%") ? name : "%" + name;
+    };
   };
   // The run applies the GPU's per-block limits (threads, registers, shared memory) as `warpsim
   // run` does: a 4 GiB .shared array is refused, not allocated for each CTA.
   Gpu gpu(config.spec);
-  record_trace(gpu, workload, writer, text, name_of);
+  record_trace(gpu, workload, writer, text, names);
   std::cout << workload.device_output() << std::flush;  // what the kernels printed, as warpsim run shows it
   write_output_maybe_gzip(output, text.str());
   // The kernel checkers ran too; their findings are reported, but the trace is what was asked for.

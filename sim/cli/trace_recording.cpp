@@ -23,6 +23,7 @@ struct KernelRecording {
   };
   std::vector<Cta> ctas;
   std::vector<Dim3> cancelled;  // CTAs a running CTA cancelled (they never ran)
+  NameOf name_of;               // its registers' names
 };
 
 class RecordingWarp : public WarpStream {
@@ -93,26 +94,27 @@ class RecordingKernel : public KernelSource {
 
 class RecordingWorkload : public Workload {
  public:
-  RecordingWorkload(Workload& inner, const NameOf& name_of) : inner_(inner), name_of_(name_of) {}
+  RecordingWorkload(Workload& inner, const NamesForKernel& names) : inner_(inner), names_(names) {}
   std::unique_ptr<KernelSource> next_kernel() override {
     auto kernel = inner_.next_kernel();
     if (!kernel) return nullptr;
     kernels_.push_back(std::make_shared<KernelRecording>());
     kernels_.back()->info = kernel->info();
-    return std::make_unique<RecordingKernel>(std::move(kernel), kernels_.back(), name_of_);
+    kernels_.back()->name_of = names_();
+    return std::make_unique<RecordingKernel>(std::move(kernel), kernels_.back(), kernels_.back()->name_of);
   }
   const std::vector<std::shared_ptr<KernelRecording>>& kernels() const { return kernels_; }
 
  private:
   Workload& inner_;
-  const NameOf& name_of_;
+  const NamesForKernel& names_;
   std::vector<std::shared_ptr<KernelRecording>> kernels_;
 };
 
 }  // namespace
 
-void record_trace(Gpu& gpu, Workload& workload, TraceWriter& writer, std::ostream& out, const NameOf& name_of) {
-  RecordingWorkload recording(workload, name_of);
+void record_trace(Gpu& gpu, Workload& workload, TraceWriter& writer, std::ostream& out, const NamesForKernel& names) {
+  RecordingWorkload recording(workload, names);
   simulate(gpu, recording);
   // In launch order, CTA by CTA, warp by warp, as TraceWriter::workload writes an emulation.
   for (const auto& k : recording.kernels()) {

@@ -25,6 +25,10 @@ struct KernelInfo {
   // cudaLaunchCooperativeKernel: the CTAs may wait for each other (grid.sync()), so all of them
   // must be resident at once; the GPU refuses a grid larger than that.
   bool cooperative = false;
+  // The CUDA stream it was issued to; empty for the default stream, which waits for every
+  // kernel issued before it and holds back every kernel issued after it. Kernels in named
+  // streams wait only for the kernel before them in the same stream (gpu/gpu_streams.cpp).
+  std::string stream;
   bool clustered() const { return cluster.count() > 1; }
   // The cluster a CTA belongs to (linear, x fastest over the grid of clusters) and its rank
   // inside it (x fastest, as %cluster_ctarank numbers them).

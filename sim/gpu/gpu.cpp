@@ -11,10 +11,11 @@ namespace warpsim {
 Gpu::Gpu(const GpuSpec& spec) : spec_(spec), memory_(spec, engine_, stats_) {
   std::vector<MemResponder*> responders;
   for (uint32_t i = 0; i < spec.topology.sms; ++i) {
-    sms_.push_back(std::make_unique<Sm>(i, spec, engine_, memory_, stats_, clusters_, [this](uint32_t sm, Cycle launched, Cycle now) { cta_done(sm, launched, now); }));
+    sms_.push_back(std::make_unique<Sm>(i, spec, engine_, memory_, stats_, clusters_, [this](const Sm::CtaEnd& end) { cta_done(end); }));
     responders.push_back(sms_.back().get());
   }
   memory_.connect(std::move(responders));
+  sm_split_for_.assign(sms_.size(), UINT32_MAX);
   engine_.set_batch_runner(&batch_);
   stats_.add("gpu.ctas_cancelled", &ctas_cancelled_, "CTAs",
              "CTAs whose launch a running CTA cancelled (clusterlaunchcontrol.try_cancel) and took over");
@@ -46,7 +47,11 @@ KernelRun Gpu::run_source(KernelSource& kernel) {
   run.info = kernel.info();
   run.occupancy = compute_occupancy(spec_, run.info);
   const uint64_t resident = resident_ctas(spec_, run.info, run.occupancy);
-  for (auto& sm : sms_) sm->start_kernel(run.info, run.occupancy.ctas_per_sm, run.occupancy.l1_bytes);
+  footprint_ = footprint(run.info, run.occupancy);
+  for (uint32_t s = 0; s < sms_.size(); ++s) {
+    sms_[s]->start_kernel(run.occupancy.l1_bytes, run.occupancy.shared_carveout);
+    sm_split_for_[s] = footprint_.kernel_index;
+  }
   run.start = ran_before_ ? engine_.now() + 1 : 0;
   ran_before_ = true;
   kernel_ = &kernel;
@@ -85,7 +90,7 @@ KernelRun Gpu::run_source(KernelSource& kernel) {
           more = false;
           break;
         }
-        launch(sm, std::move(cta), run.start);
+        launch(sm, std::move(cta), footprint_, run.start);
       }
     }
   }
@@ -129,12 +134,33 @@ KernelRun Gpu::run_source(KernelSource& kernel) {
   return run;
 }
 
-void Gpu::launch(uint32_t sm, std::unique_ptr<CtaWork> cta, Cycle now) {
-  if (sampler_) sampler_->launched(now);  // first: a CTA with nothing to run retires inside launch_cta
-  sms_[sm]->launch_cta(std::move(cta), now);
+CtaFootprint Gpu::footprint(const KernelInfo& info, const Occupancy& o) {
+  CtaFootprint f;
+  f.kernel = &info;
+  f.kernel_index = kernels_started_++;
+  f.warps = o.warps_per_cta;
+  f.registers = o.registers_per_warp * o.warps_per_cta;
+  f.shared = o.shared_per_cta;
+  f.max_resident = o.ctas_per_sm;
+  f.kernel_carveout = o.shared_carveout;
+  return f;
 }
 
-void Gpu::cta_done(uint32_t sm, Cycle launched, Cycle now) {
+void Gpu::launch(uint32_t sm, std::unique_ptr<CtaWork> cta, const CtaFootprint& f, Cycle now) {
+  if (sampler_) sampler_->launched(now);  // first: a CTA with nothing to run retires inside launch_cta
+  // A kernel boundary reaches an SM when the kernel's first CTA lands on it idle (with streams,
+  // an SM still running an earlier kernel's CTAs keeps its split and its L1's contents).
+  if (sm_split_for_[sm] != f.kernel_index && sms_[sm]->idle()) {
+    const uint32_t carveout = f.kernel_carveout;
+    sms_[sm]->start_kernel(spec_.memory.l1.unified_bytes - carveout, carveout);
+    sm_split_for_[sm] = f.kernel_index;
+  }
+  sms_[sm]->launch_cta(std::move(cta), f, now);
+}
+
+void Gpu::cta_done(const Sm::CtaEnd& end) {
+  if (streams_) return stream_cta_done(end);
+  const Cycle now = end.now;
   ++ctas_done_;
   last_retire_ = std::max(last_retire_, now);
   // Cancelled CTAs are settled too: without them a work-stealing grid would never reach its total.
@@ -143,13 +169,13 @@ void Gpu::cta_done(uint32_t sm, Cycle launched, Cycle now) {
     // Not with a cluster taken but not placed (it would be lost to the untimed run) nor once
     // CTAs have been cancelled (their work moves into running CTAs, so completions stop
     // measuring work done).
-    sampler_->completed(launched, now, pending_.empty() && kernel_->cancelled_ctas().empty());
+    sampler_->completed(end.launched, now, pending_.empty() && kernel_->cancelled_ctas().empty());
     if (sampler_->stopped()) return;  // the CTAs in flight drain; the rest run untimed
   }
   if (kernel_->info().clustered()) {
     dispatch_clusters(now);
   } else if (auto cta = kernel_->next_cta()) {
-    launch(sm, std::move(cta), now);
+    launch(end.sm, std::move(cta), footprint_, now);
   }
 }
 

@@ -19,6 +19,17 @@
 
 namespace warpsim {
 
+// One kernel of several that ran side by side (streams): its own span and counts; the
+// statistics cover them together (KernelRun::concurrent).
+struct ConcurrentKernel {
+  KernelInfo info;
+  Occupancy occupancy;
+  Cycle start = 0, end = 0;  // its first CTA's launch; the cycle after its last CTA retired
+  uint64_t ctas = 0;
+  uint64_t warp_instructions = 0;
+  Cycle cycles() const { return end - start; }
+};
+
 struct KernelRun {
   KernelInfo info;
   Occupancy occupancy;
@@ -29,6 +40,10 @@ struct KernelRun {
   // Dirty bytes in L2 when the kernel started and when its timed part ended: with the bytes written
   // to DRAM they tell how much a sampled kernel stored (report/kernel_summary.cpp).
   uint64_t l2_dirty_bytes_start = 0, l2_dirty_bytes_end = 0;
+  // Kernels of named streams whose runs overlapped (each with the next, in a chain): this run
+  // then stands for all of them, from the first one's start to the last one's end, with the
+  // statistics of that stretch; `info` names them together. Empty for a kernel that ran alone.
+  std::vector<ConcurrentKernel> concurrent;
   Cycle cycles() const { return end - start; }  // the timed part's
   // The kernel's time as reported: the projection when sampled.
   Cycle reported_cycles() const { return sampling.sampled ? sampling.estimated_cycles : cycles(); }
@@ -46,11 +61,24 @@ class Gpu {
   // Simulates one kernel to completion. Throws InputError for input the model rejects and
   // SimulationError if the model deadlocks.
   KernelRun run_kernel(KernelSource& kernel);
+  // Runs `first`, a kernel of a named stream, and the kernels after it in `workload` as CUDA
+  // streams would: side by side where their streams allow and the SMs have room
+  // (gpu_streams.cpp). Appends to `runs` and returns the first kernel it did not run (one of
+  // the default stream, or one that needs the GPU to itself), or nullptr at the workload's end.
+  // Whether a kernel runs with the GPU to itself: one of the default stream, or one whose CTAs
+  // must be placed together (clusters, cooperative launches), which the model does for one
+  // kernel at a time.
+  static bool runs_alone(const KernelInfo& info) { return info.stream.empty() || info.clustered() || info.cooperative; }
+  std::unique_ptr<KernelSource> run_streams(std::unique_ptr<KernelSource> first, Workload& workload, std::vector<KernelRun>& runs);
   void set_progress(Progress p) { progress_ = std::move(p); }
   // Sampled timing of large grids (gpu/cta_sampler.h): off unless set.
   void set_sampling(const SamplingOptions& o) { sampling_ = o; }
   // Every SM reports its warps' states to `o` (nullptr: none); the model's results do not change.
   void set_observer(WarpObserver* o);
+  // Kernels of named streams one at a time, as if all were in the default stream (to see what
+  // running them side by side buys).
+  void set_serial_streams(bool on) { serial_streams_ = on; }
+  bool serial_streams() const { return serial_streams_; }
   // Host threads that tick the SMs (gpu/sm_batch.h); the results do not depend on it.
   void set_host_threads(unsigned threads) { host_threads_ = threads < 1 ? 1 : threads; }
   unsigned host_threads() const { return host_threads_; }
@@ -64,8 +92,18 @@ class Gpu {
 
  private:
   KernelRun run_source(KernelSource& kernel);  // run_kernel, once it chose how to read the kernel
-  void launch(uint32_t sm, std::unique_ptr<CtaWork> cta, Cycle now);
-  void cta_done(uint32_t sm, Cycle launched, Cycle now);
+  void launch(uint32_t sm, std::unique_ptr<CtaWork> cta, const CtaFootprint& f, Cycle now);
+  void cta_done(const Sm::CtaEnd& end);
+  CtaFootprint footprint(const KernelInfo& info, const Occupancy& o);  // numbers the kernel too
+  // Streams (gpu_streams.cpp).
+  struct StreamKernel;
+  struct StreamRun;
+  void stream_cta_done(const Sm::CtaEnd& end);
+  void dispatch_streams(Cycle now);
+  bool start_stream_kernel();  // the next kernel, if its stream allows it now
+  bool launch_from(StreamKernel& k, uint32_t sm, Cycle now);  // false when it had no CTA left
+  void kernel_finished(StreamKernel& k);
+  void close_stretch();  // the KernelRun of the kernels that overlapped
   // Clustered kernels: the CTA scheduler takes a whole cluster at a time and places it on one
   // GPC with room for all of it (gpu_clusters.cpp).
   void dispatch_clusters(Cycle now);
@@ -81,6 +119,10 @@ class Gpu {
   ClusterBarriers clusters_;
   std::vector<std::unique_ptr<Sm>> sms_;
   KernelSource* kernel_ = nullptr;
+  CtaFootprint footprint_;  // kernel_'s CTAs'
+  uint32_t kernels_started_ = 0;
+  std::vector<uint32_t> sm_split_for_;  // the kernel each SM's L1 and shared memory were last split for
+  StreamRun* streams_ = nullptr;        // while run_streams runs
   uint64_t ctas_done_ = 0;
   uint64_t ctas_total_ = 0;
   uint64_t ctas_cancelled_ = 0;  // over all kernels (gpu.ctas_cancelled)
@@ -91,6 +133,7 @@ class Gpu {
   bool dispatching_ = false;
   bool ran_before_ = false;
   bool ran_parallel_ = false;
+  bool serial_streams_ = false;
   unsigned host_threads_ = 1;
   Progress progress_;
   WarpObserver* observer_ = nullptr;

@@ -25,7 +25,7 @@ int Gpu::gpc_with_room(uint32_t ctas) const {
   for (uint32_t i = 0; i < topo.gpcs; ++i) {
     const uint32_t g = (next_gpc_ + i) % topo.gpcs, first = topo.first_sm(g);
     uint32_t room = 0;
-    for (uint32_t s = first; s < first + topo.sms_in_gpc(g); ++s) room += sms_[s]->free_cta_slots();
+    for (uint32_t s = first; s < first + topo.sms_in_gpc(g); ++s) room += sms_[s]->room_for(footprint_);
     if (room >= ctas) return static_cast<int>(g);
   }
   return -1;
@@ -64,14 +64,14 @@ bool Gpu::place_cluster(Cycle now) {
   const auto g = static_cast<uint32_t>(found);
   const uint32_t first = topo.first_sm(g), count = topo.sms_in_gpc(g);
   const KernelInfo& info = kernel_->info();
-  clusters_.open(info.cluster_of(pending_.front()->id()), need, need * info.warps_per_cta());
+  clusters_.open(footprint_.cluster_key(pending_.front()->id()), need, need * info.warps_per_cta());
   // Spread over the GPC's SMs, the emptiest first, so a cluster's CTAs share SMs only when they
   // must.
   for (auto& cta : pending_) {
     uint32_t best = first;
     for (uint32_t s = first; s < first + count; ++s)
-      if (sms_[s]->free_cta_slots() > sms_[best]->free_cta_slots()) best = s;
-    launch(best, std::move(cta), now);
+      if (sms_[s]->room_for(footprint_) > sms_[best]->room_for(footprint_)) best = s;
+    launch(best, std::move(cta), footprint_, now);
   }
   pending_.clear();
   next_gpc_ = (g + 1) % topo.gpcs;

@@ -1,5 +1,6 @@
 #pragma once
-// Runs every kernel of a workload on a fresh GPU model, in order (one stream).
+// Runs every kernel of a workload on a GPU model, in issue order: those of the default stream
+// one at a time, those of named streams side by side as their streams allow.
 #include <vector>
 
 #include "gpu/gpu.h"

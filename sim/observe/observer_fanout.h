@@ -12,8 +12,8 @@ class ObserverFanout : public WarpObserver {
   bool empty() const { return all_.empty(); }
   void kernel_started(const KernelInfo& k, Cycle c) override { for (auto* o : all_) o->kernel_started(k, c); }
   void kernel_finished(const KernelInfo& k, Cycle c) override { for (auto* o : all_) o->kernel_finished(k, c); }
-  void warp_launched(uint32_t sm, uint32_t slot, Dim3 cta, uint32_t w, Cycle c) override {
-    for (auto* o : all_) o->warp_launched(sm, slot, cta, w, c);
+  void warp_launched(uint32_t sm, uint32_t slot, const KernelInfo& k, Dim3 cta, uint32_t w, Cycle c) override {
+    for (auto* o : all_) o->warp_launched(sm, slot, k, cta, w, c);
   }
   void warp_state(uint32_t sm, uint32_t slot, Cycle at, StallReason r, const WarpInst* in) override {
     for (auto* o : all_) o->warp_state(sm, slot, at, r, in);

@@ -20,8 +20,9 @@ class WarpObserver {
   virtual ~WarpObserver() = default;
   virtual void kernel_started(const KernelInfo& kernel, Cycle start) = 0;
   virtual void kernel_finished(const KernelInfo& kernel, Cycle end) = 0;
-  // A warp of CTA `cta` moved into slot `slot` of SM `sm`; it takes part from cycle `first`.
-  virtual void warp_launched(uint32_t sm, uint32_t slot, Dim3 cta, uint32_t warp_in_cta, Cycle first) = 0;
+  // A warp of CTA `cta` of `kernel` (the object kernel_started named: kernels of streams run
+  // side by side) moved into slot `slot` of SM `sm`; it takes part from cycle `first`.
+  virtual void warp_launched(uint32_t sm, uint32_t slot, const KernelInfo& kernel, Dim3 cta, uint32_t warp_in_cta, Cycle first) = 0;
   virtual void warp_state(uint32_t sm, uint32_t slot, Cycle at, StallReason reason, const WarpInst* issued) = 0;
   // The warp left its slot; `end` is the first cycle it no longer occupies.
   virtual void warp_retired(uint32_t sm, uint32_t slot, Cycle end) = 0;

@@ -94,8 +94,28 @@ nlohmann::ordered_json run_json(const RunDescription& run, const std::vector<Sum
   for (const auto& k : kernels) {
     nlohmann::ordered_json kj;
     kj["name"] = k.name;
-    kj["grid"] = dim(k.grid);
-    kj["block"] = dim(k.block);
+    // Kernels side by side have no one grid: each has its own under "concurrent".
+    kj["grid"] = k.concurrent.empty() ? dim(k.grid) : nlohmann::ordered_json(nullptr);
+    kj["block"] = k.concurrent.empty() ? dim(k.block) : nlohmann::ordered_json(nullptr);
+    if (!k.stream.empty()) kj["stream"] = k.stream;
+    if (!k.concurrent.empty()) {
+      // Side by side: the summary and metrics cover all of them together.
+      auto members = nlohmann::ordered_json::array();
+      for (const auto& c : k.concurrent) {
+        members.push_back({{"name", c.info.name},
+                           {"stream", c.info.stream},
+                           {"grid", dim(c.info.grid)},
+                           {"block", dim(c.info.block)},
+                           {"start_cycle", c.start},
+                           {"end_cycle", c.end},
+                           {"cycles", c.cycles()},
+                           {"ctas", c.ctas},
+                           {"warp_instructions", c.warp_instructions},
+                           {"ctas_per_sm", c.occupancy.ctas_per_sm},
+                           {"limiter", c.occupancy.limiter}});
+      }
+      kj["concurrent"] = members;
+    }
     kj["summary"] = summary_json(k);
     kj["occupancy"] = {{"ctas_per_sm", k.ctas_per_sm},
                        {"limiter", k.occupancy_limiter},

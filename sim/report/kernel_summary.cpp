@@ -119,6 +119,8 @@ Summary summarize_kernel(const GpuSpec& spec, const StatRegistry& stats, const K
   out.shared_carveout_kib = run.occupancy.shared_carveout / 1024;
   out.registers_per_thread = run.info.registers_per_thread;
   out.shared_bytes_per_block = run.info.shared_bytes;
+  out.stream = run.info.stream;
+  out.concurrent = run.concurrent;
   if (run.sampling.sampled) {
     apply_sampling(spec, out, run.cycles(), run.reported_cycles(), run.sampling);
     add_dram_estimate(spec, out.whole, out, run);

@@ -73,6 +73,10 @@ struct Summary {
   uint32_t ctas_per_sm = 0;
   uint32_t l1_kib = 0, shared_carveout_kib = 0;
   uint32_t registers_per_thread = 0, shared_bytes_per_block = 0;  // the launch's (one kernel's summary only)
+  std::string stream;  // the CUDA stream it was issued to; empty for the default stream
+  // Kernels that ran side by side (KernelRun::concurrent): every figure above covers them
+  // together, from the first one's start to the last one's end.
+  std::vector<ConcurrentKernel> concurrent;
 };
 
 // One kernel's summary. `snapshot` holds that kernel's counters.

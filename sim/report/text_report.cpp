@@ -30,8 +30,18 @@ std::string bytes(uint64_t b) {
 
 void block(std::ostringstream& o, const Summary& s, bool per_kernel) {
   auto row = [&](const std::string& k, const std::string& v) { o << "  " << k << std::string(k.size() < 22 ? 22 - k.size() : 1, ' ') << v << "\n"; };
-  if (per_kernel) {
-    o << "kernel " << s.name << "  grid " << s.grid.str() << "  block " << s.block.str() << "\n";
+  if (per_kernel && !s.concurrent.empty()) {
+    // Side by side: each kernel's own span and counts, then the figures of all of them together.
+    o << "kernels side by side in streams: " << s.name << "\n";
+    for (const auto& k : s.concurrent) {
+      o << "  " << k.info.name << " [stream " << k.info.stream << "]  grid " << k.info.grid.str() << "  block " << k.info.block.str()
+        << "\n    cycles " << k.start << " to " << k.end << " (" << k.cycles() << "), " << k.ctas << " CTAs, " << k.warp_instructions
+        << " warp instructions, " << k.occupancy.ctas_per_sm << " CTAs/SM alone (limited by " << k.occupancy.limiter << ")\n";
+    }
+    o << "  together:\n";
+  } else if (per_kernel) {
+    o << "kernel " << s.name << "  grid " << s.grid.str() << "  block " << s.block.str()
+      << (s.stream.empty() ? "" : "  stream " + s.stream) << "\n";
   } else {
     o << s.name << "\n";
   }
@@ -55,7 +65,7 @@ void block(std::ostringstream& o, const Summary& s, bool per_kernel) {
   }
   row("occupancy", occ);
   row("SIMT efficiency", fmt("%.1f%%", s.simt_efficiency * 100) + " of lanes active");
-  row("L1 hit rate", fmt("%.1f%%", s.l1_hit_rate * 100) + (per_kernel ? "  (L1 " + std::to_string(s.l1_kib) + " KiB, shared " + std::to_string(s.shared_carveout_kib) + " KiB)" : ""));
+  row("L1 hit rate", fmt("%.1f%%", s.l1_hit_rate * 100) + (per_kernel && s.concurrent.empty() ? "  (L1 " + std::to_string(s.l1_kib) + " KiB, shared " + std::to_string(s.shared_carveout_kib) + " KiB)" : ""));
   row("L2 hit rate", fmt("%.1f%%", s.l2_hit_rate * 100));
   row("DRAM", bytes(s.dram_bytes_read) + " read, " + bytes(s.dram_bytes_written) + " written, " + fmt("%.1f GB/s", s.dram_bandwidth_gbps) +
                   " (" + fmt("%.0f%%", s.dram_utilisation * 100) + " of peak)" + row_buffer(s));

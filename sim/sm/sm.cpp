@@ -18,7 +18,8 @@ Sm::Sm(uint32_t id, const GpuSpec& spec, Engine& engine, MemorySystem& memory, S
       on_cta_done_(std::move(on_cta_done)),
       outbox_(memory),
       lsu_(static_cast<uint16_t>(id), spec, outbox_, stats_, *this),
-      warps_(spec.limits.max_warps_per_sm) {
+      warps_(spec.limits.max_warps_per_sm),
+      ctas_(spec.limits.max_ctas_per_sm) {
   subs_.resize(spec.topology.sub_partitions_per_sm);
   for (uint32_t i = 0; i < subs_.size(); ++i) {
     subs_[i].index = i;
@@ -28,11 +29,9 @@ Sm::Sm(uint32_t id, const GpuSpec& spec, Engine& engine, MemorySystem& memory, S
   stats_.register_with(stats, name());
 }
 
-void Sm::start_kernel(const KernelInfo& kernel, uint32_t max_ctas, uint32_t l1_bytes) {
-  kernel_ = &kernel;
-  max_ctas_ = max_ctas;
-  ctas_.clear();
-  ctas_.resize(max_ctas);
+void Sm::start_kernel(uint32_t l1_bytes, uint32_t shared_bytes) {
+  if (!idle()) throw SimulationError(name() + ": re-split L1 and shared memory under resident CTAs");
+  shared_capacity_ = shared_bytes;
   lsu_.start_kernel(l1_bytes);
   for (auto& sp : subs_) {
     sp.pipe_free.fill(0);
@@ -42,6 +41,21 @@ void Sm::start_kernel(const KernelInfo& kernel, uint32_t max_ctas, uint32_t l1_b
   }
   ticked_ = false;
   population_.fill(0);
+}
+
+uint32_t Sm::room_for(const CtaFootprint& f) const {
+  uint32_t same = 0;
+  for (const CtaSlot& c : ctas_) same += c.work && c.footprint.kernel_index == f.kernel_index;
+  if (same >= f.max_resident || resident_ctas_ >= ctas_.size()) return 0;
+  uint32_t room = std::min<uint32_t>(f.max_resident - same, static_cast<uint32_t>(ctas_.size()) - resident_ctas_);
+  auto limit = [&room](uint32_t held, uint32_t capacity, uint32_t need) {
+    if (need) room = std::min(room, held >= capacity ? 0 : (capacity - held) / need);
+  };
+  limit(resident_warps_, static_cast<uint32_t>(warps_.size()), f.warps);
+  limit(registers_held_, spec_.limits.registers_per_sm, f.registers);
+  // An idle SM is split anew for the kernel whose CTA it takes (Gpu::launch).
+  limit(shared_held_, idle() ? f.kernel_carveout : shared_capacity_, f.shared);
+  return room;
 }
 
 void Sm::deliver(const MemResponse& response, Cycle arrival) {
@@ -104,7 +118,7 @@ Cycle Sm::finish_tick(Cycle now, Cycle next) {
   outbox_.release();
   woke_work_ = false;
   finishing_ = true;
-  for (const auto& [launched, finished] : ctas_done_held_) on_cta_done_(id_, launched, finished);
+  for (const CtaEnd& end : ctas_done_held_) on_cta_done_(end);
   ctas_done_held_.clear();
   finishing_ = false;
   if (woke_work_) next = std::min(next, now + 1);
@@ -247,6 +261,8 @@ void Sm::issue(SubPartition& sp, uint32_t slot, Cycle now) {
   const WarpInst& in = *w.current;
   const OpInfo& op = *in.op;
   count_instruction(w, in);
+  ++ctas_[w.cta_slot].warp_instructions;
+  issuing_kernel_ = ctas_[w.cta_slot].footprint.kernel;
   switch (op.op_class) {
     case OpClass::kTensor:
       issue_tensor(sp, w, in, now);
@@ -323,7 +339,7 @@ void Sm::issue_memory(Warp& w, uint32_t slot, const WarpInst& in, Cycle now) {
     // The issuing warp stays resident until its copies land, so the CTA's mbarriers outlive them
     // (a multicast copy's other CTAs are the kernel's to keep resident, as on the GPU).
     if (std::string error; in.mbar.fills(ctas_[w.cta_slot].rank) && !ctas_[w.cta_slot].mbarriers.known(in.mbar.address, error)) {
-      throw InputError(SourceLocation{kernel_->source_file, in.line, 1}, error);
+      throw InputError(SourceLocation{issuing_kernel_->source_file, in.line, 1}, error);
     }
     lsu_.issue_bulk_copy(in, slot, now);
     w.outstanding_loads += static_cast<uint32_t>(in.active_lanes());
@@ -386,7 +402,7 @@ void Sm::require_hopper(const WarpInst& in) const {
                       in.mbar.tx_bytes == 0 && (in.mbar.address >> kClusterRankShift) == 0;
   const uint32_t needs = ampere ? 80 : 90;
   if (spec_.compute_capability >= needs) return;
-  throw InputError(SourceLocation{kernel_->source_file, in.line, 1},
+  throw InputError(SourceLocation{issuing_kernel_->source_file, in.line, 1},
                    "'" + in.op->mnemonic + "' needs compute capability " + std::to_string(needs / 10) + ".0 or later (" +
                        (ampere ? "mbarriers are Ampere's" : "mbarrier transactions, try_wait and bulk copies are Hopper's") + "); " + spec_.name +
                        " has " + std::to_string(spec_.compute_capability / 10) + "." + std::to_string(spec_.compute_capability % 10));
@@ -394,7 +410,7 @@ void Sm::require_hopper(const WarpInst& in) const {
 
 void Sm::issue_mbarrier(Warp& w, uint32_t slot, const WarpInst& in, Cycle now) {
   if (in.op->cancels_launch && spec_.clusters.launch_control_latency == 0) {
-    throw InputError(SourceLocation{kernel_->source_file, in.line, 1},
+    throw InputError(SourceLocation{issuing_kernel_->source_file, in.line, 1},
                      "'" + in.op->mnemonic + "' needs compute capability 10.0 or later (cluster launch control is Blackwell's); " + spec_.name +
                          " has " + std::to_string(spec_.compute_capability / 10) + "." + std::to_string(spec_.compute_capability % 10));
   }
@@ -453,7 +469,7 @@ void Sm::issue_mbarrier(Warp& w, uint32_t slot, const WarpInst& in, Cycle now) {
         break;
       default: break;
     }
-    if (!ok) throw InputError(SourceLocation{kernel_->source_file, in.line, 1}, error);
+    if (!ok) throw InputError(SourceLocation{issuing_kernel_->source_file, in.line, 1}, error);
     release_waiters(released);
   }
   for (int i = 0; i < in.num_dst; ++i) w.scoreboard.set(in.dst(i), ready, producer);
@@ -478,7 +494,7 @@ void Sm::bulk_copy_done(uint32_t slot, uint32_t mbarrier, uint32_t bytes, uint16
     if (!(targets >> rank & 1)) continue;
     if (rank != cta.rank) {
       if (!clusters_.signal(cta.cluster, rank, MbarrierSignal{mbarrier, 0, 0, bytes, false}, ready)) {
-        throw InputError(SourceLocation{kernel_->source_file, 0, 1}, "multicast bulk copy completing: the cluster's CTA of rank " +
+        throw InputError(SourceLocation{source_file(cta), 0, 1}, "multicast bulk copy completing: the cluster's CTA of rank " +
                                                                          std::to_string(rank) + " is not resident (it exited, or the cluster has fewer CTAs)");
       }
       continue;
@@ -486,7 +502,7 @@ void Sm::bulk_copy_done(uint32_t slot, uint32_t mbarrier, uint32_t bytes, uint16
     MbarrierTable::Release released;
     std::string error;
     if (!ctas_[w.cta_slot].mbarriers.complete_tx(mbarrier, bytes, ready, released, error)) {
-      throw InputError(SourceLocation{kernel_->source_file, 0, 1}, "bulk copy completing: " + error);
+      throw InputError(SourceLocation{source_file(cta), 0, 1}, "bulk copy completing: " + error);
     }
     release_waiters(released);
   }

@@ -19,6 +19,7 @@
 #include "mem/memory_system.h"
 #include "observe/warp_observer.h"
 #include "sm/cluster_barriers.h"
+#include "sm/cta_footprint.h"
 #include "sm/load_store_unit.h"
 #include "sm/mbarrier_table.h"
 #include "sm/sm_stats.h"
@@ -29,17 +30,28 @@ namespace warpsim {
 
 class Sm : public Component, public MemResponder, private LoadStoreClient {
  public:
-  // Called when a CTA has finished and released its resources (it was launched in `launched`).
-  using CtaDone = std::function<void(uint32_t sm, Cycle launched, Cycle now)>;
+  // A CTA that finished and released its resources.
+  struct CtaEnd {
+    uint32_t sm = 0;
+    uint32_t kernel = 0;  // CtaFootprint::kernel_index
+    Cycle launched = 0, now = 0;
+    uint64_t warp_instructions = 0;  // issued by its warps
+  };
+  using CtaDone = std::function<void(const CtaEnd&)>;
 
   Sm(uint32_t id, const GpuSpec& spec, Engine& engine, MemorySystem& memory, StatRegistry& stats, ClusterBarriers& clusters,
      CtaDone on_cta_done);
 
-  // Prepares for a kernel: at most `max_ctas` resident CTAs; L1 gets `l1_bytes`.
-  void start_kernel(const KernelInfo& kernel, uint32_t max_ctas, uint32_t l1_bytes);
-  bool can_accept_cta() const { return resident_ctas_ < max_ctas_; }
-  uint32_t free_cta_slots() const { return max_ctas_ - resident_ctas_; }
-  void launch_cta(std::unique_ptr<CtaWork> cta, Cycle now);
+  // A kernel boundary on an idle SM: L1 is invalidated and the unified array split into
+  // `l1_bytes` of L1 and `shared_bytes` of shared memory (the carve-out).
+  void start_kernel(uint32_t l1_bytes, uint32_t shared_bytes);
+  // How many more CTAs like `f` fit beside those resident (sm/cta_footprint.h); an idle SM
+  // counts the shared memory the kernel's own carve-out gives it.
+  uint32_t room_for(const CtaFootprint& f) const;
+  bool fits(const CtaFootprint& f) const { return room_for(f) > 0; }
+  void launch_cta(std::unique_ptr<CtaWork> cta, const CtaFootprint& f, Cycle now);
+  // The first cycle a CTA launched now would take part in: the next one during this SM's tick.
+  Cycle first_cycle_of_launch(Cycle now) const { return in_tick_ || finishing_ ? now + 1 : now; }
   bool idle() const { return resident_ctas_ == 0; }
 
   void deliver(const MemResponse& response, Cycle arrival) override;
@@ -82,6 +94,8 @@ class Sm : public Component, public MemResponder, private LoadStoreClient {
   };
   struct CtaSlot {
     std::unique_ptr<CtaWork> work;
+    CtaFootprint footprint;  // its kernel and what it holds of the SM
+    uint64_t warp_instructions = 0;
     std::vector<uint32_t> warps;
     uint32_t live = 0;     // warps that have not exited
     // The CTA's 16 barriers (PTX bar/barrier): warps arrived in the phase under way, and the
@@ -157,9 +171,13 @@ class Sm : public Component, public MemResponder, private LoadStoreClient {
   std::vector<CtaSlot> ctas_;
   std::priority_queue<Response, std::vector<Response>, std::greater<>> inbox_;
   uint64_t response_sequence_ = 0;
-  const KernelInfo* kernel_ = nullptr;
-  uint32_t max_ctas_ = 0;
+  // The kernel of the instruction being issued, for messages (kernels running side by side may
+  // come from different files).
+  const KernelInfo* issuing_kernel_ = nullptr;
+  const std::string& source_file(const CtaSlot& cta) const { return cta.footprint.kernel->source_file; }
   uint32_t resident_ctas_ = 0;
+  // What the resident CTAs hold of the SM's registers and shared memory (the carve-out).
+  uint32_t registers_held_ = 0, shared_held_ = 0, shared_capacity_ = 0;
   uint32_t resident_warps_ = 0;
   uint64_t next_age_ = 0;
   // Warp-state accounting: stalled warps stay in a population per state, and cycles are
@@ -171,9 +189,9 @@ class Sm : public Component, public MemResponder, private LoadStoreClient {
   bool ticked_ = false;
   bool in_tick_ = false;
   bool woke_work_ = false;  // something in this tick makes the next cycle busy
-  // Held during tick_held, applied by finish_tick: (launched, finished) of each CTA that ended,
+  // Held during tick_held, applied by finish_tick: each CTA that ended,
   // and the earliest wake-up asked for.
-  std::vector<std::pair<Cycle, Cycle>> ctas_done_held_;
+  std::vector<CtaEnd> ctas_done_held_;
   Cycle wake_held_ = kNever;
   bool finishing_ = false;  // in finish_tick: CTAs launched now start next cycle, as in a tick
   std::vector<uint32_t> eligible_;      // scratch

@@ -9,7 +9,7 @@ namespace warpsim {
 
 void Sm::require_clusters(const WarpInst& in) const {
   if (spec_.clusters.supported()) return;
-  throw InputError(SourceLocation{kernel_->source_file, in.line, 1},
+  throw InputError(SourceLocation{issuing_kernel_->source_file, in.line, 1},
                    "'" + in.op->mnemonic + "' needs thread-block clusters (compute capability 9.0 or later); " + spec_.name +
                        " has " + std::to_string(spec_.compute_capability / 10) + "." + std::to_string(spec_.compute_capability % 10) +
                        " and its config no clusters: section");
@@ -40,7 +40,7 @@ void Sm::signal_mbarrier(CtaSlot& cta, const WarpInst& in, MbarrierSignal signal
   if (remote) {
     require_clusters(in);
     if (!clusters_.signal(cta.cluster, rank, signal, at)) {
-      throw InputError(SourceLocation{kernel_->source_file, in.line, 1},
+      throw InputError(SourceLocation{issuing_kernel_->source_file, in.line, 1},
                        "'" + in.op->mnemonic + "' on the mbarrier of the cluster's CTA of rank " + std::to_string(rank) +
                            ", which is not resident (it exited, or the cluster has fewer CTAs)");
     }
@@ -49,7 +49,7 @@ void Sm::signal_mbarrier(CtaSlot& cta, const WarpInst& in, MbarrierSignal signal
   }
   MbarrierTable::Release released;
   std::string error;
-  if (!cta.mbarriers.signal(signal, at, released, error)) throw InputError(SourceLocation{kernel_->source_file, in.line, 1}, error);
+  if (!cta.mbarriers.signal(signal, at, released, error)) throw InputError(SourceLocation{issuing_kernel_->source_file, in.line, 1}, error);
   release_waiters(released);
 }
 
@@ -57,7 +57,7 @@ void Sm::mbarrier_signal(uint32_t cta_slot, const MbarrierSignal& signal, Cycle 
   MbarrierTable::Release released;
   std::string error;
   if (!ctas_[cta_slot].mbarriers.signal(signal, at, released, error)) {
-    throw InputError(SourceLocation{kernel_->source_file, 0, 1}, "an mbarrier signal from another CTA of the cluster: " + error);
+    throw InputError(SourceLocation{source_file(ctas_[cta_slot]), 0, 1}, "an mbarrier signal from another CTA of the cluster: " + error);
   }
   release_waiters(released);
   wake_at(at);

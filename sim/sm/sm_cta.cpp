@@ -8,10 +8,12 @@
 
 namespace warpsim {
 
-void Sm::launch_cta(std::unique_ptr<CtaWork> work, Cycle now) {
+void Sm::launch_cta(std::unique_ptr<CtaWork> work, const CtaFootprint& f, Cycle now) {
+  if (!fits(f)) throw SimulationError(name() + ": no room for a CTA of '" + f.kernel->name + "' (occupancy bookkeeping is broken)");
   uint32_t c = 0;
   while (ctas_[c].work) ++c;
   CtaSlot& cta = ctas_[c];
+  const KernelInfo& kernel = *f.kernel;
   const uint32_t n = work->num_warps();
   cta.warps.clear();
   for (uint32_t slot = 0; slot < warps_.size() && cta.warps.size() < n; ++slot) {
@@ -20,22 +22,26 @@ void Sm::launch_cta(std::unique_ptr<CtaWork> work, Cycle now) {
   if (cta.warps.size() < n) throw SimulationError(name() + ": no free warp slots (occupancy bookkeeping is broken)");
   work->placed(id_, spec_.topology.sms);
   cta.work = std::move(work);
+  cta.footprint = f;
+  cta.warp_instructions = 0;
+  registers_held_ += f.registers;
+  shared_held_ += f.shared;
   cta.live = cta.resident = n;
   cta.launched = now;
   cta.barriers = {};
   cta.mbarriers.clear();
-  cta.cluster = kernel_->cluster_of(cta.work->id());
-  cta.rank = kernel_->rank_in_cluster(cta.work->id());
+  cta.cluster = f.cluster_key(cta.work->id());
+  cta.rank = kernel.rank_in_cluster(cta.work->id());
   // A kernel without clusters still runs each CTA as a cluster of one on GPUs that have them
   // (barrier.cluster then synchronises the CTA); clustered kernels' clusters are opened by the
   // CTA scheduler, which sees all their CTAs.
-  if (!kernel_->clustered() && spec_.clusters.supported()) clusters_.open(cta.cluster, 1, n);
+  if (!kernel.clustered() && spec_.clusters.supported()) clusters_.open(cta.cluster, 1, n);
   if (spec_.clusters.supported()) clusters_.place(cta.cluster, cta.rank, id_, c);
   ++resident_ctas_;
   ++stats_.ctas_launched;
   stats_.warps_launched += n;
   // Launched during (or right after) a tick, the CTA's warps begin next cycle.
-  const bool ticked_now = in_tick_ || finishing_;
+  const bool ticked_now = first_cycle_of_launch(now) != now;
   if (!ticked_now) credit_population(now);
   if (resident_warps_ == 0) busy_since_ = ticked_now ? now + 1 : now;
   for (uint32_t i = 0; i < n; ++i) {
@@ -47,7 +53,7 @@ void Sm::launch_cta(std::unique_ptr<CtaWork> work, Cycle now) {
     w.age = next_age_++;
     w.first_cycle = ticked_now ? now + 1 : now;
     w.stream = &cta.work->warp(i);
-    if (observer_) observer_->warp_launched(id_, cta.warps[i], cta.work->id(), i, w.first_cycle);
+    if (observer_) observer_->warp_launched(id_, cta.warps[i], kernel, cta.work->id(), i, w.first_cycle);
     ++resident_warps_;
     subs_[cta.warps[i] % subs_.size()].needs_scan = true;
     set_current(w, w.stream->next());
@@ -95,10 +101,13 @@ void Sm::maybe_retire(Warp& w, uint32_t slot, Cycle now) {
   if (spec_.clusters.supported()) clusters_.cta_retired(cta.cluster, cta.rank);
   cta.work.reset();
   --resident_ctas_;
+  registers_held_ -= cta.footprint.registers;
+  shared_held_ -= cta.footprint.shared;
+  const CtaEnd end{id_, cta.footprint.kernel_index, cta.launched, now, cta.warp_instructions};
   if (in_tick_) {
-    ctas_done_held_.emplace_back(cta.launched, now);  // finish_tick reports it
+    ctas_done_held_.push_back(end);  // finish_tick reports it
   } else {
-    on_cta_done_(id_, cta.launched, now);
+    on_cta_done_(end);
   }
 }
 

@@ -37,7 +37,7 @@ void Sm::issue_tensor(SubPartition& sp, Warp& w, const WarpInst& in, Cycle now) 
   const uint32_t needs = std::max<uint32_t>(op.min_compute_capability, op.whole_sm ? 100 : 0);
   if (spec_.compute_capability < needs) {
     auto cc = [](uint32_t c) { return std::to_string(c / 10) + "." + std::to_string(c % 10); };
-    throw InputError(SourceLocation{kernel_->source_file, in.line, 1},
+    throw InputError(SourceLocation{issuing_kernel_->source_file, in.line, 1},
                      "'" + op.mnemonic + "' needs compute capability " + cc(needs) + " or later (" +
                          (op.whole_sm      ? "tcgen05 is Blackwell's"
                           : needs == 90    ? "f64 mma.sync with M = 16 is Hopper's; A100 has m8n8k4"
@@ -48,7 +48,7 @@ void Sm::issue_tensor(SubPartition& sp, Warp& w, const WarpInst& in, Cycle now) 
   // wgmma exists only on sm_90a (PTX ISA: "requires sm_90a"); Blackwell's tensor cores take
   // tcgen05.mma instead. (A SASS trace's HGMMA replays anywhere: its timing is the question.)
   if (op.warpgroup() && !op.from_sass && spec_.compute_capability / 10 != 9) {
-    throw InputError(SourceLocation{kernel_->source_file, in.line, 1},
+    throw InputError(SourceLocation{issuing_kernel_->source_file, in.line, 1},
                      "'" + op.mnemonic + "' is Hopper's warpgroup MMA (sm_90a only); " + spec_.name + " has compute capability " +
                          std::to_string(spec_.compute_capability / 10) + "." + std::to_string(spec_.compute_capability % 10) +
                          (spec_.compute_capability >= 100 ? ": Blackwell's tensor cores take tcgen05.mma" : ""));
@@ -56,19 +56,19 @@ void Sm::issue_tensor(SubPartition& sp, Warp& w, const WarpInst& in, Cycle now) 
   if (op.tensor_copy_bytes != 0) return issue_tensor_copy(w, in, now);
   uint32_t per_sm = spec_.tensor.flops_per_clk_per_sm[static_cast<int>(op.tensor)];
   if (per_sm == 0) {
-    throw InputError(SourceLocation{kernel_->source_file, in.line, 1},
+    throw InputError(SourceLocation{issuing_kernel_->source_file, in.line, 1},
                      "'" + op.mnemonic + "' uses " + std::string(tensor_precision_name(op.tensor)) + " tensor cores, which " +
                          spec_.name + " does not have (its config lists no tensor.dense_flops_per_clk_per_sm." +
                          std::string(tensor_precision_name(op.tensor)) + ")");
   }
   if (op.sparse && !spec_.tensor.structured_sparsity) {
-    throw InputError(SourceLocation{kernel_->source_file, in.line, 1},
+    throw InputError(SourceLocation{issuing_kernel_->source_file, in.line, 1},
                      "'" + op.mnemonic + "' is a structured-sparse MMA, which " + spec_.name +
                          "'s tensor cores do not run (sparse tensor cores came with Ampere; its config has no "
                          "tensor.structured_sparsity: true)");
   }
   if (!op.from_sass && !spec_.tensor.supports_shape(op.m, op.n, op.k)) {
-    throw InputError(SourceLocation{kernel_->source_file, in.line, 1},
+    throw InputError(SourceLocation{issuing_kernel_->source_file, in.line, 1},
                      "'" + op.mnemonic + "': shape m" + std::to_string(op.m) + "n" + std::to_string(op.n) + "k" +
                          std::to_string(op.k) + " is not one " + spec_.name + "'s tensor cores execute (tensor.mma_shapes)");
   }

@@ -9,24 +9,27 @@ DivergenceRecorder::DivergenceRecorder(std::vector<uint32_t> warps, uint32_t max
     : chosen_(std::move(warps)), max_rows_(max_rows_per_warp) {}
 
 void DivergenceRecorder::kernel_started(const KernelInfo& kernel, Cycle) {
-  kernel_ = &kernel;
-  const std::string& f = kernel.source_file;
-  ptx_ = f.size() > 4 && f.compare(f.size() - 4, 4, ".ptx") == 0;
+  running_[&kernel] = kernels_.size();
   kernels_.push_back({});
   kernels_.back().name = kernel.name;
-  kernels_.back().source_file = f;
-  live_.clear();
+  kernels_.back().source_file = kernel.source_file;
 }
 
-void DivergenceRecorder::kernel_finished(const KernelInfo&, Cycle) { kernel_ = nullptr; }
+void DivergenceRecorder::kernel_finished(const KernelInfo& kernel, Cycle) { running_.erase(&kernel); }
 
-void DivergenceRecorder::warp_launched(uint32_t sm, uint32_t slot, Dim3 cta, uint32_t warp_in_cta, Cycle first) {
-  KernelDivergence& k = kernels_.back();
+void DivergenceRecorder::warp_launched(uint32_t sm, uint32_t slot, const KernelInfo& kernel, Dim3 cta, uint32_t warp_in_cta,
+                                       Cycle first) {
+  const auto running = running_.find(&kernel);
+  if (running == running_.end()) return;  // started before this recorder was attached
+  KernelDivergence& k = kernels_[running->second];
   Live l;
-  l.full_mask = kernel_->full_mask(warp_in_cta);
+  l.kernel = running->second;
+  const std::string& f = kernel.source_file;
+  l.ptx = f.size() > 4 && f.compare(f.size() - 4, 4, ".ptx") == 0;
+  l.full_mask = kernel.full_mask(warp_in_cta);
   l.last_issue = first;
-  const uint64_t linear = cta.x + uint64_t{kernel_->grid.x} * (cta.y + uint64_t{kernel_->grid.y} * cta.z);
-  const uint64_t global = linear * kernel_->warps_per_cta() + warp_in_cta;
+  const uint64_t linear = cta.x + uint64_t{kernel.grid.x} * (cta.y + uint64_t{kernel.grid.y} * cta.z);
+  const uint64_t global = linear * kernel.warps_per_cta() + warp_in_cta;
   if (global <= UINT32_MAX && std::binary_search(chosen_.begin(), chosen_.end(), static_cast<uint32_t>(global))) {
     l.picture = static_cast<int>(k.warps.size());
     WarpPicture p;
@@ -48,10 +51,10 @@ void DivergenceRecorder::warp_state(uint32_t sm, uint32_t slot, Cycle at, StallR
     l.last_state = reason;
     return;
   }
-  KernelDivergence& k = kernels_.back();
+  KernelDivergence& k = kernels_[l.kernel];
   const uint32_t m = in->active_mask;
   const int active = std::popcount(m);
-  const uint32_t key = ptx_ ? in->pc : in->line;
+  const uint32_t key = l.ptx ? in->pc : in->line;
   ++k.warp_instructions;
   ++k.active_lane_histogram[static_cast<size_t>(active)];
   k.active_lanes += static_cast<uint64_t>(active);

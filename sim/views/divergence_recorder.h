@@ -59,7 +59,7 @@ class DivergenceRecorder : public WarpObserver {
 
   void kernel_started(const KernelInfo& kernel, Cycle start) override;
   void kernel_finished(const KernelInfo& kernel, Cycle end) override;
-  void warp_launched(uint32_t sm, uint32_t slot, Dim3 cta, uint32_t warp_in_cta, Cycle first) override;
+  void warp_launched(uint32_t sm, uint32_t slot, const KernelInfo& kernel, Dim3 cta, uint32_t warp_in_cta, Cycle first) override;
   void warp_state(uint32_t sm, uint32_t slot, Cycle at, StallReason reason, const WarpInst* issued) override;
   void warp_retired(uint32_t sm, uint32_t slot, Cycle end) override;
 
@@ -70,6 +70,8 @@ class DivergenceRecorder : public WarpObserver {
     uint32_t key, mask;
   };
   struct Live {
+    size_t kernel = 0;         // index into kernels_
+    bool ptx = false;          // its kernel is PTX: rows are keyed by PC, not trace line
     int picture = -1;          // index into the kernel's warps, or -1
     uint32_t full_mask = 0;
     Cycle last_issue = 0;
@@ -81,8 +83,7 @@ class DivergenceRecorder : public WarpObserver {
 
   std::vector<uint32_t> chosen_;
   uint32_t max_rows_;
-  const KernelInfo* kernel_ = nullptr;
-  bool ptx_ = false;
+  std::map<const KernelInfo*, size_t> running_;  // kernels started and not finished: their index in kernels_
   std::map<uint64_t, Live> live_;  // by sm << 32 | slot
   std::vector<KernelDivergence> kernels_;
 };

@@ -125,19 +125,35 @@ void Timeline::sample(Cycle now) {
 }
 
 void Timeline::kernel_started(const KernelInfo& kernel, Cycle start) {
-  kernels_.push_back({kernel.name, start, start});
+  // The first track free at `start`; and the counters restart only when nothing else runs.
+  uint32_t track = 0;
+  bool others = false;
+  for (bool taken = true; taken; ++track) {
+    taken = false;
+    for (const auto& k : kernels_) taken |= k.running && k.track == track;
+  }
+  --track;
+  for (const auto& k : kernels_) others |= k.running;
+  kernels_.push_back({kernel.name, start, start, &kernel, track, true});
+  if (others) return;
   last_sample_ = start;
   next_sample_ = start - start % options_.counter_interval + options_.counter_interval;
   for (auto& g : {&l1_hits_, &l1_misses_, &l2_hits_, &l2_reads_, &dram_read_, &dram_written_}) g->last = g->read();
 }
 
-void Timeline::kernel_finished(const KernelInfo&, Cycle end) {
+void Timeline::kernel_finished(const KernelInfo& kernel, Cycle end) {
   next_sample_ = 0;
   sample(end);
-  kernels_.back().end = end;
+  for (auto& k : kernels_) {
+    if (k.running && k.info == &kernel) {
+      k.end = end;
+      k.running = false;
+      k.info = nullptr;
+    }
+  }
 }
 
-void Timeline::warp_launched(uint32_t sm, uint32_t slot, Dim3 cta, uint32_t warp_in_cta, Cycle first) {
+void Timeline::warp_launched(uint32_t sm, uint32_t slot, const KernelInfo& kernel, Dim3 cta, uint32_t warp_in_cta, Cycle first) {
   sample(first);
   Slot& s = slots_[sm][slot];
   s.cta = cta;
@@ -145,7 +161,8 @@ void Timeline::warp_launched(uint32_t sm, uint32_t slot, Dim3 cta, uint32_t warp
   s.used = true;
   sm_used_[sm] = true;
   if (s.occupants.size() < 3) {
-    s.occupants.push_back("CTA " + dim(cta) + " warp " + std::to_string(warp_in_cta));
+    // Kernels of streams may share an SM: theirs say whose CTA it is.
+    s.occupants.push_back((kernel.stream.empty() ? "" : kernel.name + " ") + "CTA " + dim(cta) + " warp " + std::to_string(warp_in_cta));
   } else {
     ++s.more_occupants;
   }
@@ -217,9 +234,14 @@ std::string Timeline::finish() {
   auto add = [&](const std::string& e) { meta += e + ",\n"; };
   add(R"J({"ph":"M","pid":0,"name":"process_name","args":{"name":"GPU )J" + json_escape(gpu_name_) + R"J( (kernels, memory)"}})J");
   add(R"J({"ph":"M","pid":0,"name":"process_sort_index","args":{"sort_index":0}})J");
-  add(R"J({"ph":"M","pid":0,"tid":0,"name":"thread_name","args":{"name":"kernels"}})J");
+  uint32_t tracks = 1;
+  for (const auto& k : kernels_) tracks = std::max(tracks, k.track + 1);
+  for (uint32_t t = 0; t < tracks; ++t) {
+    add(R"J({"ph":"M","pid":0,"tid":)J" + std::to_string(t) + R"J(,"name":"thread_name","args":{"name":"kernels)J" +
+        (t ? " (" + std::to_string(t + 1) + ")" : std::string()) + R"J("}})J");
+  }
   for (const auto& k : kernels_) {
-    add(R"J({"ph":"X","pid":0,"tid":0,"ts":)J" + std::to_string(k.start) + R"J(,"dur":)J" + std::to_string(k.end - k.start) +
+    add(R"J({"ph":"X","pid":0,"tid":)J" + std::to_string(k.track) + R"J(,"ts":)J" + std::to_string(k.start) + R"J(,"dur":)J" + std::to_string(k.end - k.start) +
         R"J(,"name":")J" + json_escape(k.name) + R"J(","cat":"kernel"})J");
   }
   for (uint32_t sm = 0; sm < slots_.size(); ++sm) {

@@ -32,7 +32,7 @@ class Timeline : public WarpObserver {
 
   void kernel_started(const KernelInfo& kernel, Cycle start) override;
   void kernel_finished(const KernelInfo& kernel, Cycle end) override;
-  void warp_launched(uint32_t sm, uint32_t slot, Dim3 cta, uint32_t warp_in_cta, Cycle first) override;
+  void warp_launched(uint32_t sm, uint32_t slot, const KernelInfo& kernel, Dim3 cta, uint32_t warp_in_cta, Cycle first) override;
   void warp_state(uint32_t sm, uint32_t slot, Cycle at, StallReason reason, const WarpInst* issued) override;
   void warp_retired(uint32_t sm, uint32_t slot, Cycle end) override;
 
@@ -88,6 +88,9 @@ class Timeline : public WarpObserver {
   struct KernelSpan {
     std::string name;
     Cycle start, end;
+    const KernelInfo* info;  // while it runs (kernel_finished finds it by this)
+    uint32_t track;          // kernels side by side (streams) go on tracks of their own
+    bool running;
   };
   std::vector<KernelSpan> kernels_;
 };

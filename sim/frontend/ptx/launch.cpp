@@ -70,6 +70,12 @@ void PtxWorkload::add_launch(MapReader& r, const fs::path& dir) {
   l->dynamic_shared_bytes = static_cast<uint32_t>(r.integer_or("dynamic_shared_bytes", 0, 0, 1 << 20));
   l->registers_per_thread = static_cast<uint32_t>(r.integer_or("registers_per_thread", 32, 1, 255));
   l->cooperative = r.boolean_or("cooperative", false);
+  if (r.has("stream")) {
+    l->stream = r.string("stream");
+    if (l->stream.empty() || l->stream.find_first_of(" \t\n#") != std::string::npos) {
+      config_error(r.location("stream"), "a stream is named by one word (no spaces or '#'), got '" + l->stream + "'");
+    }
+  }
   const KernelMatch match = find_kernel(module_, l->kernel);
   if (match.candidates.size() > 1) {
     std::string names;
@@ -393,11 +399,12 @@ std::unique_ptr<KernelSource> PtxWorkload::next_kernel() {
   info.registers_per_thread = l.registers_per_thread;
   info.source_file = spec_.ptx_path;
   info.cooperative = l.cooperative;
+  info.stream = l.stream;
   return std::make_unique<PtxKernel>(l.context, std::move(info));
 }
 
-const std::string& PtxWorkload::register_name(RegId id) const {
-  const Program& p = current_->program;
+const std::string& PtxWorkload::register_name(const Launch& launch, RegId id) const {
+  const Program& p = launch.program;
   if (id < p.register_names.size()) return p.register_names[id];
   // The pseudo registers cp.async and its waits carry for the timing model (a trace keeps them,
   // so its replay waits for the same copies).

@@ -4,6 +4,7 @@
 // runs it: each CTA is emulated when the CTA scheduler launches it, so the instruction stream
 // is produced lazily, like a trace's.
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -64,7 +65,11 @@ class PtxWorkload : public Workload {
   // Writes each buffer named in `dump:` as raw little-endian <name>.bin into `dir`.
   void dump(const std::string& dir) const;
   // A register's name in the kernel next_kernel() returned last.
-  const std::string& register_name(RegId id) const;
+  const std::string& register_name(RegId id) const { return register_name(*current_, id); }
+  // Register names in that kernel, still right once later kernels were read (streams).
+  std::function<const std::string&(RegId)> register_names() const {
+    return [this, launch = current_](RegId id) -> const std::string& { return register_name(*launch, id); };
+  }
   // What the kernel checkers found while the kernel ran.
   const Findings& findings() const { return findings_; }
   // What the kernels printed with printf, in the order the emulator ran the calls.
@@ -82,10 +87,12 @@ class PtxWorkload : public Workload {
     Dim3 grid, block;
     uint32_t dynamic_shared_bytes = 0, registers_per_thread = 32;
     bool cooperative = false;  // cudaLaunchCooperativeKernel: every CTA resident at once, grid.sync() allowed
+    std::string stream;        // the CUDA stream it is issued to (KernelInfo::stream); empty: the default stream
     Program program;
     LaunchContext context;
     std::map<std::string, OpInfo> run_time_ops;  // LaunchContext::run_time_ops
   };
+  const std::string& register_name(const Launch& launch, RegId id) const;
   void add_buffer(MapReader& b, const std::string& name, const std::filesystem::path& dir);
   // launch_args.cpp: scalars, buffers' addresses and structs passed by value.
   void write_arg(MapReader& a, const Variable& param, uint8_t* slot, const std::filesystem::path& dir);

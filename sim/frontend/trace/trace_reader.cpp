@@ -86,8 +86,9 @@ class TraceKernel : public KernelSource {
   TraceKernel(std::shared_ptr<TraceReaderState> state, KernelInfo info, SourceLocation where)
       : state_(std::move(state)), info_(std::move(info)), where_(std::move(where)), seen_(info_.grid.count(), false) {}
   ~TraceKernel() override {
+    if (finished_) return;  // the reader moved on when it was (a later kernel may be open now)
     state_->kernel_open = false;
-    state_->skipping_unread_kernel = !finished_;
+    state_->skipping_unread_kernel = true;
   }
   const KernelInfo& info() const override { return info_; }
 
@@ -100,6 +101,7 @@ class TraceKernel : public KernelSource {
       if (!state_->next_content(line) || is_directive(line, ".kernel")) {
         if (!line.empty()) state_->source.unread(line);
         finished_ = true;
+        state_->kernel_open = false;  // the next kernel may be read while this one's CTAs run (streams)
         if (ctas_read_ + cancelled_.size() != info_.grid.count()) {
           throw InputError(where_, "kernel '" + info_.name + "' has a grid of " + std::to_string(info_.grid.count()) +
                                        " CTAs but the trace lists " + std::to_string(ctas_read_) +
@@ -251,10 +253,15 @@ std::unique_ptr<KernelSource> TraceWorkload::next_kernel() {
       if (info.cluster.count() > 64) d.fail_at(at, "cluster of " + std::to_string(info.cluster.count()) + " CTAs; expected at most 64");
     } else if (key == ".shared") {
       info.shared_bytes = static_cast<uint32_t>(read_count(d, "shared memory bytes", 0, 1u << 30));
+    } else if (key == ".stream") {
+      d.skip_space();
+      const size_t name_at = d.pos();
+      info.stream = std::string(d.word());
+      if (info.stream.empty()) d.fail_at(name_at, "expected a stream name after .stream");
     } else if (key == ".regs") {
       info.registers_per_thread = static_cast<uint32_t>(read_count(d, "registers per thread", 0, 65535));
     } else {
-      d.fail_at(at, "unknown kernel directive '" + std::string(key) + "'; expected .grid, .block, .cluster, .shared, .regs or .cta");
+      d.fail_at(at, "unknown kernel directive '" + std::string(key) + "'; expected .grid, .block, .cluster, .shared, .regs, .stream or .cta");
     }
     expect_line_end(d);
   }

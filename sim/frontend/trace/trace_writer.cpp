@@ -46,6 +46,7 @@ void TraceWriter::begin_kernel(const KernelInfo& k) {
        << k.block.x << " " << k.block.y << " " << k.block.z << "\n";
   if (k.clustered()) out_ << ".cluster " << k.cluster.x << " " << k.cluster.y << " " << k.cluster.z << "\n";
   out_ << ".shared " << k.shared_bytes << "\n.regs " << k.registers_per_thread << "\n";
+  if (!k.stream.empty()) out_ << ".stream " << k.stream << "\n";
 }
 
 void TraceWriter::begin_cta(const Dim3& id) { out_ << ".cta " << id.x << " " << id.y << " " << id.z << "\n"; }

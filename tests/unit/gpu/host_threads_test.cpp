@@ -106,7 +106,7 @@ TEST(HostThreads, KernelsThatCannotTickApartUseOneThread) {
   struct Quiet : WarpObserver {
     void kernel_started(const KernelInfo&, Cycle) override {}
     void kernel_finished(const KernelInfo&, Cycle) override {}
-    void warp_launched(uint32_t, uint32_t, Dim3, uint32_t, Cycle) override {}
+    void warp_launched(uint32_t, uint32_t, const KernelInfo&, Dim3, uint32_t, Cycle) override {}
     void warp_state(uint32_t, uint32_t, Cycle, StallReason, const WarpInst*) override {}
     void warp_retired(uint32_t, uint32_t, Cycle) override {}
   } quiet;

@@ -124,7 +124,7 @@ struct Placement : WarpObserver {
   std::map<uint64_t, uint32_t> sm_of;  // CTA x -> SM
   void kernel_started(const KernelInfo&, Cycle) override {}
   void kernel_finished(const KernelInfo&, Cycle) override {}
-  void warp_launched(uint32_t sm, uint32_t, Dim3 cta, uint32_t, Cycle) override { sm_of[cta.x] = sm; }
+  void warp_launched(uint32_t sm, uint32_t, const KernelInfo&, Dim3 cta, uint32_t, Cycle) override { sm_of[cta.x] = sm; }
   void warp_state(uint32_t, uint32_t, Cycle, StallReason, const WarpInst*) override {}
   void warp_retired(uint32_t, uint32_t, Cycle) override {}
 };
