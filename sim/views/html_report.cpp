@@ -91,12 +91,23 @@ std::string html_report(const ReportInput& in) {
   o << "<h2>Summary</h2>\n<table><tr><th>kernel</th><th>grid</th><th>block</th><th>cycles</th><th>time (us)</th><th>warp instructions</th>"
        "<th>IPC</th><th>occupancy</th><th>SIMT efficiency</th><th>bound</th></tr>\n";
   auto summary_row = [&](const Summary& k, bool per_kernel) {
-    o << "<tr>" << cell(k.name) << cell(per_kernel ? k.grid.str() : "") << cell(per_kernel ? k.block.str() : "") << cell(std::to_string(k.cycles))
+    // Kernels side by side (streams) have no one grid; each is listed under the row.
+    const bool one_grid = per_kernel && k.concurrent.empty();
+    o << "<tr>" << cell(k.name) << cell(one_grid ? k.grid.str() : "") << cell(one_grid ? k.block.str() : "") << cell(std::to_string(k.cycles))
       << cell(fmt("%.3f", k.time_us)) << cell(std::to_string(k.warp_instructions)) << cell(fmt("%.2f", k.ipc))
       << cell(fmt("%.1f%%", k.achieved_occupancy * 100)) << cell(fmt("%.1f%%", k.simt_efficiency * 100)) << cell(k.bound + ": " + k.bound_reason)
       << "</tr>\n";
   };
-  for (const auto& k : kernels) summary_row(k, true);
+  for (const auto& k : kernels) {
+    summary_row(k, true);
+    for (const auto& c : k.concurrent) {
+      o << "<tr>" << cell("+ " + c.info.name + " [stream " + c.info.stream + "]: cycles " + std::to_string(c.start) + " to " +
+                          std::to_string(c.end))
+        << cell(c.info.grid.str()) << cell(c.info.block.str()) << cell(std::to_string(c.cycles()))
+        << cell(fmt("%.3f", double(c.cycles()) / spec.cycles_per_second() * 1e6)) << cell(std::to_string(c.warp_instructions)) << cell("") << cell("")
+        << cell("") << cell("") << "</tr>\n";
+    }
+  }
   if (kernels.size() > 1) summary_row(*in.total, false);
   o << "</table>\n";
 

@@ -109,6 +109,7 @@ bool parse_dec(std::string_view s, int64_t& v) {
 
 struct Header {
   std::string name;
+  std::string stream;  // the cudaStream_t's value; empty for the default stream (0)
   Dim3 grid, block;
   uint32_t shmem = 0, nregs = 0, binary_version = 0, tracer_version = 0;
   bool lineinfo = false;
@@ -126,9 +127,12 @@ class AccelSimKernel : public KernelSource {
     info_.block = header_.block;
     info_.shared_bytes = header_.shmem;
     info_.registers_per_thread = header_.nregs;
+    info_.stream = header_.stream;
     seen_.assign(info_.grid.count(), false);
   }
-  ~AccelSimKernel() override { state_->kernel_open = false; }
+  ~AccelSimKernel() override {
+    if (!done_) state_->kernel_open = false;  // else a later kernel may be open now
+  }
   const KernelInfo& info() const override { return info_; }
 
   bool ctas_share_nothing() const override { return true; }  // each CTA owns its parsed instructions
@@ -142,6 +146,8 @@ class AccelSimKernel : public KernelSource {
                            "the grid has " + std::to_string(info_.grid.count()) + " thread blocks but the trace has " +
                                std::to_string(ctas_) + " (truncated trace?)");
         }
+        state_->kernel_open = false;  // the next kernel may be read while this one's CTAs run (streams)
+        done_ = true;
         return nullptr;
       }
       Tokens t(line);
@@ -221,7 +227,11 @@ class AccelSimKernel : public KernelSource {
         header_.shmem_base = hex();
       } else if (key == "local mem base_addr") {
         header_.local_base = hex();
-      } else if (key == "kernel id" || key == "cuda stream id" || key == "nvbit version") {
+      } else if (key == "cuda stream id") {
+        // The tracer writes the cudaStream_t handle as a number: 0 is the default stream, any
+        // other names a stream (docs/streams.md).
+        header_.stream = number() == 0 ? "" : value;
+      } else if (key == "kernel id" || key == "nvbit version") {
         // informational
       } else {
         fail(1, "unknown header key '" + key +
@@ -440,6 +450,7 @@ class AccelSimKernel : public KernelSource {
   KernelInfo info_;
   std::vector<bool> seen_;
   uint64_t ctas_ = 0;
+  bool done_ = false;  // every block read
 };
 
 bool ends_with(const std::string& s, const std::string& suffix) {

@@ -155,6 +155,32 @@ TEST(Streams, ClusteredKernelsRunAlone) {
   EXPECT_GE(s.runs[2].start, s.runs[1].end);
 }
 
+TEST(Streams, AccelSimTracesKeepTheirCudaStreamIds) {
+  // kernel-1.traceg twice: in the default stream (0) the two run in order; with two stream
+  // handles (what the tracer writes for cudaStream_t) side by side.
+  const std::string kernel = test::read_file(test::source_path("traces/accelsim/kernel-1.traceg"));
+  ASSERT_NE(kernel.find("-cuda stream id = 0\n"), std::string::npos);
+  auto with_stream = [&](const std::string& id) {
+    std::string k = kernel;
+    k.replace(k.find("-cuda stream id = 0"), 19, "-cuda stream id = " + id);
+    return k;
+  };
+  test::TempDir dir;
+  dir.write("kernel-1.traceg", with_stream("0"));
+  dir.write("kernel-2.traceg", with_stream("0"));
+  dir.write("kernel-3.traceg", with_stream("94558874820112"));
+  dir.write("kernel-4.traceg", with_stream("94558874820640"));
+  auto in_order = test::simulate_file("a100", dir.write("one.g", "kernel-1.traceg\nkernel-2.traceg\n"));
+  auto side_by_side = test::simulate_file("a100", dir.write("two.g", "kernel-3.traceg\nkernel-4.traceg\n"));
+  ASSERT_EQ(in_order.runs.size(), 2u);
+  ASSERT_EQ(side_by_side.runs.size(), 1u);
+  ASSERT_EQ(side_by_side.runs[0].concurrent.size(), 2u);
+  EXPECT_EQ(side_by_side.runs[0].concurrent[1].info.stream, "94558874820640");
+  EXPECT_EQ(side_by_side.runs[0].concurrent[1].start, 0u);
+  EXPECT_EQ(side_by_side.kernels[0].warp_instructions, in_order.kernels[0].warp_instructions + in_order.kernels[1].warp_instructions);
+  EXPECT_LT(side_by_side.runs[0].cycles(), in_order.runs[0].cycles() + in_order.runs[1].cycles());
+}
+
 TEST(Streams, AStreamWithoutANameIsAnErrorAtItsLine) {
   try {
     simulate_text("a100", ".version 1\n.kernel a\n.grid 1\n.block 32\n.stream\n.cta 0 0 0\n.warp 0\nexit\n");
