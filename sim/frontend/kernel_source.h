@@ -29,6 +29,9 @@ struct KernelInfo {
   // kernel issued before it and holds back every kernel issued after it. Kernels in named
   // streams wait only for the kernel before them in the same stream (gpu/gpu_streams.cpp).
   std::string stream;
+  // Named streams whose kernels issued before this one it also waits for, as after
+  // cudaStreamWaitEvent on an event recorded in each (a join of streams).
+  std::vector<std::string> waits_for;
   bool clustered() const { return cluster.count() > 1; }
   // The cluster a CTA belongs to (linear, x fastest over the grid of clusters) and its rank
   // inside it (x fastest, as %cluster_ctarank numbers them).

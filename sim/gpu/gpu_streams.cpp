@@ -157,8 +157,12 @@ bool Gpu::start_stream_kernel() {
   if (!run.next) return false;
   const KernelInfo& info = run.next->info();
   if (runs_alone(info)) return false;  // run_streams hands it back once the others have finished
-  for (const auto& k : run.kernels)
-    if (!k->finished && k->run.info.stream == info.stream) return false;  // after the one before it in its stream
+  for (const auto& k : run.kernels) {
+    if (k->finished) continue;
+    const std::string& s = k->run.info.stream;
+    if (s == info.stream) return false;  // after the one before it in its stream
+    if (std::find(info.waits_for.begin(), info.waits_for.end(), s) != info.waits_for.end()) return false;  // and those it waits for
+  }
 
   auto k = std::make_unique<StreamKernel>();
   k->source = std::move(run.next);

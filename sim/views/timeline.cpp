@@ -125,14 +125,15 @@ void Timeline::sample(Cycle now) {
 }
 
 void Timeline::kernel_started(const KernelInfo& kernel, Cycle start) {
-  // The first track free at `start`; and the counters restart only when nothing else runs.
+  // A track per stream, as Nsight Systems draws them (a stream's kernels never overlap): the
+  // default stream's is "kernels", track 0. The counters restart only when nothing else runs.
   uint32_t track = 0;
-  bool others = false;
-  for (bool taken = true; taken; ++track) {
-    taken = false;
-    for (const auto& k : kernels_) taken |= k.running && k.track == track;
+  if (!kernel.stream.empty()) {
+    auto it = std::find(streams_.begin(), streams_.end(), kernel.stream);
+    if (it == streams_.end()) it = streams_.insert(streams_.end(), kernel.stream);
+    track = static_cast<uint32_t>(it - streams_.begin()) + 1;
   }
-  --track;
+  bool others = false;
   for (const auto& k : kernels_) others |= k.running;
   kernels_.push_back({kernel.name, start, start, &kernel, track, true});
   if (others) return;
@@ -234,11 +235,9 @@ std::string Timeline::finish() {
   auto add = [&](const std::string& e) { meta += e + ",\n"; };
   add(R"J({"ph":"M","pid":0,"name":"process_name","args":{"name":"GPU )J" + json_escape(gpu_name_) + R"J( (kernels, memory)"}})J");
   add(R"J({"ph":"M","pid":0,"name":"process_sort_index","args":{"sort_index":0}})J");
-  uint32_t tracks = 1;
-  for (const auto& k : kernels_) tracks = std::max(tracks, k.track + 1);
-  for (uint32_t t = 0; t < tracks; ++t) {
-    add(R"J({"ph":"M","pid":0,"tid":)J" + std::to_string(t) + R"J(,"name":"thread_name","args":{"name":"kernels)J" +
-        (t ? " (" + std::to_string(t + 1) + ")" : std::string()) + R"J("}})J");
+  for (uint32_t t = 0; t <= streams_.size(); ++t) {
+    add(R"J({"ph":"M","pid":0,"tid":)J" + std::to_string(t) + R"J(,"name":"thread_name","args":{"name":")J" +
+        (t ? "stream " + json_escape(streams_[t - 1]) : std::string("kernels")) + R"J("}})J");
   }
   for (const auto& k : kernels_) {
     add(R"J({"ph":"X","pid":0,"tid":)J" + std::to_string(k.track) + R"J(,"ts":)J" + std::to_string(k.start) + R"J(,"dur":)J" + std::to_string(k.end - k.start) +

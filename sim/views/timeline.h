@@ -89,10 +89,11 @@ class Timeline : public WarpObserver {
     std::string name;
     Cycle start, end;
     const KernelInfo* info;  // while it runs (kernel_finished finds it by this)
-    uint32_t track;          // kernels side by side (streams) go on tracks of their own
+    uint32_t track;          // 0: the default stream's; then one per named stream
     bool running;
   };
   std::vector<KernelSpan> kernels_;
+  std::vector<std::string> streams_;  // named streams in the order their first kernel started
 };
 
 // Parses "0,2,5-7" into a sorted list; throws std::invalid_argument with what was wrong.

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <map>
 #include <set>
 
 #include "support/test_support.h"
@@ -71,16 +72,20 @@ TEST(StreamsCli, ARecordedTraceKeepsTheStreams) {
   EXPECT_EQ(replay.direct.rfind("error", 0), std::string::npos) << replay.direct;
 }
 
-TEST(StreamsCli, TheTimelinePutsOverlappingKernelsOnTracksOfTheirOwn) {
+TEST(StreamsCli, TheTimelineHasATrackPerStream) {
   TempDir dir;
   auto r = run_cli({"run", "--arch", "a100", kStreams, "-q", "--timeline", dir.path("t.json"), "--view", "warps", "--view-warps", "0"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto t = nlohmann::json::parse(read_file(dir.path("t.json")));
   std::set<int> tracks;
+  std::map<int, std::string> names;
   for (const auto& e : t["traceEvents"]) {
     if (e.value("cat", "") == "kernel") tracks.insert(e["tid"].get<int>());
+    if (e["pid"] == 0 && e.value("name", "") == "thread_name") names[e["tid"].get<int>()] = e["args"]["name"];
   }
-  EXPECT_EQ(tracks, (std::set<int>{0, 1, 2, 3}));
+  EXPECT_EQ(tracks, (std::set<int>{1, 2, 3, 4}));
+  EXPECT_EQ(names[0], "kernels");
+  EXPECT_EQ(names[4], "stream s3");
 }
 
 TEST(StreamsCli, ABadStreamNameIsRefusedAtItsLine) {
@@ -94,6 +99,27 @@ TEST(StreamsCli, ABadStreamNameIsRefusedAtItsLine) {
   EXPECT_NE(r.err.find("bad.launch.yaml:15:"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("a stream is named by one word"), std::string::npos) << r.err;
   EXPECT_FALSE(std::filesystem::exists(dir.path("out.json")));
+}
+
+TEST(StreamsCli, WaitForJoinsStreams) {
+  TempDir dir;
+  std::string text = test::shipped_launch("saxpy_streams.launch.yaml");
+  text.replace(text.find("stream: s3,"), 11, "stream: s3, wait_for: [s0, s1],");
+  auto r = run_cli({"run", "--arch", "a100", dir.write("join.launch.yaml", text), "--json", dir.path("out.json"), "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(read_file(dir.path("out.json")));
+  const auto& k = j["kernels"][0]["concurrent"];
+  ASSERT_EQ(k.size(), 4u);
+  EXPECT_EQ(k[2]["start_cycle"], 0);  // s2 joins nothing
+  EXPECT_GE(k[3]["start_cycle"].get<uint64_t>() + 1, std::max(k[0]["end_cycle"].get<uint64_t>(), k[1]["end_cycle"].get<uint64_t>()));
+  EXPECT_TRUE(j["check"]["passed"].get<bool>());
+  // In the default stream it would mean nothing: refused.
+  text = test::shipped_launch("saxpy_streams.launch.yaml");
+  text.replace(text.find("stream: s3,"), 11, "wait_for: [s0],");
+  r = run_cli({"run", "--arch", "a100", dir.write("bad.launch.yaml", text), "-q"});
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_NE(r.err.find("bad.launch.yaml:19:"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("wait_for needs a stream"), std::string::npos) << r.err;
 }
 
 }  // namespace

@@ -76,6 +76,15 @@ void PtxWorkload::add_launch(MapReader& r, const fs::path& dir) {
       config_error(r.location("stream"), "a stream is named by one word (no spaces or '#'), got '" + l->stream + "'");
     }
   }
+  if (r.has("wait_for")) {
+    if (l->stream.empty()) {
+      config_error(r.location("wait_for"), "wait_for needs a stream: a launch in the default stream waits for every launch before it");
+    }
+    for (const auto& [name, where] : r.string_list("wait_for")) {
+      if (name.empty() || name.find_first_of(" \t\n#") != std::string::npos) config_error(where, "a stream is named by one word, got '" + name + "'");
+      l->waits_for.push_back(name);
+    }
+  }
   const KernelMatch match = find_kernel(module_, l->kernel);
   if (match.candidates.size() > 1) {
     std::string names;
@@ -220,7 +229,7 @@ void PtxWorkload::add_tensor_map(MapReader& arg, const Variable& param, uint8_t*
     config_error(m.location("dims"), "the tensor map spans " + std::to_string(extent) + " bytes; buffer '" + buffer + "' has " +
                                          std::to_string(b->bytes.size()));
   }
-  if (param.size_bytes() < 128) config_error(m.location("buffer"), "parameter " + param.name + " has " + std::to_string(param.size_bytes()) + " bytes; a tensor map takes 128");
+  if (param.size_bytes() < 128) config_error(m.location("buffer"), param_label(param) + " has " + std::to_string(param.size_bytes()) + " bytes; a tensor map takes 128");
   m.finish();
   std::memcpy(slot, &t, sizeof t);
 }
@@ -400,6 +409,7 @@ std::unique_ptr<KernelSource> PtxWorkload::next_kernel() {
   info.source_file = spec_.ptx_path;
   info.cooperative = l.cooperative;
   info.stream = l.stream;
+  info.waits_for = l.waits_for;
   return std::make_unique<PtxKernel>(l.context, std::move(info));
 }
 

@@ -48,6 +48,10 @@ struct LaunchSpec {
   std::vector<Expectation> expect;
 };
 
+// How messages name a kernel parameter: nvcc calls the i-th `<entry>_param_<i>`, which reads
+// as "parameter 1 (_Z6axpy_s6Params_param_1)"; other names are given as they are.
+std::string param_label(const Variable& param);
+
 class PtxWorkload : public Workload {
  public:
   // Reads the launch file, parses and lowers the PTX for compute capability `cc`, and creates
@@ -88,6 +92,7 @@ class PtxWorkload : public Workload {
     uint32_t dynamic_shared_bytes = 0, registers_per_thread = 32;
     bool cooperative = false;  // cudaLaunchCooperativeKernel: every CTA resident at once, grid.sync() allowed
     std::string stream;        // the CUDA stream it is issued to (KernelInfo::stream); empty: the default stream
+    std::vector<std::string> waits_for;  // KernelInfo::waits_for
     Program program;
     LaunchContext context;
     std::map<std::string, OpInfo> run_time_ops;  // LaunchContext::run_time_ops

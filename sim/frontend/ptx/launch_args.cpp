@@ -92,12 +92,20 @@ uint32_t PtxWorkload::lay_out_struct(const ConfigNode& fields, std::vector<uint8
   return align;
 }
 
+std::string param_label(const Variable& param) {
+  const std::string& n = param.name;
+  const size_t at = n.rfind("_param_");
+  const bool numbered = at != std::string::npos && at + 7 < n.size() &&
+                        n.find_first_not_of("0123456789", at + 7) == std::string::npos;
+  return numbered ? "parameter " + n.substr(at + 7) + " (" + n + ")" : "parameter " + n;
+}
+
 // One argument into its parameter's bytes at `slot`.
 void PtxWorkload::write_arg(MapReader& a, const Variable& param, uint8_t* slot, const std::filesystem::path& dir) {
   const uint64_t room = param.size_bytes();
   // A struct passed by value is a .b8 array in the PTX: it takes {struct: [...]}, and only that.
   const auto want_struct = [&](const std::string& given) {
-    config_error(a.where(), "parameter " + param.name + " has " + std::to_string(room) + " bytes, a struct passed by value; " + given +
+    config_error(a.where(), param_label(param) + " has " + std::to_string(room) + " bytes, a struct passed by value; " + given +
                                 " does not fill it: give its fields as {struct: [...]} (docs/launch-format.md)");
   };
   if (a.has("struct")) {
@@ -105,19 +113,19 @@ void PtxWorkload::write_arg(MapReader& a, const Variable& param, uint8_t* slot, 
     lay_out_struct(a.raw("struct"), bytes, dir);
     if (bytes.size() != room) {
       config_error(a.location("struct"), "the struct's fields take " + std::to_string(bytes.size()) +
-                                             " bytes as C lays them out (each field at a multiple of its alignment, the whole padded to the largest); parameter " +
-                                             param.name + " has " + std::to_string(room));
+                                             " bytes as C lays them out (each field at a multiple of its alignment, the whole padded to the largest); " +
+                                             param_label(param) + " has " + std::to_string(room));
     }
     std::copy(bytes.begin(), bytes.end(), slot);
   } else if (a.has("scalar")) {
     const uint32_t size = scalar_bytes(a);
-    if (size > room) config_error(a.location("scalar"), "parameter " + param.name + " has " + std::to_string(room) + " bytes; a " + a.string("scalar") + " does not fit");
+    if (size > room) config_error(a.location("scalar"), param_label(param) + " has " + std::to_string(room) + " bytes; a " + a.string("scalar") + " does not fit");
     if (room > 8) want_struct("a " + a.string("scalar"));
     store_scalar(a, slot);
   } else {
     if (room != 8) {
       if (room > 8) want_struct("a buffer's address");
-      config_error(a.where(), "parameter " + param.name + " has " + std::to_string(room) + " bytes; a buffer's address takes 8");
+      config_error(a.where(), param_label(param) + " has " + std::to_string(room) + " bytes; a buffer's address takes 8");
     }
     const uint64_t address = buffer_address(a, dir);
     std::memcpy(slot, &address, 8);

@@ -109,7 +109,7 @@ void PtxWorkload::add_texture(MapReader& arg, const Variable& param, uint8_t* sl
                               "address modes (out-of-range indices read zero)");
     }
   }
-  if (param.size_bytes() < 8) config_error(m.location("buffer"), "parameter " + param.name + " has " + std::to_string(param.size_bytes()) + " bytes; a " + what + " object takes 8");
+  if (param.size_bytes() < 8) config_error(m.location("buffer"), param_label(param) + " has " + std::to_string(param.size_bytes()) + " bytes; a " + what + " object takes 8");
   m.finish();
   memory_.watch_texture_reads(buffer);
   std::vector<uint8_t> bytes(128, 0);

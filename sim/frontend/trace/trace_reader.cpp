@@ -258,14 +258,20 @@ std::unique_ptr<KernelSource> TraceWorkload::next_kernel() {
       const size_t name_at = d.pos();
       info.stream = std::string(d.word());
       if (info.stream.empty()) d.fail_at(name_at, "expected a stream name after .stream");
+    } else if (key == ".wait_for") {
+      for (d.skip_space(); !d.at_end() && d.peek() != '#'; d.skip_space()) info.waits_for.emplace_back(d.word());
+      if (info.waits_for.empty()) d.fail("expected the streams it waits for after .wait_for");
     } else if (key == ".regs") {
       info.registers_per_thread = static_cast<uint32_t>(read_count(d, "registers per thread", 0, 65535));
     } else {
-      d.fail_at(at, "unknown kernel directive '" + std::string(key) + "'; expected .grid, .block, .cluster, .shared, .regs, .stream or .cta");
+      d.fail_at(at, "unknown kernel directive '" + std::string(key) + "'; expected .grid, .block, .cluster, .shared, .regs, .stream, .wait_for or .cta");
     }
     expect_line_end(d);
   }
   if (!have_grid) throw InputError(where, "kernel '" + info.name + "' has no .grid line");
+  if (!info.waits_for.empty() && info.stream.empty()) {
+    throw InputError(where, "kernel '" + info.name + "' has .wait_for but no .stream: a kernel of the default stream waits for every kernel before it");
+  }
   if (!have_block) throw InputError(where, "kernel '" + info.name + "' has no .block line");
   state_->kernel_open = true;
   return std::make_unique<TraceKernel>(state_, std::move(info), where);

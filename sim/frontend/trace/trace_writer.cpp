@@ -47,6 +47,11 @@ void TraceWriter::begin_kernel(const KernelInfo& k) {
   if (k.clustered()) out_ << ".cluster " << k.cluster.x << " " << k.cluster.y << " " << k.cluster.z << "\n";
   out_ << ".shared " << k.shared_bytes << "\n.regs " << k.registers_per_thread << "\n";
   if (!k.stream.empty()) out_ << ".stream " << k.stream << "\n";
+  if (!k.waits_for.empty()) {
+    out_ << ".wait_for";
+    for (const auto& s : k.waits_for) out_ << " " << s;
+    out_ << "\n";
+  }
 }
 
 void TraceWriter::begin_cta(const Dim3& id) { out_ << ".cta " << id.x << " " << id.y << " " << id.z << "\n"; }

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <string>
 
+#include "frontend/ptx/launch.h"
 #include "support/test_support.h"
 
 namespace warpsim {
@@ -98,6 +99,18 @@ TEST(StructArgs, PadPlacesAFieldFurtherOn) {
   const std::string got = test::read_file(dir.path("out.bin"));
   ASSERT_EQ(got.size(), 48u);
   EXPECT_EQ(got.substr(40, 8), std::string("\0\0\0\0\xff\xff\0\0", 8));
+}
+
+TEST(StructArgs, MessagesNameNvccsParametersByTheirIndex) {
+  ptx::Variable p;
+  p.name = "_Z6axpy_s6Params_param_1";
+  EXPECT_EQ(ptx::param_label(p), "parameter 1 (_Z6axpy_s6Params_param_1)");
+  p.name = "s";  // hand-written PTX: the name is all there is
+  EXPECT_EQ(ptx::param_label(p), "parameter s");
+  p.name = "k_param_";
+  EXPECT_EQ(ptx::param_label(p), "parameter k_param_");
+  p.name = "k_param_2x";
+  EXPECT_EQ(ptx::param_label(p), "parameter k_param_2x");
 }
 
 TEST(StructArgs, AnArgumentThatDoesNotFillTheStructIsRefused) {

@@ -146,6 +146,31 @@ TEST(Streams, ResultsDoNotDependOnHostThreads) {
   EXPECT_EQ(one.runs[0].concurrent[1].start, four.runs[0].concurrent[1].start);
 }
 
+TEST(Streams, AKernelWaitingForOtherStreamsStartsAfterTheirKernels) {
+  // Fork and join: a (s1) and b (s2) side by side; c (s3) waits for both; d (s4) for neither.
+  std::string joining = stream_kernel("c", "s3", 1, 32, 8);
+  joining.insert(joining.find(".cta"), ".wait_for s1 s2\n");
+  auto s = simulate_text("a100", ".version 1\n" + stream_kernel("a", "s1", 1, 32, 96) + stream_kernel("b", "s2", 1, 32, 192) + joining +
+                                     stream_kernel("d", "s4", 1, 32, 8));
+  // a and b overlapped; c and d, which started once b finished, are a stretch of their own.
+  ASSERT_EQ(s.runs.size(), 2u);
+  ASSERT_EQ(s.runs[0].concurrent.size(), 2u);
+  ASSERT_EQ(s.runs[1].concurrent.size(), 2u);
+  const auto& a = s.runs[0].concurrent[0];
+  const auto& b = s.runs[0].concurrent[1];
+  const auto& c = s.runs[1].concurrent[0];
+  const auto& d = s.runs[1].concurrent[1];
+  EXPECT_EQ(c.info.name, "c");
+  EXPECT_GE(c.start + 1, std::max(a.end, b.end));  // from the cycle b's last warp retires
+  // d was issued after c, so it waited behind it (one queue), and started with it.
+  EXPECT_GE(d.start, c.start);
+  EXPECT_LE(d.start, c.start + 1);
+  // Without the join, c starts with the others.
+  auto free = simulate_text("a100", ".version 1\n" + stream_kernel("a", "s1", 1, 32, 96) + stream_kernel("b", "s2", 1, 32, 192) +
+                                        stream_kernel("c", "s3", 1, 32, 8));
+  EXPECT_EQ(free.runs.at(0).concurrent.at(2).start, 0u);
+}
+
 TEST(Streams, ClusteredKernelsRunAlone) {
   const std::string clustered = ".kernel c\n.grid 2\n.block 32\n.cluster 2\n.stream s2\n.cta 0 0 0\n.warp 0\nexit\n.cta 1 0 0\n.warp 0\nexit\n";
   auto s = simulate_text("h100", ".version 1\n" + stream_kernel("a", "s1", 1, 32, 64) + clustered + stream_kernel("b", "s3", 1, 32, 64));
