@@ -103,6 +103,7 @@ class RecordingWorkload : public Workload {
     kernels_.back()->name_of = names_();
     return std::make_unique<RecordingKernel>(std::move(kernel), kernels_.back(), kernels_.back()->name_of);
   }
+  bool reads_ahead() const override { return inner_.reads_ahead(); }
   const std::vector<std::shared_ptr<KernelRecording>>& kernels() const { return kernels_; }
 
  private:

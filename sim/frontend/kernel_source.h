@@ -102,8 +102,12 @@ class KernelSource {
 class Workload {
  public:
   virtual ~Workload() = default;
-  // The next kernel, or nullptr at the end. The previous kernel's source must be finished with.
+  // The next kernel, or nullptr at the end. The previous kernel's source must have handed out
+  // all its CTAs, unless reads_ahead().
   virtual std::unique_ptr<KernelSource> next_kernel() = 0;
+  // Whether next_kernel may be called while earlier kernels still hand out CTAs (kernels of
+  // streams passing one that waits). False for a file read front to back.
+  virtual bool reads_ahead() const { return false; }
 };
 
 }  // namespace warpsim

@@ -9,6 +9,7 @@
 // Statistics are taken per stretch of overlapping kernels: a kernel that ran alone gets its own;
 // kernels that overlapped share one KernelRun, with each one's span and counts in `concurrent`.
 #include <algorithm>
+#include <deque>
 
 #include "common/error.h"
 #include "gpu/gpu.h"
@@ -31,7 +32,7 @@ struct Gpu::StreamRun {
   std::vector<KernelRun>& runs;
   std::vector<std::unique_ptr<StreamKernel>> kernels;  // started, in issue order
   uint32_t first_index = 0;                            // the first one's CtaFootprint::kernel_index
-  std::unique_ptr<KernelSource> next;                  // read from the workload, not started
+  std::deque<std::unique_ptr<KernelSource>> waiting;   // read from the workload, not started, in issue order
   bool workload_done = false;
   StreamKernel* head = nullptr;  // the kernel whose CTAs are being handed out
   bool dispatching = false;
@@ -58,7 +59,7 @@ struct ResetOnExit {
 std::unique_ptr<KernelSource> Gpu::run_streams(std::unique_ptr<KernelSource> first, Workload& workload,
                                                std::vector<KernelRun>& runs) {
   StreamRun run{workload, runs};
-  run.next = std::move(first);
+  run.waiting.push_back(std::move(first));
   run.first_index = kernels_started_;
   streams_ = &run;
   ResetOnExit<StreamRun> reset{streams_};
@@ -91,7 +92,9 @@ std::unique_ptr<KernelSource> Gpu::run_streams(std::unique_ptr<KernelSource> fir
                           "kernel waiting for one in another stream?)" + stuck);
   }
   if (run.open) close_stretch();
-  return std::move(run.next);
+  // What is left waits for the GPU to itself (runs_alone), with nothing read after it.
+  if (run.waiting.size() > 1) throw SimulationError("kernels of streams were read but never started");
+  return run.waiting.empty() ? nullptr : std::move(run.waiting.front());
 }
 
 void Gpu::dispatch_streams(Cycle now) {
@@ -148,24 +151,42 @@ bool Gpu::launch_from(StreamKernel& k, uint32_t sm, Cycle now) {
   return got;
 }
 
+namespace {
+// Whether a kernel must wait for one of `stream` issued before it (and not finished).
+bool waits_on(const KernelInfo& info, const std::string& stream) {
+  return stream == info.stream || std::find(info.waits_for.begin(), info.waits_for.end(), stream) != info.waits_for.end();
+}
+}  // namespace
+
 bool Gpu::start_stream_kernel() {
   StreamRun& run = *streams_;
-  if (!run.next && !run.workload_done) {
-    run.next = run.workload.next_kernel();
-    run.workload_done = !run.next;
-  }
-  if (!run.next) return false;
-  const KernelInfo& info = run.next->info();
-  if (runs_alone(info)) return false;  // run_streams hands it back once the others have finished
-  for (const auto& k : run.kernels) {
-    if (k->finished) continue;
-    const std::string& s = k->run.info.stream;
-    if (s == info.stream) return false;  // after the one before it in its stream
-    if (std::find(info.waits_for.begin(), info.waits_for.end(), s) != info.waits_for.end()) return false;  // and those it waits for
+  // The first kernel read but not started whose streams let it start. Past one that must wait,
+  // only a workload that can read ahead (Workload::reads_ahead) offers the next: the GPU's
+  // hardware queues (Hyper-Q) let a later stream's kernel pass a waiting one; a trace, read
+  // front to back, cannot.
+  size_t pick = 0;
+  for (;; ++pick) {
+    if (pick == run.waiting.size()) {
+      if (run.workload_done || (pick > 0 && !run.workload.reads_ahead())) return false;
+      auto next = run.workload.next_kernel();
+      if (!next) {
+        run.workload_done = true;
+        return false;
+      }
+      run.waiting.push_back(std::move(next));
+    }
+    const KernelInfo& info = run.waiting[pick]->info();
+    if (runs_alone(info)) return false;  // nothing passes it; run_streams hands it back once the others have finished
+    bool blocked = false;
+    for (const auto& k : run.kernels) blocked |= !k->finished && waits_on(info, k->run.info.stream);
+    for (size_t i = 0; i < pick; ++i) blocked |= waits_on(info, run.waiting[i]->info().stream);
+    if (!blocked) break;
   }
 
   auto k = std::make_unique<StreamKernel>();
-  k->source = std::move(run.next);
+  k->source = std::move(run.waiting[pick]);
+  run.waiting.erase(run.waiting.begin() + static_cast<std::ptrdiff_t>(pick));
+  const KernelInfo& info = k->source->info();
   k->run.info = info;
   k->run.occupancy = compute_occupancy(spec_, k->run.info);
   k->source->resident_ctas(resident_ctas(spec_, k->run.info, k->run.occupancy));

@@ -113,6 +113,19 @@ TEST(StreamsCli, WaitForJoinsStreams) {
   EXPECT_EQ(k[2]["start_cycle"], 0);  // s2 joins nothing
   EXPECT_GE(k[3]["start_cycle"].get<uint64_t>() + 1, std::max(k[0]["end_cycle"].get<uint64_t>(), k[1]["end_cycle"].get<uint64_t>()));
   EXPECT_TRUE(j["check"]["passed"].get<bool>());
+  // s2 waiting for s0: s3, issued after it, passes it (a launch file reads ahead, as the GPU's
+  // hardware queues let a later stream's kernel pass a waiting one).
+  text = test::shipped_launch("saxpy_streams.launch.yaml");
+  text.replace(text.find("stream: s2,"), 11, "stream: s2, wait_for: [s0],");
+  r = run_cli({"run", "--arch", "a100", dir.write("pass.launch.yaml", text), "--json", dir.path("pass.json"), "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto p = nlohmann::json::parse(read_file(dir.path("pass.json")));
+  std::map<std::string, nlohmann::json> by_stream;
+  for (const auto& run : p["kernels"])
+    for (const auto& k : run["concurrent"]) by_stream[k["stream"]] = k;
+  ASSERT_EQ(by_stream.size(), 4u) << p.dump();
+  EXPECT_EQ(by_stream["s3"]["start_cycle"], 0);
+  EXPECT_GE(by_stream["s2"]["start_cycle"].get<uint64_t>() + 1, by_stream["s0"]["end_cycle"].get<uint64_t>());
   // In the default stream it would mean nothing: refused.
   text = test::shipped_launch("saxpy_streams.launch.yaml");
   text.replace(text.find("stream: s3,"), 11, "wait_for: [s0],");

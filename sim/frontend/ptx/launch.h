@@ -62,6 +62,7 @@ class PtxWorkload : public Workload {
   PtxWorkload(const std::string& launch_file, const GpuSpec& gpu);
   ~PtxWorkload() override;
   std::unique_ptr<KernelSource> next_kernel() override;
+  bool reads_ahead() const override { return true; }  // each launch is its own
 
   const LaunchSpec& spec() const { return spec_; }
   DeviceMemory& memory() { return memory_; }
