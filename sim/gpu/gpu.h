@@ -1,7 +1,8 @@
 #pragma once
 // The whole GPU: builds the SMs and the memory side from a GpuSpec, hands CTAs to SMs as they
 // free up (the CTA scheduler; whole clusters to one GPC for clustered kernels), and runs
-// kernels one after another on the event engine.
+// kernels on the event engine: one after another, or side by side for kernels of CUDA streams
+// (gpu_streams.cpp).
 #include <functional>
 #include <memory>
 #include <optional>
@@ -24,7 +25,7 @@ namespace warpsim {
 struct ConcurrentKernel {
   KernelInfo info;
   Occupancy occupancy;
-  Cycle start = 0, end = 0;  // its first CTA's launch; the cycle after its last CTA retired
+  Cycle start = 0, end = 0;  // its first CTA's first cycle; the cycle after its last CTA retired
   uint64_t ctas = 0;
   uint64_t warp_instructions = 0;
   Cycle cycles() const { return end - start; }
@@ -61,14 +62,14 @@ class Gpu {
   // Simulates one kernel to completion. Throws InputError for input the model rejects and
   // SimulationError if the model deadlocks.
   KernelRun run_kernel(KernelSource& kernel);
-  // Runs `first`, a kernel of a named stream, and the kernels after it in `workload` as CUDA
-  // streams would: side by side where their streams allow and the SMs have room
-  // (gpu_streams.cpp). Appends to `runs` and returns the first kernel it did not run (one of
-  // the default stream, or one that needs the GPU to itself), or nullptr at the workload's end.
   // Whether a kernel runs with the GPU to itself: one of the default stream, or one whose CTAs
   // must be placed together (clusters, cooperative launches), which the model does for one
   // kernel at a time.
   static bool runs_alone(const KernelInfo& info) { return info.stream.empty() || info.clustered() || info.cooperative; }
+  // Runs `first`, a kernel of a named stream, and the kernels after it in `workload` as CUDA
+  // streams would: side by side where their streams allow and the SMs have room
+  // (gpu_streams.cpp). Appends to `runs` and returns the first kernel it did not run (one that
+  // runs alone), or nullptr at the workload's end.
   std::unique_ptr<KernelSource> run_streams(std::unique_ptr<KernelSource> first, Workload& workload, std::vector<KernelRun>& runs);
   void set_progress(Progress p) { progress_ = std::move(p); }
   // Sampled timing of large grids (gpu/cta_sampler.h): off unless set.
