@@ -67,10 +67,7 @@ KernelRun Gpu::run_source(KernelSource& kernel) {
   const auto before = stats_.snapshot();
   run.l2_dirty_bytes_start = memory_.l2_dirty_bytes();
   if (observer_) observer_->kernel_started(run.info, run.start);
-  clusters_.start_kernel(
-      spec_.clusters.barrier_latency, [this](uint32_t sm, uint32_t warp, Cycle at) { sms_[sm]->release_cluster_wait(warp, at); },
-      [this](uint32_t sm, uint32_t slot, const MbarrierSignal& signal, Cycle at) { sms_[sm]->mbarrier_signal(slot, signal, at); },
-      [this](uint32_t sm, Cycle earliest, Cycle interval) { return sms_[sm]->hold_tensor_for_peer(earliest, interval); });
+  start_clusters();
   pending_.clear();
   next_gpc_ = 0;
   grid_done_ = false;
@@ -97,9 +94,7 @@ KernelRun Gpu::run_source(KernelSource& kernel) {
   engine_.run(nullptr);
   kernel_ = nullptr;
 
-  std::string stuck;
-  for (const auto& sm : sms_)
-    if (!sm->idle()) stuck += "\n" + sm->describe_state();
+  const std::string stuck = stuck_sms();
   if (!stuck.empty()) {
     throw SimulationError("deadlock in kernel '" + run.info.name + "' at cycle " + std::to_string(engine_.now()) +
                           ": no component can make progress, but warps remain (a barrier some warps never reach?)" + stuck);
@@ -132,6 +127,20 @@ KernelRun Gpu::run_source(KernelSource& kernel) {
   run.stats = StatRegistry::difference(stats_.snapshot(), before);
   if (observer_) observer_->kernel_finished(run.info, run.end);
   return run;
+}
+
+void Gpu::start_clusters() {
+  clusters_.start_kernel(
+      spec_.clusters.barrier_latency, [this](uint32_t sm, uint32_t warp, Cycle at) { sms_[sm]->release_cluster_wait(warp, at); },
+      [this](uint32_t sm, uint32_t slot, const MbarrierSignal& signal, Cycle at) { sms_[sm]->mbarrier_signal(slot, signal, at); },
+      [this](uint32_t sm, Cycle earliest, Cycle interval) { return sms_[sm]->hold_tensor_for_peer(earliest, interval); });
+}
+
+std::string Gpu::stuck_sms() const {
+  std::string stuck;
+  for (const auto& sm : sms_)
+    if (!sm->idle()) stuck += "\n" + sm->describe_state();
+  return stuck;
 }
 
 CtaFootprint Gpu::footprint(const KernelInfo& info, const Occupancy& o) {

@@ -96,6 +96,8 @@ class Gpu {
   void launch(uint32_t sm, std::unique_ptr<CtaWork> cta, const CtaFootprint& f, Cycle now);
   void cta_done(const Sm::CtaEnd& end);
   CtaFootprint footprint(const KernelInfo& info, const Occupancy& o);  // numbers the kernel too
+  void start_clusters();          // ClusterBarriers emptied and wired to the SMs
+  std::string stuck_sms() const;  // each SM with warps left, described ("" when none)
   // Streams (gpu_streams.cpp).
   struct StreamKernel;
   struct StreamRun;

@@ -37,11 +37,10 @@ struct Gpu::StreamRun {
   StreamKernel* head = nullptr;  // the kernel whose CTAs are being handed out
   bool dispatching = false;
   uint32_t next_sm = 0;  // where the next round of a kernel's dispatch begins
-  // The stretch of overlapping kernels: where it starts in `kernels`, how many of them run, and
-  // the counters when it began. `open` stays true after the last one finished until the next
-  // kernel starts or the run drains, so that traffic still in flight counts in it.
+  // The stretch of overlapping kernels: where it starts in `kernels`, and the counters when it
+  // began. `open` stays true after its last kernel finished until the next kernel starts or the
+  // run drains, so that traffic still in flight counts in it.
   size_t stretch_first = 0;
-  uint32_t running = 0;
   bool open = false;
   StatRegistry::Snapshot before;
   uint64_t dirty_before = 0;
@@ -69,18 +68,13 @@ std::unique_ptr<KernelSource> Gpu::run_streams(std::unique_ptr<KernelSource> fir
   batch_.allow_parallel(false);
   ran_parallel_ = false;
   sampler_.reset();
-  clusters_.start_kernel(
-      spec_.clusters.barrier_latency, [this](uint32_t sm, uint32_t warp, Cycle at) { sms_[sm]->release_cluster_wait(warp, at); },
-      [this](uint32_t sm, uint32_t slot, const MbarrierSignal& signal, Cycle at) { sms_[sm]->mbarrier_signal(slot, signal, at); },
-      [this](uint32_t sm, Cycle earliest, Cycle interval) { return sms_[sm]->hold_tensor_for_peer(earliest, interval); });
+  start_clusters();
   const Cycle start = ran_before_ ? engine_.now() + 1 : 0;
   ran_before_ = true;
   dispatch_streams(start);
   engine_.run(nullptr);
 
-  std::string stuck;
-  for (const auto& sm : sms_)
-    if (!sm->idle()) stuck += "\n" + sm->describe_state();
+  std::string stuck = stuck_sms();
   for (const auto& k : run.kernels) {
     if (!k->finished && stuck.empty()) {
       stuck = "\nkernel '" + k->run.info.name + "': " + std::to_string(k->done) + " of " + std::to_string(k->total) + " CTAs completed";
@@ -192,14 +186,15 @@ bool Gpu::start_stream_kernel() {
   k->source->resident_ctas(resident_ctas(spec_, k->run.info, k->run.occupancy));
   k->footprint = footprint(k->run.info, k->run.occupancy);
   k->total = k->run.info.grid.count();
-  if (run.open && run.running == 0) close_stretch();
+  const bool stretch_over = std::all_of(run.kernels.begin() + static_cast<std::ptrdiff_t>(run.stretch_first), run.kernels.end(),
+                                       [](const auto& s) { return s->finished; });
+  if (run.open && stretch_over) close_stretch();
   if (!run.open) {
     run.open = true;
     run.stretch_first = run.kernels.size();
     run.before = stats_.snapshot();
     run.dirty_before = memory_.l2_dirty_bytes();
   }
-  ++run.running;
   run.head = k.get();
   run.kernels.push_back(std::move(k));
   return true;
@@ -229,7 +224,6 @@ void Gpu::kernel_finished(StreamKernel& k) {
   k.run.ctas = k.done;
   k.run.end = k.last_retire + 1;
   if (observer_) observer_->kernel_finished(k.run.info, k.run.end);
-  --streams_->running;
 }
 
 void Gpu::close_stretch() {

@@ -70,20 +70,19 @@ void PtxWorkload::add_launch(MapReader& r, const fs::path& dir) {
   l->dynamic_shared_bytes = static_cast<uint32_t>(r.integer_or("dynamic_shared_bytes", 0, 0, 1 << 20));
   l->registers_per_thread = static_cast<uint32_t>(r.integer_or("registers_per_thread", 32, 1, 255));
   l->cooperative = r.boolean_or("cooperative", false);
-  if (r.has("stream")) {
-    l->stream = r.string("stream");
-    if (l->stream.empty() || l->stream.find_first_of(" \t\n#") != std::string::npos) {
-      config_error(r.location("stream"), "a stream is named by one word (no spaces or '#'), got '" + l->stream + "'");
+  // Streams are named by one word, as a trace's .stream line writes them.
+  auto stream_name = [](const std::string& name, const SourceLocation& where) {
+    if (name.empty() || name.find_first_of(" \t\n#") != std::string::npos) {
+      config_error(where, "a stream is named by one word (no spaces or '#'), got '" + name + "'");
     }
-  }
+    return name;
+  };
+  if (r.has("stream")) l->stream = stream_name(r.string("stream"), r.location("stream"));
   if (r.has("wait_for")) {
     if (l->stream.empty()) {
       config_error(r.location("wait_for"), "wait_for needs a stream: a launch in the default stream waits for every launch before it");
     }
-    for (const auto& [name, where] : r.string_list("wait_for")) {
-      if (name.empty() || name.find_first_of(" \t\n#") != std::string::npos) config_error(where, "a stream is named by one word, got '" + name + "'");
-      l->waits_for.push_back(name);
-    }
+    for (const auto& [name, where] : r.string_list("wait_for")) l->waits_for.push_back(stream_name(name, where));
   }
   const KernelMatch match = find_kernel(module_, l->kernel);
   if (match.candidates.size() > 1) {
