@@ -136,6 +136,10 @@ struct HbmSpec {
   // per t_faw_ns (0: not modelled). A channel's banks split evenly into pseudo_channels.
   double t_rrd_ns = 0, t_faw_ns = 0;
   uint32_t pseudo_channels = 1;
+  // The controller (mem/dram_controller.h): FR-FCFS lets a request to a bank's open row go ahead
+  // of older ones to other rows; only the scheduler_queue oldest requests of a channel are looked at.
+  bool fr_fcfs = true;
+  uint32_t scheduler_queue = 64;
   double peak_bytes_per_second() const { return bus_width_bits / 8.0 * data_rate_gtps * 1e9; }
 };
 

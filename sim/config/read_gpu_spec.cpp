@@ -167,6 +167,10 @@ void read_memory(MapReader& root, GpuSpec& s) {
     const std::string refresh = r.string("refresh");
     if (refresh != "all_bank" && refresh != "per_bank") config_error(r.location("refresh"), "memory.hbm.refresh must be all_bank or per_bank, not '" + refresh + "'");
     mem.hbm.per_bank_refresh = refresh == "per_bank";
+    const std::string scheduler = r.string_or("scheduler", "fr_fcfs");
+    if (scheduler != "fr_fcfs" && scheduler != "fcfs") config_error(r.location("scheduler"), "memory.hbm.scheduler must be fr_fcfs or fcfs, not '" + scheduler + "'");
+    mem.hbm.fr_fcfs = scheduler == "fr_fcfs";
+    mem.hbm.scheduler_queue = static_cast<uint32_t>(r.integer_or("scheduler_queue", 64, 1, 4096));
     if (mem.hbm.t_refi_ns > 0 && mem.hbm.t_rfc_ns >= mem.hbm.t_refi_ns) config_error(r.location("t_rfc_ns"), "memory.hbm.t_rfc_ns must be shorter than t_refi_ns");
     if (mem.hbm.row_bytes & (mem.hbm.row_bytes - 1)) config_error(r.location("row_bytes"), "memory.hbm.row_bytes must be a power of two");
     r.finish();

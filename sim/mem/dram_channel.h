@@ -2,10 +2,8 @@
 // One HBM channel: banks with an open row each (open-page policy), the activate / precharge /
 // column-access timings, the activation window (tRRD, tFAW), refresh, and a data bus shared by
 // the banks. Requests are
-// served in the order they arrive at the controller (first come, first served per bank; banks
-// overlap their row operations with each other's data transfers). FR-FCFS would reorder row hits
-// ahead of misses; it is not modelled because the memory side hands requests over in address
-// order for streams, where reordering has little to find (docs/memory-model.md).
+// served in the order the controller hands them over (dram_controller.h picks it: FR-FCFS or
+// FCFS); banks overlap their row operations with each other's data transfers.
 #include <cstdint>
 #include <vector>
 
@@ -48,6 +46,14 @@ class DramChannel {
   Cycle access(Cycle arrival, uint32_t bank, uint64_t row, uint64_t bytes, RowResult* result = nullptr);
 
   const Stats& stats() const { return stats_; }
+  uint32_t banks() const { return static_cast<uint32_t>(banks_.size()); }
+  // The first cycle at which `bank` can take its next column command.
+  Cycle bank_ready(uint32_t bank) const { return (banks_[bank].ready + kScale - 1) / kScale; }
+  // Whether `row` is open in `bank` at cycle `at` (a refresh since the last access has closed it).
+  bool row_open(uint32_t bank, uint64_t row, Cycle at) const {
+    const Bank& b = banks_[bank];
+    return b.row == row && refreshes_before(at * kScale, bank) <= b.refreshes;
+  }
 
  private:
   static constexpr uint64_t kNoRow = ~uint64_t{0};

@@ -39,8 +39,10 @@ MemorySystem::MemorySystem(const GpuSpec& spec, Engine& engine, StatRegistry& st
   timing.ras = cycles(m.hbm.t_ras_ns), timing.refi = cycles(m.hbm.t_refi_ns), timing.rfc = cycles(m.hbm.t_rfc_ns);
   timing.per_bank_refresh = m.hbm.per_bank_refresh;
   timing.rrd = cycles(m.hbm.t_rrd_ns), timing.faw = cycles(m.hbm.t_faw_ns), timing.activate_groups = m.hbm.pseudo_channels;
-  channels_.assign(m.hbm.channels, DramChannel(channel_bytes_per_cycle, timing));
+  const DramPolicy policy = m.hbm.fr_fcfs ? DramPolicy::kFrFcfs : DramPolicy::kFcfs;
+  channels_.assign(m.hbm.channels, DramController(channel_bytes_per_cycle, timing, policy, m.hbm.scheduler_queue));
   channel_bytes_.assign(m.hbm.channels, 0);
+  channel_turn_.assign(m.hbm.channels, kNever);
   sm_request_ports_.assign(spec.topology.sms, BandwidthGate(double(m.interconnect.bytes_per_clk_per_sm)));
   sm_response_ports_.assign(spec.topology.sms, BandwidthGate(double(m.interconnect.bytes_per_clk_per_sm)));
 
@@ -56,13 +58,16 @@ MemorySystem::MemorySystem(const GpuSpec& spec, Engine& engine, StatRegistry& st
   stats.add("gpu.dram.bytes_written", &stats_.dram_bytes_written, "bytes", "bytes written to HBM (L2 write-backs)");
   for (uint32_t c = 0; c < m.hbm.channels; ++c) {
     const std::string channel = "gpu.dram.channel[" + std::to_string(c) + "].";
-    const DramChannel::Stats& row = channels_[c].stats();
+    const DramChannel::Stats& row = channels_[c].channel_stats();
+    const DramController::Stats& order = channels_[c].stats();
     stats.add(channel + "bytes", &channel_bytes_[c], "bytes", "bytes moved by this HBM channel");
     stats.add(channel + "row_hits", &row.row_hits, "accesses", "accesses to the row already open in their bank");
     stats.add(channel + "row_empty", &row.row_empty, "accesses", "accesses to a bank with no open row (activate only)");
     stats.add(channel + "row_conflicts", &row.row_conflicts, "accesses", "accesses that closed another row first (precharge + activate)");
     stats.add(channel + "refresh_wait_cycles", &row.refresh_wait_cycles, "cycles", "cycles requests waited for their bank's refresh to end");
     stats.add(channel + "activate_wait_cycles", &row.activate_wait_cycles, "cycles", "cycles activates waited for the activation window (tRRD, tFAW)");
+    stats.add(channel + "reordered", &order.reordered, "accesses", "row hits the controller served ahead of an older request to the same bank (FR-FCFS)");
+    stats.add(channel + "queue_cycles", &order.queue_cycles, "cycles", "summed cycles requests waited in the controller's queue for their bank");
   }
 }
 
@@ -87,11 +92,38 @@ uint32_t MemorySystem::dram_bank_of(uint64_t line) const {
   return static_cast<uint32_t>(mix(dram_row_of(line) * 2 + 1) % spec_.memory.hbm.banks_per_channel);
 }
 
-Cycle MemorySystem::dram_access(uint64_t line, Cycle arrival, uint64_t bytes) {
-  const uint32_t channel = channel_of(line);
-  const Cycle done = channels_[channel].access(arrival, dram_bank_of(line), dram_row_of(line), bytes);
-  channel_bytes_[channel] += bytes;
-  return done;
+void MemorySystem::dram_enqueue(uint64_t line, Cycle arrival, uint64_t bytes, uint64_t tag) {
+  const uint32_t c = channel_of(line);
+  channels_[c].enqueue(DramController::Request{arrival, dram_bank_of(line), dram_row_of(line), bytes, tag});
+  channel_bytes_[c] += bytes;
+  update_turn(c);
+}
+
+void MemorySystem::update_turn(uint32_t c) {
+  const Cycle turn = channels_[c].next_decision();
+  if (turn == channel_turn_[c]) return;
+  if (channel_turn_[c] != kNever) turns_.erase({channel_turn_[c], c});
+  if (turn != kNever) turns_.insert({turn, c});
+  channel_turn_[c] = turn;
+}
+
+void MemorySystem::issue_dram(uint32_t c, Cycle now) {
+  issued_.clear();
+  channels_[c].issue_until(now, issued_);
+  update_turn(c);
+  for (const auto& [tag, done] : issued_) {
+    if (tag == kWriteTag) continue;
+    const auto id_of_fetch = static_cast<uint32_t>(tag);
+    const L2Mshrs::Fetch& fetch = mshrs_.fetch(id_of_fetch);
+    const Cycle arrives = done + spec_.memory.hbm.latency;
+    slices_[fetch.slice].settle(fetch.line, fetch.way, id_of_fetch, arrives);
+    mshrs_.close_fetch(id_of_fetch, waiters_);
+    for (const auto& [id, extra] : waiters_) {
+      auto& response = mshrs_.response(id);
+      response.data = std::max(response.data, arrives + extra);
+      if (--response.outstanding == 0) finish(id);
+    }
+  }
 }
 
 void MemorySystem::send(const MemRequest& request, Cycle depart) {
@@ -111,7 +143,11 @@ Cycle MemorySystem::tick(Cycle now) {
     inbox_.pop();
     handle(r, now);
   }
-  return inbox_.empty() ? kNever : inbox_.top().arrival;
+  // Requests handled above reach HBM at or after now, so every request a bank could take by now
+  // is already queued.
+  while (!turns_.empty() && turns_.begin()->first <= now) issue_dram(turns_.begin()->second, now);
+  const Cycle next_arrival = inbox_.empty() ? kNever : inbox_.top().arrival;
+  return std::min(next_arrival, turns_.empty() ? kNever : turns_.begin()->first);
 }
 
 void MemorySystem::handle(const MemRequest& r, Cycle now) {
@@ -126,22 +162,22 @@ void MemorySystem::handle(const MemRequest& r, Cycle now) {
 
   switch (r.op) {
     case MemOp::kRead: {
-      Cycle data = read_sectors(r.line, r.sectors, lookup_done, partition, r.evict_first);
-      respond(r, data, r.sectors);
+      const uint32_t response = mshrs_.open_response(r, slice, lookup_done);
+      read_sectors(r.line, r.sectors, lookup_done, partition, r.evict_first, response);
+      if (mshrs_.response(response).outstanding == 0) finish(response);
       break;
     }
     case MemOp::kAtomic:
     case MemOp::kReduce: {
       ++stats_.atomics;
       stats_.atomic_ops += r.ops;
-      // The slice's atomic unit performs the lanes' read-modify-writes one after another once the
-      // data is there: same-address atomics from many warps queue here.
-      Cycle data = atomic_units_[slice].serve(read_sectors(r.line, r.sectors, lookup_done, partition), r.ops);
+      const uint32_t response = mshrs_.open_response(r, slice, lookup_done);
+      read_sectors(r.line, r.sectors, lookup_done, partition, false, response);
       auto& cache = slices_[slice];
       int way = cache.find(r.line);
       if (way >= 0) cache.mark_dirty(r.line, way, r.sectors);
       drop_other_copies(r.line, partition);
-      respond(r, data, r.op == MemOp::kAtomic ? r.sectors : 0);
+      if (mshrs_.response(response).outstanding == 0) finish(response);
       break;
     }
     case MemOp::kWrite: {
@@ -164,11 +200,23 @@ void MemorySystem::handle(const MemRequest& r, Cycle now) {
   }
 }
 
+void MemorySystem::finish(uint32_t id) {
+  const L2Mshrs::Response response = mshrs_.response(id);
+  mshrs_.close_response(id);
+  const MemRequest& r = response.request;
+  if (r.op == MemOp::kRead) return respond(r, response.data, r.sectors);
+  // The slice's atomic unit performs the lanes' read-modify-writes one after another once the
+  // data is there: same-address atomics from many warps queue here.
+  const Cycle done = atomic_units_[response.slice].serve(response.data, r.ops);
+  respond(r, done, r.op == MemOp::kAtomic ? r.sectors : 0);
+}
+
 // A read in the requester's partition; what it lacks comes from another partition's copy (after
 // the far-partition latency) before HBM is asked.
-Cycle MemorySystem::read_sectors(uint64_t line, uint32_t sectors, Cycle lookup_done, uint32_t partition, bool evict_first) {
+void MemorySystem::read_sectors(uint64_t line, uint32_t sectors, Cycle lookup_done, uint32_t partition, bool evict_first, uint32_t response) {
   const auto& m = spec_.memory;
-  auto& cache = slices_[slice_in(line, partition)];
+  const uint32_t slice = slice_in(line, partition);
+  auto& cache = slices_[slice];
   stats_.sector_reads += static_cast<uint64_t>(std::popcount(sectors));
   int way = cache.find(line);
   uint32_t present = way >= 0 ? cache.valid_sectors(line, way) : 0;
@@ -176,11 +224,14 @@ Cycle MemorySystem::read_sectors(uint64_t line, uint32_t sectors, Cycle lookup_d
   for (uint32_t s = 0; s < cache.sectors_per_line(); ++s) {
     if ((sectors & present) & (1u << s)) {
       ++stats_.sector_read_hits;
-      data = std::max(data, cache.sector_ready(line, way, static_cast<int>(s)));
+      const Cycle ready = cache.sector_ready(line, way, static_cast<int>(s));
+      // On its way from HBM, its bank not having taken the fetch yet: wait for the fetch.
+      if (SectoredCache::is_pending(ready)) mshrs_.wait_for(SectoredCache::fetch_of(ready), response, 0);
+      else data = std::max(data, ready);
     }
   }
   uint32_t missing = sectors & ~present;
-  uint32_t from_far = 0;
+  uint32_t from_far = 0, far_pending = 0;
   Cycle far_data = lookup_done;
   for (uint32_t other = 0; other < partitions_ && missing & ~from_far; ++other) {
     if (other == partition) continue;
@@ -190,8 +241,18 @@ Cycle MemorySystem::read_sectors(uint64_t line, uint32_t sectors, Cycle lookup_d
     const uint32_t found = far_way >= 0 ? far.valid_sectors(line, far_way) & missing & ~from_far : 0;
     if (!found) continue;
     const Cycle served = far_ports_[far_slice].serve(lookup_done, uint64_t(std::popcount(found)) * m.sector_bytes);
-    for (uint32_t s = 0; s < far.sectors_per_line(); ++s)
-      if (found & (1u << s)) far_data = std::max(far_data, std::max(served, far.sector_ready(line, far_way, static_cast<int>(s))));
+    far_data = std::max(far_data, served);
+    for (uint32_t s = 0; s < far.sectors_per_line(); ++s) {
+      if (!(found & (1u << s))) continue;
+      const Cycle ready = far.sector_ready(line, far_way, static_cast<int>(s));
+      if (SectoredCache::is_pending(ready)) {
+        // Copied over once it arrives there; this partition does not keep a copy of it.
+        mshrs_.wait_for(SectoredCache::fetch_of(ready), response, m.l2.far_partition_extra_latency);
+        far_pending |= 1u << s;
+      } else {
+        far_data = std::max(far_data, ready);
+      }
+    }
     far.touch(line, far_way);
     from_far |= found;
   }
@@ -208,23 +269,26 @@ Cycle MemorySystem::read_sectors(uint64_t line, uint32_t sectors, Cycle lookup_d
       way = cache.allocate(line, victim);
       evict(victim, lookup_done, partition);
     }
-    if (from_far) cache.fill(line, way, from_far, far_data);
+    if (const uint32_t copied = from_far & ~far_pending) cache.fill(line, way, copied, far_data);
     const uint32_t from_dram = missing & ~from_far;
     if (from_dram) {
       uint64_t bytes = uint64_t(std::popcount(from_dram)) * m.sector_bytes;
-      Cycle arrives = dram_access(line, lookup_done, bytes) + m.hbm.latency;
       stats_.dram_bytes_read += bytes;
-      cache.fill(line, way, from_dram, arrives);
-      data = std::max(data, arrives);
+      const uint32_t fetch = mshrs_.open_fetch(line, slice, way);
+      cache.fill(line, way, from_dram, SectoredCache::pending(fetch));
+      mshrs_.wait_for(fetch, response, 0);
+      dram_enqueue(line, lookup_done, bytes, fetch);
     }
   }
   cache.use(line, way, evict_first);
-  return data;
+  auto& r = mshrs_.response(response);
+  r.data = std::max(r.data, data);
 }
 
 // With partitions, a line leaving one partition moves to the next one (which keeps what its own
 // SMs and the other partitions let go of: together they hold a working set as large as the whole
-// L2); what leaves that one, if dirty, is written to HBM.
+// L2); what leaves that one, if dirty, is written to HBM. Sectors still on their way from HBM
+// move as if they had arrived (their fetch still answers its own waiters).
 void MemorySystem::evict(const SectoredCache::Victim& victim, Cycle when, uint32_t partition) {
   if (!victim.valid) return;
   if (partitions_ == 1) return write_back(victim, when);
@@ -257,7 +321,7 @@ void MemorySystem::drop_other_copies(uint64_t line, uint32_t partition) {
 void MemorySystem::write_back(const SectoredCache::Victim& victim, Cycle when) {
   if (!victim.valid || !victim.dirty_sectors) return;
   uint64_t bytes = uint64_t(std::popcount(victim.dirty_sectors)) * spec_.memory.sector_bytes;
-  dram_access(victim.line, when, bytes);
+  dram_enqueue(victim.line, when, bytes, kWriteTag);
   stats_.dram_bytes_written += bytes;
 }
 
@@ -276,7 +340,10 @@ void MemorySystem::respond(const MemRequest& r, Cycle leave_l2, uint32_t data_se
 
 std::string MemorySystem::describe_state() const {
   std::ostringstream s;
-  s << name() << ": " << inbox_.size() << " requests in flight to L2";
+  size_t waiting = 0;
+  for (const auto& c : channels_) waiting += c.waiting();
+  s << name() << ": " << inbox_.size() << " requests in flight to L2, " << waiting << " waiting for an HBM bank, "
+    << mshrs_.responses_waiting() << " responses waiting for HBM";
   return s.str();
 }
 

@@ -6,8 +6,11 @@
 // L2 partitions (A100 and later): each partition caches for the SMs wired to it; a line another
 // partition holds is copied over after the far-partition latency, and lines a partition evicts
 // move to the next one (docs/memory-model.md). HBM channels have banks with row buffers,
-// activate/precharge/column timings and refresh (dram_channel.h). Atomics read their sectors,
-// then each slice's atomic unit performs the lane operations one per clock (configurable).
+// activate/precharge/column timings and refresh (dram_channel.h), and a controller that picks
+// which waiting request a bank serves next (dram_controller.h: FR-FCFS or FCFS); reads waiting
+// for HBM, and the responses waiting for them, are L2's MSHRs (l2_mshrs.h). Atomics read their
+// sectors, then each slice's atomic unit performs the lane operations one per clock (configurable).
+#include <set>
 #include <cstdint>
 #include <queue>
 #include <vector>
@@ -16,7 +19,8 @@
 #include "engine/component.h"
 #include "engine/engine.h"
 #include "mem/bandwidth_gate.h"
-#include "mem/dram_channel.h"
+#include "mem/dram_controller.h"
+#include "mem/l2_mshrs.h"
 #include "mem/mem_request.h"
 #include "mem/sectored_cache.h"
 #include "stats/stat_registry.h"
@@ -51,13 +55,22 @@ class MemorySystem : public Component {
     MemRequest request;
     bool operator>(const InFlight& o) const { return arrival != o.arrival ? arrival > o.arrival : sequence > o.sequence; }
   };
+  static constexpr uint64_t kWriteTag = ~uint64_t{0};  // a write-back: nothing waits for it
   void handle(const MemRequest& r, Cycle now);
-  // Looks up (and on a miss fetches) `sectors` of `line`; returns when the data is in L2.
-  Cycle read_sectors(uint64_t line, uint32_t sectors, Cycle lookup_done, uint32_t partition, bool evict_first = false);
+  // Looks up (and on a miss fetches) `sectors` of `line` for `response`: what is in L2 or on its
+  // way at a known time moves the response's data time; sectors HBM has still to deliver make it
+  // wait for their fetch.
+  void read_sectors(uint64_t line, uint32_t sectors, Cycle lookup_done, uint32_t partition, bool evict_first, uint32_t response);
+  // Answers a response whose data is all there (or known to arrive): atomics take their turn at
+  // the slice's atomic unit first.
+  void finish(uint32_t response);
   void evict(const SectoredCache::Victim& victim, Cycle when, uint32_t partition);
   void drop_other_copies(uint64_t line, uint32_t partition);
   void write_back(const SectoredCache::Victim& victim, Cycle when);
-  Cycle dram_access(uint64_t line, Cycle arrival, uint64_t bytes);
+  void dram_enqueue(uint64_t line, Cycle arrival, uint64_t bytes, uint64_t tag);
+  // Lets channel c's banks take the requests whose turn has come by `now`, and answers those waiting.
+  void issue_dram(uint32_t c, Cycle now);
+  void update_turn(uint32_t c);
   void respond(const MemRequest& r, Cycle leave_l2, uint32_t data_sectors);
 
   const GpuSpec& spec_;
@@ -76,7 +89,12 @@ class MemorySystem : public Component {
   // every later near request to the slice (a 2-5x collapse of re-reading data larger than L2).
   std::vector<BandwidthGate> far_ports_;
   std::vector<BandwidthGate> atomic_units_;  // per slice: lane operations per clock
-  std::vector<DramChannel> channels_;
+  std::vector<DramController> channels_;
+  L2Mshrs mshrs_;
+  std::set<std::pair<Cycle, uint32_t>> turns_;  // (next decision, channel) of channels with requests waiting
+  std::vector<Cycle> channel_turn_;             // per channel: its entry in turns_, or kNever
+  std::vector<DramController::Issued> issued_;  // scratch
+  L2Mshrs::Waiters waiters_;                     // scratch
   std::vector<BandwidthGate> sm_request_ports_;
   std::vector<BandwidthGate> sm_response_ports_;
 

@@ -60,6 +60,13 @@ void SectoredCache::fill(uint64_t line, int way, uint32_t sectors, Cycle ready_a
   }
 }
 
+void SectoredCache::settle(uint64_t line, int way, uint32_t fetch, Cycle ready_at) {
+  const size_t s = slot(line, way);
+  if (tags_[s] != line + 1) return;
+  for (uint32_t i = 0; i < sectors_; ++i)
+    if ((lines_[s].valid & (1u << i)) && ready_[s * sectors_ + i] == pending(fetch)) ready_[s * sectors_ + i] = ready_at;
+}
+
 void SectoredCache::invalidate(uint64_t line, int way) {
   const size_t s = slot(line, way);
   dirty_sectors_ -= static_cast<uint64_t>(std::popcount(lines_[s].dirty));

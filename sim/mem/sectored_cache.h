@@ -20,7 +20,12 @@ class SectoredCache {
   };
 
   // `track_ready` keeps a per-sector cycle at which its data arrives (used by L2 to merge
-  // requests for sectors still being filled).
+  // requests for sectors still being filled). A sector filled with ready_at = pending(id) is on
+  // its way at a time not known yet, from the owner's fetch `id`; settle() gives it its time.
+  static constexpr Cycle kPendingBit = Cycle{1} << 63;
+  static constexpr Cycle pending(uint32_t fetch) { return kPendingBit | fetch; }
+  static constexpr bool is_pending(Cycle ready) { return (ready & kPendingBit) && ready != kNever; }
+  static constexpr uint32_t fetch_of(Cycle ready) { return static_cast<uint32_t>(ready); }
   SectoredCache(uint64_t size_bytes, uint32_t associativity, uint32_t line_bytes, uint32_t sector_bytes, bool track_ready);
 
   // Returns the way holding `line`, or -1. Does not change LRU order.
@@ -41,6 +46,9 @@ class SectoredCache {
     l.dirty |= sectors;
   }
   void invalidate(uint64_t line, int way);
+  // Gives the sectors of `line` still waiting for `fetch` their arrival cycle, if `way` still
+  // holds the line (the way it was filled in: no search of the set).
+  void settle(uint64_t line, int way, uint32_t fetch, Cycle ready_at);
 
   // Dirty sectors held now: what a write-back cache still owes memory (sampled runs use it to
   // tell stores absorbed by L2 from stores written to DRAM; report/kernel_summary.cpp).

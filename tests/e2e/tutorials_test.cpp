@@ -342,7 +342,7 @@ TEST(Tutorials, KernelBugs) {
   // 1. The race: seven findings, one per unrolled step; the first two across warps.
   auto r = run_cli({"run", "--arch", "h100", source_path("traces/tutorials/bug_race.launch.yaml"), "-q"});
   EXPECT_EQ(r.exit_code, 6);
-  EXPECT_NE(r.err.find("kernel_bugs.sm_90.ptx:74: thread (0,0,0) of CTA (0,0,0) reads shared 0x100, which thread (64,0,0) of CTA (0,0,0) "
+  EXPECT_NE(r.err.find("kernel_bugs.sm_90.ptx:74: thread (32,0,0) of CTA (2,0,0) reads shared 0x180, which thread (96,0,0) of CTA (2,0,0) "
                        "wrote at "),
             std::string::npos)
       << r.err;
@@ -367,7 +367,7 @@ TEST(Tutorials, KernelBugs) {
   r = run_cli({"run", "--arch", "h100", source_path("traces/tutorials/bug_uninitialized.launch.yaml"), "-q"});
   EXPECT_EQ(r.exit_code, 6);
   EXPECT_NE(r.err.find("warpsim: uninitialized-global-read: "), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("kernel_bugs.sm_90.ptx:236: thread (0,0,0) of CTA (0,0,0) reads byte 0 of "
+  EXPECT_NE(r.err.find("kernel_bugs.sm_90.ptx:236: thread (0,0,0) of CTA (2,0,0) reads byte 0 of "
                        "buffer 'bins', which nothing has written"),
             std::string::npos)
       << r.err;

@@ -1,0 +1,85 @@
+#pragma once
+// One HBM channel's controller: the requests waiting for their bank, and the policy that picks
+// which one a bank serves next. The channel (dram_channel.h) owns the banks, rows, timings and
+// the bus; this decides the order.
+//
+// A bank takes its next request when it can take a command (dram_channel.h's `ready`) and one has
+// arrived. FR-FCFS (Rixner et al., ISCA 2000) serves the oldest request to the bank's open row
+// first, else the oldest; FCFS serves the oldest. Only the `window` oldest arrived requests of the
+// channel are candidates: the scheduler's queue is finite, and a request beyond it waits outside
+// in arrival order (so a run of row hits cannot pass more than `window` older requests).
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+#include "engine/cycle.h"
+#include "mem/dram_channel.h"
+
+namespace warpsim {
+
+enum class DramPolicy : uint8_t { kFrFcfs, kFcfs };
+
+class DramController {
+ public:
+  struct Request {
+    Cycle arrival = 0;  // reaches the controller
+    uint32_t bank = 0;
+    uint64_t row = 0;
+    uint64_t bytes = 0;
+    uint64_t tag = 0;  // the owner's handle, returned when the request is issued
+  };
+  struct Issued {
+    uint64_t tag;
+    Cycle done;  // the last byte has crossed the bus
+  };
+  struct Stats {
+    uint64_t reordered = 0;   // row hits served ahead of an older request to the same bank
+    uint64_t queue_cycles = 0;  // summed cycles from arrival to the bank taking the request
+  };
+
+  DramController(double bytes_per_cycle, const DramTiming& timing, DramPolicy policy, uint32_t window);
+
+  // `arrival` must not lie before the last cycle passed to issue_until (requests reach the
+  // controller in the future of the memory side's clock, never its past).
+  void enqueue(const Request& request);
+  // Lets every bank whose turn comes at or before `now` take its request, in time order, and
+  // appends what was issued.
+  void issue_until(Cycle now, std::vector<Issued>& issued);
+  // The cycle of the next bank's turn (kNever when nothing waits). May be early after an
+  // enqueue (a spurious turn issues nothing), never late.
+  Cycle next_decision() const { return next_; }
+  size_t waiting() const { return waiting_.size(); }
+
+  const DramChannel::Stats& channel_stats() const { return channel_.stats(); }
+  const Stats& stats() const { return stats_; }
+
+ private:
+  struct Waiting {
+    Request request;
+    uint64_t sequence;  // arrival order among requests with the same arrival cycle
+  };
+  // The earliest turn among banks with a candidate: {cycle, bank}; {kNever, 0} if none.
+  std::pair<Cycle, uint32_t> next_turn() const;
+  // Bookkeeping of the window's candidates per bank.
+  void join_window(const Request& r);
+  void leave_window(uint32_t bank);
+  void update_bank_turn(uint32_t bank);
+  // Index into waiting_ of the request `bank` takes at `turn`; `overtook` says whether it passed
+  // an older request to the same bank.
+  size_t choose(uint32_t bank, Cycle turn, bool& overtook) const;
+
+  DramChannel channel_;
+  DramPolicy policy_;
+  uint32_t window_;
+  uint32_t banks_;
+  std::deque<Waiting> waiting_;  // sorted by (arrival, sequence); most picks are near the front
+  uint64_t sequence_ = 0;
+  Cycle last_turn_ = 0;  // decisions are made in time order
+  Cycle next_ = kNever;
+  std::vector<Cycle> first_;         // per bank: its oldest candidate's arrival (kNever: none)
+  std::vector<uint32_t> in_window_;  // per bank: its candidates
+  std::vector<Cycle> bank_turn_;     // per bank: max(ready, first_), before the last decision counts
+  Stats stats_;
+};
+
+}  // namespace warpsim
