@@ -48,7 +48,7 @@ class DramController {
   // The cycle of the next bank's turn (kNever when nothing waits). May be early after an
   // enqueue (a spurious turn issues nothing), never late.
   Cycle next_decision() const { return next_; }
-  size_t waiting() const { return waiting_.size(); }
+  size_t waiting() const { return in_window_ + outside_.size(); }
 
   const DramChannel::Stats& channel_stats() const { return channel_.stats(); }
   const Stats& stats() const { return stats_; }
@@ -58,27 +58,31 @@ class DramController {
     Request request;
     uint64_t sequence;  // arrival order among requests with the same arrival cycle
   };
+  template <typename Queue>
+  static void insert_sorted(Queue& q, const Waiting& w);
+  void admit(const Waiting& w);
+  void update_bank_turn(uint32_t bank);
   // The earliest turn among banks with a candidate: {cycle, bank}; {kNever, 0} if none.
   std::pair<Cycle, uint32_t> next_turn() const;
-  // Bookkeeping of the window's candidates per bank.
-  void join_window(const Request& r);
-  void leave_window(uint32_t bank);
-  void update_bank_turn(uint32_t bank);
-  // Index into waiting_ of the request `bank` takes at `turn`; `overtook` says whether it passed
-  // an older request to the same bank.
-  size_t choose(uint32_t bank, Cycle turn, bool& overtook) const;
+  // Index into the bank's queue of the request it takes at `turn`.
+  size_t choose(uint32_t bank, Cycle turn) const;
 
   DramChannel channel_;
   DramPolicy policy_;
   uint32_t window_;
   uint32_t banks_;
-  std::deque<Waiting> waiting_;  // sorted by (arrival, sequence); most picks are near the front
+  // The window: the oldest `window_` requests, per bank, each sorted by (arrival, sequence);
+  // the rest wait outside in the same order.
+  std::vector<std::vector<Waiting>> queues_;
+  std::deque<Waiting> outside_;
+  uint32_t in_window_ = 0;
+  // No request in the window is younger than this one (it may have left: a bound, made exact
+  // whenever a request older than it arrives).
+  Waiting youngest_bound_{};
+  std::vector<Cycle> bank_turn_;  // per bank: max(ready, first candidate's arrival); kNever if none
   uint64_t sequence_ = 0;
   Cycle last_turn_ = 0;  // decisions are made in time order
   Cycle next_ = kNever;
-  std::vector<Cycle> first_;         // per bank: its oldest candidate's arrival (kNever: none)
-  std::vector<uint32_t> in_window_;  // per bank: its candidates
-  std::vector<Cycle> bank_turn_;     // per bank: max(ready, first_), before the last decision counts
   Stats stats_;
 };
 

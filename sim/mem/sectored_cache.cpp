@@ -61,10 +61,12 @@ void SectoredCache::fill(uint64_t line, int way, uint32_t sectors, Cycle ready_a
 }
 
 void SectoredCache::settle(uint64_t line, int way, uint32_t fetch, Cycle ready_at) {
-  const size_t s = slot(line, way);
-  if (tags_[s] != line + 1) return;
+  // Only the ready times are looked at (one host cache line): a slot that no longer holds the
+  // line holds none marked with this fetch in a valid sector (filling overwrites the marks, and a
+  // fetch's id is reused only after it has settled), so a stale mark it sets is in an invalid one.
+  Cycle* ready = ready_.data() + slot(line, way) * sectors_;
   for (uint32_t i = 0; i < sectors_; ++i)
-    if ((lines_[s].valid & (1u << i)) && ready_[s * sectors_ + i] == pending(fetch)) ready_[s * sectors_ + i] = ready_at;
+    if (ready[i] == pending(fetch)) ready[i] = ready_at;
 }
 
 void SectoredCache::invalidate(uint64_t line, int way) {

@@ -46,8 +46,8 @@ class SectoredCache {
     l.dirty |= sectors;
   }
   void invalidate(uint64_t line, int way);
-  // Gives the sectors of `line` still waiting for `fetch` their arrival cycle, if `way` still
-  // holds the line (the way it was filled in: no search of the set).
+  // Gives the sectors of `line` still waiting for `fetch` their arrival cycle (`way`: where it
+  // was filled; no search of the set).
   void settle(uint64_t line, int way, uint32_t fetch, Cycle ready_at);
 
   // Dirty sectors held now: what a write-back cache still owes memory (sampled runs use it to
