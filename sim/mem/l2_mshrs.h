@@ -37,14 +37,7 @@ class L2Mshrs {
   using Waiters = std::vector<std::pair<uint32_t, Cycle>>;
 
   uint32_t open_response(const MemRequest& request, uint32_t slice, Cycle known) {
-    uint32_t id;
-    if (free_responses_.empty()) {
-      id = static_cast<uint32_t>(responses_.size());
-      responses_.emplace_back();
-    } else {
-      id = free_responses_.back();
-      free_responses_.pop_back();
-    }
+    const uint32_t id = take_slot(responses_, free_responses_);
     responses_[id] = Response{request, slice, known, 0};
     return id;
   }
@@ -52,14 +45,7 @@ class L2Mshrs {
   void close_response(uint32_t id) { free_responses_.push_back(id); }
 
   uint32_t open_fetch(uint64_t line, uint32_t slice, int way) {
-    uint32_t id;
-    if (free_fetches_.empty()) {
-      id = static_cast<uint32_t>(fetches_.size());
-      fetches_.emplace_back();
-    } else {
-      id = free_fetches_.back();
-      free_fetches_.pop_back();
-    }
+    const uint32_t id = take_slot(fetches_, free_fetches_);
     fetches_[id].line = line, fetches_[id].slice = slice, fetches_[id].way = way;  // waiters is empty, its storage kept
     return id;
   }
@@ -86,6 +72,18 @@ class L2Mshrs {
   size_t responses_waiting() const { return responses_.size() - free_responses_.size(); }
 
  private:
+  // A freed slot if there is one (its storage reused), else a new one.
+  template <typename T>
+  static uint32_t take_slot(std::vector<T>& slots, std::vector<uint32_t>& free) {
+    if (free.empty()) {
+      slots.emplace_back();
+      return static_cast<uint32_t>(slots.size() - 1);
+    }
+    const uint32_t id = free.back();
+    free.pop_back();
+    return id;
+  }
+
   std::vector<Response> responses_;
   std::vector<uint32_t> free_responses_;
   std::vector<Fetch> fetches_;
