@@ -5,9 +5,10 @@
 //
 // A bank takes its next request when it can take a command (dram_channel.h's `ready`) and one has
 // arrived. FR-FCFS (Rixner et al., ISCA 2000) serves the oldest request to the bank's open row
-// first, else the oldest; FCFS serves the oldest. Only the `window` oldest arrived requests of the
-// channel are candidates: the scheduler's queue is finite, and a request beyond it waits outside
-// in arrival order (so a run of row hits cannot pass more than `window` older requests).
+// first, else the oldest; FCFS serves the oldest. Only the `window` oldest requests handed to the
+// channel (by arrival time, whether or not that time has come) are candidates: the scheduler's
+// queue is finite, and a request beyond it waits outside in arrival order (so a run of row hits
+// cannot pass more than `window` older requests).
 #include <cstdint>
 #include <deque>
 #include <vector>
