@@ -4,6 +4,8 @@
 // for a GPU, and the emulator they exercise is covered under the sanitizers by the other tests.
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
+
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
@@ -58,8 +60,9 @@ TEST(ValidationSuite, MeasurementScriptProfilesWithNcuWhenItIsThere) {
   std::filesystem::create_directories(dir.path("bin"));
   dir.write("bin/nvidia-smi", "#!/bin/sh\ncase \"$*\" in *compute_cap*) echo '9.0';; *) echo 'name, driver_version'; echo 'NVIDIA H200, 570';; esac\n");
   // nvcc "builds" a harness that writes a minimal measurements file and logs a --profile run.
-  dir.write("harness", "#!/bin/sh\nwhile [ $# -gt 0 ]; do [ \"$1\" = -o ] && o=$2; [ \"$1\" = --profile ] && echo profile >> " +
-                           dir.path("harness.log") + "; shift; done\necho '{\"gpu\": {\"name\": \"NVIDIA H200\"}, \"kernels\": []}' > $o\n");
+  dir.write("harness", "#!/bin/sh\nwhile [ $# -gt 0 ]; do [ \"$1\" = --list ] && { printf 'k\\tfam\\tk.launch.yaml\\n'; exit 0; }; "
+                      "[ \"$1\" = -o ] && o=$2; [ \"$1\" = --profile ] && echo profile >> " + dir.path("harness.log") +
+                      "; shift; done\necho 'harness: running k' >&2\necho '{\"gpu\": {\"name\": \"NVIDIA H200\"}, \"kernels\": []}' > $o\n");
   dir.write("bin/nvcc", "#!/bin/sh\nwhile [ $# -gt 0 ]; do [ \"$1\" = -o ] && out=$2; shift; done\ncp " + dir.path("harness") + " $out\n");
   dir.write("bin/ncu", "#!/bin/sh\nif [ \"$1\" = --query-metrics ]; then printf '\"Metric\",\"Description\"\\n\"dram__bytes_read\",\"x\"\\n"
                        "\"gpu__time_duration\",\"y\"\\n'; exit 0; fi\n"
@@ -83,6 +86,50 @@ TEST(ValidationSuite, MeasurementScriptProfilesWithNcuWhenItIsThere) {
   const std::string skip = env + "WARPSIM_NCU=0 bash " + script + " " + dir.path("m.json") + " > " + dir.path("out") + " 2>&1";
   ASSERT_EQ(std::system(skip.c_str()), 0) << test::read_file(dir.path("out"));
   EXPECT_FALSE(std::filesystem::exists(dir.path("m.ncu.csv")));
+}
+
+// An entry that takes the harness process down (a sticky CUDA error, its watchdog) costs that
+// entry alone: the script records it as failed with the harness's message, starts a new process
+// after it, and puts the parts together in suite order; the exit status says a check failed.
+TEST(ValidationSuite, MeasurementScriptGoesOnAfterAnEntryThatTakesTheHarnessDown) {
+  test::TempDir dir;
+  std::filesystem::create_directories(dir.path("bin"));
+  dir.write("bin/nvidia-smi", "#!/bin/sh\ncase \"$*\" in *compute_cap,*) echo 'name, compute_cap'; echo 'NVIDIA H200, 9.0';; "
+                            "*compute_cap*) echo '9.0';; *) echo 'NVIDIA H200';; esac\n");
+  // Entries a, crash, hang, d: "crash" exits 1 as CUDA_OK does, "hang" 4 as the watchdog does.
+  dir.write("harness",
+            "#!/bin/sh\nafter=''\nwhile [ $# -gt 0 ]; do case $1 in --list) printf 'a\\tf1\\ta.yaml\\ncrash\\tf2\\tc.yaml\\nhang\\tf2\\th.yaml\\nd\\tf1\\td.yaml\\n'; exit 0;;\n"
+            "  -o) o=$2; shift;; --after) after=$2; shift;; esac; shift; done\n"
+            "echo \"$after\" >> " + dir.path("afters") + "\n"
+            "entries=''; started=$([ -z \"$after\" ] && echo 1 || echo 0)\n"
+            "for n in a crash hang d; do\n"
+            "  if [ $started = 0 ]; then [ $n = \"$after\" ] && started=1; continue; fi\n"
+            "  echo \"harness: running $n\" >&2\n"
+            "  [ $n = crash ] && { echo 'harness: harness.cu:9: an illegal memory access was encountered' >&2; exit 1; }\n"
+            "  [ $n = hang ] && { echo 'harness: hang did not finish within 20 s' >&2; exit 4; }\n"
+            "  entries=\"$entries${entries:+,}{\\\"name\\\": \\\"$n\\\", \\\"check\\\": \\\"passed\\\", \\\"time_us_median\\\": 1}\"\n"
+            "  echo \"{\\\"gpu\\\": {\\\"name\\\": \\\"NVIDIA H200\\\"}, \\\"kernels\\\": [$entries]}\" > $o\n"
+            "done\nexit 0\n");
+  dir.write("bin/nvcc", "#!/bin/sh\nwhile [ $# -gt 0 ]; do [ \"$1\" = -o ] && out=$2; shift; done\ncp " + dir.path("harness") + " $out\n");
+  ASSERT_EQ(std::system(("chmod +x " + dir.path("bin/*") + " " + dir.path("harness")).c_str()), 0);
+  const std::string cmd = "PATH=" + dir.path("bin") + ":$PATH WARPSIM_NCU=0 bash " + test::source_path("tools/validation/run_on_gpu.sh") +
+                          " " + dir.path("m.json") + " > " + dir.path("out") + " 2>&1";
+  const int status = std::system(cmd.c_str());
+  ASSERT_TRUE(WIFEXITED(status)) << test::read_file(dir.path("out"));
+  EXPECT_EQ(WEXITSTATUS(status), 3) << test::read_file(dir.path("out"));
+  EXPECT_EQ(test::read_file(dir.path("afters")), "\ncrash\nhang\n");  // one process, then one after each casualty
+  const nlohmann::json m = nlohmann::json::parse(test::read_file(dir.path("m.json")));
+  ASSERT_EQ(m["kernels"].size(), 4u) << m.dump(1);
+  const char* names[] = {"a", "crash", "hang", "d"};
+  for (size_t i = 0; i < 4; ++i) EXPECT_EQ(m["kernels"][i]["name"], names[i]);
+  EXPECT_EQ(m["kernels"][0]["check"], "passed");
+  EXPECT_EQ(m["kernels"][1]["check"], "FAILED: harness: harness.cu:9: an illegal memory access was encountered");
+  EXPECT_EQ(m["kernels"][1]["family"], "f2");
+  EXPECT_EQ(m["kernels"][1]["launch_file"], "c.yaml");
+  EXPECT_EQ(m["kernels"][2]["check"], "FAILED: harness: hang did not finish within 20 s");
+  EXPECT_EQ(m["kernels"][3]["check"], "passed");
+  EXPECT_EQ(m["gpu"]["name"], "NVIDIA H200");
+  EXPECT_NE(m["gpu"]["nvidia_smi_after"].get<std::string>().find("NVIDIA H200"), std::string::npos);
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -16,6 +17,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 // Every kernel of the suite in this one translation unit (each source exists once; the GPU run
@@ -23,6 +25,7 @@
 #include "kernels/bf16_gemm.cu"
 #include "../../traces/kernels/hgemm_mma.cu"
 #include "kernels/microbench.cu"
+#include "kernels/mma_throughput.cu"
 #include "../../traces/kernels/reduce_sum.cu"
 #include "../../traces/kernels/softmax.cu"
 #include "../../traces/kernels/histogram.cu"
@@ -57,6 +60,18 @@
 
 #include "suite_table.h"
 
+// Reads a buffer several times L2's size before each run, so every run starts with its data out
+// of L2 (and the previous run's dirty lines written back) as warpsim's simulated launch does;
+// reading rather than writing leaves L2 full of clean lines that cost nothing to evict.
+__global__ void evict_l2(const float4* a, size_t n4, float* sink) {
+  float acc = 0.0f;
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n4; i += size_t(gridDim.x) * blockDim.x) {
+    float4 v = __ldcg(a + i);
+    acc += v.x + v.y + v.z + v.w;
+  }
+  if (acc == -1.0f) sink[0] = acc;  // never true: the buffer is zeros
+}
+
 namespace {
 
 struct KernelRef {
@@ -68,7 +83,7 @@ const KernelRef kKernels[] = {
     {"mma_sparse_f16", (const void*)mma_sparse_f16}, {"mma_sparse_int", (const void*)mma_sparse_int}, {"mma_sparse_tf32", (const void*)mma_sparse_tf32},
     {"mma_sparse_e4m3", (const void*)mma_sparse_e4m3}, {"fp8_accumulate", (const void*)fp8_accumulate}, {"prune_24", (const void*)prune_24}, {"pack_metadata", (const void*)pack_metadata},
     {"hgemm_sparse", (const void*)hgemm_sparse}, {"chase", (const void*)chase}, {"chase_shared", (const void*)chase_shared},
-    {"bw_read", (const void*)bw_read}, {"bw_reread", (const void*)bw_reread}, {"bw_write", (const void*)bw_write}, {"bw_copy", (const void*)bw_copy},
+    {"mma_streams_f16", (const void*)mma_streams_f16}, {"mma_streams_s8", (const void*)mma_streams_s8}, {"bw_read", (const void*)bw_read}, {"bw_random", (const void*)bw_random}, {"bw_reread", (const void*)bw_reread}, {"bw_write", (const void*)bw_write}, {"bw_copy", (const void*)bw_copy},
     {"bw_triad", (const void*)bw_triad}, {"fma_chain", (const void*)fma_chain}, {"fma_streams", (const void*)fma_streams},
     {"dfma_streams", (const void*)dfma_streams}, {"sfu_streams", (const void*)sfu_streams},
     {"shared_stride", (const void*)shared_stride}, {"diverge_paths", (const void*)diverge_paths},
@@ -97,6 +112,23 @@ const KernelRef kKernels[] = {
       std::exit(1);                                                                                \
     }                                                                                              \
   } while (0)
+
+// Waits for `event` like cudaEventSynchronize, but gives up after `seconds`: a kernel that never
+// finishes (a lost forward-progress assumption) must not hang the whole measurement. The exit
+// status 4 tells run_on_gpu.sh to record this entry as timed out and go on after it.
+void wait_for(cudaEvent_t event, double seconds, const char* entry) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  for (;;) {
+    const cudaError_t e = cudaEventQuery(event);
+    if (e == cudaSuccess) return;
+    if (e != cudaErrorNotReady) CUDA_OK(e);
+    if (std::chrono::steady_clock::now() > deadline) {
+      std::fprintf(stderr, "harness: %s did not finish within %.0f s\n", entry, seconds);
+      std::exit(4);
+    }
+    std::this_thread::sleep_for(std::chrono::microseconds(50));
+  }
+}
 
 size_t elem_size(const std::string& e) {
   if (e == "f64" || e == "s64" || e == "u64") return 8;
@@ -348,9 +380,11 @@ struct Timing {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string out_path = "results.json", only, smi_before, smi_after;
-  int runs = 20, warmup = 3;
+  std::string out_path = "results.json", only, after, smi_before, smi_after;
+  int runs = 20, warmup = 3, count = -1;
+  double timeout_s = 20;  // per entry's checked run, and per timed run
   bool profile = false;  // under Nsight Compute: each entry's checked run only, nothing timed
+  bool warm_l2 = false;  // --warm-l2: no eviction between runs (data left in L2 by the last run)
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto next = [&]() -> std::string {
@@ -361,10 +395,22 @@ int main(int argc, char** argv) {
     else if (a == "--runs") runs = std::stoi(next());
     else if (a == "--warmup") warmup = std::stoi(next());
     else if (a == "--only") only = next();
+    else if (a == "--after") after = next();
+    else if (a == "--count") count = std::stoi(next());
+    else if (a == "--timeout") timeout_s = std::stod(next());
+    else if (a == "--list") {
+      for (const SuiteEntry& s : kSuite) std::printf("%s\t%s\t%s\n", s.name, s.family, s.launch_file);
+      return 0;
+    }
     else if (a == "--profile") profile = true;
+    else if (a == "--warm-l2") warm_l2 = true;
     else if (a == "--nvidia-smi-before") smi_before = read_text(next());
     else if (a == "--nvidia-smi-after") smi_after = read_text(next());
-    else { std::fprintf(stderr, "usage: harness [-o FILE] [--runs N>=10] [--warmup N] [--only NAME] [--profile] [--nvidia-smi-before FILE] [--nvidia-smi-after FILE]\n"); return 2; }
+    else {
+      std::fprintf(stderr, "usage: harness [-o FILE] [--runs N>=10] [--warmup N] [--only NAME | --after NAME] [--count N] [--timeout S]\n"
+                           "               [--profile] [--warm-l2] [--list] [--nvidia-smi-before FILE] [--nvidia-smi-after FILE]\n");
+      return 2;
+    }
   }
   if (runs < 10) { std::fprintf(stderr, "harness: --runs must be at least 10\n"); return 2; }
   if (profile) runs = warmup = 0;
@@ -387,13 +433,48 @@ int main(int argc, char** argv) {
      << ", \"memory_clock_mhz\": " << mem_clock_khz / 1000 << ", \"l2_bytes\": " << prop.l2CacheSize
      << ", \"cuda_driver_version\": " << driver << ", \"cuda_runtime_version\": " << runtime
      << ",\n          \"nvidia_smi_before\": " << json_string(smi_before) << ",\n          \"nvidia_smi_after\": " << json_string(smi_after)
-     << "},\n  \"runs\": " << runs << ", \"warmup\": " << warmup << ",\n  \"kernels\": [\n";
+     << "},\n  \"runs\": " << runs << ", \"warmup\": " << warmup << ", \"l2_evicted_before_each_run\": " << (warm_l2 || profile ? "false" : "true")
+     << ",\n  \"kernels\": [\n";
   bool first = true, all_passed = true;
+  // Four times L2 (at least 64 MiB) of zeros to read before each run (--warm-l2: none).
+  const size_t evict_bytes = std::max<size_t>(size_t(4) * size_t(prop.l2CacheSize), size_t(64) << 20);
+  float4* evict_buffer = nullptr;
+  float* evict_sink = nullptr;
+  // Not under Nsight Compute: it would profile every eviction, and its own cache control
+  // (--cache-control all, the default) flushes the caches before each profiled kernel.
+  const bool evicting = !warm_l2 && !profile;
+  if (evicting) {
+    CUDA_OK(cudaMalloc(&evict_buffer, evict_bytes));
+    CUDA_OK(cudaMemset(evict_buffer, 0, evict_bytes));
+    CUDA_OK(cudaMalloc(&evict_sink, sizeof(float)));
+  }
+  auto evict = [&]() {
+    if (!evicting) return;
+    evict_l2<<<4 * sms, 512>>>(evict_buffer, evict_bytes / sizeof(float4), evict_sink);
+    CUDA_OK(cudaGetLastError());
+  };
   cudaEvent_t start, stop;
   CUDA_OK(cudaEventCreate(&start));
   CUDA_OK(cudaEventCreate(&stop));
+  // The file is rewritten, complete, after every entry: if a kernel takes the process down (a
+  // sticky CUDA error, the watchdog), the entries before it are kept and run_on_gpu.sh resumes
+  // with --after.
+  auto write_results = [&]() {
+    std::ofstream f(out_path);
+    f << js.str() << "\n  ]\n}\n";
+    return static_cast<bool>(f);
+  };
+  if (!write_results()) { std::fprintf(stderr, "harness: cannot write %s\n", out_path.c_str()); return 1; }
+  bool started = after.empty();
   for (const SuiteEntry& s : kSuite) {
+    if (!started) {
+      started = after == s.name;
+      continue;
+    }
     if (!only.empty() && only != s.name) continue;
+    if (count == 0) break;
+    if (count > 0) --count;
+    std::fprintf(stderr, "harness: running %s\n", s.name);
     std::ostringstream k;
     k << "    {\"name\": " << json_string(s.name) << ", \"family\": " << json_string(s.family) << ", \"launch_file\": " << json_string(s.launch_file);
     if (s.requires_cc > cc) {
@@ -493,9 +574,14 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "%-26s skipped: %s\n", s.name, texture_failure.c_str());
         js << (first ? "" : ",\n") << k.str();
         first = false;
+        if (!write_results()) { std::fprintf(stderr, "harness: cannot write %s\n", out_path.c_str()); return 1; }
         continue;
       }
+      evict();
+      CUDA_OK(cudaEventRecord(start));
       run_all();
+      CUDA_OK(cudaEventRecord(stop));
+      wait_for(stop, timeout_s, s.name);
       CUDA_OK(cudaDeviceSynchronize());
       for (const TextureObject& o : objects)
         if (o.array) copy_array(o, false, texture_failure);
@@ -508,13 +594,26 @@ int main(int argc, char** argv) {
       double worst = 0;
       if (error.empty()) error = check(s, out, worst);
       all_passed &= error.empty();
-      for (int w = 0; w < warmup; ++w) run_all();
+      // Every run starts from the entry's initial buffers, as warpsim's one run does: kernels that
+      // keep state in memory (a scan's ticket counter, atomics' totals) see what they saw the first
+      // time. The copies come before the eviction and outside the timed span.
+      auto restore = [&]() {
+        for (size_t b = 0; b < host.size(); ++b)
+          CUDA_OK(cudaMemcpy(dev_buffers[b], host[b].data(), host[b].size(), cudaMemcpyHostToDevice));
+      };
+      for (int w = 0; w < warmup; ++w) {
+        restore();
+        evict();
+        run_all();
+      }
       Timing t;
       for (int r = 0; r < runs; ++r) {
+        restore();
+        evict();
         CUDA_OK(cudaEventRecord(start));
         run_all();
         CUDA_OK(cudaEventRecord(stop));
-        CUDA_OK(cudaEventSynchronize(stop));
+        wait_for(stop, timeout_s, s.name);
         float ms = 0;
         CUDA_OK(cudaEventElapsedTime(&ms, start, stop));
         t.us.push_back(ms * 1000.0);
@@ -533,10 +632,8 @@ int main(int argc, char** argv) {
     }
     js << (first ? "" : ",\n") << k.str();
     first = false;
+    if (!write_results()) { std::fprintf(stderr, "harness: cannot write %s\n", out_path.c_str()); return 1; }
   }
-  js << "\n  ]\n}\n";
-  std::ofstream f(out_path);
-  f << js.str();
-  if (!f) { std::fprintf(stderr, "harness: cannot write %s\n", out_path.c_str()); return 1; }
+  if (!started) { std::fprintf(stderr, "harness: --after %s: no such entry (--list names them)\n", after.c_str()); return 2; }
   return all_passed ? 0 : 3;
 }

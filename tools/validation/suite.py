@@ -129,6 +129,8 @@ add("l2_reread_near", "bandwidth", "bw_reread", 1056, 256, [buf("a", "f32", 1 <<
     {"out": ("f", [0.0])}, note="8 MiB read 8 times past L1: one L2 partition's half")
 add("l2_reread_far", "bandwidth", "bw_reread", 1056, 256, [buf("a", "f32", 1 << 23, seq(0, 1)), u32(1 << 21), u32(4), buf("out", "f32", 1)],
     {"out": ("f", [0.0])}, note="32 MiB read 4 times past L1: beyond one partition, inside L2 (A100 40 MB, H100/H200 50 MB)")
+add("bw_random", "bandwidth", "bw_random", 264, 256, [buf("a", "u32", 1 << 26), u32(1 << 26), u32(16), buf("out", "u32", 1)],
+    {"out": ("I", [0])}, note="16 random 4-byte reads per thread over 256 MiB: DRAM activations, not the bus, bound it")
 add("bw_copy_low_occupancy", "bandwidth", "bw_copy", 32, 128, [buf("a", "f32", 1 << 22, seq(0, 1)), buf("b", "f32", 1 << 22), u32(1 << 20)],
     {"b": ("seq", (0.0, 1.0))}, note="16 MiB copy by 32 blocks of 4 warps: too few bytes in flight")
 
@@ -210,6 +212,10 @@ add("mma_throughput_s8", "arithmetic", "mma_streams_s8", 132, 256, [u32(MMA_N), 
     note="mma.sync m16n8k32 s8 -> s32, four independent chains per warp")
 
 add("empty_kernel", "baseline", "empty_kernel", 1, 32, [], {}, note="launch cost only; subtracted from every measured time")
+# The same empty kernel over grids like the suite's: what dispatching CTAs to every SM costs
+# beyond the single-CTA launch (the baseline subtracted from every time).
+add("empty_grid_264", "launch", "empty_kernel", 264, 128, [], {}, note="264 empty CTAs of 4 warps (2 per SM on H100/H200)")
+add("empty_grid_1056", "launch", "empty_kernel", 1056, 256, [], {}, note="1056 empty CTAs of 8 warps (8 per SM on H100/H200)")
 
 
 def tolerance(kind):

@@ -51,6 +51,23 @@ extern "C" __global__ void bw_reread(const float4* a, unsigned n4, unsigned laps
   if (acc == -1.0f) out[0] = acc;  // never true for the inputs used; keeps the loads
 }
 
+// Random sector reads: lane t's i-th load reads the 4-byte word at a hash of (t, i) in an n-word
+// buffer (n a power of two, far beyond L2): nearly every load is a sector of its own in a row no
+// other load has open, so the DRAM's activation rate (tRRD, tFAW, tRC per bank), not its bus,
+// bounds the rate. The hash is a fixed integer mix, so warpsim reads the same addresses.
+extern "C" __global__ void bw_random(const unsigned* a, unsigned n, unsigned loads, unsigned* out) {
+  const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned acc = 0;
+  for (unsigned i = 0; i < loads; ++i) {
+    unsigned h = (t * loads + i + 1u) * 0x9E3779B1u;
+    h ^= h >> 15;
+    h *= 0x85EBCA77u;
+    h ^= h >> 13;
+    acc += a[h & (n - 1u)];
+  }
+  if (acc == 1u) out[0] = acc;  // never true: the buffer is zeros; keeps the loads
+}
+
 extern "C" __global__ void bw_write(float4* a, unsigned n4) {
   for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n4; i += gridDim.x * blockDim.x) {
     float f = 4.0f * i;
