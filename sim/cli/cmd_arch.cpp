@@ -81,6 +81,7 @@ void print_show(const LoadedConfig& c, const DerivedPeaks& d) {
             (b.terms ? std::to_string(b.terms) + " per block, " + std::to_string(std::min(23, 23 + b.extra_bits)) + " fraction bits" : "IEEE");
   }
   if (!sums.empty()) std::cout << "    (tensor sums: " << sums << ")\n";
+  if (s.tensor.warp_fp8_via_fp16) std::cout << "    (warp-level FP8 MMAs run as two k16 FP16 MMAs: fp16's sums; wgmma keeps fp8's)\n";
   std::cout << "    HBM             " << fmt("%10.3f TB/s", d.hbm_tbps) << "\n";
   std::cout << "    L2 (all slices) " << fmt("%10.2f TB/s", d.l2_tbps) << "\n";
   std::cout << "    ridge point     " << fmt("%10.1f FLOP/byte (FP32)", d.ridge_fp32);

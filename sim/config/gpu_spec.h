@@ -79,6 +79,10 @@ struct TensorSpec {
   // they are the path to peak (Volta, Ampere). On Hopper only the warpgroup wgmma reaches it.
   double warp_mma_fraction = 1.0;
   std::array<MmaSumSpec, kNumTensorPrecisions> block_sum{};  // by input precision
+  // Warp-level FP8 MMAs run on the FP16 path: each k32 mma.sync is its inputs converted to f16
+  // (exactly) and two k16 FP16 MMAs, so it adds products as fp16's block_sum says, not fp8's
+  // (Hopper: ptxas emits F2FP.F16.E4M3 + two HMMA.16816.F32 for sm_90a). wgmma keeps fp8's.
+  bool warp_fp8_via_fp16 = false;
   bool supports(TensorPrecision p) const { return flops_per_clk_per_sm[static_cast<int>(p)] > 0; }
   bool supports_shape(uint32_t m, uint32_t n, uint32_t k) const {
     for (const auto& s : shapes)

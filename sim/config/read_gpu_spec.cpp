@@ -51,6 +51,7 @@ void read_tensor(MapReader& root, GpuSpec& s) {
   rates.finish();
   s.tensor.structured_sparsity = t.boolean_or("structured_sparsity", false);
   s.tensor.warp_mma_fraction = t.number_or("warp_mma_fraction_of_peak", 1.0, 0.01, 1.0);
+  s.tensor.warp_fp8_via_fp16 = t.boolean_or("warp_fp8_via_fp16", false);
   if (t.has("clock_mhz")) {
     MapReader clocks = t.section("clock_mhz");
     for (const auto& key : clocks.keys()) {

@@ -20,6 +20,9 @@ struct MemRequest {
   uint16_t sm = 0;
   MemOp op = MemOp::kRead;
   uint8_t ops = 1;            // atomics: lane operations on this line (each a read-modify-write at L2)
+  // atomics: the clocks L2's atomic unit spends on them, one per 32-byte sector updated: lanes
+  // to different words of a sector share a clock, lanes to the same word take one each.
+  uint8_t updates = 1;
   bool evict_first = false;   // .cs/.lu: L2 keeps the line as the next to evict in its set
 };
 

@@ -73,6 +73,10 @@ MemorySystem::MemorySystem(const GpuSpec& spec, Engine& engine, StatRegistry& st
 
 uint32_t MemorySystem::partition_of_sm(uint32_t sm) const { return sm_partition_[sm]; }
 
+uint32_t MemorySystem::home_partition(uint64_t line) const {
+  return static_cast<uint32_t>(uint64_t{channel_of(line)} * partitions_ / channels_.size());
+}
+
 uint32_t MemorySystem::slice_in(uint64_t line, uint32_t partition) const {
   return partition * slices_per_partition_ + static_cast<uint32_t>(mix(line) % slices_per_partition_);
 }
@@ -153,10 +157,16 @@ Cycle MemorySystem::tick(Cycle now) {
 void MemorySystem::handle(const MemRequest& r, Cycle now) {
   const auto& m = spec_.memory;
   ++stats_.requests;
-  const uint32_t partition = partition_of_sm(r.sm);
+  // Reads and stores are served by the requester's partition (from its copy of the line). An
+  // atomic is performed at one place whichever SM asks, the line's home partition, so that
+  // same-address atomics from both halves of the GPU queue at one atomic unit; a request from
+  // the other half crosses to it (the far-partition latency).
+  const bool atomic = r.op == MemOp::kAtomic || r.op == MemOp::kReduce;
+  const uint32_t partition = atomic ? home_partition(r.line) : partition_of_sm(r.sm);
+  const Cycle crossing = partition != partition_of_sm(r.sm) ? m.l2.far_partition_extra_latency : 0;
   const uint32_t slice = slice_in(r.line, partition);
   uint32_t sectors = static_cast<uint32_t>(std::popcount(r.sectors));
-  Cycle port_done = slice_ports_[slice].serve(now, uint64_t(sectors) * m.sector_bytes);
+  Cycle port_done = slice_ports_[slice].serve(now + crossing, uint64_t(sectors) * m.sector_bytes);
   stats_.slice_busy_cycles += (uint64_t(sectors) * m.sector_bytes + m.l2.bytes_per_clk_per_slice - 1) / m.l2.bytes_per_clk_per_slice;
   Cycle lookup_done = port_done + m.l2.hit_latency - 1;
 
@@ -207,7 +217,7 @@ void MemorySystem::finish(uint32_t id) {
   if (r.op == MemOp::kRead) return respond(r, response.data, r.sectors);
   // The slice's atomic unit performs the lanes' read-modify-writes one after another once the
   // data is there: same-address atomics from many warps queue here.
-  const Cycle done = atomic_units_[response.slice].serve(response.data, r.ops);
+  const Cycle done = atomic_units_[response.slice].serve(response.data, r.updates);
   respond(r, done, r.op == MemOp::kAtomic ? r.sectors : 0);
 }
 

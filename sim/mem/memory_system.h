@@ -39,6 +39,9 @@ class MemorySystem : public Component {
   std::string describe_state() const override;
 
   uint32_t partition_of_sm(uint32_t sm) const;  // SMs split evenly, in index order
+  // The partition whose memory controllers serve the line (channels split evenly, in index
+  // order): where its atomics are performed, whichever partition asks.
+  uint32_t home_partition(uint64_t line) const;
   uint32_t slice_in(uint64_t line, uint32_t partition) const;
   uint32_t channel_of(uint64_t line) const;
   // Where a line lives inside its channel: a row of row_bytes in each channel holds the lines of

@@ -1,6 +1,7 @@
 #include "sm/load_store_unit.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 
 #include "sm/dsmem.h"
@@ -184,7 +185,10 @@ uint32_t LoadStoreUnit::issue_bulk_store(const WarpInst& inst, uint32_t warp, Cy
       for_each_line(from, from + bytes, m, [&](uint64_t line, uint32_t sectors, uint64_t inside) {
         stats_.bulk_copy_sectors += static_cast<uint64_t>(std::popcount(sectors));
         MemRequest req{line, sectors, warp, sm_id_, reduce ? MemOp::kReduce : MemOp::kWrite};
-        if (reduce) req.ops = static_cast<uint8_t>(std::clamp<uint64_t>(inside / elem, 1, 255));
+        if (reduce) {
+          req.ops = static_cast<uint8_t>(std::clamp<uint64_t>(inside / elem, 1, 255));
+          req.updates = static_cast<uint8_t>(std::max(1, std::popcount(sectors)));  // distinct elements: one update per sector
+        }
         memory_.send(req, sent);
         ++acks;
       });
@@ -221,17 +225,32 @@ bool LoadStoreUnit::issue_atomic(const WarpInst& inst, uint32_t warp, Cycle now,
   bool returns = inst.op->op_class == OpClass::kAtomic;
   uint32_t token = returns ? new_token(warp, inst, looked_up) : 0;
   for (const auto& la : lines_) {
-    // Atomics are performed at L2 (drop any stale L1 copy), one operation per active lane.
+    // Atomics are performed at L2 (drop any stale L1 copy), one operation per active lane; the
+    // atomic unit takes a sector's distinct words in one update and repeats it for each lane
+    // more on the same word (the most-used word of each sector sets its count).
     uint32_t ops = 0;
-    inst.for_each_address([&](int, uint64_t a) { ops += a / m.line_bytes == la.line; });
+    std::array<uint8_t, 4> sector_updates{};
+    std::array<uint64_t, 32> words{};  // the addresses of this line's lanes so far (one per active lane)
+    inst.for_each_address([&](int, uint64_t a) {
+      if (a / m.line_bytes != la.line) return;
+      uint8_t same = 1;
+      for (uint32_t i = 0; i < ops; ++i) same += words[i] == a;
+      words[ops] = a;
+      const uint32_t sector = static_cast<uint32_t>(a % m.line_bytes / m.sector_bytes) % 4;
+      sector_updates[sector] = std::max(sector_updates[sector], same);
+      ++ops;
+    });
     const auto lane_ops = static_cast<uint8_t>(std::max<uint32_t>(1, ops));
+    uint32_t updates = 0;
+    for (uint8_t u : sector_updates) updates += u;
+    MemRequest req{la.line, la.sectors, returns ? token | kDirectToken : warp, sm_id_, returns ? MemOp::kAtomic : MemOp::kReduce, lane_ops};
+    req.updates = static_cast<uint8_t>(std::clamp<uint32_t>(updates, 1, 255));
     if (returns) {
       ++tokens_[token].pending;
-      memory_.send(MemRequest{la.line, la.sectors, token | kDirectToken, sm_id_, MemOp::kAtomic, lane_ops}, looked_up);
     } else {
       ++acks;
-      memory_.send(MemRequest{la.line, la.sectors, warp, sm_id_, MemOp::kReduce, lane_ops}, looked_up);
     }
+    memory_.send(req, looked_up);
   }
   if (returns && lines_.empty()) {
     free_tokens_.push_back(token);

@@ -219,6 +219,7 @@ TEST(Cli, ArchListAndShow) {
       << text.out;
   auto h100 = run_cli({"arch", "show", "h100", "--set", "tensor.block_sum.bf16.terms=0"});
   EXPECT_NE(h100.out.find("bf16 IEEE, tf32 8 per block, 23 fraction bits, fp8 32 per block, 13 fraction bits)"), std::string::npos) << h100.out;
+  EXPECT_NE(h100.out.find("warp-level FP8 MMAs run as two k16 FP16 MMAs"), std::string::npos) << h100.out;
 }
 
 TEST(Cli, HelpAndVersion) {

@@ -441,7 +441,7 @@ TEST(SweepCli, TheFp8AccumulatorSweepShowsErrorFallingWithBits) {
   // |output - reference|, the value `warpsim run` prints. Up to -2 extra bits every two more bits
   // cut the error; from 0 on it is at f32's own level (a few units in the last place: each block's
   // result is truncated to f32 whatever the alignment kept). At H100's own -10 the unpromoted
-  // kernel's error is the tutorial's 0.111.
+  // kernel's error is the tutorial's 0.111 (the sweep turns off warp_fp8_via_fp16 to reach it).
   test::TempDir dir;
   const std::string points = dir.path("points.jsonl");
   ASSERT_EQ(run_cli({"sweep", "plan", test::source_path("traces/sweeps/fp8_accumulator_bits.yaml"), "-o", points}).exit_code, 0);

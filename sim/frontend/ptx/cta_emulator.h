@@ -96,6 +96,7 @@ struct LaunchContext {
   // How the tensor cores add products, by input precision (the config's tensor.block_sum; empty:
   // IEEE arithmetic, one rounding per product).
   MmaSumSpecs mma_sums{};
+  bool warp_fp8_via_fp16 = false;  // GpuSpec::tensor.warp_fp8_via_fp16: mma.sync FP8 adds as two k16 FP16 MMAs
   uint64_t max_warp_instructions = 100'000'000;  // a warp past this is reported as stuck (livelock)
   // OpInfo records for instructions whose shape is known only at run time (tcgen05.mma's comes
   // from its instruction descriptor), by warpsim's full mnemonic; entries never move.

@@ -167,6 +167,7 @@ void PtxWorkload::add_launch(MapReader& r, const fs::path& dir) {
   l->context.findings = &findings_;
   l->context.independent_thread_scheduling = independent_;
   l->context.mma_sums = mma_sums_;
+  l->context.warp_fp8_via_fp16 = warp_fp8_via_fp16_;
   l->context.max_warp_instructions = max_warp_instructions_;
   l->context.run_time_ops = &l->run_time_ops;
   l->context.grid_id = launches_.size() + 1;  // grids numbered in launch order, from 1
@@ -234,7 +235,7 @@ void PtxWorkload::add_tensor_map(MapReader& arg, const Variable& param, uint8_t*
 }
 
 PtxWorkload::PtxWorkload(const std::string& launch_file, const GpuSpec& gpu) : PtxWorkload(launch_file, gpu.compute_capability) {
-  set_mma_sums(gpu.tensor.block_sum);
+  set_mma_sums(gpu.tensor.block_sum, gpu.tensor.warp_fp8_via_fp16);
 }
 
 PtxWorkload::PtxWorkload(const std::string& launch_file, uint32_t cc) {
@@ -431,9 +432,13 @@ void PtxWorkload::set_independent_thread_scheduling(bool on) {
   for (auto& l : launches_) l->context.independent_thread_scheduling = on;
 }
 
-void PtxWorkload::set_mma_sums(const MmaSumSpecs& sums) {
+void PtxWorkload::set_mma_sums(const MmaSumSpecs& sums, bool warp_fp8_via_fp16) {
   mma_sums_ = sums;
-  for (auto& l : launches_) l->context.mma_sums = sums;
+  warp_fp8_via_fp16_ = warp_fp8_via_fp16;
+  for (auto& l : launches_) {
+    l->context.mma_sums = sums;
+    l->context.warp_fp8_via_fp16 = warp_fp8_via_fp16;
+  }
 }
 
 namespace {

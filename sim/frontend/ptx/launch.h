@@ -125,10 +125,11 @@ class PtxWorkload : public Workload {
   size_t next_ = 0;
   const Launch* current_ = nullptr;
   // The GPU's tensor-core arithmetic (TensorSpec::block_sum); without a GpuSpec, IEEE arithmetic.
-  void set_mma_sums(const MmaSumSpecs& sums);
+  void set_mma_sums(const MmaSumSpecs& sums, bool warp_fp8_via_fp16 = false);
 
   bool independent_ = false;
   MmaSumSpecs mma_sums_{};  // set_mma_sums
+  bool warp_fp8_via_fp16_ = false;
   uint64_t max_warp_instructions_ = 100'000'000;
   std::vector<BufferArg> buffers_;
   struct ConstantInit {

@@ -140,7 +140,13 @@ void CtaEmulator::mma_sync(WarpState& w, const EmuInst& in) {
   // can leave float's range.
   const bool exact_products = (f.a == MmaElem::kF16 || f.a == MmaElem::kE4m3 || f.a == MmaElem::kE5m2) &&
                               (f.b == MmaElem::kF16 || f.b == MmaElem::kE4m3 || f.b == MmaElem::kE5m2);
-  const MmaBlockSum sum = mma_block_sum(launch_.mma_sums, block_sum_type(f.a), block_sum_type(f.b), f.d == MmaElem::kF16);
+  // FP8 on a GPU that runs warp-level FP8 MMAs as FP16 ones: f16 holds every e4m3 and e5m2
+  // value, so the conversion is exact, and K is added in k16 MMAs, each a block of its own.
+  const bool fp8 = f.a == MmaElem::kE4m3 || f.a == MmaElem::kE5m2;
+  const bool via_fp16 = fp8 && launch_.warp_fp8_via_fp16;
+  const MmaBlockSum sum = via_fp16 ? mma_block_sum(launch_.mma_sums, "f16", "f16", f.d == MmaElem::kF16)
+                                   : mma_block_sum(launch_.mma_sums, block_sum_type(f.a), block_sum_type(f.b), f.d == MmaElem::kF16);
+  const uint32_t chunk = via_fp16 ? 16 : K;
   const MmaBlockSum::Operand a_terms = sum.split(af.data(), f.rows() * K, true), b_terms = sum.split(bt.data(), cols * K, false);
   for (uint32_t l = 0, n = 0; l < 32; ++l) {
     uint32_t packed = 0;  // an f16 D: two elements per register, the lower-numbered in the low half
@@ -152,7 +158,7 @@ void CtaEmulator::mma_sync(WarpState& w, const EmuInst& in) {
         const float* bcf = &bt[col * K];
         for (uint32_t k = 0; k < K; ++k) acc += arf[k] * bcf[k];
       } else {
-        acc = sum.dot(a_terms, row * K, b_terms, col * K, K, acc);
+        for (uint32_t k0 = 0; k0 < K; k0 += chunk) acc = sum.dot(a_terms, row * K + k0, b_terms, col * K + k0, std::min(chunk, K - k0), acc);
       }
       if (f.d == MmaElem::kF16) {
         packed |= uint32_t{float_to_half(acc)} << (16 * (i % 2));

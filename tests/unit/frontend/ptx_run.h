@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -27,8 +28,10 @@ struct Ran {
   Summary summary;
 };
 
-inline Ran run_launch(const std::string& arch, const std::string& launch) {
+// `tweak` changes the loaded config first (a --set in code).
+inline Ran run_launch(const std::string& arch, const std::string& launch, const std::function<void(GpuSpec&)>& tweak = {}) {
   LoadedConfig c = load_gpu_config(arch);
+  if (tweak) tweak(c.spec);
   Ran r;
   r.workload = std::make_unique<ptx::PtxWorkload>(launch, c.spec);  // as `warpsim run` sets it up
   Gpu gpu(c.spec);
