@@ -296,7 +296,7 @@ std::vector<MicrobenchResult> run_microbenchmarks(const GpuSpec& spec, const Mic
     runner.label("dram_random_reads");
     auto r = runner.simulate({random_reads(4 * spec.topology.sms, 8, 16, 0x100000000ull)});
     add("bandwidth", "DRAM random sector reads", "GB/s", r.summaries.at(0).dram_bandwidth_gbps, "",
-        "32 B per read, each opening a row: activations (tRRD, tFAW; tRAS + tRP per bank) limit it; peak " + std::to_string(int(peak_gbps)) + " GB/s");
+        std::to_string(m.hbm.fetch_bytes) + " B of DRAM per 32 B read, each opening a row: activations (tRRD, tFAW; tRAS + tRP per bank) limit it; peak " + std::to_string(int(peak_gbps)) + " GB/s");
   }
   {
     // L1: every warp reads its own 8 KiB 34 times over (one CTA of 8 warps per SM: 64 KiB,

@@ -144,6 +144,9 @@ struct HbmSpec {
   // of older ones to other rows; only the scheduler_queue oldest requests of a channel are looked at.
   bool fr_fcfs = true;
   uint32_t scheduler_queue = 64;
+  // The smallest read HBM serves an L2 miss: 32 (a sector) or 64 (the aligned pair of sectors, both
+  // filled into L2).
+  uint32_t fetch_bytes = 32;
   double peak_bytes_per_second() const { return bus_width_bits / 8.0 * data_rate_gtps * 1e9; }
 };
 

@@ -172,6 +172,8 @@ void read_memory(MapReader& root, GpuSpec& s) {
     if (scheduler != "fr_fcfs" && scheduler != "fcfs") config_error(r.location("scheduler"), "memory.hbm.scheduler must be fr_fcfs or fcfs, not '" + scheduler + "'");
     mem.hbm.fr_fcfs = scheduler == "fr_fcfs";
     mem.hbm.scheduler_queue = static_cast<uint32_t>(r.integer_or("scheduler_queue", 64, 1, 4096));
+    mem.hbm.fetch_bytes = static_cast<uint32_t>(r.integer_or("fetch_bytes", 32, 32, 64));
+    if (mem.hbm.fetch_bytes != 32 && mem.hbm.fetch_bytes != 64) config_error(r.location("fetch_bytes"), "memory.hbm.fetch_bytes must be 32 or 64");
     if (mem.hbm.t_refi_ns > 0 && mem.hbm.t_rfc_ns >= mem.hbm.t_refi_ns) config_error(r.location("t_rfc_ns"), "memory.hbm.t_rfc_ns must be shorter than t_refi_ns");
     if (mem.hbm.row_bytes & (mem.hbm.row_bytes - 1)) config_error(r.location("row_bytes"), "memory.hbm.row_bytes must be a power of two");
     r.finish();

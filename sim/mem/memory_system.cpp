@@ -280,8 +280,13 @@ void MemorySystem::read_sectors(uint64_t line, uint32_t sectors, Cycle lookup_do
       evict(victim, lookup_done, partition);
     }
     if (const uint32_t copied = from_far & ~far_pending) cache.fill(line, way, copied, far_data);
-    const uint32_t from_dram = missing & ~from_far;
+    uint32_t from_dram = missing & ~from_far;
     if (from_dram) {
+      // A 64-byte fetch brings the other sector of each aligned pair too, where L2 lacks it.
+      if (m.hbm.fetch_bytes == 64) {
+        for (uint32_t pair = 0b11; pair < (1u << cache.sectors_per_line()); pair <<= 2)
+          if (from_dram & pair) from_dram |= pair & ~present & ~from_far;
+      }
       uint64_t bytes = uint64_t(std::popcount(from_dram)) * m.sector_bytes;
       stats_.dram_bytes_read += bytes;
       const uint32_t fetch = mshrs_.open_fetch(line, slice, way);

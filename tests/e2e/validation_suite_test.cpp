@@ -92,8 +92,9 @@ TEST(ValidationSuite, MeasurementScriptProfilesWithNcuWhenItIsThere) {
 // threshold sits just above the result when it was armed, so a model change may only lower the
 // error: lower it when a change does. History: first comparison 54.1% (h200 as shipped before the
 // measurement); with H200's measured 60 MiB L2 54.8%; with 32 B/clk per L2 slice 53.4%; with a
-// 25-cycle shared latency 52.8%; with atomics at their home partition, a sector per update 46.3%.
-constexpr double kH200MapeGate = 46.5;
+// 25-cycle shared latency 52.8%; with atomics at their home partition, a sector per update 46.3%;
+// with 64-byte HBM fetches 44.1%.
+constexpr double kH200MapeGate = 44.5;
 
 TEST(ValidationSuite, AccuracyGateOnTheCommittedH200Measurements) {
   const std::string m = test::source_path("tools/validation/measurements/NVIDIA_H200-20261204-1333.json");

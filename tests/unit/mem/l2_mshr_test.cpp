@@ -60,6 +60,29 @@ TEST(L2Mshrs, ReadsOfASectorOnItsWayWaitForTheSameFetch) {
   EXPECT_EQ(both.counter("gpu.l2.sector_read_hits"), 1u);
 }
 
+// With 64-byte HBM fetches (h200's fetch_bytes), a miss on sector 1 brings sector 0 too: 64
+// bytes read, and a later read of sector 0 is an L2 hit answered without HBM; sector 2, in the
+// other pair, is fetched again (with sector 3). With 32-byte fetches each miss reads 32 bytes.
+TEST(L2Mshrs, ASixtyFourByteFetchFillsTheSectorPair) {
+  for (uint32_t fetch : {32u, 64u}) {
+    SCOPED_TRACE(fetch);
+    GpuSpec spec = load_gpu_config("h200").spec;
+    spec.memory.hbm.fetch_bytes = fetch;
+    Memory m(spec);
+    m.read(0, 1000, 0b0010, 1);
+    m.read(0, 1000, 0b0001, 2, 5000);  // long after the first came back
+    m.read(0, 1000, 0b0100, 3, 10000);
+    m.engine.run(nullptr);
+    ASSERT_NE(m.answered(3), kNever);
+    const uint64_t sector = spec.memory.sector_bytes;
+    EXPECT_EQ(m.counter("gpu.dram.bytes_read"), fetch == 64 ? 4 * sector : 3 * sector);
+    EXPECT_EQ(m.counter("gpu.l2.sector_read_hits"), fetch == 64 ? 1u : 0u);
+    if (fetch == 64) {
+      EXPECT_LT(m.answered(2) - 5000, m.answered(1));  // a hit: sooner than the miss was
+    }
+  }
+}
+
 TEST(L2Mshrs, ALineEvictedWhileOnItsWayStillAnswersItsReaders) {
   GpuSpec spec = load_gpu_config("a100").spec;
   // One slice of one line: the second line evicts the first while the first is still fetched.
