@@ -282,10 +282,12 @@ void MemorySystem::read_sectors(uint64_t line, uint32_t sectors, Cycle lookup_do
     if (const uint32_t copied = from_far & ~far_pending) cache.fill(line, way, copied, far_data);
     uint32_t from_dram = missing & ~from_far;
     if (from_dram) {
-      // A 64-byte fetch brings the other sector of each aligned pair too, where L2 lacks it.
-      if (m.hbm.fetch_bytes == 64) {
-        for (uint32_t pair = 0b11; pair < (1u << cache.sectors_per_line()); pair <<= 2)
-          if (from_dram & pair) from_dram |= pair & ~present & ~from_far;
+      // A fetch wider than a sector brings the rest of its aligned group of sectors too, where
+      // L2 lacks them.
+      const uint32_t per_fetch = m.hbm.fetch_bytes / m.sector_bytes;
+      for (uint32_t s = 0; per_fetch > 1 && s < cache.sectors_per_line(); s += per_fetch) {
+        const auto group = static_cast<uint32_t>(((uint64_t{1} << per_fetch) - 1) << s);
+        if (from_dram & group) from_dram |= group & ~present & ~from_far;
       }
       uint64_t bytes = uint64_t(std::popcount(from_dram)) * m.sector_bytes;
       stats_.dram_bytes_read += bytes;

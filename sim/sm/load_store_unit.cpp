@@ -229,14 +229,14 @@ bool LoadStoreUnit::issue_atomic(const WarpInst& inst, uint32_t warp, Cycle now,
     // atomic unit takes a sector's distinct words in one update and repeats it for each lane
     // more on the same word (the most-used word of each sector sets its count).
     uint32_t ops = 0;
-    std::array<uint8_t, 4> sector_updates{};
+    std::array<uint8_t, 32> sector_updates{};  // a line has at most 32 sectors (config check)
     std::array<uint64_t, 32> words{};  // the addresses of this line's lanes so far (one per active lane)
     inst.for_each_address([&](int, uint64_t a) {
       if (a / m.line_bytes != la.line) return;
       uint8_t same = 1;
       for (uint32_t i = 0; i < ops; ++i) same += words[i] == a;
       words[ops] = a;
-      const uint32_t sector = static_cast<uint32_t>(a % m.line_bytes / m.sector_bytes) % 4;
+      const auto sector = static_cast<uint32_t>(a % m.line_bytes / m.sector_bytes);
       sector_updates[sector] = std::max(sector_updates[sector], same);
       ++ops;
     });

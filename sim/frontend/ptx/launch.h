@@ -125,7 +125,7 @@ class PtxWorkload : public Workload {
   size_t next_ = 0;
   const Launch* current_ = nullptr;
   // The GPU's tensor-core arithmetic (TensorSpec::block_sum); without a GpuSpec, IEEE arithmetic.
-  void set_mma_sums(const MmaSumSpecs& sums, bool warp_fp8_via_fp16 = false);
+  void set_mma_sums(const MmaSumSpecs& sums, bool warp_fp8_via_fp16);
 
   bool independent_ = false;
   MmaSumSpecs mma_sums_{};  // set_mma_sums

@@ -144,8 +144,8 @@ void CtaEmulator::mma_sync(WarpState& w, const EmuInst& in) {
   // value, so the conversion is exact, and K is added in k16 MMAs, each a block of its own.
   const bool fp8 = f.a == MmaElem::kE4m3 || f.a == MmaElem::kE5m2;
   const bool via_fp16 = fp8 && launch_.warp_fp8_via_fp16;
-  const MmaBlockSum sum = via_fp16 ? mma_block_sum(launch_.mma_sums, "f16", "f16", f.d == MmaElem::kF16)
-                                   : mma_block_sum(launch_.mma_sums, block_sum_type(f.a), block_sum_type(f.b), f.d == MmaElem::kF16);
+  const MmaBlockSum sum = mma_block_sum(launch_.mma_sums, via_fp16 ? "f16" : block_sum_type(f.a), via_fp16 ? "f16" : block_sum_type(f.b),
+                                        f.d == MmaElem::kF16);
   const uint32_t chunk = via_fp16 ? 16 : K;
   const MmaBlockSum::Operand a_terms = sum.split(af.data(), f.rows() * K, true), b_terms = sum.split(bt.data(), cols * K, false);
   for (uint32_t l = 0, n = 0; l < 32; ++l) {
