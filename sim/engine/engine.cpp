@@ -8,7 +8,20 @@ void Engine::wake(Component& c, Cycle when) {
   if (when >= c.scheduled_at_) return;
   c.scheduled_at_ = when;
   c.live_sequence_ = next_sequence_;
-  queue_.push(Entry{when, c.priority(), next_sequence_++, &c});
+  const Entry e{when, c.priority(), next_sequence_++, &c};
+  if (when == now_ + 1 && (soon_head_ == soon_.size() || e > soon_.back())) {
+    soon_.push_back(e);
+  } else {
+    queue_.push(e);
+  }
+}
+
+void Engine::pop() {
+  if (!next_is_soon()) return queue_.pop();
+  if (++soon_head_ == soon_.size()) {
+    soon_.clear();
+    soon_head_ = 0;
+  }
 }
 
 void Engine::reschedule(Component& c, Cycle next) {
@@ -22,15 +35,15 @@ void Engine::reschedule(Component& c, Cycle next) {
 // queue's sequence numbers (its tie-breaks) do not depend on how the runner spread the work.
 void Engine::run_batch(Component& first) {
   batch_.assign(1, &first);
-  while (!queue_.empty()) {
-    const Entry& e = queue_.top();
+  while (!idle()) {
+    const Entry& e = top();
     Component& c = *e.component;
     if (c.live_sequence_ != e.sequence || c.scheduled_at_ == kNever) {  // superseded
-      queue_.pop();
+      pop();
       continue;
     }
     if (e.when != now_ || e.priority != first.priority() || !c.batchable()) break;
-    queue_.pop();
+    pop();
     c.scheduled_at_ = kNever;
     batch_.push_back(&c);
   }
@@ -41,9 +54,9 @@ void Engine::run_batch(Component& first) {
 }
 
 Cycle Engine::run(const std::function<bool()>& done) {
-  while (!queue_.empty()) {
-    Entry e = queue_.top();
-    queue_.pop();
+  while (!idle()) {
+    Entry e = top();
+    pop();
     Component& c = *e.component;
     if (c.live_sequence_ != e.sequence || c.scheduled_at_ == kNever) continue;  // superseded
     if (e.when < now_) {

@@ -1,6 +1,7 @@
 #include "mem/dram_channel.h"
 
 #include <algorithm>
+#include <span>
 
 namespace warpsim {
 
@@ -10,11 +11,18 @@ DramChannel::DramChannel(double bytes_per_cycle, const DramTiming& timing)
 
 uint64_t DramChannel::book_activate(uint64_t t, uint32_t b) {
   if (timing_.rrd == 0 && timing_.faw == 0) return t;
-  auto& list = activates_[b * activates_.size() / banks_.size()];
+  Activates& booked = activates_[b * activates_.size() / banks_.size()];
   const uint64_t rrd = timing_.rrd * kScale, faw = timing_.faw * kScale;
   // Activates long before t constrain nothing (requests reach the channel nearly in time order).
   const uint64_t horizon = std::max(rrd, faw) + 4096 * kScale;
-  if (t > horizon) list.erase(list.begin(), std::lower_bound(list.begin(), list.end(), t - horizon));
+  if (t > horizon) {
+    booked.first = std::max(booked.first, static_cast<size_t>(std::lower_bound(booked.times.begin() + static_cast<std::ptrdiff_t>(booked.first), booked.times.end(), t - horizon) - booked.times.begin()));
+    if (booked.first > 64 && booked.first * 2 > booked.times.size()) {
+      booked.times.erase(booked.times.begin(), booked.times.begin() + static_cast<std::ptrdiff_t>(booked.first));
+      booked.first = 0;
+    }
+  }
+  const std::span<uint64_t> list(booked.times.data() + booked.first, booked.times.size() - booked.first);
   // Activates are booked like the bus: the earliest time at or after t that keeps every pair
   // tRRD apart and every five consecutive activates at least tFAW from first to last. Each
   // violation moves t later, so the search ends past the last booked activate at the latest.
@@ -39,7 +47,7 @@ uint64_t DramChannel::book_activate(uint64_t t, uint32_t b) {
       if (hi - lo < faw) t = std::max(t, list[static_cast<size_t>(first)] + faw), moved = true;
     }
   }
-  list.insert(std::lower_bound(list.begin(), list.end(), t), t);
+  booked.times.insert(std::lower_bound(booked.times.begin() + static_cast<std::ptrdiff_t>(booked.first), booked.times.end(), t), t);
   return t;
 }
 

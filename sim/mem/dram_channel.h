@@ -50,13 +50,14 @@ class DramChannel {
   // The first cycle at which `bank` can take its next column command.
   Cycle bank_ready(uint32_t bank) const { return (banks_[bank].ready + kScale - 1) / kScale; }
   // Whether `row` is open in `bank` at cycle `at` (a refresh since the last access has closed it).
-  bool row_open(uint32_t bank, uint64_t row, Cycle at) const {
+  // The row open in `bank` at cycle `at`, or kNoRow (~0: no row has that index).
+  uint64_t open_row(uint32_t bank, Cycle at) const {
     const Bank& b = banks_[bank];
-    return b.row == row && refreshes_before(at * kScale, bank) <= b.refreshes;
+    return b.row != kNoRow && refreshes_before(at * kScale, bank) <= b.refreshes ? b.row : kNoRow;
   }
+  static constexpr uint64_t kNoRow = ~uint64_t{0};
 
  private:
-  static constexpr uint64_t kNoRow = ~uint64_t{0};
   // Times below are in 2^-20 cycle (BusCalendar's unit), so that back-to-back transfers of a
   // fractional number of cycles each do not round up one by one.
   static constexpr uint64_t kScale = BusCalendar::kScale;
@@ -81,7 +82,13 @@ class DramChannel {
   DramTiming timing_;
   BusCalendar bus_;
   std::vector<Bank> banks_;
-  std::vector<std::vector<uint64_t>> activates_;  // per pseudo-channel: recent activates, sorted
+  // Per pseudo-channel: recent activates, sorted; those before `first` are forgotten (dropped
+  // from the vector in bulk: erasing a few at every activate moved the whole list each time).
+  struct Activates {
+    std::vector<uint64_t> times;
+    size_t first = 0;
+  };
+  std::vector<Activates> activates_;
   Stats stats_;
 };
 

@@ -79,8 +79,9 @@ std::pair<Cycle, uint32_t> DramController::next_turn() const {
 size_t DramController::choose(uint32_t bank, Cycle turn) const {
   const auto& q = queues_[bank];
   if (policy_ == DramPolicy::kFcfs) return 0;
+  const uint64_t open = channel_.open_row(bank, turn);
   for (size_t i = 0; i < q.size() && q[i].request.arrival <= turn; ++i)
-    if (channel_.row_open(bank, q[i].request.row, turn)) return i;
+    if (q[i].request.row == open) return i;
   return 0;
 }
 

@@ -32,8 +32,14 @@ class L2Mshrs {
     uint64_t line = 0;
     uint32_t slice = 0;
     int way = 0;  // where the slice holds the line (unless it has let it go since)
-    std::vector<std::pair<uint32_t, Cycle>> waiters;  // response, cycles added after the arrival
+    // Responses waiting, in the order they came, with the cycles added after the arrival: the
+    // first kept here (most fetches have one, and a separate vector's buffer is one more host
+    // cache miss per fetch), the rest in `more`.
+    uint32_t first = kNone;
+    Cycle first_extra = 0;
+    std::vector<std::pair<uint32_t, Cycle>> more;
   };
+  static constexpr uint32_t kNone = ~uint32_t{0};
   using Waiters = std::vector<std::pair<uint32_t, Cycle>>;
 
   uint32_t open_response(const MemRequest& request, uint32_t slice, Cycle known) {
@@ -46,25 +52,37 @@ class L2Mshrs {
 
   uint32_t open_fetch(uint64_t line, uint32_t slice, int way) {
     const uint32_t id = take_slot(fetches_, free_fetches_);
-    fetches_[id].line = line, fetches_[id].slice = slice, fetches_[id].way = way;  // waiters is empty, its storage kept
+    fetches_[id].line = line, fetches_[id].slice = slice, fetches_[id].way = way;  // no waiters; `more` keeps its storage
     return id;
   }
   const Fetch& fetch(uint32_t id) const { return fetches_[id]; }
   // `response` waits for `fetch` (once, however many of its sectors it wants).
   void wait_for(uint32_t fetch, uint32_t response, Cycle extra) {
-    auto& waiters = fetches_[fetch].waiters;
-    for (auto& [id, added] : waiters) {
+    Fetch& f = fetches_[fetch];
+    if (f.first == response) {
+      f.first_extra = std::max(f.first_extra, extra);
+      return;
+    }
+    for (auto& [id, added] : f.more) {
       if (id != response) continue;
       added = std::max(added, extra);
       return;
     }
-    waiters.emplace_back(response, extra);
+    if (f.first == kNone) {
+      f.first = response, f.first_extra = extra;
+    } else {
+      f.more.emplace_back(response, extra);
+    }
     ++responses_[response].outstanding;
   }
   // Frees a fetch its bank has taken, handing over its waiters.
   void close_fetch(uint32_t id, Waiters& waiters) {
-    waiters.assign(fetches_[id].waiters.begin(), fetches_[id].waiters.end());
-    fetches_[id].waiters.clear();
+    Fetch& f = fetches_[id];
+    waiters.clear();
+    if (f.first != kNone) waiters.emplace_back(f.first, f.first_extra);
+    waiters.insert(waiters.end(), f.more.begin(), f.more.end());
+    f.first = kNone, f.first_extra = 0;
+    f.more.clear();
     free_fetches_.push_back(id);
   }
 

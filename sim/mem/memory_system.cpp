@@ -106,9 +106,13 @@ void MemorySystem::dram_enqueue(uint64_t line, Cycle arrival, uint64_t bytes, ui
 void MemorySystem::update_turn(uint32_t c) {
   const Cycle turn = channels_[c].next_decision();
   if (turn == channel_turn_[c]) return;
-  if (channel_turn_[c] != kNever) turns_.erase({channel_turn_[c], c});
-  if (turn != kNever) turns_.insert({turn, c});
+  if (turn != kNever) turns_.push({turn, c});
   channel_turn_[c] = turn;
+}
+
+std::pair<Cycle, uint32_t> MemorySystem::next_turn() {
+  while (!turns_.empty() && channel_turn_[turns_.top().second] != turns_.top().first) turns_.pop();
+  return turns_.empty() ? std::pair<Cycle, uint32_t>{kNever, 0} : turns_.top();
 }
 
 void MemorySystem::issue_dram(uint32_t c, Cycle now) {
@@ -149,9 +153,9 @@ Cycle MemorySystem::tick(Cycle now) {
   }
   // Requests handled above reach HBM at or after now, so every request a bank could take by now
   // is already queued.
-  while (!turns_.empty() && turns_.begin()->first <= now) issue_dram(turns_.begin()->second, now);
+  for (auto turn = next_turn(); turn.first <= now; turn = next_turn()) issue_dram(turn.second, now);
   const Cycle next_arrival = inbox_.empty() ? kNever : inbox_.top().arrival;
-  return std::min(next_arrival, turns_.empty() ? kNever : turns_.begin()->first);
+  return std::min(next_arrival, next_turn().first);
 }
 
 void MemorySystem::handle(const MemRequest& r, Cycle now) {

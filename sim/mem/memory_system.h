@@ -10,7 +10,6 @@
 // which waiting request a bank serves next (dram_controller.h: FR-FCFS or FCFS); reads waiting
 // for HBM, and the responses waiting for them, are L2's MSHRs (l2_mshrs.h). Atomics read their
 // sectors, then each slice's atomic unit performs the lane operations one per clock (configurable).
-#include <set>
 #include <cstdint>
 #include <queue>
 #include <vector>
@@ -94,8 +93,12 @@ class MemorySystem : public Component {
   std::vector<BandwidthGate> atomic_units_;  // per slice: lane operations per clock
   std::vector<DramController> channels_;
   L2Mshrs mshrs_;
-  std::set<std::pair<Cycle, uint32_t>> turns_;  // (next decision, channel) of channels with requests waiting
-  std::vector<Cycle> channel_turn_;             // per channel: its entry in turns_, or kNever
+  // (next decision, channel) of channels with requests waiting, smallest first. An entry whose
+  // cycle is no longer its channel's channel_turn_ is stale and skipped (cheaper than a tree).
+  std::priority_queue<std::pair<Cycle, uint32_t>, std::vector<std::pair<Cycle, uint32_t>>, std::greater<>> turns_;
+  std::vector<Cycle> channel_turn_;  // per channel: its live entry in turns_, or kNever
+  // The earliest live entry of turns_ ({kNever, 0} if none), dropping stale ones on the way.
+  std::pair<Cycle, uint32_t> next_turn();
   std::vector<DramController::Issued> issued_;  // scratch
   L2Mshrs::Waiters waiters_;                     // scratch
   std::vector<BandwidthGate> sm_request_ports_;

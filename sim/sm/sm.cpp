@@ -23,6 +23,7 @@ Sm::Sm(uint32_t id, const GpuSpec& spec, Engine& engine, MemorySystem& memory, S
   subs_.resize(spec.topology.sub_partitions_per_sm);
   for (uint32_t i = 0; i < subs_.size(); ++i) {
     subs_[i].index = i;
+    subs_[i].look_at.assign((warps_.size() - i + subs_.size() - 1) / subs_.size(), kNever);
     subs_[i].scheduler = make_warp_scheduler(spec.scheduler);
   }
   set_batchable(true);  // the engine hands the SMs due in a cycle to gpu/sm_batch.h together
@@ -139,6 +140,7 @@ void Sm::wake_at(Cycle at) {
 void Sm::mark_dirty(uint32_t slot) {
   warps_[slot].dirty = true;
   subs_[slot % subs_.size()].needs_scan = true;
+  refresh_look(slot);
 }
 
 bool Sm::issue_stage(SubPartition& sp, Cycle now, Cycle& next) {
@@ -154,17 +156,13 @@ bool Sm::issue_stage(SubPartition& sp, Cycle now, Cycle& next) {
   // entries prefetched, then classified. In a big grid both are mostly out of the host's cache,
   // and classify would otherwise wait on each miss in turn.
   to_classify_.clear();
-  for (uint32_t slot = sp.index; slot < warps_.size(); slot += stride) {
+  for (uint32_t i = 0; i < sp.look_at.size(); ++i) {
+    if (sp.look_at[i] > now) {  // not launched yet, or still stalled for the same reason
+      look = std::min(look, sp.look_at[i]);
+      continue;
+    }
+    const uint32_t slot = sp.index + i * stride;
     Warp& w = warps_[slot];
-    if (!w.resident) continue;
-    if (w.first_cycle > now) {
-      look = std::min(look, w.first_cycle);
-      continue;
-    }
-    if (!w.dirty && w.until > now) {  // still stalled for the same reason: nothing to do
-      look = std::min(look, w.until);
-      continue;
-    }
     if (w.current) {
       __builtin_prefetch(w.current);
       if (!w.operands_ready) w.scoreboard.prefetch(w.current_regs, w.current_reg_count);
@@ -177,6 +175,7 @@ bool Sm::issue_stage(SubPartition& sp, Cycle now, Cycle& next) {
     leave_population(w);
     if (v.reason == StallReason::kSelected) {
       w.dirty = true;  // eligible warps are looked at again next cycle
+      refresh_look(slot);
       eligible_.push_back(slot);
       continue;
     }
@@ -185,6 +184,7 @@ bool Sm::issue_stage(SubPartition& sp, Cycle now, Cycle& next) {
     w.until = v.until;
     w.dirty = false;
     if (w.exited) maybe_retire(w, slot, now);
+    refresh_look(slot);
     if (w.resident) look = std::min(look, v.until);
   }
   sp.next_look = look;

@@ -90,6 +90,10 @@ class Sm : public Component, public MemResponder, private LoadStoreClient {
     // Nothing to look at before `next_look` unless an event marked one of its warps dirty.
     bool needs_scan = true;
     Cycle next_look = 0;
+    // Per warp slot it owns (slot index + i x n at i): the first cycle its warp needs a look
+    // (kNever when no warp is there), so the scan reads one dense array, not each warp's state
+    // (refresh_look keeps it; docs/performance.md).
+    std::vector<Cycle> look_at;
     std::unique_ptr<WarpScheduler> scheduler;
   };
   struct CtaSlot {
@@ -144,6 +148,13 @@ class Sm : public Component, public MemResponder, private LoadStoreClient {
   void issue_barrier(Warp& w, const WarpInst& in, Cycle now);  // sm_barriers.cpp
   void check_barrier(CtaSlot& cta, uint32_t id, Cycle now);  // releases its waiting warps if the phase is complete
   void mark_dirty(uint32_t slot);
+  // Recomputes the slot's look_at entry from its warp: not before first_cycle; a warp classified
+  // as stalled (not dirty) not before its stall ends.
+  void refresh_look(uint32_t slot) {
+    const Warp& w = warps_[slot];
+    const auto n = static_cast<uint32_t>(subs_.size());
+    subs_[slot % n].look_at[slot / n] = !w.resident ? kNever : w.dirty ? w.first_cycle : std::max(w.first_cycle, w.until);
+  }
   void wake_at(Cycle at);  // the engine, or, during this SM's own tick, its return value
   void load_done(uint32_t warp, std::span<const RegId> dsts, Cycle ready) override;
   void store_acked(uint32_t warp) override;

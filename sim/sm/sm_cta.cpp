@@ -56,6 +56,7 @@ void Sm::launch_cta(std::unique_ptr<CtaWork> work, const CtaFootprint& f, Cycle 
     if (observer_) observer_->warp_launched(id_, cta.warps[i], kernel, cta.work->id(), i, w.first_cycle);
     ++resident_warps_;
     subs_[cta.warps[i] % subs_.size()].needs_scan = true;
+    refresh_look(cta.warps[i]);
     set_current(w, w.stream->next());
     if (!w.current) {
       w.exited = true;
@@ -94,6 +95,7 @@ void Sm::maybe_retire(Warp& w, uint32_t slot, Cycle now) {
     leave_population(w);
   }
   w.resident = false;
+  refresh_look(slot);
   if (now >= w.first_cycle) stats_.warps_active_cycles += now - w.first_cycle + 1;
   if (--resident_warps_ == 0 && now >= busy_since_) stats_.cycles_active += now - busy_since_ + 1;
   CtaSlot& cta = ctas_[w.cta_slot];

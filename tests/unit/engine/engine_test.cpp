@@ -2,7 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+#include <memory>
+#include <set>
 #include <span>
+#include <tuple>
 #include <vector>
 
 #include "common/error.h"
@@ -144,6 +148,101 @@ TEST(EngineBatch, ABatchMemberAskingForThePastIsAnError) {
   a.plan = {4};
   e.wake(a, 4);
   EXPECT_THROW(e.run(nullptr), SimulationError);
+}
+
+}  // namespace
+}  // namespace warpsim
+
+namespace warpsim {
+namespace {
+
+// A reference scheduler written from the engine's contract alone (tick order is cycle, then
+// priority, then the order of the wake-ups; a wake-up for an earlier cycle supersedes the
+// component's live one; later ones are ignored), with no fast paths: a sorted set.
+class ReferenceScheduler {
+ public:
+  using Priority = Component::Priority;
+  void wake(int id, Priority p, Cycle when) {
+    auto& live = live_.try_emplace(id, kNever, 0).first->second;
+    if (when >= live.first) return;
+    if (live.first != kNever) queue_.erase(std::make_tuple(live.first, p, live.second, id));
+    live = {when, next_};
+    queue_.insert(std::make_tuple(when, p, next_++, id));
+  }
+  bool pop(Cycle& when, int& id) {
+    if (queue_.empty()) return false;
+    const auto [w, p, seq, who] = *queue_.begin();
+    queue_.erase(queue_.begin());
+    live_[who] = {kNever, 0};
+    when = w, id = who;
+    return true;
+  }
+
+ private:
+  std::set<std::tuple<Cycle, Priority, uint64_t, int>> queue_;
+  std::map<int, std::pair<Cycle, uint64_t>> live_{};
+  uint64_t next_ = 0;
+};
+
+// What component `id` does when ticked at `now`: a pseudo-random choice of the cycle it asks
+// for (mostly the next one, as busy SMs do) and of another component it wakes.
+struct Plan {
+  Cycle next;
+  int other;
+  Cycle other_at;
+};
+Plan plan_for(int id, Cycle now, int components) {
+  uint64_t x = (now + 1) * 0x9e3779b97f4a7c15ULL ^ static_cast<uint64_t>(id) * 0xbf58476d1ce4e5b9ULL;
+  x ^= x >> 29, x *= 0x94d049bb133111ebULL, x ^= x >> 32;
+  const Cycle next = x % 10 < 6 ? now + 1 : x % 10 < 9 ? now + 1 + (x >> 8) % 7 : kNever;
+  const int other = static_cast<int>((x >> 16) % static_cast<uint64_t>(components + 2));  // >= components: none
+  const Cycle other_at = (x >> 24) % 3 == 0 ? now + 1 : now + 1 + (x >> 32) % 5;
+  return {now > 400 ? kNever : next, other, other_at};
+}
+
+struct Player : Component {
+  Player(int id, Priority p, Engine& e, std::vector<Player*>& all, std::vector<std::string>& log)
+      : Component("c" + std::to_string(id), p), id_(id), engine_(e), all_(all), log_(log) {}
+  Cycle tick(Cycle now) override {
+    log_.push_back(name() + "@" + std::to_string(now));
+    const Plan plan = plan_for(id_, now, static_cast<int>(all_.size()));
+    if (plan.other < static_cast<int>(all_.size()) && plan.other != id_ && now <= 400) engine_.wake(*all_[plan.other], plan.other_at);
+    return plan.next;
+  }
+  std::string describe_state() const override { return name(); }
+  int id_;
+  Engine& engine_;
+  std::vector<Player*>& all_;
+  std::vector<std::string>& log_;
+};
+
+TEST(Engine, NextCycleWakeUpsInterleavedWithOthersTickInTheContractsOrder) {
+  constexpr int kComponents = 7;
+  auto priority = [](int id) { return id % 3 == 0 ? Component::kMemoryPriority : Component::kSmPriority; };
+  std::vector<std::string> log;
+  Engine e;
+  std::vector<std::unique_ptr<Player>> owned;
+  std::vector<Player*> all;
+  for (int i = 0; i < kComponents; ++i) {
+    owned.push_back(std::make_unique<Player>(i, priority(i), e, all, log));
+    all.push_back(owned.back().get());
+  }
+  for (int i = kComponents - 1; i >= 0; --i) e.wake(*all[i], static_cast<Cycle>(i % 3));
+  e.run(nullptr);
+
+  std::vector<std::string> expected;
+  ReferenceScheduler ref;
+  for (int i = kComponents - 1; i >= 0; --i) ref.wake(i, priority(i), static_cast<Cycle>(i % 3));
+  Cycle now;
+  int id;
+  while (ref.pop(now, id)) {
+    expected.push_back("c" + std::to_string(id) + "@" + std::to_string(now));
+    const Plan plan = plan_for(id, now, kComponents);
+    if (plan.other < kComponents && plan.other != id && now <= 400) ref.wake(plan.other, priority(plan.other), plan.other_at);
+    if (plan.next != kNever) ref.wake(id, priority(id), plan.next);
+  }
+  ASSERT_GT(expected.size(), 1000u);  // a long, busy schedule
+  EXPECT_EQ(log, expected);
 }
 
 }  // namespace
