@@ -23,7 +23,7 @@ Sm::Sm(uint32_t id, const GpuSpec& spec, Engine& engine, MemorySystem& memory, S
   subs_.resize(spec.topology.sub_partitions_per_sm);
   for (uint32_t i = 0; i < subs_.size(); ++i) {
     subs_[i].index = i;
-    subs_[i].look_at.assign((warps_.size() - i + subs_.size() - 1) / subs_.size(), kNever);
+    subs_[i].look_at.assign(i < warps_.size() ? (warps_.size() - i + subs_.size() - 1) / subs_.size() : 0, kNever);
     subs_[i].scheduler = make_warp_scheduler(spec.scheduler);
   }
   set_batchable(true);  // the engine hands the SMs due in a cycle to gpu/sm_batch.h together
