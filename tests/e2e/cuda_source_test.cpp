@@ -56,12 +56,12 @@ class CudaSource : public testing::Test {
     ::setenv("PATH", old_path_.c_str(), 1);
     ::unsetenv("TMPDIR");
   }
-  test::CliResult run(const std::string& source, const std::string& kernel, uint32_t count) {
+  test::CliResult run(const std::string& source, const std::string& kernel, uint32_t count, const std::string& arch = "a100") {
     dir_.write("fill.cu", source);
     const std::string launch = dir_.write("fill.launch.yaml", "ptx: fill.cu\nkernel: " + kernel + "\ngrid: [1]\nblock: [64]\nargs:\n"
                                                               "  - {buffer: {name: p, elem: f32, count: " + std::to_string(count) + "}}\n"
                                                               "  - {scalar: u32, value: 64}\n");
-    return test::run_cli({"run", "--arch", "a100", launch, "-q"});
+    return test::run_cli({"run", "--arch", arch, launch, "-q"});
   }
   size_t files_left() const {
     size_t n = 0;
@@ -89,6 +89,19 @@ TEST_F(CudaSource, AFailedRunKeepsThePtxItsMessagesCite) {
   EXPECT_NE(r.err.find("out-of-bounds global access"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("the PTX nvcc made of " + dir_.path("fill.cu") + " is kept at " + kept), std::string::npos) << r.err;
   EXPECT_EQ(test::read_file(kept), kFill);
+}
+
+// A source whose `ptx-targets:` line lists the architecture-specific target of the simulated GPU
+// (wgmma needs compute_90a; plain compute_90 leaves it out without an error) is compiled for it.
+TEST_F(CudaSource, ASourceListingAnArchitectureSpecificTargetIsCompiledForIt) {
+  const std::string marked = "// ptx-targets: 80 90a\n" + std::string(kFill);
+  auto r = run(marked, "fill(float*, int)", 32, "h100");  // faults: the PTX is kept, named by its target
+  ASSERT_EQ(files_left(), 1u) << r.err;
+  EXPECT_NE(std::filesystem::directory_iterator(dir_.path("tmp"))->path().string().find("fill.compute_90a.ptx"), std::string::npos);
+  r = run(marked, "fil", 64, "h100");
+  EXPECT_NE(r.err.find("(compiled by nvcc for compute_90a)"), std::string::npos) << r.err;
+  r = run(marked, "fil", 64, "a100");  // 80a is not listed: plain compute_80
+  EXPECT_NE(r.err.find("(compiled by nvcc for compute_80)"), std::string::npos) << r.err;
 }
 
 TEST_F(CudaSource, ACompileErrorIsReportedAtThePtxKey) {

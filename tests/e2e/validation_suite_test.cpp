@@ -30,6 +30,26 @@ TEST(ValidationSuite, EveryKernelPassesItsReferenceInWarpsim) {
   }
 }
 
+// tools/validation/probes/fp8_wgmma_accumulation: an H200's FP8 wgmma result (a large product
+// then 4095 small ones, K = 4096) is what h200's block sum gives bit for bit, and a bit more or
+// less of accumulation precision gives something else (the probe tells 13 bits from 12 and 14).
+TEST(ValidationSuite, Fp8WgmmaAccumulationMatchesTheH200BitForBit) {
+  const std::string launch = test::source_path("tools/validation/probes/fp8_wgmma_accumulation.launch.yaml");
+  auto passed = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args{"run", "--arch", "h200", launch, "--json", "-"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    auto r = test::run_cli(args);
+    // A failed check exits 5 (docs/launch-format.md), with the results written all the same.
+    EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 5) << r.err;
+    const bool ok = nlohmann::json::parse(r.out)["check"]["passed"].get<bool>();
+    EXPECT_EQ(ok, r.exit_code == 0);
+    return ok;
+  };
+  EXPECT_TRUE(passed({}));
+  EXPECT_FALSE(passed({"--set", "tensor.block_sum.fp8.extra_bits=-9"}));   // 14 fraction bits
+  EXPECT_FALSE(passed({"--set", "tensor.block_sum.fp8.extra_bits=-11"}));  // 12
+}
+
 TEST(ValidationSuite, HarnessTableNamesEveryLaunchFile) {
   const std::string table = test::read_file(test::source_path("tools/validation/suite_table.h"));
   for (const auto& e : std::filesystem::directory_iterator(test::source_path("tools/validation/launch"))) {

@@ -5,7 +5,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <sstream>
 #include <vector>
 
 #include "common/error.h"
@@ -42,6 +44,21 @@ std::string ptx_target_for(uint32_t cc) {
   return "75";  // nvcc 13 no longer targets sm_70; Volta runs compute_75 PTX here
 }
 
+std::string cuda_target_for(const std::string& source, uint32_t cc) {
+  const std::string base = ptx_target_for(cc);
+  std::ifstream in(source);
+  std::string line;
+  while (std::getline(in, line)) {
+    const size_t at = line.find("ptx-targets:");
+    if (at == std::string::npos) continue;
+    std::istringstream targets(line.substr(at + 12));
+    for (std::string t; targets >> t;)
+      if (t == base + "a") return t;
+    break;
+  }
+  return base;
+}
+
 std::string compile_cuda(const std::string& source, uint32_t cc, const SourceLocation& where) {
   namespace fs = std::filesystem;
   std::string nvcc;
@@ -53,7 +70,7 @@ std::string compile_cuda(const std::string& source, uint32_t cc, const SourceLoc
     }
   }
   if (nvcc.empty()) config_error(where, "'" + source + "' is CUDA source, and nvcc is not installed; give the PTX instead");
-  const std::string target = ptx_target_for(cc);
+  const std::string target = cuda_target_for(source, cc);
   auto& made = compiled();
   // Named after the source, so that a kept file says what it is.
   const std::string out = (fs::temp_directory_path() / ("warpsim_" + std::to_string(::getpid()) + "_" + std::to_string(made.files.size()) + "_" +

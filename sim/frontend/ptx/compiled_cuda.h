@@ -12,7 +12,12 @@ namespace warpsim::ptx {
 // The PTX target a GPU of compute capability `cc` (times 10) runs: "75", "80", "90" or "100".
 std::string ptx_target_for(uint32_t cc);
 
-// Compiles `source` with nvcc (on PATH or in /usr/local/cuda/bin) for compute_<ptx_target_for(cc)>
+// The target `source` is compiled for: ptx_target_for(cc), or its architecture-specific form
+// ("90a", "100a") when the source's `// ptx-targets:` line lists that form (wgmma, tcgen05 and
+// the like exist only there; for plain compute_90 nvcc leaves them out without a word).
+std::string cuda_target_for(const std::string& source, uint32_t cc);
+
+// Compiles `source` with nvcc (on PATH or in /usr/local/cuda/bin) for compute_<cuda_target_for>
 // and returns the PTX file's path; an InputError at `where` if nvcc is missing or fails.
 std::string compile_cuda(const std::string& source, uint32_t cc, const SourceLocation& where);
 
