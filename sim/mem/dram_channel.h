@@ -49,8 +49,8 @@ class DramChannel {
   uint32_t banks() const { return static_cast<uint32_t>(banks_.size()); }
   // The first cycle at which `bank` can take its next column command.
   Cycle bank_ready(uint32_t bank) const { return (banks_[bank].ready + kScale - 1) / kScale; }
-  // Whether `row` is open in `bank` at cycle `at` (a refresh since the last access has closed it).
-  // The row open in `bank` at cycle `at`, or kNoRow (~0: no row has that index).
+  // The row open in `bank` at cycle `at` (a refresh since the last access has closed it), or
+  // kNoRow (~0: no row has that index).
   uint64_t open_row(uint32_t bank, Cycle at) const {
     const Bank& b = banks_[bank];
     return b.row != kNoRow && refreshes_before(at * kScale, bank) <= b.refreshes ? b.row : kNoRow;
