@@ -1,6 +1,7 @@
 // Coalescing into sectors and lines, and shared-memory bank conflicts, against hand counts.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <numeric>
 #include <set>
 
@@ -74,6 +75,44 @@ TEST(Coalescer, ExplicitListFollowsTheAddresses) {
   ASSERT_EQ(v.size(), 2u);
   EXPECT_EQ(v[0].sectors, 0b11u);  // sectors 0 and 1 of line 0
   EXPECT_EQ(v[1].sectors, 0b1u);
+}
+
+// Strided accesses with lanes no further apart than their width take a path of their own (by
+// byte range, not lane by lane); the same addresses given as a list go lane by lane. Both must
+// give the same lines, sectors and order, whatever the mask, base, width and stride.
+TEST(Coalescer, ByteRangesMatchLaneByLaneForNarrowStrides) {
+  const char* widths[] = {"ld.global.u8", "ld.global.u16", "ld.global.f32", "ld.global.f64", "ld.global.v4.f32"};
+  uint64_t seed = 12345;
+  auto next = [&seed] {
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    return seed >> 33;
+  };
+  int fast_cases = 0;
+  for (int trial = 0; trial < 4000; ++trial) {
+    Access strided(widths[next() % 5], 0, 0, 0);
+    const uint64_t bytes = strided.op.access_bytes;
+    uint32_t mask = static_cast<uint32_t>(next()) | static_cast<uint32_t>(next() << 31);
+    if (trial % 4 == 0) mask = 0xffffffffu;
+    if (trial % 4 == 1) mask = static_cast<uint32_t>(((uint64_t{1} << (next() % 33)) - 1) << (next() % 8));
+    const auto stride = static_cast<int64_t>(next() % (bytes + 2));  // up to one past the width
+    const uint64_t base = 0x7000000000ULL + next() % 4096;
+    strided.inst.active_mask = mask;
+    strided.inst.addr = LaneAddresses{base, stride, nullptr};
+    Access listed(widths[0], 0, 0, 0);
+    listed.op = strided.op;
+    listed.inst = strided.inst;
+    listed.inst.op = &listed.op;
+    for (uint32_t m = mask; m; m &= m - 1) listed.list.push_back(base + static_cast<uint64_t>(stride * std::countr_zero(m)));
+    listed.inst.addr = LaneAddresses{0, 0, listed.list.data()};
+    const auto a = lines_of(strided), b = lines_of(listed);
+    ASSERT_EQ(a.size(), b.size()) << "trial " << trial;
+    for (size_t i = 0; i < a.size(); ++i) {
+      EXPECT_EQ(a[i].line, b[i].line) << "trial " << trial;
+      EXPECT_EQ(a[i].sectors, b[i].sectors) << "trial " << trial;
+    }
+    fast_cases += static_cast<uint64_t>(stride) <= bytes && mask != 0;
+  }
+  EXPECT_GT(fast_cases, 3000);  // most trials exercise the byte-range path
 }
 
 TEST(SharedBanks, StrideInWordsGivesThatManyWays) {
