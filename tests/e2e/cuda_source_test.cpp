@@ -104,6 +104,19 @@ TEST_F(CudaSource, ASourceListingAnArchitectureSpecificTargetIsCompiledForIt) {
   EXPECT_NE(r.err.find("(compiled by nvcc for compute_80)"), std::string::npos) << r.err;
 }
 
+// Without a `ptx-targets:` line, a source that tests the GPU's architecture-feature macro is
+// compiled for the architecture-specific target, so the code it guards is there; a list that
+// leaves the target out still decides.
+TEST_F(CudaSource, ASourceTestingTheFeatureMacroIsCompiledForTheSpecificTarget) {
+  const std::string guarded = "// #if defined(__CUDA_ARCH_FEAT_SM90_ALL)\n" + std::string(kFill);
+  auto r = run(guarded, "fil", 64, "h100");
+  EXPECT_NE(r.err.find("(compiled by nvcc for compute_90a)"), std::string::npos) << r.err;
+  r = run(guarded, "fil", 64, "b200");  // Blackwell's macro is another one
+  EXPECT_NE(r.err.find("(compiled by nvcc for compute_100)"), std::string::npos) << r.err;
+  r = run("// ptx-targets: 90\n" + guarded, "fil", 64, "h100");
+  EXPECT_NE(r.err.find("(compiled by nvcc for compute_90)"), std::string::npos) << r.err;
+}
+
 TEST_F(CudaSource, ACompileErrorIsReportedAtThePtxKey) {
   auto r = run(std::string(kFill) + "// FAIL\n", "fill", 64);
   EXPECT_EQ(r.exit_code, 3);

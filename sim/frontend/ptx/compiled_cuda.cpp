@@ -46,17 +46,23 @@ std::string ptx_target_for(uint32_t cc) {
 
 std::string cuda_target_for(const std::string& source, uint32_t cc) {
   const std::string base = ptx_target_for(cc);
+  // Code for the architecture-specific features is guarded by this macro, which only the "a"
+  // target defines: compiled for the plain one, the guarded code is left out without a word.
+  const std::string feature_macro = "__CUDA_ARCH_FEAT_SM" + base + "_ALL";
+  bool tests_feature_macro = false;
   std::ifstream in(source);
   std::string line;
   while (std::getline(in, line)) {
+    tests_feature_macro = tests_feature_macro || line.find(feature_macro) != std::string::npos;
     const size_t at = line.find("ptx-targets:");
     if (at == std::string::npos) continue;
+    // An explicit list decides.
     std::istringstream targets(line.substr(at + 12));
     for (std::string t; targets >> t;)
       if (t == base + "a") return t;
-    break;
+    return base;
   }
-  return base;
+  return tests_feature_macro ? base + "a" : base;
 }
 
 std::string compile_cuda(const std::string& source, uint32_t cc, const SourceLocation& where) {
