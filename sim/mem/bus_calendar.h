@@ -6,6 +6,7 @@
 // BandwidthGate, so fractional rates stay exact.
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -13,6 +14,16 @@
 #include "engine/cycle.h"
 
 namespace warpsim {
+
+// A sorted vector whose entries before `first` are forgotten drops them now and then, in bulk:
+// erasing a few at every step would move the whole vector each time.
+template <class T>
+void drop_forgotten(std::vector<T>& v, size_t& first) {
+  if (first > 64 && first * 2 > v.size()) {
+    v.erase(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(first));
+    first = 0;
+  }
+}
 
 class BusCalendar {
  public:
@@ -60,10 +71,7 @@ class BusCalendar {
     const uint64_t horizon = 4096 * kScale;
     if (t < horizon) return;
     while (first_ < booked_.size() && booked_[first_].end < t - horizon) ++first_;
-    if (first_ > 64 && first_ * 2 > booked_.size()) {  // drop the forgotten prefix now and then
-      booked_.erase(booked_.begin(), booked_.begin() + static_cast<std::ptrdiff_t>(first_));
-      first_ = 0;
-    }
+    drop_forgotten(booked_, first_);
   }
 
   uint64_t fp_per_byte_;

@@ -17,10 +17,7 @@ uint64_t DramChannel::book_activate(uint64_t t, uint32_t b) {
   const uint64_t horizon = std::max(rrd, faw) + 4096 * kScale;
   if (t > horizon) {
     booked.first = std::max(booked.first, static_cast<size_t>(std::lower_bound(booked.times.begin() + static_cast<std::ptrdiff_t>(booked.first), booked.times.end(), t - horizon) - booked.times.begin()));
-    if (booked.first > 64 && booked.first * 2 > booked.times.size()) {
-      booked.times.erase(booked.times.begin(), booked.times.begin() + static_cast<std::ptrdiff_t>(booked.first));
-      booked.first = 0;
-    }
+    drop_forgotten(booked.times, booked.first);
   }
   const std::span<uint64_t> list(booked.times.data() + booked.first, booked.times.size() - booked.first);
   // Activates are booked like the bus: the earliest time at or after t that keeps every pair

@@ -82,8 +82,8 @@ class DramChannel {
   DramTiming timing_;
   BusCalendar bus_;
   std::vector<Bank> banks_;
-  // Per pseudo-channel: recent activates, sorted; those before `first` are forgotten (dropped
-  // from the vector in bulk: erasing a few at every activate moved the whole list each time).
+  // Per pseudo-channel: recent activates, sorted; those before `first` are forgotten
+  // (bus_calendar.h's drop_forgotten).
   struct Activates {
     std::vector<uint64_t> times;
     size_t first = 0;

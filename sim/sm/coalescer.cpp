@@ -32,7 +32,11 @@ void coalesce(const WarpInst& inst, uint32_t line_bytes, uint32_t sector_bytes, 
     for (uint64_t s = first; s <= last; ++s) add_sector(s);
   };
   const uint64_t row = inst.op->tex_row_bytes, slice = inst.op->tex_slice_bytes;
-  if (row == 0 && slice == 0 && !inst.addr.list && inst.addr.stride >= 0 && static_cast<uint64_t>(inst.addr.stride) <= bytes) {
+  if (row == 0 && slice == 0) {
+    if (inst.addr.list || inst.addr.stride < 0 || static_cast<uint64_t>(inst.addr.stride) > bytes) {
+      inst.for_each_address([&](int, uint64_t a) { add_bytes(a); });
+      return;
+    }
     // Lanes no further apart than their width (unit-stride and broadcast accesses, the usual
     // case): each run of consecutive active lanes covers one unbroken byte range, taken sector by
     // sector instead of lane by lane. Sectors come in the order the lanes would give them.
@@ -45,10 +49,6 @@ void coalesce(const WarpInst& inst, uint32_t line_bytes, uint32_t sector_bytes, 
       const uint64_t last = (inst.addr.base + stride * static_cast<uint64_t>(hi - 1) + bytes - 1) >> sector_shift;
       for (uint64_t s = first; s <= last; ++s) add_sector(s);
     }
-    return;
-  }
-  if (row == 0 && slice == 0) {
-    inst.for_each_address([&](int, uint64_t a) { add_bytes(a); });
     return;
   }
   // A filtered texture fetch's footprint: the same bytes of the next row and slice too.

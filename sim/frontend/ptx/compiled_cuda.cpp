@@ -65,7 +65,7 @@ std::string cuda_target_for(const std::string& source, uint32_t cc) {
   return tests_feature_macro ? base + "a" : base;
 }
 
-std::string compile_cuda(const std::string& source, uint32_t cc, const SourceLocation& where) {
+std::string compile_cuda(const std::string& source, const std::string& target, const SourceLocation& where) {
   namespace fs = std::filesystem;
   std::string nvcc;
   for (const char* candidate : {"nvcc", "/usr/local/cuda/bin/nvcc"}) {
@@ -76,7 +76,6 @@ std::string compile_cuda(const std::string& source, uint32_t cc, const SourceLoc
     }
   }
   if (nvcc.empty()) config_error(where, "'" + source + "' is CUDA source, and nvcc is not installed; give the PTX instead");
-  const std::string target = cuda_target_for(source, cc);
   auto& made = compiled();
   // Named after the source, so that a kept file says what it is.
   const std::string out = (fs::temp_directory_path() / ("warpsim_" + std::to_string(::getpid()) + "_" + std::to_string(made.files.size()) + "_" +

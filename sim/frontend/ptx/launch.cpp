@@ -260,8 +260,9 @@ PtxWorkload::PtxWorkload(const std::string& launch_file, uint32_t cc) {
   if (sm != std::string::npos) ptx.replace(sm, 4, ptx_target_for(cc));
   spec_.ptx_path = spec_.ptx_named = (dir / ptx).string();
   if (ptx.size() > 3 && ptx.compare(ptx.size() - 3, 3, ".cu") == 0) {
-    spec_.ptx_path = compile_cuda(spec_.ptx_path, cc, r.location("ptx"));
-    spec_.ptx_named += " (compiled by nvcc for compute_" + cuda_target_for(spec_.ptx_named, cc) + ")";
+    const std::string target = cuda_target_for(spec_.ptx_path, cc);
+    spec_.ptx_path = compile_cuda(spec_.ptx_path, target, r.location("ptx"));
+    spec_.ptx_named += " (compiled by nvcc for compute_" + target + ")";
   }
   independent_ = r.choice("reconvergence", {"stack", "independent"}, "stack") == "independent";
   max_warp_instructions_ = static_cast<uint64_t>(r.integer_or("max_warp_instructions", 100'000'000, 1, INT64_MAX));
