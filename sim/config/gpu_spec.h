@@ -121,7 +121,7 @@ struct L2Spec {
   uint32_t hit_latency = 0;            // slice lookup + data, added to the L1 and NoC path
   uint32_t far_partition_extra_latency = 0;  // added to a read another partition's copy serves
   uint32_t bytes_per_clk_per_slice = 0;
-  uint32_t atomic_ops_per_clk_per_slice = 0;  // lane read-modify-writes each slice's atomic unit performs per clock
+  double atomic_ops_per_clk_per_slice = 0;  // sector read-modify-writes each slice's atomic unit performs per clock
 };
 
 struct HbmSpec {

@@ -136,7 +136,7 @@ void read_memory(MapReader& root, GpuSpec& s) {
     mem.l2.hit_latency = static_cast<uint32_t>(r.integer("hit_latency", 1, 10000));
     mem.l2.far_partition_extra_latency = static_cast<uint32_t>(r.integer_or("far_partition_extra_latency", 0, 0, 10000));
     mem.l2.bytes_per_clk_per_slice = static_cast<uint32_t>(r.integer("bytes_per_clk_per_slice", 1, 4096));
-    mem.l2.atomic_ops_per_clk_per_slice = static_cast<uint32_t>(r.integer("atomic_ops_per_clk_per_slice", 1, 1024));
+    mem.l2.atomic_ops_per_clk_per_slice = r.number("atomic_ops_per_clk_per_slice", 0.01, 1024);
     uint64_t per_set = uint64_t{mem.l2.slices} * mem.l2.associativity * mem.line_bytes;
     if (mem.l2.size_bytes % per_set != 0) {
       config_error(r.location("size_kib"), "memory.l2.size_kib must be a multiple of slices x associativity x line_bytes (" +

@@ -29,7 +29,7 @@ MemorySystem::MemorySystem(const GpuSpec& spec, Engine& engine, StatRegistry& st
     slices_.emplace_back(slice_bytes, m.l2.associativity, m.line_bytes, m.sector_bytes, true);
     slice_ports_.emplace_back(double(m.l2.bytes_per_clk_per_slice));
     far_ports_.emplace_back(double(m.l2.bytes_per_clk_per_slice));  // assumed: the slice's own rate
-    atomic_units_.emplace_back(double(m.l2.atomic_ops_per_clk_per_slice));
+    atomic_units_.emplace_back(m.l2.atomic_ops_per_clk_per_slice);
   }
   double channel_bytes_per_cycle = m.hbm.peak_bytes_per_second() / m.hbm.channels / spec.cycles_per_second();
   auto cycles = [&](double ns) { return static_cast<Cycle>(std::ceil(ns * spec.cycles_per_second() * 1e-9 - 1e-9)); };

@@ -113,8 +113,9 @@ TEST(ValidationSuite, MeasurementScriptProfilesWithNcuWhenItIsThere) {
 // error: lower it when a change does. History: first comparison 54.1% (h200 as shipped before the
 // measurement); with H200's measured 60 MiB L2 54.8%; with 32 B/clk per L2 slice 53.4%; with a
 // 25-cycle shared latency 52.8%; with atomics at their home partition, a sector per update 46.3%;
-// with 64-byte HBM fetches 44.1%.
-constexpr double kH200MapeGate = 44.5;
+// with 64-byte HBM fetches 44.1%; with the atomic unit's rate calibrated on atomic_one_address
+// 43.2%.
+constexpr double kH200MapeGate = 43.5;
 
 TEST(ValidationSuite, AccuracyGateOnTheCommittedH200Measurements) {
   const std::string m = test::source_path("tools/validation/measurements/NVIDIA_H200-20261204-1333.json");
