@@ -112,7 +112,10 @@ struct ConstSpec {
 
 struct InterconnectSpec {
   uint32_t latency = 0;               // one way, SM ↔ L2 slice
-  uint32_t bytes_per_clk_per_sm = 0;  // response (data) bandwidth into each SM
+  uint32_t bytes_per_clk_per_sm = 0;  // each SM's port, L2 to SM (load and atomic data)
+  // Each SM's port, SM to L2: store and atomic data, and read requests' headers. The same as
+  // bytes_per_clk_per_sm unless the config says otherwise.
+  double request_bytes_per_clk_per_sm = 0;
 };
 
 struct L2Spec {

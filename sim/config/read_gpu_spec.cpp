@@ -125,6 +125,8 @@ void read_memory(MapReader& root, GpuSpec& s) {
     MapReader r = m.section("interconnect");
     mem.interconnect.latency = static_cast<uint32_t>(r.integer("latency", 1, 10000));
     mem.interconnect.bytes_per_clk_per_sm = static_cast<uint32_t>(r.integer("bytes_per_clk_per_sm", 1, 4096));
+    mem.interconnect.request_bytes_per_clk_per_sm =
+        r.number_or("request_bytes_per_clk_per_sm", double(mem.interconnect.bytes_per_clk_per_sm), 1, 4096);
     r.finish();
   }
   {

@@ -43,7 +43,7 @@ MemorySystem::MemorySystem(const GpuSpec& spec, Engine& engine, StatRegistry& st
   channels_.assign(m.hbm.channels, DramController(channel_bytes_per_cycle, timing, policy, m.hbm.scheduler_queue));
   channel_bytes_.assign(m.hbm.channels, 0);
   channel_turn_.assign(m.hbm.channels, kNever);
-  sm_request_ports_.assign(spec.topology.sms, BandwidthGate(double(m.interconnect.bytes_per_clk_per_sm)));
+  sm_request_ports_.assign(spec.topology.sms, BandwidthGate(m.interconnect.request_bytes_per_clk_per_sm));
   sm_response_ports_.assign(spec.topology.sms, BandwidthGate(double(m.interconnect.bytes_per_clk_per_sm)));
 
   stats.add("gpu.l2.requests", &stats_.requests, "requests", "requests that reached L2 (one per line per instruction)");
