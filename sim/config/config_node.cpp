@@ -154,6 +154,14 @@ void apply_override(ConfigNode& root, const std::string& assignment, const Sourc
       throw InputError(origin, "'" + walked + "' is " + node->kind_name() + ", not a section with key '" + key + "'");
     }
     ConfigNode* next = node->find(key);
+    if (!next && dot == std::string::npos && node->kind == ConfigNode::Kind::kMap) {
+      // A leaf the config does not state (an optional key at its default, such as h100's
+      // memory.hbm.fetch_bytes) is added; the config's reader rejects it, at `origin`, if no
+      // section reads such a key.
+      node->entries.emplace_back(key, ConfigNode{});
+      node->key_locations.push_back(origin);
+      next = &node->entries.back().value;
+    }
     if (!next) {
       std::string known;
       for (const auto& [k, v] : node->entries) known += (known.empty() ? "" : ", ") + k;

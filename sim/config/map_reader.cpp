@@ -18,7 +18,14 @@ MapReader::MapReader(const ConfigNode& node, std::string path) : node_(node), pa
   }
 }
 
-bool MapReader::has(const std::string& key) const { return node_.find(key) != nullptr; }
+void MapReader::ask(const std::string& key) const {
+  if (std::find(asked_.begin(), asked_.end(), key) == asked_.end()) asked_.push_back(key);
+}
+
+bool MapReader::has(const std::string& key) const {
+  ask(key);
+  return node_.find(key) != nullptr;
+}
 
 const SourceLocation& MapReader::location(const std::string& key) const {
   const ConfigNode* n = node_.find(key);
@@ -56,6 +63,7 @@ void MapReader::missing(const std::string& key) const {
 }
 
 const ConfigNode& MapReader::require(const std::string& key, ConfigNode::Kind kind) {
+  ask(key);
   const ConfigNode* n = node_.find(key);
   if (!n) missing(key);
   used_.insert(key);
@@ -73,6 +81,7 @@ MapReader MapReader::section(const std::string& key) {
 }
 
 const ConfigNode& MapReader::raw(const std::string& key) {
+  ask(key);
   const ConfigNode* n = node_.find(key);
   if (!n) missing(key);
   used_.insert(key);
@@ -186,10 +195,15 @@ void MapReader::finish() const {
   for (size_t i = 0; i < node_.entries.size(); ++i) {
     const std::string& key = node_.entries[i].key;
     if (used_.count(key)) continue;
-    std::string known;
+    // The closest key this section reads, if close enough to be a misspelling of it.
+    std::string hint = "; see docs/configs.md for the keys this section accepts";
+    size_t best = key.size() < 6 ? 2 : 3;
+    for (const std::string& asked : asked_) {
+      const size_t d = edit_distance(asked, key);
+      if (d < best) best = d, hint = "; did you mean '" + asked + "'?";
+    }
     config_error(node_.key_locations[i], "unknown key '" + full(key) + "'" +
-                                             (path_.empty() ? "" : " in section '" + path_ + "'") +
-                                             "; see docs/configs.md for the keys this section accepts");
+                                             (path_.empty() ? "" : " in section '" + path_ + "'") + hint);
   }
 }
 

@@ -48,9 +48,14 @@ class MapReader {
   [[noreturn]] void missing(const std::string& key) const;
   std::string full(const std::string& key) const { return path_.empty() ? key : path_ + "." + key; }
 
+  void ask(const std::string& key) const;
+
   const ConfigNode& node_;
   std::string path_;
   std::unordered_set<std::string> used_;
+  // Every key the caller looked for, present or not (the optional ones too): what finish()
+  // suggests for a key nobody read.
+  mutable std::vector<std::string> asked_;
 };
 
 // Throws InputError at `where` with the dotted `path` in the message.

@@ -96,7 +96,10 @@ std::string with_scale_applied(const ConfigNode& root, const Override& o) {
   const std::string key = o.assignment.substr(0, eq), value = o.assignment.substr(eq + 1);
   if (value.size() < 2 || value[0] != 'x' || value.find_first_not_of("0123456789.", 1) != std::string::npos) return o.assignment;
   const ConfigNode* leaf = root.find_path(key);
-  if (!leaf) return o.assignment;  // apply_override names the unknown key
+  if (!leaf) {
+    throw InputError(o.where, "'" + value + "' scales the value of " + key +
+                                  ", which this config does not state (a key left at its default, or a misspelt one); give a value instead");
+  }
   char* end = nullptr;
   const double factor = std::strtod(value.c_str() + 1, &end);
   if (*end != '\0') throw InputError(o.where, "'" + value + "' is not a scale factor; expected x and a number, such as x2 or x0.5");

@@ -356,6 +356,8 @@ TEST(SweepCli, BadSweepFilesAreLocatedErrorsAndWriteNothing) {
     std::string text, expected;
   } cases[] = {
       {"inputs: " + trace + "\narch: a100\naxes:\n  l2:\n    big: {memory.l2.size_kb: 1}\n", "sweep.yaml:5:11: unknown key 'memory.l2.size_kb'"},
+      {"inputs: " + trace + "\narch: a100\naxes:\n  l2:\n    big: {memory.l2.size_kb: x2}\n",
+       "sweep.yaml:5:11: 'x2' scales the value of memory.l2.size_kb, which this config does not state"},
       {"inputs: " + trace + "\narch: a100\naxes:\n  memory.l2.hit_latency: [100, -4]\n", "sweep.yaml:4:"},
       {"inputs: " + trace + "\narch: a100\naxis: {}\n", "sweep.yaml:3:1: unknown key 'axis' in a sweep file"},
       {"arch: a100\n", "missing 'inputs:'"},

@@ -86,9 +86,27 @@ void expect_error(const std::function<void()>& f, const std::string& location, c
   }
 }
 
-TEST(Overrides, UnknownKeyNamesTheArgumentAndTheChoices) {
-  expect_error([] { load_gpu_config("a100", {"memory.l2.sise_kib=1"}); }, "--set #1",
-               "unknown key 'memory.l2.sise_kib'; expected one of: size_kib");
+TEST(Overrides, UnknownKeyNamesTheArgumentAndTheKeyMeant) {
+  expect_error([] { load_gpu_config("a100", {"memory.l2.sise_kib=1"}); }, "--set #1 'memory.l2.sise_kib=1'",
+               "unknown key 'memory.l2.sise_kib' in section 'memory.l2'; did you mean 'size_kib'?");
+  // Optional keys are suggested too, stated or not.
+  expect_error([] { load_gpu_config("h100", {"memory.hbm.fetch_byte=64"}); }, "--set #1",
+               "unknown key 'memory.hbm.fetch_byte' in section 'memory.hbm'; did you mean 'fetch_bytes'?");
+  expect_error([] { load_gpu_config("a100", {"memory.l2.colour=1"}); }, "--set #1",
+               "unknown key 'memory.l2.colour' in section 'memory.l2'; see docs/configs.md");
+  // A section that does not exist is named with the ones that do.
+  expect_error([] { load_gpu_config("a100", {"memory.l3.size_kib=1"}); }, "--set #1",
+               "unknown key 'memory.l3'; expected one of: ");
+}
+
+// A key a config leaves at its default (h100.yaml states no memory.hbm.fetch_bytes: 32) can be
+// set as any other.
+TEST(Overrides, AKeyLeftAtItsDefaultCanBeSet) {
+  const LoadedConfig plain = load_gpu_config("h100");
+  ASSERT_EQ(plain.resolved.find_path("memory.hbm.fetch_bytes"), nullptr);
+  EXPECT_EQ(plain.spec.memory.hbm.fetch_bytes, 32u);
+  EXPECT_EQ(load_gpu_config("h100", {"memory.hbm.fetch_bytes=64"}).spec.memory.hbm.fetch_bytes, 64u);
+  expect_error([] { load_gpu_config("h100", {"memory.hbm.fetch_bytes=48"}); }, "--set #1", "must be 32 or 64");
 }
 
 TEST(Overrides, SectionIsNotALeaf) {
