@@ -154,7 +154,7 @@ void apply_override(ConfigNode& root, const std::string& assignment, const Sourc
       throw InputError(origin, "'" + walked + "' is " + node->kind_name() + ", not a section with key '" + key + "'");
     }
     ConfigNode* next = node->find(key);
-    if (!next && dot == std::string::npos && node->kind == ConfigNode::Kind::kMap) {
+    if (!next && dot == std::string::npos) {
       // A leaf the config does not state (an optional key at its default, such as h100's
       // memory.hbm.fetch_bytes) is added; the config's reader rejects it, at `origin`, if no
       // section reads such a key.

@@ -20,7 +20,7 @@ constexpr uint64_t kBytes = uint64_t{kWarps} * kCount * 512;  // 16-byte lanes: 
 // One CTA of 8 warps on one SM; each warp issues kCount 16-byte-per-lane accesses to addresses
 // no other warp touches (the data fits in L2, so DRAM plays no part once it is there).
 Cycle run(const GpuSpec& spec, const char* mnemonic) {
-  static OpInfo op;
+  OpInfo op;
   std::string error;
   if (!decode_mnemonic(mnemonic, op, error)) ADD_FAILURE() << error;
   GeneratedKernel k;
@@ -29,14 +29,14 @@ Cycle run(const GpuSpec& spec, const char* mnemonic) {
   k.info.block = Dim3{kWarps * 32, 1, 1};
   k.info.registers_per_thread = 64;
   const bool store = op.op_class == OpClass::kStore;
-  k.program = [store](uint32_t, uint32_t warp) -> WarpProgram {
-    return [=, regs = std::array<RegId, 5>{}](uint64_t i, WarpInst& in) mutable {
+  k.program = [store, op = &op](uint32_t, uint32_t warp) -> WarpProgram {
+    return [=, regs = std::array<RegId, 4>{}](uint64_t i, WarpInst& in) mutable {
       if (i >= kCount) return false;
-      // A store reads its address and four value registers; a load writes four registers
-      // (sixteen quadruples in turn, so loads never wait for each other).
+      // A store reads four value registers, a load writes four (the address is given apart);
+      // sixteen quadruples in turn, so loads never wait for each other.
       const auto q = static_cast<RegId>(1 + (i % 16) * 4);
-      regs = {q, static_cast<RegId>(q + 1), static_cast<RegId>(q + 2), static_cast<RegId>(q + 3), 0};
-      in.op = &op, in.active_mask = 0xffffffffu, in.regs = regs.data();
+      regs = {q, static_cast<RegId>(q + 1), static_cast<RegId>(q + 2), static_cast<RegId>(q + 3)};
+      in.op = op, in.active_mask = 0xffffffffu, in.regs = regs.data();
       in.num_dst = store ? 0 : 4, in.num_src = store ? 4 : 0;
       in.addr = LaneAddresses{0x10000000 + (uint64_t{warp} * kCount + i) * 512, 16, nullptr};
       return true;
