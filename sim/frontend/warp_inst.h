@@ -5,6 +5,7 @@
 #include <bit>
 #include <cstdint>
 
+#include "common/bit_count.h"
 #include "isa/op_info.h"
 
 namespace warpsim {
@@ -86,7 +87,7 @@ struct WarpInst {
 
   RegId dst(int i) const { return regs[i]; }
   RegId src(int i) const { return regs[num_dst + i]; }
-  int active_lanes() const { return std::popcount(active_mask); }
+  int active_lanes() const { return bit_count(active_mask); }
 
   // True when every active lane's address is base + lane * stride (always so for the base and
   // stride form; for a list, when it happens to follow one stride). Sets base and stride.

@@ -16,10 +16,18 @@ uint64_t DramChannel::book_activate(uint64_t t, uint32_t b) {
   // Activates long before t constrain nothing (requests reach the channel nearly in time order).
   const uint64_t horizon = std::max(rrd, faw) + 4096 * kScale;
   if (t > horizon) {
-    booked.first = std::max(booked.first, static_cast<size_t>(std::lower_bound(booked.times.begin() + static_cast<std::ptrdiff_t>(booked.first), booked.times.end(), t - horizon) - booked.times.begin()));
+    while (booked.first < booked.times.size() && booked.times[booked.first] < t - horizon) ++booked.first;
     drop_forgotten(booked.times, booked.first);
   }
   const std::span<uint64_t> list(booked.times.data() + booked.first, booked.times.size() - booked.first);
+  if (list.empty() || t > list.back()) {
+    // After every booked activate (the usual case): only the last one (tRRD) and the last four
+    // (tFAW) can move it, and each move keeps it after them, so one pass settles it.
+    if (!list.empty()) t = std::max(t, list.back() + rrd);
+    if (faw != 0 && list.size() >= 4) t = std::max(t, list[list.size() - 4] + faw);
+    booked.times.push_back(t);
+    return t;
+  }
   // Activates are booked like the bus: the earliest time at or after t that keeps every pair
   // tRRD apart and every five consecutive activates at least tFAW from first to last. Each
   // violation moves t later, so the search ends past the last booked activate at the latest.

@@ -52,8 +52,11 @@ class DramChannel {
   // The row open in `bank` at cycle `at` (a refresh since the last access has closed it), or
   // kNoRow (~0: no row has that index).
   uint64_t open_row(uint32_t bank, Cycle at) const {
+    // refreshes_before(t) <= b.refreshes, without its division: t lies before the start of the
+    // refresh window after the ones the bank has seen.
     const Bank& b = banks_[bank];
-    return b.row != kNoRow && refreshes_before(at * kScale, bank) <= b.refreshes ? b.row : kNoRow;
+    const uint64_t refi = timing_.refi * kScale;
+    return b.row != kNoRow && (refi == 0 || at * kScale < refresh_offset(bank) + (b.refreshes + 1) * refi) ? b.row : kNoRow;
   }
   static constexpr uint64_t kNoRow = ~uint64_t{0};
 

@@ -17,9 +17,13 @@
 
 namespace warpsim {
 
-// The slice's tag array names the fetch each sector waits for (SectoredCache::pending(id)), so a
-// read finds it there; a fetch whose line has left the slice still answers its waiters, and
-// settles only sectors that still name it.
+// The slice's tag array names the fetch each sector waits for (SectoredCache::pending(number)),
+// so a read finds it there. Fetches are numbered in the order they open and never renumbered, and
+// a fetch's record keeps its arrival cycle after its bank has taken it: the sectors keep naming
+// it, and a read asks arrival_of() when the data comes, rather than each fetch writing its time
+// into the slice (one more host cache miss per fetch, in an array as large as L2). A record is
+// overwritten only once its data has arrived, so a number whose record is gone names data that
+// is there. A fetch whose line has left the slice still answers its waiters.
 class L2Mshrs {
  public:
   struct Response {
@@ -29,9 +33,8 @@ class L2Mshrs {
     uint32_t outstanding = 0;  // fetches it still waits for
   };
   struct Fetch {
-    uint64_t line = 0;
-    uint32_t slice = 0;
-    int way = 0;  // where the slice holds the line (unless it has let it go since)
+    uint64_t number = kNoFetch;
+    Cycle arrives = kNever;  // kNever until its bank takes it
     // Responses waiting, in the order they came, with the cycles added after the arrival: the
     // first kept here (most fetches have one, and a separate vector's buffer is one more host
     // cache miss per fetch), the rest in `more`.
@@ -39,6 +42,7 @@ class L2Mshrs {
     Cycle first_extra = 0;
     std::vector<std::pair<uint32_t, Cycle>> more;
   };
+  static constexpr uint64_t kNoFetch = ~uint64_t{0};
   static constexpr uint32_t kNone = ~uint32_t{0};
   using Waiters = std::vector<std::pair<uint32_t, Cycle>>;
 
@@ -50,15 +54,29 @@ class L2Mshrs {
   Response& response(uint32_t id) { return responses_[id]; }
   void close_response(uint32_t id) { free_responses_.push_back(id); }
 
-  uint32_t open_fetch(uint64_t line, uint32_t slice, int way) {
-    const uint32_t id = take_slot(fetches_, free_fetches_);
-    fetches_[id].line = line, fetches_[id].slice = slice, fetches_[id].way = way;  // no waiters; `more` keeps its storage
-    return id;
+  // Opens the next fetch at `now` (the memory side's clock: no read handled later is earlier).
+  uint64_t open_fetch(Cycle now) {
+    const uint64_t number = next_fetch_++;
+    for (;;) {
+      Fetch& f = fetches_[number & mask_];
+      // The record there is free once its data has arrived by now: a read from now on that still
+      // names it finds its data there, as it would at that earlier cycle.
+      if (f.number == kNoFetch || f.arrives <= now) {
+        f.number = number, f.arrives = kNever;  // no waiters; `more` keeps its storage
+        return number;
+      }
+      grow();
+    }
   }
-  const Fetch& fetch(uint32_t id) const { return fetches_[id]; }
+  // When fetch `number`'s data arrives: kNever while its bank has not taken it; for a fetch whose
+  // record is gone, 0 (its data arrived before the current cycle, which is all a reader needs).
+  Cycle arrival_of(uint64_t number) const {
+    const Fetch& f = fetches_[number & mask_];
+    return f.number == number ? f.arrives : 0;
+  }
   // `response` waits for `fetch` (once, however many of its sectors it wants).
-  void wait_for(uint32_t fetch, uint32_t response, Cycle extra) {
-    Fetch& f = fetches_[fetch];
+  void wait_for(uint64_t fetch, uint32_t response, Cycle extra) {
+    Fetch& f = fetches_[fetch & mask_];
     if (f.first == response) {
       f.first_extra = std::max(f.first_extra, extra);
       return;
@@ -75,18 +93,17 @@ class L2Mshrs {
     }
     ++responses_[response].outstanding;
   }
-  // Frees a fetch its bank has taken, handing over its waiters.
-  void close_fetch(uint32_t id, Waiters& waiters) {
-    Fetch& f = fetches_[id];
+  // Records when a fetch its bank has taken arrives, handing over its waiters.
+  void close_fetch(uint64_t number, Cycle arrives, Waiters& waiters) {
+    Fetch& f = fetches_[number & mask_];
+    f.arrives = arrives;
     waiters.clear();
     if (f.first != kNone) waiters.emplace_back(f.first, f.first_extra);
     waiters.insert(waiters.end(), f.more.begin(), f.more.end());
     f.first = kNone, f.first_extra = 0;
     f.more.clear();
-    free_fetches_.push_back(id);
   }
 
-  size_t fetches_in_flight() const { return fetches_.size() - free_fetches_.size(); }
   size_t responses_waiting() const { return responses_.size() - free_responses_.size(); }
 
  private:
@@ -104,8 +121,21 @@ class L2Mshrs {
 
   std::vector<Response> responses_;
   std::vector<uint32_t> free_responses_;
-  std::vector<Fetch> fetches_;
-  std::vector<uint32_t> free_fetches_;
+  // Twice the records, each moved to its number's place in the larger ring (numbers that
+  // differed modulo the old size differ modulo the new one).
+  void grow() {
+    std::vector<Fetch> larger(fetches_.size() * 2);
+    const uint64_t mask = larger.size() - 1;
+    for (Fetch& f : fetches_)
+      if (f.number != kNoFetch) larger[f.number & mask] = std::move(f);
+    fetches_ = std::move(larger);
+    mask_ = mask;
+  }
+
+  // Fetch records by number modulo their count (a power of two).
+  std::vector<Fetch> fetches_ = std::vector<Fetch>(1024);
+  uint64_t mask_ = 1023;
+  uint64_t next_fetch_ = 0;
 };
 
 }  // namespace warpsim

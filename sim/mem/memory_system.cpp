@@ -4,6 +4,8 @@
 #include <cmath>
 #include <sstream>
 
+#include "common/bit_count.h"
+
 namespace warpsim {
 namespace {
 // Mixes address bits so that power-of-two strides spread over slices and channels, as the
@@ -121,11 +123,8 @@ void MemorySystem::issue_dram(uint32_t c, Cycle now) {
   update_turn(c);
   for (const auto& [tag, done] : issued_) {
     if (tag == kWriteTag) continue;
-    const auto id_of_fetch = static_cast<uint32_t>(tag);
-    const L2Mshrs::Fetch& fetch = mshrs_.fetch(id_of_fetch);
     const Cycle arrives = done + spec_.memory.hbm.latency;
-    slices_[fetch.slice].settle(fetch.line, fetch.way, id_of_fetch, arrives);
-    mshrs_.close_fetch(id_of_fetch, waiters_);
+    mshrs_.close_fetch(tag, arrives, waiters_);
     for (const auto& [id, extra] : waiters_) {
       auto& response = mshrs_.response(id);
       response.data = std::max(response.data, arrives + extra);
@@ -137,25 +136,21 @@ void MemorySystem::issue_dram(uint32_t c, Cycle now) {
 void MemorySystem::send(const MemRequest& request, Cycle depart) {
   const auto& m = spec_.memory;
   uint64_t payload = (request.op == MemOp::kWrite || request.op == MemOp::kAtomic || request.op == MemOp::kReduce)
-                         ? uint64_t(std::popcount(request.sectors)) * m.sector_bytes
+                         ? uint64_t(bit_count(request.sectors)) * m.sector_bytes
                          : 8;  // a read request is a header only
   Cycle sent = sm_request_ports_[request.sm].serve(depart, payload);
   Cycle arrival = sent + m.interconnect.latency;
-  inbox_.push(InFlight{arrival, sequence_++, request});
+  inbox_.push(arrival, request);
   engine_.wake(*this, arrival);
 }
 
 Cycle MemorySystem::tick(Cycle now) {
-  while (!inbox_.empty() && inbox_.top().arrival <= now) {
-    MemRequest r = inbox_.top().request;
-    inbox_.pop();
-    handle(r, now);
-  }
+  now_ = now;
+  for (MemRequest r; inbox_.pop_due(now, r);) handle(r, now);
   // Requests handled above reach HBM at or after now, so every request a bank could take by now
   // is already queued.
   for (auto turn = next_turn(); turn.first <= now; turn = next_turn()) issue_dram(turn.second, now);
-  const Cycle next_arrival = inbox_.empty() ? kNever : inbox_.top().arrival;
-  return std::min(next_arrival, next_turn().first);
+  return std::min(inbox_.next_arrival(), next_turn().first);
 }
 
 void MemorySystem::handle(const MemRequest& r, Cycle now) {
@@ -169,7 +164,7 @@ void MemorySystem::handle(const MemRequest& r, Cycle now) {
   const uint32_t partition = atomic ? home_partition(r.line) : partition_of_sm(r.sm);
   const Cycle crossing = partition != partition_of_sm(r.sm) ? m.l2.far_partition_extra_latency : 0;
   const uint32_t slice = slice_in(r.line, partition);
-  uint32_t sectors = static_cast<uint32_t>(std::popcount(r.sectors));
+  uint32_t sectors = static_cast<uint32_t>(bit_count(r.sectors));
   Cycle port_done = slice_ports_[slice].serve(now + crossing, uint64_t(sectors) * m.sector_bytes);
   stats_.slice_busy_cycles += (uint64_t(sectors) * m.sector_bytes + m.l2.bytes_per_clk_per_slice - 1) / m.l2.bytes_per_clk_per_slice;
   Cycle lookup_done = port_done + m.l2.hit_latency - 1;
@@ -225,20 +220,26 @@ void MemorySystem::finish(uint32_t id) {
   respond(r, done, r.op == MemOp::kAtomic ? r.sectors : 0);
 }
 
+Cycle MemorySystem::arrival(Cycle ready) const {
+  if (!SectoredCache::is_pending(ready)) return ready;
+  const Cycle arrives = mshrs_.arrival_of(SectoredCache::fetch_of(ready));
+  return arrives == kNever ? ready : arrives;
+}
+
 // A read in the requester's partition; what it lacks comes from another partition's copy (after
 // the far-partition latency) before HBM is asked.
 void MemorySystem::read_sectors(uint64_t line, uint32_t sectors, Cycle lookup_done, uint32_t partition, bool evict_first, uint32_t response) {
   const auto& m = spec_.memory;
   const uint32_t slice = slice_in(line, partition);
   auto& cache = slices_[slice];
-  stats_.sector_reads += static_cast<uint64_t>(std::popcount(sectors));
+  stats_.sector_reads += static_cast<uint64_t>(bit_count(sectors));
   int way = cache.find(line);
   uint32_t present = way >= 0 ? cache.valid_sectors(line, way) : 0;
   Cycle data = lookup_done;
   for (uint32_t s = 0; s < cache.sectors_per_line(); ++s) {
     if ((sectors & present) & (1u << s)) {
       ++stats_.sector_read_hits;
-      const Cycle ready = cache.sector_ready(line, way, static_cast<int>(s));
+      const Cycle ready = arrival(cache.sector_ready(line, way, static_cast<int>(s)));
       // On its way from HBM, its bank not having taken the fetch yet: wait for the fetch.
       if (SectoredCache::is_pending(ready)) mshrs_.wait_for(SectoredCache::fetch_of(ready), response, 0);
       else data = std::max(data, ready);
@@ -254,11 +255,11 @@ void MemorySystem::read_sectors(uint64_t line, uint32_t sectors, Cycle lookup_do
     const int far_way = far.find(line);
     const uint32_t found = far_way >= 0 ? far.valid_sectors(line, far_way) & missing & ~from_far : 0;
     if (!found) continue;
-    const Cycle served = far_ports_[far_slice].serve(lookup_done, uint64_t(std::popcount(found)) * m.sector_bytes);
+    const Cycle served = far_ports_[far_slice].serve(lookup_done, uint64_t(bit_count(found)) * m.sector_bytes);
     far_data = std::max(far_data, served);
     for (uint32_t s = 0; s < far.sectors_per_line(); ++s) {
       if (!(found & (1u << s))) continue;
-      const Cycle ready = far.sector_ready(line, far_way, static_cast<int>(s));
+      const Cycle ready = arrival(far.sector_ready(line, far_way, static_cast<int>(s)));
       if (SectoredCache::is_pending(ready)) {
         // Copied over once it arrives there; this partition does not keep a copy of it.
         mshrs_.wait_for(SectoredCache::fetch_of(ready), response, m.l2.far_partition_extra_latency);
@@ -272,7 +273,7 @@ void MemorySystem::read_sectors(uint64_t line, uint32_t sectors, Cycle lookup_do
   }
   if (from_far) {
     far_data += m.l2.far_partition_extra_latency;
-    const auto n = static_cast<uint64_t>(std::popcount(from_far));
+    const auto n = static_cast<uint64_t>(bit_count(from_far));
     stats_.sector_read_hits += n;
     stats_.far_sector_hits += n;
     data = std::max(data, far_data);
@@ -293,9 +294,9 @@ void MemorySystem::read_sectors(uint64_t line, uint32_t sectors, Cycle lookup_do
         const auto group = static_cast<uint32_t>(((uint64_t{1} << per_fetch) - 1) << s);
         if (from_dram & group) from_dram |= group & ~present & ~from_far;
       }
-      uint64_t bytes = uint64_t(std::popcount(from_dram)) * m.sector_bytes;
+      uint64_t bytes = uint64_t(bit_count(from_dram)) * m.sector_bytes;
       stats_.dram_bytes_read += bytes;
-      const uint32_t fetch = mshrs_.open_fetch(line, slice, way);
+      const uint64_t fetch = mshrs_.open_fetch(now_);
       cache.fill(line, way, from_dram, SectoredCache::pending(fetch));
       mshrs_.wait_for(fetch, response, 0);
       dram_enqueue(line, lookup_done, bytes, fetch);
@@ -341,7 +342,7 @@ void MemorySystem::drop_other_copies(uint64_t line, uint32_t partition) {
 
 void MemorySystem::write_back(const SectoredCache::Victim& victim, Cycle when) {
   if (!victim.valid || !victim.dirty_sectors) return;
-  uint64_t bytes = uint64_t(std::popcount(victim.dirty_sectors)) * spec_.memory.sector_bytes;
+  uint64_t bytes = uint64_t(bit_count(victim.dirty_sectors)) * spec_.memory.sector_bytes;
   dram_enqueue(victim.line, when, bytes, kWriteTag);
   stats_.dram_bytes_written += bytes;
 }
@@ -354,7 +355,7 @@ uint64_t MemorySystem::l2_dirty_bytes() const {
 
 void MemorySystem::respond(const MemRequest& r, Cycle leave_l2, uint32_t data_sectors) {
   const auto& m = spec_.memory;
-  uint64_t bytes = data_sectors ? uint64_t(std::popcount(data_sectors)) * m.sector_bytes : 8;
+  uint64_t bytes = data_sectors ? uint64_t(bit_count(data_sectors)) * m.sector_bytes : 8;
   Cycle at_sm = sm_response_ports_[r.sm].serve(leave_l2 + m.interconnect.latency, bytes);
   sms_[r.sm]->deliver(MemResponse{r.line, r.sectors, r.token, r.op}, at_sm);
 }

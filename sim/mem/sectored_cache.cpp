@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <bit>
 #include <stdexcept>
+#include <vector>
+
+#include "common/bit_count.h"
 
 namespace warpsim {
 
@@ -12,7 +15,8 @@ SectoredCache::SectoredCache(uint64_t size_bytes, uint32_t associativity, uint32
       assoc_(associativity),
       sectors_(line_bytes / sector_bytes),
       tags_(sets_ * assoc_),
-      lines_(sets_ * assoc_),
+      stamps_(sets_ * assoc_),
+      state_(sets_ * assoc_),
       ready_(track_ready ? sets_ * assoc_ * sectors_ : 0) {
   if (sets_ > 1 && (sets_ & (sets_ - 1)) == 0) set_mask_ = sets_ - 1;
   fastmod_multiplier_ = UINT64_MAX / sets_ + 1;
@@ -32,19 +36,21 @@ int SectoredCache::allocate(uint64_t line, Victim& victim) {
   victim = Victim{};
   if (assoc_ == 0) return -1;
   size_t base = set_of(line) * assoc_;
+  const uint64_t* tags = tags_.data() + base;
+  const uint32_t* stamps = stamps_.data() + base;
   uint32_t chosen = 0;
   for (uint32_t w = 0; w < assoc_; ++w) {
-    const Line& l = lines_[base + w];
-    if (!l.valid) {
+    if (tags[w] == 0) {  // holds no valid sector
       chosen = w;
       break;
     }
-    if (l.last_use < lines_[base + chosen].last_use) chosen = w;
+    if (stamps[w] < stamps[chosen]) chosen = w;
   }
-  Line& l = lines_[base + chosen];
+  State& l = state_[base + chosen];
   if (l.valid) victim = Victim{true, tags_[base + chosen] - 1, l.dirty, l.valid};
-  dirty_sectors_ -= static_cast<uint64_t>(std::popcount(l.dirty));
-  l = Line{++use_clock_, 0, 0};
+  dirty_sectors_ -= static_cast<uint64_t>(bit_count(l.dirty));
+  l = State{};
+  stamps_[base + chosen] = next_stamp();
   // The tag is set by fill(): a way allocated but never filled stays free.
   tags_[base + chosen] = 0;
   return static_cast<int>(chosen);
@@ -52,7 +58,7 @@ int SectoredCache::allocate(uint64_t line, Victim& victim) {
 
 void SectoredCache::fill(uint64_t line, int way, uint32_t sectors, Cycle ready_at) {
   size_t s = slot(line, way);
-  lines_[s].valid |= sectors;
+  state_[s].valid |= sectors;
   if (sectors) tags_[s] = line + 1;
   if (!ready_.empty()) {
     for (uint32_t i = 0; i < sectors_; ++i)
@@ -60,20 +66,30 @@ void SectoredCache::fill(uint64_t line, int way, uint32_t sectors, Cycle ready_a
   }
 }
 
-void SectoredCache::settle(uint64_t line, int way, uint32_t fetch, Cycle ready_at) {
-  // Only the ready times are looked at (one host cache line): a slot that no longer holds the
-  // line holds none marked with this fetch in a valid sector (filling overwrites the marks, and a
-  // fetch's id is reused only after it has settled), so a stale mark it sets is in an invalid one.
-  Cycle* ready = ready_.data() + slot(line, way) * sectors_;
-  for (uint32_t i = 0; i < sectors_; ++i)
-    if (ready[i] == pending(fetch)) ready[i] = ready_at;
-}
-
 void SectoredCache::invalidate(uint64_t line, int way) {
   const size_t s = slot(line, way);
-  dirty_sectors_ -= static_cast<uint64_t>(std::popcount(lines_[s].dirty));
-  lines_[s] = Line{};
+  dirty_sectors_ -= static_cast<uint64_t>(bit_count(state_[s].dirty));
+  state_[s] = State{};
+  stamps_[s] = 0;
   tags_[s] = 0;
+}
+
+void SectoredCache::renumber() {
+  if (assoc_ == 0) return;
+  std::vector<uint32_t> distinct;
+  uint32_t largest = 0;
+  for (uint64_t set = 0; set < sets_; ++set) {
+    uint32_t* stamps = stamps_.data() + set * assoc_;
+    distinct.assign(stamps, stamps + assoc_);
+    std::sort(distinct.begin(), distinct.end());
+    distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+    const uint32_t first = distinct.front() == 0 ? 0 : 1;  // a 0 (evict-first) stays 0
+    for (uint32_t w = 0; w < assoc_; ++w) {
+      stamps[w] = first + static_cast<uint32_t>(std::lower_bound(distinct.begin(), distinct.end(), stamps[w]) - distinct.begin());
+      largest = std::max(largest, stamps[w]);
+    }
+  }
+  use_clock_ = largest;
 }
 
 }  // namespace warpsim

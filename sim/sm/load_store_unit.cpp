@@ -4,6 +4,7 @@
 #include <array>
 #include <bit>
 
+#include "common/bit_count.h"
 #include "sm/dsmem.h"
 #include "sm/shared_banks.h"
 
@@ -106,8 +107,8 @@ bool LoadStoreUnit::issue_global_load(const WarpInst& inst, uint32_t warp, Cycle
   if (inst.op->bypass_l1) {
     uint32_t token = new_token(warp, inst, data);
     for (const auto& la : lines_) {
-      sectors += static_cast<uint64_t>(std::popcount(la.sectors));
-      stats_.l1_sector_misses += static_cast<uint64_t>(std::popcount(la.sectors));
+      sectors += static_cast<uint64_t>(bit_count(la.sectors));
+      stats_.l1_sector_misses += static_cast<uint64_t>(bit_count(la.sectors));
       ++tokens_[token].pending;
       MemRequest req{la.line, la.sectors, token | kDirectToken, sm_id_, MemOp::kRead};
       req.evict_first = inst.op->evict_first;
@@ -117,19 +118,19 @@ bool LoadStoreUnit::issue_global_load(const WarpInst& inst, uint32_t warp, Cycle
   }
   uint32_t token = UINT32_MAX;
   for (const auto& la : lines_) {
-    sectors += static_cast<uint64_t>(std::popcount(la.sectors));
+    sectors += static_cast<uint64_t>(bit_count(la.sectors));
     int way = l1_.find(la.line);
     uint32_t present = way >= 0 ? l1_.valid_sectors(la.line, way) : 0;
     uint32_t hit = la.sectors & present, miss = la.sectors & ~present;
-    stats_.l1_sector_hits += static_cast<uint64_t>(std::popcount(hit));
-    stats_.l1_sector_misses += static_cast<uint64_t>(std::popcount(miss));
+    stats_.l1_sector_hits += static_cast<uint64_t>(bit_count(hit));
+    stats_.l1_sector_misses += static_cast<uint64_t>(bit_count(miss));
     if (way >= 0) l1_.use(la.line, way, inst.op->evict_first);
     if (!miss) continue;
     if (token == UINT32_MAX) token = new_token(warp, inst, data);
     MshrEntry& e = mshr_[la.line];
     e.evict_first = e.evict_first && inst.op->evict_first;
     uint32_t to_request = miss & ~e.requested;
-    stats_.l1_mshr_merges += static_cast<uint64_t>(std::popcount(miss & e.requested));
+    stats_.l1_mshr_merges += static_cast<uint64_t>(bit_count(miss & e.requested));
     if (to_request) {
       e.requested |= to_request;
       MemRequest req{la.line, to_request, 0, sm_id_, MemOp::kRead};
@@ -158,7 +159,7 @@ void LoadStoreUnit::issue_bulk_copy(const WarpInst& inst, uint32_t warp, Cycle n
     t.bulk = true, t.mbarrier = use.address, t.bytes = use.tx_bytes, t.multicast = use.multicast;
     use.for_each_row(a, [&](uint64_t from, uint64_t bytes) {
       for_each_line(from, from + bytes, m, [&](uint64_t line, uint32_t sectors, uint64_t) {
-        stats_.bulk_copy_sectors += static_cast<uint64_t>(std::popcount(sectors));
+        stats_.bulk_copy_sectors += static_cast<uint64_t>(bit_count(sectors));
         ++tokens_[token].pending;
         memory_.send(MemRequest{line, sectors, token | kDirectToken, sm_id_, MemOp::kRead}, now + 1);
       });
@@ -183,11 +184,11 @@ uint32_t LoadStoreUnit::issue_bulk_store(const WarpInst& inst, uint32_t warp, Cy
     const uint32_t elem = std::max<uint32_t>(1, inst.mbar.elem_bytes ? inst.mbar.elem_bytes : inst.op->access_bytes);
     inst.mbar.for_each_row(a, [&](uint64_t from, uint64_t bytes) {
       for_each_line(from, from + bytes, m, [&](uint64_t line, uint32_t sectors, uint64_t inside) {
-        stats_.bulk_copy_sectors += static_cast<uint64_t>(std::popcount(sectors));
+        stats_.bulk_copy_sectors += static_cast<uint64_t>(bit_count(sectors));
         MemRequest req{line, sectors, warp, sm_id_, reduce ? MemOp::kReduce : MemOp::kWrite};
         if (reduce) {
           req.ops = static_cast<uint8_t>(std::clamp<uint64_t>(inside / elem, 1, 255));
-          req.updates = static_cast<uint8_t>(std::max(1, std::popcount(sectors)));  // distinct elements: one update per sector
+          req.updates = static_cast<uint8_t>(std::max(1, bit_count(sectors)));  // distinct elements: one update per sector
         }
         memory_.send(req, sent);
         ++acks;
@@ -205,7 +206,7 @@ uint32_t LoadStoreUnit::issue_global_store(const WarpInst& inst, uint32_t warp, 
   ++(surface ? stats_.surface_store_requests : stats_.global_store_requests);
   uint64_t& sectors = surface ? stats_.surface_store_sectors : stats_.global_store_sectors;
   for (const auto& la : lines_) {
-    sectors += static_cast<uint64_t>(std::popcount(la.sectors));
+    sectors += static_cast<uint64_t>(bit_count(la.sectors));
     // Write-through, no allocate: a line already in L1 is updated in place.
     int way = l1_.find(la.line);
     if (way >= 0) l1_.fill(la.line, way, la.sectors, looked_up);

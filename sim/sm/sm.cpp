@@ -4,6 +4,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "common/bit_count.h"
 #include "common/error.h"
 
 namespace warpsim {
@@ -245,7 +246,7 @@ Sm::Verdict Sm::classify(SubPartition& sp, Warp& w, Cycle now) {
 
 void Sm::count_instruction(Warp& w, const WarpInst& in) {
   const OpInfo& op = *in.op;
-  const uint64_t lanes = static_cast<uint64_t>(std::popcount(in.active_mask));
+  const uint64_t lanes = static_cast<uint64_t>(bit_count(in.active_mask));
   ++stats_.inst_executed;
   stats_.thread_inst_executed += lanes;
   ++stats_.pipe_inst[static_cast<int>(op.pipe)];

@@ -1,5 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <climits>
+#include <random>
+
 #include "mem/bandwidth_gate.h"
 #include "mem/sectored_cache.h"
 
@@ -78,6 +81,38 @@ TEST(SectoredCache, EvictFirstLinesGoBeforeOlderOnes) {
   EXPECT_EQ(v.line, 10u);
   EXPECT_EQ(t, s);
   for (uint64_t line : {1, 2, 3}) EXPECT_GE(c.find(line), 0);
+}
+
+// The recency stamps are 32 bits and renumbered when they run out: a cache whose clock starts
+// just short of that makes exactly the choices of one whose clock starts at 0.
+TEST(SectoredCache, RenumberingTheStampsChangesNoEviction) {
+  SectoredCache fresh(8 * 4 * 128, 4, 128, 32, false);  // 8 sets x 4 ways
+  SectoredCache wrapping(8 * 4 * 128, 4, 128, 32, false);
+  wrapping.set_clock_for_test(UINT32_MAX - 200);
+  std::mt19937 rng(3);
+  int evictions = 0;
+  for (int step = 0; step < 5000; ++step) {
+    const uint64_t line = rng() % 64;  // 8 lines per set: plenty of evictions
+    const int way = fresh.find(line);
+    ASSERT_EQ(wrapping.find(line), way) << step;
+    if (way < 0) {
+      SectoredCache::Victim a, b;
+      const int wa = fresh.allocate(line, a), wb = wrapping.allocate(line, b);
+      ASSERT_EQ(wa, wb) << step;
+      ASSERT_EQ(a.valid, b.valid) << step;
+      ASSERT_EQ(a.line, b.line) << step;
+      evictions += a.valid;
+      const uint32_t sectors = 1 + rng() % 15;
+      fresh.fill(line, wa, sectors, 0), wrapping.fill(line, wb, sectors, 0);
+    } else if (const uint32_t r = rng() % 8; r == 0) {
+      fresh.demote(line, way), wrapping.demote(line, way);
+    } else if (r == 1) {
+      fresh.invalidate(line, way), wrapping.invalidate(line, way);
+    } else {
+      fresh.touch(line, way), wrapping.touch(line, way);
+    }
+  }
+  EXPECT_GT(evictions, 1000);
 }
 
 TEST(SectoredCache, NonPowerOfTwoSetCount) {

@@ -107,6 +107,13 @@ TEST(DramChannel, ActivatesKeepTrrdApartAndFourPerTfaw) {
   for (uint32_t b = 0; b < 4; ++b) EXPECT_EQ(w.access(0, b, 1, 32), b + 10u + 14 + 1) << b;
   EXPECT_EQ(w.access(0, 4, 1, 32), 20u + 10 + 14 + 1);
   EXPECT_EQ(w.access(0, 5, 1, 32), 21u + 10 + 14 + 1);
+  // The same when each request comes after the last activate (the controller's usual order):
+  // the fifth, arriving at 4, waits for the window opened at 0.
+  DramChannel ordered(32.0, t);
+  for (uint32_t b = 0; b < 4; ++b) EXPECT_EQ(ordered.access(b, b, 1, 32), b + 10u + 14 + 1) << b;
+  EXPECT_EQ(ordered.access(4, 4, 1, 32), 20u + 10 + 14 + 1);
+  EXPECT_EQ(ordered.access(25, 5, 1, 32), 25u + 10 + 14 + 1);  // 25 - 1 >= tFAW: no wait
+  EXPECT_EQ(ordered.access(25, 6, 1, 32), 26u + 10 + 14 + 1);  // tRRD after the one at 25
   // A row hit needs no activate, so the window does not hold it up.
   const uint64_t waited = w.stats().activate_wait_cycles;
   DramChannel::RowResult r;
