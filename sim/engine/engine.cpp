@@ -21,6 +21,11 @@ void Engine::pop() {
   if (++soon_head_ == soon_.size()) {
     soon_.clear();
     soon_head_ = 0;
+  } else if (soon_head_ >= 256 && soon_head_ * 2 >= soon_.size()) {
+    // In a busy run the FIFO seldom empties (each cycle's SMs ask for the next one while it is
+    // taken): drop what was taken, so it does not grow through memory the host has long evicted.
+    soon_.erase(soon_.begin(), soon_.begin() + static_cast<std::ptrdiff_t>(soon_head_));
+    soon_head_ = 0;
   }
 }
 
