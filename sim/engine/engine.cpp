@@ -1,5 +1,6 @@
 #include "engine/engine.h"
 
+#include "common/drop_forgotten.h"
 #include "common/error.h"
 
 namespace warpsim {
@@ -21,11 +22,10 @@ void Engine::pop() {
   if (++soon_head_ == soon_.size()) {
     soon_.clear();
     soon_head_ = 0;
-  } else if (soon_head_ >= 256 && soon_head_ * 2 >= soon_.size()) {
+  } else {
     // In a busy run the FIFO seldom empties (each cycle's SMs ask for the next one while it is
     // taken): drop what was taken, so it does not grow through memory the host has long evicted.
-    soon_.erase(soon_.begin(), soon_.begin() + static_cast<std::ptrdiff_t>(soon_head_));
-    soon_head_ = 0;
+    drop_forgotten(soon_, soon_head_);
   }
 }
 

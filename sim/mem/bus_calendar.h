@@ -11,19 +11,10 @@
 #include <utility>
 #include <vector>
 
+#include "common/drop_forgotten.h"
 #include "engine/cycle.h"
 
 namespace warpsim {
-
-// A sorted vector whose entries before `first` are forgotten drops them now and then, in bulk:
-// erasing a few at every step would move the whole vector each time.
-template <class T>
-void drop_forgotten(std::vector<T>& v, size_t& first) {
-  if (first > 64 && first * 2 > v.size()) {
-    v.erase(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(first));
-    first = 0;
-  }
-}
 
 class BusCalendar {
  public:

@@ -86,7 +86,7 @@ class DramChannel {
   BusCalendar bus_;
   std::vector<Bank> banks_;
   // Per pseudo-channel: recent activates, sorted; those before `first` are forgotten
-  // (bus_calendar.h's drop_forgotten).
+  // (common/drop_forgotten.h).
   struct Activates {
     std::vector<uint64_t> times;
     size_t first = 0;
