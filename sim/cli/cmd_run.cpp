@@ -89,7 +89,7 @@ class Progress {
 }  // namespace
 
 int run_command(const std::vector<std::string>& args) {
-  std::string arch, input, json_path, csv_path, stats_path, dump_dir, checks = "error", reconvergence;
+  std::string arch, input, json_path, csv_path, stats_path, dump_dir, checks = "error", reconvergence, isa = "auto";
   std::vector<std::string> sets;
   bool quiet = false, functional = false, serial_streams = false;
   int threads = kHostThreadsUnset;
@@ -103,7 +103,8 @@ int run_command(const std::vector<std::string>& args) {
       "stats", po::value(&stats_path), "write every registered counter per kernel (value, unit, description) as CSV to FILE, or as JSON when FILE ends in .json")(
       "quiet,q", po::bool_switch(&quiet), "do not print the summary")(
       "dump-dir", po::value(&dump_dir), "with a launch file: write the buffers named in 'dump:' to DIR (made if missing) as <name>.bin")(
-      "reconvergence", po::value(&reconvergence), "with a launch file: stack (classic SIMT stack) or independent (Volta-style independent thread scheduling)")(
+      "isa", po::value(&isa), kIsaHelp)(
+      "reconvergence", po::value(&reconvergence), "with a launch file run as PTX: stack (classic SIMT stack) or independent (Volta-style independent thread scheduling)")(
       "checks", po::value(&checks), "with a launch file: kernel checkers (races, uninitialised shared reads, reads of init: none global memory nothing wrote, divergent barriers, texture reads of what the kernel wrote, shuffles from lanes not taking part; docs/launch-format.md#checks): error (default: findings exit 6), warn, or off")(
       "functional", po::bool_switch(&functional), "with a launch file: emulate the kernels without the timing model, for their results (check, dump, printf, checkers) and instruction counts; no timing, counters or views")(
       "sample", po::bool_switch(&sampling.enabled), "time a large grid's CTAs only until the GPU's CTA throughput is steady and project the rest's time (grids of twelve waves or more; the rest still run, untimed, for their results; docs/sampling.md)")(
@@ -122,9 +123,10 @@ int run_command(const std::vector<std::string>& args) {
   if (input.empty()) throw UsageError{"missing the input trace"};
 
   LoadedConfig config = load_gpu_config(arch, sets);
-  WorkloadInput in = open_workload(input, config.spec, LaunchOptions{checks, reconvergence});
+  WorkloadInput in = open_workload(input, config.spec, LaunchOptions{checks, reconvergence, isa});
   AccelSimWorkload* accelsim = in.accelsim.get();
   ptx::PtxWorkload* launch = in.launch;
+  if (launch) print_isa_notes(*launch);
   if (!dump_dir.empty()) {
     if (!launch) throw UsageError{"--dump-dir needs a launch file"};
     make_output_directory(dump_dir);  // before the run, so that a bad directory fails at once, with nothing written

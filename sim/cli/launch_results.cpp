@@ -6,7 +6,19 @@
 
 namespace warpsim::cli {
 
+std::string isa_line(const ptx::PtxWorkload& launch) {
+  const auto isas = launch.isas();
+  std::string line = "isa: ";
+  for (size_t i = 0; i < isas.size(); ++i) line += (i ? ", " : "") + isas[i];
+  return line + (isas.size() > 1 ? " (one per launch)" : "") + "\n";
+}
+
+void print_isa_notes(const ptx::PtxWorkload& launch) {
+  for (const auto& n : launch.notes()) std::cerr << "warpsim: note: " << n << "\n";
+}
+
 void add_launch_json(nlohmann::ordered_json& j, const ptx::PtxWorkload& launch) {
+  j["isa"] = launch.isas();
   if (!launch.spec().expect.empty()) {
     const ptx::CheckResult c = launch.check();
     j["check"] = {{"passed", c.passed}, {"largest_error", c.largest_error}, {"details", c.lines}};
@@ -18,6 +30,7 @@ void add_launch_json(nlohmann::ordered_json& j, const ptx::PtxWorkload& launch) 
 }
 
 void print_check(const ptx::PtxWorkload& launch, const ptx::CheckResult& check) {
+  std::cout << isa_line(launch);
   if (launch.spec().expect.empty()) return;
   std::cout << "check: " << (check.passed ? "passed" : "FAILED") << "\n";
   for (const auto& l : check.lines) std::cout << "  " << l << "\n";

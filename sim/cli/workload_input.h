@@ -14,7 +14,15 @@ namespace warpsim::cli {
 struct LaunchOptions {
   std::string checks = "error";        // error, warn or off
   std::string reconvergence;           // "", stack or independent
+  std::string isa = "auto";            // sass, ptx or auto (SASS where it exists and runs, else PTX)
 };
+
+// The help text of --isa, shared by the commands that take it.
+inline constexpr const char* kIsaHelp =
+    "with a launch file: sass (the GPU's own instructions: the listing ptxas made of the PTX, committed beside it for A100, H100 and H200), "
+    "ptx (the PTX, emulated), or auto (default: SASS where it exists and every instruction of it runs, else PTX, saying why)";
+// "sass", "ptx" or "auto" as the PtxWorkload takes it; UsageError otherwise.
+ptx::IsaChoice isa_choice(const std::string& isa);
 
 struct WorkloadInput {
   std::unique_ptr<AccelSimWorkload> accelsim;  // set for Accel-Sim input

@@ -115,6 +115,7 @@ void CtaEmulator::begin_record(const EmuInst& in, uint32_t exec, Record& out) co
   out.addresses.clear();
   out.inst.num_dst = static_cast<uint8_t>(in.dsts.size());
   out.inst.num_src = static_cast<uint8_t>(in.srcs.size());
+  out.inst.control = in.control;
 }
 
 namespace {
@@ -232,6 +233,7 @@ bool CtaEmulator::step(WarpState& w, Record& out) {
                          " instructions without finishing: a livelock? (lanes spinning on a lock another lane of the same warp "
                          "holds never progress under the reconvergence stack; try reconvergence: independent)" + waiting_for_ctas(w));
   }
+  if (launch_.program->sass) return step_sass(w, out);
   if (launch_.independent_thread_scheduling) return step_independent(w, out);
   const auto& insts = launch_.program->insts;
   while (!w.stack.empty() && (w.stack.back().pc == w.stack.back().rpc || w.stack.back().mask == 0)) w.stack.pop_back();
@@ -315,6 +317,14 @@ void CtaEmulator::execute_op(WarpState& w, const EmuInst& in, uint32_t exec, Rec
   switch (in.code) {
     case EmuOp::kMembar:
       return;
+    case EmuOp::kSass:
+      sass_alu(w, in, exec);
+      return;
+    case EmuOp::kSassVote:
+      sass_vote(w, in, exec);
+      return;
+    case EmuOp::kSassFlow:
+      fault(in, w, 0, "internal: SASS control flow outside the convergence model");
     case EmuOp::kMapa:
     case EmuOp::kGetctarank:
     case EmuOp::kClusterArrive:

@@ -214,6 +214,17 @@ class CtaEmulator : public CtaWork {
   };
 
   bool step(WarpState& w, Record& out);   // false when the warp has finished
+  // sass_step.cpp: a warp running SASS (Program::sass), under its convergence barriers.
+  bool step_sass(WarpState& w, Record& out);
+  // The lanes a group at `in` still waits for (BSYNC, WARPSYNC, BAR); 0 when it can run.
+  uint32_t sass_group_waits(const WarpState& w, const EmuInst& in, uint32_t group) const;
+  // sass_execute.cpp: SASS's arithmetic and VOTE, and the addresses it writes.
+  void sass_alu(WarpState& w, const EmuInst& in, uint32_t exec);
+  void sass_vote(WarpState& w, const EmuInst& in, uint32_t exec);
+  uint64_t sass_source(const WarpState& w, const EmuOperand& o, uint32_t lane) const;
+  void sass_result(WarpState& w, const EmuOperand& o, uint32_t lane, uint64_t v);
+  void broadcast_results(WarpState& w, const EmuInst& in, uint32_t exec);
+  uint64_t sass_address(const WarpState& w, const EmuOperand& o, uint32_t lane) const;
   bool untimed(const Record& r) const { return launch_.program->insts[r.inst.pc].untimed; }
   bool step_independent(WarpState& w, Record& out);
   void begin_record(const EmuInst& in, uint32_t exec, Record& out) const;
@@ -378,6 +389,7 @@ class CtaEmulator : public CtaWork {
   }
   // The address an [reg + offset] (or [symbol + offset]) operand names for `lane`.
   uint64_t address(const WarpState& w, const EmuOperand& o, uint32_t lane) const {
+    if (o.sass_address) [[unlikely]] return sass_address(w, o, lane);
     const uint64_t a = (o.reg >= 0 ? w.regs.get(o.reg, lane) : 0) + o.bits;
     return o.address32 ? static_cast<uint32_t>(a) : a;
   }

@@ -163,7 +163,8 @@ void PtxWorkload::add_launch(MapReader& r, const fs::path& dir) {
   l->context.dynamic_shared_bytes = l->dynamic_shared_bytes;
   l->context.shared_allocation_unit = shared_allocation_unit_;
   l->context.device_output = &device_output_;
-  l->context.file = spec_.ptx_path;
+  l->context.file = l->file = spec_.ptx_path;
+  l->declared_shared_bytes = l->program.static_shared_bytes;
   l->context.findings = &findings_;
   l->context.independent_thread_scheduling = independent_;
   l->context.mma_sums = mma_sums_;
@@ -175,6 +176,7 @@ void PtxWorkload::add_launch(MapReader& r, const fs::path& dir) {
   // A cooperative launch gets the driver's grid-barrier workspace (cooperative groups keep an
   // arrival counter in it), zeroed, one per launch.
   if (l->cooperative) l->context.grid_workspace = memory_.allocate("<grid barrier of launch " + std::to_string(l->context.grid_id) + ">", std::vector<uint8_t>(16, 0));
+  if (isa_ != IsaChoice::kPtx) use_sass(*l, r);
   launches_.push_back(std::move(l));
   launches_.back()->context.program = &launches_.back()->program;
 }
@@ -234,11 +236,11 @@ void PtxWorkload::add_tensor_map(MapReader& arg, const Variable& param, uint8_t*
   std::memcpy(slot, &t, sizeof t);
 }
 
-PtxWorkload::PtxWorkload(const std::string& launch_file, const GpuSpec& gpu) : PtxWorkload(launch_file, gpu.compute_capability) {
+PtxWorkload::PtxWorkload(const std::string& launch_file, const GpuSpec& gpu, IsaChoice isa) : PtxWorkload(launch_file, gpu.compute_capability, isa) {
   set_mma_sums(gpu.tensor.block_sum, gpu.tensor.warp_fp8_via_fp16);
 }
 
-PtxWorkload::PtxWorkload(const std::string& launch_file, uint32_t cc) {
+PtxWorkload::PtxWorkload(const std::string& launch_file, uint32_t cc, IsaChoice isa) : isa_(isa), compute_capability_(cc) {
   spec_.file = launch_file;
   shared_allocation_unit_ = cc < 80 ? 256 : 128;  // the PTX ISA's %total_smem_size table: 256 B to sm_7x, 128 B from sm_8x
   ConfigNode root = load_yaml_file(launch_file);
@@ -259,6 +261,11 @@ PtxWorkload::PtxWorkload(const std::string& launch_file, uint32_t cc) {
   size_t sm = ptx.find("{sm}");
   if (sm != std::string::npos) ptx.replace(sm, 4, ptx_target_for(cc));
   spec_.ptx_path = spec_.ptx_named = (dir / ptx).string();
+  if (r.has("sass")) {
+    std::string sass = r.string("sass");
+    if (size_t at = sass.find("{sm}"); at != std::string::npos) sass.replace(at, 4, cc >= 90 ? "90a" : std::to_string(cc / 10 * 10));
+    sass_path_ = (dir / sass).string();
+  }
   if (ptx.size() > 3 && ptx.compare(ptx.size() - 3, 3, ".cu") == 0) {
     const std::string target = cuda_target_for(spec_.ptx_path, cc);
     spec_.ptx_path = compile_cuda(spec_.ptx_path, target, r.location("ptx"));
@@ -405,9 +412,9 @@ std::unique_ptr<KernelSource> PtxWorkload::next_kernel() {
   info.cluster = l.context.cluster;
   // Saturated, not truncated: a 4 GiB .shared array must fail the per-block limit, not wrap to
   // a few bytes and have every CTA allocate it.
-  info.shared_bytes = static_cast<uint32_t>(std::min<uint64_t>(l.program.static_shared_bytes + l.dynamic_shared_bytes, UINT32_MAX));
+  info.shared_bytes = static_cast<uint32_t>(std::min<uint64_t>(l.declared_shared_bytes + l.dynamic_shared_bytes, UINT32_MAX));
   info.registers_per_thread = l.registers_per_thread;
-  info.source_file = spec_.ptx_path;
+  info.source_file = l.file;
   info.cooperative = l.cooperative;
   info.stream = l.stream;
   info.waits_for = l.waits_for;

@@ -15,6 +15,10 @@
 #include "config/map_reader.h"
 #include "frontend/ptx/ptx_module.h"
 
+namespace warpsim::sass {
+struct SassListing;
+}
+
 namespace warpsim::ptx {
 
 struct BufferArg {
@@ -36,6 +40,11 @@ struct CheckResult {
   double largest_error = 0;        // the largest |output - reference| over the checked buffers
 };
 
+// Which instruction set a launch file's kernels run as: the GPU's SASS (the listing committed
+// beside the PTX, sass/<name>.sm_80.sass or .sm_90a.sass), the PTX, or SASS where it exists and
+// the emulator runs every instruction of it, PTX otherwise (saying why, in notes()).
+enum class IsaChoice { kPtx, kSass, kAuto };
+
 struct LaunchSpec {
   std::string file;          // the launch file
   std::string ptx_path;      // resolved, after {sm} substitution (for a .cu, the PTX nvcc made of it)
@@ -56,10 +65,10 @@ class PtxWorkload : public Workload {
  public:
   // Reads the launch file, parses and lowers the PTX for compute capability `cc`, and creates
   // and initialises the buffers. Throws InputError.
-  PtxWorkload(const std::string& launch_file, uint32_t compute_capability);
+  PtxWorkload(const std::string& launch_file, uint32_t compute_capability, IsaChoice isa = IsaChoice::kPtx);
   // The same for a GPU: its compute capability and its tensor cores' arithmetic, as `warpsim
   // run` simulates it.
-  PtxWorkload(const std::string& launch_file, const GpuSpec& gpu);
+  PtxWorkload(const std::string& launch_file, const GpuSpec& gpu, IsaChoice isa = IsaChoice::kPtx);
   ~PtxWorkload() override;
   std::unique_ptr<KernelSource> next_kernel() override;
   bool reads_ahead() const override { return true; }  // each launch is its own
@@ -75,6 +84,10 @@ class PtxWorkload : public Workload {
   std::function<const std::string&(RegId)> register_names() const {
     return [this, launch = current_](RegId id) -> const std::string& { return register_name(*launch, id); };
   }
+  // "sass" or "ptx" for each launch, in order, and where SASS was wanted and PTX runs, why (one
+  // line each, for the user).
+  std::vector<std::string> isas() const;
+  const std::vector<std::string>& notes() const { return notes_; }
   // What the kernel checkers found while the kernel ran.
   const Findings& findings() const { return findings_; }
   // What the kernels printed with printf, in the order the emulator ran the calls.
@@ -96,6 +109,9 @@ class PtxWorkload : public Workload {
     std::vector<std::string> waits_for;  // KernelInfo::waits_for
     Program program;
     LaunchContext context;
+    bool sass = false;                // `program` was lowered from the kernel's SASS listing
+    uint64_t declared_shared_bytes = 0;  // the kernel's static shared memory as its PTX declares it
+    std::string file;                 // what the program's line numbers refer to
     std::map<std::string, OpInfo> run_time_ops;  // LaunchContext::run_time_ops
   };
   const std::string& register_name(const Launch& launch, RegId id) const;
@@ -113,6 +129,9 @@ class PtxWorkload : public Workload {
   void add_launch(MapReader& r, const std::filesystem::path& dir);
   void set_cluster(Launch& l, const Function& f, MapReader& r, bool given);
   void check_launch_bounds(Launch& l, const Function& f, MapReader& r, bool registers_given);
+  // launch_sass.cpp: replaces the launch's program with its SASS when isa_ asks for it and the
+  // listing exists (and, under kAuto, lowers without an unsupported instruction).
+  void use_sass(Launch& l, MapReader& r);
 
   LaunchSpec spec_;
   Module module_;
@@ -128,6 +147,11 @@ class PtxWorkload : public Workload {
   void set_mma_sums(const MmaSumSpecs& sums, bool warp_fp8_via_fp16);
 
   bool independent_ = false;
+  IsaChoice isa_ = IsaChoice::kPtx;
+  uint32_t compute_capability_ = 0;
+  std::string sass_path_;  // the launch file's `sass:` (resolved), or empty: next to the PTX
+  std::vector<std::string> notes_;
+  std::map<std::string, std::shared_ptr<const sass::SassListing>> listings_;  // by path: read once per launch file
   MmaSumSpecs mma_sums_{};  // set_mma_sums
   bool warp_fp8_via_fp16_ = false;
   uint64_t max_warp_instructions_ = 100'000'000;

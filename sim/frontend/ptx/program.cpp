@@ -299,26 +299,11 @@ class Lowering {
 
   EmuInst lower(const Instruction& in) {
     EmuInst e;
-    e.opcode = in.opcode;
+    set_mnemonic(e, in.opcode);
     e.untimed = in.untimed;
     e.line = in.line;
     e.source_line = in.source_line;
     e.source_file = in.source_file;
-    size_t start = 0;
-    bool first = true;
-    while (start <= in.opcode.size()) {
-      size_t dot = in.opcode.find('.', start);
-      std::string part = in.opcode.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
-      if (first) {
-        e.base = part;
-        first = false;
-      } else {
-        e.mods.push_back(part);
-        if (kTypeNames.count(part)) e.types.push_back(part);
-      }
-      if (dot == std::string::npos) break;
-      start = dot + 1;
-    }
     if (!kSupportedOpcodes.count(e.base) && !is_simd_video(e.base)) {
       fail(in.line, in.column, "the emulator cannot run '" + in.opcode + "' yet (the timing model can replay it from a trace)");
     }
@@ -477,6 +462,26 @@ class Lowering {
 };
 
 }  // namespace
+
+void set_mnemonic(EmuInst& e, const std::string& opcode) {
+  e.opcode = opcode;
+  e.base.clear(), e.mods.clear(), e.types.clear();
+  size_t start = 0;
+  bool first = true;
+  while (start <= opcode.size()) {
+    size_t dot = opcode.find('.', start);
+    std::string part = opcode.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+    if (first) {
+      e.base = part;
+      first = false;
+    } else {
+      e.mods.push_back(part);
+      if (kTypeNames.count(part)) e.types.push_back(part);
+    }
+    if (dot == std::string::npos) break;
+    start = dot + 1;
+  }
+}
 
 // __constant__ and __device__ initializers: nvcc emits byte lists for arrays and typed values for
 // scalars; bytes without an initializer are zero, as the CUDA runtime leaves them.

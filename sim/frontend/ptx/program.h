@@ -14,6 +14,8 @@
 #include "frontend/ptx/tmem_fragment.h"
 #include "frontend/ptx/mma_sync_form.h"
 #include "frontend/ptx/wmma_fragment.h"
+#include "frontend/sass/sass_alu.h"
+#include "frontend/sass/sass_flow.h"
 #include "frontend/warp_inst.h"
 #include "isa/op_info.h"
 
@@ -57,6 +59,15 @@ struct EmuOperand {
   std::vector<int32_t> regs;   // kVector (a sink is -1, an immediate -2); a %p|%q pair is a vector of two
   std::vector<uint64_t> immediates;  // kVector: the value of each -2 element
   uint32_t target = 0;         // kLabel: instruction index
+  // SASS operands (frontend/sass/lower_sass.h): a source's modifiers (sass::SourceMod), and the
+  // parts of an address beyond reg + bits: the base's high word when it is a 64-bit pair, a
+  // uniform register added to it (with its high word when that is a pair too), the base's scale
+  // ([R0.X4]). `predicate_bits`: a kVector of predicates read as one word of bits (P2R's PR).
+  uint8_t sass_mods = 0;
+  bool sass_address = false;
+  bool predicate_bits = false;
+  uint8_t scale = 1;
+  int32_t reg_hi = -1, uniform = -1, uniform_hi = -1;
 };
 
 // What the emulator does, decided once at lowering so execution never compares strings.
@@ -68,7 +79,10 @@ enum class EmuOp : uint8_t {
   kCopysign, kShf, kBfind, kTanh, kMatch, kIsspacep, kTrap, kPrintf, kAssertFail, kMalloc, kFree, kBadIndirectCall, kDp4a, kDp2a, kSad, kFns, kBmsk, kSzext, kLop3, kSimdVideo, kAlloca, kStackSave, kStackRestore,
   kTexture,  // tex, tld4, txq, suld, sust (texture_ops.cpp)
   kLaunchControl,  // clusterlaunchcontrol (launch_control.cpp)
-  kMbarrierPendingCount  // mbarrier.pending_count: the count in an arrive's state token (mbarrier_ops.cpp)
+  kMbarrierPendingCount,  // mbarrier.pending_count: the count in an arrive's state token (mbarrier_ops.cpp)
+  kSass,       // SASS arithmetic (EmuInst::sass; sass_execute.cpp)
+  kSassVote,   // SASS VOTE/VOTEU: a ballot and its any/all predicate
+  kSassFlow,   // SASS control flow (EmuInst::flow; sass_step.cpp)
 };
 
 // What a tcgen05 instruction does (EmuOp::kTcgen05).
@@ -171,6 +185,16 @@ struct EmuInst {
   // out of line, as most instructions have none and the program's instructions are read every step.
   std::shared_ptr<const std::array<OpInfo, 3>> space_ops;
 
+  // SASS instructions (frontend/sass/lower_sass.h): the arithmetic, how many of the operands are
+  // results (the rest are sources), whether the results are uniform registers (one value for
+  // the warp, written to every lane), the control flow, and the scheduling bits for the timing
+  // model (WarpInst::control).
+  sass::SassAlu sass;
+  sass::SassFlow flow = sass::SassFlow::kNone;
+  uint8_t sass_results = 0;
+  bool uniform_result = false;
+  uint32_t control = 0;
+
   // The text, for lowering and messages.
   std::string opcode;
   std::string base;                 // "add", "ld", "setp", ...
@@ -202,7 +226,12 @@ struct Program {
   std::map<std::string, std::pair<uint64_t, uint64_t>> constant_symbols;  // name -> offset, bytes
   std::map<uint32_t, std::string> source_files;  // the module's .file index → path, for messages
   bool reads_envreg = false;  // reads %envreg1/2: cooperative groups' grid-wide sync (a cooperative launch)
+  bool sass = false;          // lowered from SASS (frontend/sass/lower_sass.h): run by the convergence-barrier model
 };
+
+// Splits a PTX-style mnemonic ("ld.global.v2.b32") into e.opcode, e.base, e.mods and e.types, as
+// the PTX lowering does before decode_operation (inst_decode.h).
+void set_mnemonic(EmuInst& e, const std::string& opcode);
 
 // Lowers `entry` of `module`. Throws InputError (at the PTX line) for instructions the emulator
 // cannot run, naming them.

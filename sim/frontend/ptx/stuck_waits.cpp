@@ -42,6 +42,8 @@ bool keeps_to_registers(const EmuInst& in) {
     case EmuOp::kAlloca: case EmuOp::kStackSave: case EmuOp::kStackRestore:
     case EmuOp::kTexture:  // reads global memory, or (sust) writes it
       return false;
+    case EmuOp::kSassFlow:
+      return in.flow != sass::SassFlow::kExit;
     default:
       return true;  // arithmetic, moves, comparisons, branches, shuffles and votes
   }

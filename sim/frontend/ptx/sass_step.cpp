@@ -1,0 +1,199 @@
+// One step of a warp running SASS: Volta's independent thread scheduling with the convergence
+// barriers ptxas places (frontend/sass/sass_flow.h). Each lane has its own PC; the warp runs
+// one group of lanes that share a PC at a time, the lowest PC first, so divergent paths run one
+// after the other and meet where a BSYNC waits for them, as the GPU's count of executed
+// instructions shows (each path's instructions issue once for its lanes, the BSYNC once for
+// all). A group at a BSYNC, WARPSYNC or BAR waits there until the lanes it names arrive.
+#include <algorithm>
+#include <bit>
+#include <cstdio>
+#include <cstdlib>
+
+#include "common/error.h"
+#include "frontend/ptx/cta_emulator.h"
+
+namespace warpsim::ptx {
+
+using sass::SassFlow;
+
+uint32_t CtaEmulator::sass_group_waits(const WarpState& w, const EmuInst& in, uint32_t group) const {
+  const auto lane = static_cast<uint32_t>(std::countr_zero(group));
+  uint32_t need = 0;
+  if (in.code == EmuOp::kBar) need = w.live;  // a CTA barrier: the whole warp arrives at once
+  if (in.code == EmuOp::kSassFlow && in.flow == SassFlow::kBsync) need = static_cast<uint32_t>(w.regs.get(in.operands[0].reg, lane));
+  if (in.code == EmuOp::kSassFlow && in.flow == SassFlow::kWarpsync) need = static_cast<uint32_t>(read(w, in.operands[0], lane));
+  return need & w.live & ~group;  // lanes still to come (exited ones are not waited for)
+}
+
+bool CtaEmulator::step_sass(WarpState& w, Record& out) {
+  const auto& insts = launch_.program->insts;
+  const auto end = static_cast<uint32_t>(insts.size());
+  for (uint32_t l = 0; l < 32; ++l)
+    if ((w.live >> l & 1) && w.pcs[l] >= end) w.live &= ~(1u << l);
+  if (w.live == 0) {
+    w.done = true;
+    warp_finished();
+    return false;
+  }
+  std::array<uint32_t, 32> order{};
+  uint32_t n = 0;
+  for (uint32_t l = 0; l < 32; ++l) {
+    if (!(w.live >> l & 1)) continue;
+    bool seen = false;
+    for (uint32_t k = 0; k < n; ++k) seen |= order[k] == w.pcs[l];
+    if (!seen) order[n++] = w.pcs[l];
+  }
+  std::sort(order.begin(), order.begin() + n);
+  auto lanes_at = [&](uint32_t pc) {
+    uint32_t mask = 0;
+    for (uint32_t l = 0; l < 32; ++l)
+      if ((w.live >> l & 1) && w.pcs[l] == pc) mask |= 1u << l;
+    return mask;
+  };
+  // Forward progress, as for PTX under independent scheduling (step_independent): after 64
+  // steps with other groups waiting, or a spin-wait iteration, the next group after the one run
+  // last gets the warp until its next branch.
+  uint32_t start = 0;
+  const uint32_t followed = w.following & w.live;
+  if (followed && n > 1) {
+    const uint32_t at = w.pcs[std::countr_zero(followed)];
+    if (lanes_at(at) == followed) {
+      while (order[start] != at) ++start;
+    } else {
+      w.following = 0;
+    }
+  } else if (n > 1 && ++w.run_length >= 64) {
+    w.run_length = 0;
+    while (start < n && order[start] <= w.turn) ++start;
+    if (start == n) start = 0;
+    w.following = ~0u;
+  } else {
+    w.following = 0;
+  }
+  uint32_t pc = end, group = 0;
+  for (uint32_t i = 0; i < n && pc == end; ++i) {
+    const uint32_t candidate = order[(start + i) % n];
+    const uint32_t mask = lanes_at(candidate);
+    if (sass_group_waits(w, insts[candidate], mask)) continue;
+    pc = candidate;
+    group = mask;
+  }
+  if (pc == end) {
+    throw InputError(SourceLocation{launch_.file, insts[order[0]].line, 1},
+                     "warp " + std::to_string(w.index) + " of CTA " + id_.str() +
+                         " cannot go on: each group of its lanes waits at a convergence barrier (BSYNC, WARPSYNC or BAR) for lanes that wait elsewhere");
+  }
+  w.turn = pc;
+  if (w.following == ~0u) w.following = group;
+  const EmuInst& in = insts[pc];
+  const uint32_t exec = guard_lanes(w, in, group);
+  if (!in.register_only && exec) count_effects(in);
+  if (!w.timed.empty()) track_timed(w, in);
+  begin_record(in, exec, out);
+  auto advance = [&](uint32_t taken, uint32_t target) {
+    for (uint32_t l = 0; l < 32; ++l)
+      if (group >> l & 1) w.pcs[l] = (taken >> l & 1) ? target : pc + 1;
+  };
+  static const bool debug = std::getenv("WARPSIM_SASS_DEBUG") != nullptr;
+  if (debug && w.index == 0 && id_.x == 0 && id_.y == 0) {
+    std::fprintf(stderr, "pc %u %s group %08x exec %08x", pc, in.opcode.c_str(), group, exec);
+  }
+  if (in.code != EmuOp::kSassFlow) {
+    w.stack.assign(1, StackEntry{pc, end, group});  // what execute() reads the live lanes from
+    execute(w, in, exec, out);
+    if (debug && w.index == 0 && id_.x == 0 && id_.y == 0) {
+      for (const auto& o : in.operands) {
+        if (o.kind == EmuOperand::Kind::kReg) std::fprintf(stderr, " %s=%llx", launch_.program->register_names[o.reg].c_str(), (unsigned long long)w.regs.get(o.reg, std::countr_zero(group)));
+        if (o.kind == EmuOperand::Kind::kVector) for (int32_t r : o.regs) if (r >= 0) std::fprintf(stderr, " %s=%llx", launch_.program->register_names[r].c_str(), (unsigned long long)w.regs.get(r, std::countr_zero(group)));
+      }
+      std::fprintf(stderr, "\n");
+    }
+    advance(0, 0);
+    return true;
+  }
+  if (debug && w.index == 0 && id_.x == 0 && id_.y == 0) std::fprintf(stderr, "\n");
+  out.inst.active_mask = group;
+  auto set_barrier = [&](uint32_t mask) {
+    for (uint32_t l = 0; l < 32; ++l) w.regs.set(in.operands[0].reg, l, mask);
+  };
+  const auto lane = static_cast<uint32_t>(std::countr_zero(group));
+  // BRA P, target: only the lanes whose P holds (besides the guard) go.
+  uint32_t taken = exec;
+  if ((in.flow == SassFlow::kBra || in.flow == SassFlow::kBraAny) && in.operands.size() > 1) {
+    taken = 0;
+    for_lanes(exec, [&](uint32_t l) {
+      if (read(w, in.operands[1], l) & 1) taken |= 1u << l;
+    });
+  }
+  switch (in.flow) {
+    case SassFlow::kBra: {
+      const uint32_t target = in.operands[0].target;
+      advance(taken, target);
+      // A spin-wait iteration (a taken backward branch after waiting on memory) that leaves
+      // lanes elsewhere yields, as in step_independent.
+      w.following = 0;
+      bool elsewhere = false;
+      for (uint32_t l = 0; l < 32; ++l) elsewhere |= (w.live >> l & 1) && w.pcs[l] != target;
+      if (taken && target <= pc && w.waited_on_memory) {
+        if (elsewhere) w.run_length = 63;
+        if (grid_) watch_memory_poll(w, in);
+      }
+      w.waited_on_memory = false;
+      break;
+    }
+    case SassFlow::kBraAny:
+      advance(taken ? group : 0, in.operands[0].target);
+      w.following = 0;
+      break;
+    case SassFlow::kBraDiv:
+    case SassFlow::kBraConv: {
+      const uint32_t mask = static_cast<uint32_t>(read(w, in.operands[1], lane)) & w.live;
+      const bool divergent = (mask & ~group) != 0;
+      advance((in.flow == SassFlow::kBraDiv) == divergent ? exec : 0, in.operands[0].target);
+      w.following = 0;
+      break;
+    }
+    case SassFlow::kBssy:
+      set_barrier(group);
+      advance(0, 0);
+      break;
+    case SassFlow::kBreak:
+      set_barrier(static_cast<uint32_t>(w.regs.get(in.operands[0].reg, lane)) & ~exec);
+      advance(0, 0);
+      break;
+    case SassFlow::kBsync:
+    case SassFlow::kWarpsync:
+    case SassFlow::kNone:
+      advance(0, 0);
+      break;
+    case SassFlow::kExit: {
+      advance(exec, end);
+      // The timing model retires a warp at an exit: one that leaves lanes running is a branch
+      // to it (the warp ends when its last lanes exit).
+      static const OpInfo kPartialExit = [] {
+        OpInfo o;
+        std::string error;
+        decode_mnemonic("bra", o, error);
+        o.mnemonic = "EXIT";
+        o.from_sass = true;
+        return o;
+      }();
+      if (w.live & ~exec) out.inst.op = &kPartialExit;
+      break;
+    }
+    case SassFlow::kCall:
+      advance(exec, in.operands[0].target);
+      w.following = 0;
+      break;
+    case SassFlow::kRet:
+      for (uint32_t l = 0; l < 32; ++l) {
+        if (!(group >> l & 1)) continue;
+        w.pcs[l] = (exec >> l & 1) ? static_cast<uint32_t>(read(w, in.operands[0], l) / 16) : pc + 1;
+      }
+      w.following = 0;
+      break;
+  }
+  return true;
+}
+
+}  // namespace warpsim::ptx
