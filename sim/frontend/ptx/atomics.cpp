@@ -63,7 +63,11 @@ void CtaEmulator::atomic(WarpState& w, const EmuInst& in, uint32_t exec, Record&
       if (flush) r = flush_subnormal32(r);
       lane_changed = lane_changed || mask_bits(r ^ was, size * 8) != 0;
       std::memcpy(q, &r, size);
-      if (returns) write(w, elements > 1 ? ops[0].regs.at(k) : ops[0].reg, l, was);
+      if (returns && elements == 1 && ops[0].kind == EmuOperand::Kind::kVector && ops[0].regs.size() == 2) {  // a SASS register pair
+        write(w, ops[0].regs[0], l, was & 0xffffffffu), write(w, ops[0].regs[1], l, was >> 32);
+      } else if (returns) {
+        write(w, elements > 1 ? ops[0].regs.at(k) : ops[0].reg, l, was);
+      }
     }
     if (lane_changed) {
       changed = true;

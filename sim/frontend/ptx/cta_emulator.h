@@ -168,6 +168,12 @@ class CtaEmulator : public CtaWork {
     bool done = false;
     Fifo<Record> queue;          // executed ahead (to reach a barrier), not yet handed out
     std::array<uint32_t, 32> pcs{};  // independent thread scheduling: each lane's PC
+    // SASS: lanes a WARPSYNC.EXCLUSIVE set apart run only with lanes of the same tag (the mask
+    // they synchronised on) until a BSYNC brings them together (0: not set apart); and lanes
+    // that executed YIELD since they last passed a BSSY or BSYNC, which a BSYNC does not wait
+    // for (a spinning lane would otherwise hold a barrier its lock holder must pass).
+    std::array<uint32_t, 32> tags{};
+    uint32_t yielded = 0;
     uint32_t live = 0;               // lanes that have not exited
     uint32_t turn = 0;               // the PC last run
     uint32_t run_length = 0;         // steps the lowest-PC group has run without a turn for others

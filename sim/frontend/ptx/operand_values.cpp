@@ -109,6 +109,11 @@ uint64_t CtaEmulator::read_other(const WarpState& w, const EmuOperand& o, uint32
       }
       return 0;
     }
+    case EmuOperand::Kind::kVector:
+      // A SASS register pair standing for one 64-bit value (its low word first), as SASS's
+      // 64-bit operands are lowered to the PTX instructions that read one register.
+      if (o.regs.size() == 2 && !o.wide) return element(w, o, 0, lane) | element(w, o, 1, lane) << 32;
+      return 0;
     default:
       return 0;
   }

@@ -20,8 +20,10 @@ uint32_t CtaEmulator::sass_group_waits(const WarpState& w, const EmuInst& in, ui
   const auto lane = static_cast<uint32_t>(std::countr_zero(group));
   uint32_t need = 0;
   if (in.code == EmuOp::kBar) need = w.live;  // a CTA barrier: the whole warp arrives at once
-  if (in.code == EmuOp::kSassFlow && in.flow == SassFlow::kBsync) need = static_cast<uint32_t>(w.regs.get(in.operands[0].reg, lane));
-  if (in.code == EmuOp::kSassFlow && in.flow == SassFlow::kWarpsync) need = static_cast<uint32_t>(read(w, in.operands[0], lane));
+  if (in.code == EmuOp::kSassFlow && in.flow == SassFlow::kBsync) need = static_cast<uint32_t>(w.regs.get(in.operands[0].reg, lane)) & ~w.yielded;
+  if (in.code == EmuOp::kSassFlow && (in.flow == SassFlow::kWarpsync || in.flow == SassFlow::kWarpsyncExclusive)) {
+    need = static_cast<uint32_t>(read(w, in.operands[0], lane));
+  }
   return need & w.live & ~group;  // lanes still to come (exited ones are not waited for)
 }
 
@@ -35,19 +37,24 @@ bool CtaEmulator::step_sass(WarpState& w, Record& out) {
     warp_finished();
     return false;
   }
-  std::array<uint32_t, 32> order{};
+  // Groups: lanes at one PC with one tag (a BSYNC gathers every tag at its PC), lowest PC first.
+  std::array<uint64_t, 32> order{};  // pc << 32 | tag
   uint32_t n = 0;
   for (uint32_t l = 0; l < 32; ++l) {
     if (!(w.live >> l & 1)) continue;
+    const bool gathers = insts[std::min(w.pcs[l], end - 1)].flow == SassFlow::kBsync;
+    const uint64_t key = uint64_t{w.pcs[l]} << 32 | (gathers ? 0 : w.tags[l]);
     bool seen = false;
-    for (uint32_t k = 0; k < n; ++k) seen |= order[k] == w.pcs[l];
-    if (!seen) order[n++] = w.pcs[l];
+    for (uint32_t k = 0; k < n; ++k) seen |= order[k] == key;
+    if (!seen) order[n++] = key;
   }
   std::sort(order.begin(), order.begin() + n);
-  auto lanes_at = [&](uint32_t pc) {
+  auto lanes_at = [&](uint64_t key) {
+    const auto pc = static_cast<uint32_t>(key >> 32), tag = static_cast<uint32_t>(key);
+    const bool gathers = insts[std::min(pc, end - 1)].flow == SassFlow::kBsync;
     uint32_t mask = 0;
     for (uint32_t l = 0; l < 32; ++l)
-      if ((w.live >> l & 1) && w.pcs[l] == pc) mask |= 1u << l;
+      if ((w.live >> l & 1) && w.pcs[l] == pc && (gathers || w.tags[l] == tag)) mask |= 1u << l;
     return mask;
   };
   // Forward progress, as for PTX under independent scheduling (step_independent): after 64
@@ -56,15 +63,18 @@ bool CtaEmulator::step_sass(WarpState& w, Record& out) {
   uint32_t start = 0;
   const uint32_t followed = w.following & w.live;
   if (followed && n > 1) {
-    const uint32_t at = w.pcs[std::countr_zero(followed)];
-    if (lanes_at(at) == followed) {
-      while (order[start] != at) ++start;
+    const auto first = static_cast<uint32_t>(std::countr_zero(followed));
+    const uint64_t at = uint64_t{w.pcs[first]} << 32 | w.tags[first];
+    uint32_t k = 0;
+    while (k < n && (order[k] >> 32) != (at >> 32)) ++k;
+    if (k < n && (lanes_at(order[k]) & followed) == followed) {
+      start = k;
     } else {
       w.following = 0;
     }
   } else if (n > 1 && ++w.run_length >= 64) {
     w.run_length = 0;
-    while (start < n && order[start] <= w.turn) ++start;
+    while (start < n && (order[start] >> 32) <= w.turn) ++start;
     if (start == n) start = 0;
     w.following = ~0u;
   } else {
@@ -72,14 +82,15 @@ bool CtaEmulator::step_sass(WarpState& w, Record& out) {
   }
   uint32_t pc = end, group = 0;
   for (uint32_t i = 0; i < n && pc == end; ++i) {
-    const uint32_t candidate = order[(start + i) % n];
+    const uint64_t candidate = order[(start + i) % n];
     const uint32_t mask = lanes_at(candidate);
-    if (sass_group_waits(w, insts[candidate], mask)) continue;
-    pc = candidate;
+    const auto at = static_cast<uint32_t>(candidate >> 32);
+    if (sass_group_waits(w, insts[at], mask)) continue;
+    pc = at;
     group = mask;
   }
   if (pc == end) {
-    throw InputError(SourceLocation{launch_.file, insts[order[0]].line, 1},
+    throw InputError(SourceLocation{launch_.file, insts[order[0] >> 32].line, 1},
                      "warp " + std::to_string(w.index) + " of CTA " + id_.str() +
                          " cannot go on: each group of its lanes waits at a convergence barrier (BSYNC, WARPSYNC or BAR) for lanes that wait elsewhere");
   }
@@ -147,14 +158,28 @@ bool CtaEmulator::step_sass(WarpState& w, Record& out) {
       break;
     case SassFlow::kBraDiv:
     case SassFlow::kBraConv: {
+      // BRA.DIV mask: the group goes to the divergent (collective) path unless it is every live
+      // lane of the mask. A guard on it carries a condition ptxas folded in (cooperative groups
+      // test "this lane's tile mask is not uniform" so): the guard's lanes go to that path too,
+      // which computes the same result in every case.
       const uint32_t mask = static_cast<uint32_t>(read(w, in.operands[1], lane)) & w.live;
       const bool divergent = (mask & ~group) != 0;
-      advance((in.flow == SassFlow::kBraDiv) == divergent ? exec : 0, in.operands[0].target);
+      if (in.flow == SassFlow::kBraDiv) advance(in.guard >= 0 ? exec : divergent ? group : 0, in.operands[0].target);
+      else advance(divergent ? 0 : exec, in.operands[0].target);
       w.following = 0;
       break;
     }
     case SassFlow::kBssy:
       set_barrier(group);
+      w.yielded &= ~group;
+      advance(0, 0);
+      break;
+    case SassFlow::kYield:
+      w.yielded |= exec;
+      advance(0, 0);
+      break;
+    case SassFlow::kWarpsyncExclusive:
+      for_lanes(group, [&](uint32_t l) { w.tags[l] = static_cast<uint32_t>(read(w, in.operands[0], l)) | 1u; });
       advance(0, 0);
       break;
     case SassFlow::kBreak:
@@ -162,6 +187,10 @@ bool CtaEmulator::step_sass(WarpState& w, Record& out) {
       advance(0, 0);
       break;
     case SassFlow::kBsync:
+      for_lanes(group, [&](uint32_t l) { w.tags[l] = 0; });
+      w.yielded &= ~group;
+      advance(0, 0);
+      break;
     case SassFlow::kWarpsync:
     case SassFlow::kNone:
       advance(0, 0);

@@ -129,7 +129,9 @@ EmuOperand SassLowering::registers(SassReg first, uint32_t count, bool written) 
   e.kind = EmuOperand::Kind::kVector;
   for (uint32_t k = 0; k < count; ++k) {
     if (first.zero()) {
-      e.regs.push_back(written ? -1 : -2);
+      // RZ read as a run (a fragment, a pair): a register nothing writes, so that code reading
+      // the run's registers directly (the MMAs' fragment gathers) reads zeros.
+      e.regs.push_back(written ? -1 : hidden("zero", 32));
       e.immediates.push_back(0);
       continue;
     }

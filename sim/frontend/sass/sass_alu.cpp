@@ -237,6 +237,21 @@ void evaluate(const SassAlu& a, const uint64_t* s, const uint8_t* m, int n, uint
     case SassOp::kNone: return;
     case SassOp::kMov: r[0] = (a.flags & kFlag64) ? s[0] : int_source(s[0], m[0]) & 0xffffffffu; return;
     case SassOp::kIadd3: {
+      if (a.flags & kFlagPacked16) {  // VIADD.16x2: each 16-bit half on its own, no carry between
+        uint32_t out = 0;
+        for (int h = 0; h < 2; ++h) {
+          uint32_t part = 0;
+          for (int i = 0; i < n && i < 3; ++i) {
+            uint32_t v = (lo32(s[i]) >> (16 * h)) & 0xffff;
+            if (m[i] & kModNeg) v = (0x10000 - v) & 0xffff;
+            if (m[i] & kModNot) v = ~v & 0xffff;
+            part += v;
+          }
+          out |= (part & 0xffff) << (16 * h);
+        }
+        r[0] = out;
+        return;
+      }
       uint64_t sum = int_source(s[0], m[0]) + int_source(s[1], m[1]) + int_source(s[2], m[2]);
       if (a.flags & kFlagX) sum += (s[3] & 1) + (n > 4 ? (s[4] & 1) : 0);
       r[0] = lo32(sum);
@@ -324,6 +339,7 @@ void evaluate(const SassAlu& a, const uint64_t* s, const uint8_t* m, int n, uint
       fsetp(a, f64(double_source(s[0], m[0])), f64(double_source(s[1], m[1])), s, r);
       return;
     case SassOp::kSel: r[0] = (s[2] & 1) ? int_source(s[0], m[0]) : int_source(s[1], m[1]); r[0] = lo32(r[0]); return;
+    case SassOp::kFsel: r[0] = (s[2] & 1) ? float_source(s[0], m[0], false) : float_source(s[1], m[1], false); return;
     case SassOp::kPrmt: r[0] = permute(lo32(s[0]), lo32(s[2]), lo32(s[1])); return;
     case SassOp::kFfma:
     case SassOp::kFadd:
@@ -417,7 +433,8 @@ void evaluate(const SassAlu& a, const uint64_t* s, const uint8_t* m, int n, uint
     case SassOp::kI2f: r[0] = int_to_float(s[0], a.from, a.to, rounding); return;
     case SassOp::kF2fp: {
       if (a.flags & kFlagUnpack) {  // FP8 x2 (the low 16 bits of b) to f16x2
-        const uint32_t v = lo32(s[n - 1]);
+        uint32_t v = lo32(s[n - 1]);
+        if (m[n - 1] & (kModH1Only | kModH1)) v >>= 16;  // .H1: the upper pair
         const uint32_t h0 = static_cast<uint32_t>(to_format(from_format(v & 0xff, a.from), kFmtF16, Rounding::kNearestEven, false));
         const uint32_t h1 = static_cast<uint32_t>(to_format(from_format((v >> 8) & 0xff, a.from), kFmtF16, Rounding::kNearestEven, false));
         r[0] = h0 | h1 << 16;
@@ -465,6 +482,22 @@ void evaluate(const SassAlu& a, const uint64_t* s, const uint8_t* m, int n, uint
     case SassOp::kViaddmnmx:
     case SassOp::kImnmx3: {
       const bool is_min = s[n - 1] & 1;
+      if (a.op == SassOp::kImnmx && (a.flags & kFlagPacked16)) {  // VIMNMX.{S,U}16x2: per 16-bit half
+        uint32_t out = 0;
+        for (int h = 0; h < 2; ++h) {
+          const uint32_t x = (lo32(s[0]) >> (16 * h)) & 0xffff, y = (lo32(s[1]) >> (16 * h)) & 0xffff;
+          uint32_t v;
+          if (a.flags & kFlagUnsigned) {
+            v = is_min ? std::min(x, y) : std::max(x, y);
+          } else {
+            const auto p = static_cast<int16_t>(x), q = static_cast<int16_t>(y);
+            v = static_cast<uint16_t>(is_min ? std::min(p, q) : std::max(p, q));
+          }
+          out |= v << (16 * h);
+        }
+        r[0] = out;
+        return;
+      }
       auto pick = [&](uint32_t x, uint32_t y) -> uint32_t {
         if (a.flags & kFlagUnsigned) return is_min ? std::min(x, y) : std::max(x, y);
         const auto p = static_cast<int32_t>(x), q = static_cast<int32_t>(y);

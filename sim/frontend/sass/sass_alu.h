@@ -29,7 +29,8 @@ enum class SassOp : uint8_t {
   kIsetp,      // ISETP.cmp[.U32].bool[.EX]
   kFsetp,      // FSETP.cmp[.FTZ].bool
   kDsetp,      // DSETP.cmp.bool on register pairs
-  kSel,        // SEL, FSEL, USEL: p ? a : b
+  kSel,        // SEL, USEL: p ? a : b
+  kFsel,       // FSEL: the same of floats (-x flips the sign bit)
   kPrmt,       // PRMT: byte permute (PTX prmt's modes)
   kFfma, kFadd, kFmul,  // f32, with .RZ/.RM/.RP, .FTZ, .SAT
   kFmnmx,      // FMNMX: p ? min(a, b) : max(a, b)
@@ -96,6 +97,7 @@ enum Flag : uint16_t {
   kFlagTrunc = 8192,   // F2I .NTZ/.TRUNC, FRND .TRUNC
   kFlagPack = 16384,   // F2FP .PACK_AB
   kFlagUnpack = 32768, // F2FP .UNPACK_B
+  kFlagPacked16 = kFlagSh,  // VIADD.16x2, VIMNMX.{S,U}16x2: two 16-bit lanes (FLO never has it)
 };
 
 // Numeric formats of conversions and MUFU's function (in SassAlu::from/to).

@@ -96,11 +96,14 @@ bool SassLowering::lower_arithmetic(EmuInst& e) {
     res(0, 2);
     out.push_back(immediate(uint64_t{target_of(1)} * 16));
   } else if (b == "B2R") {
+    // B2R.RESULT Rd: BAR.RED.POPC's count; B2R.RESULT RZ, Pd: BAR.RED.AND/OR's predicate.
     alu(SassOp::kMov);
-    res(0);
+    const bool predicate = operand_count() == 2;
+    if (predicate && !(op(0).kind == SassOperand::Kind::kReg && op(0).reg.zero())) fail("B2R.RESULT with both a register and a predicate is not supported yet");
+    res(predicate ? 1 : 0);
     EmuOperand r;
     r.kind = EmuOperand::Kind::kReg;
-    r.reg = hidden("barrier_result", 32);
+    r.reg = predicate ? hidden("barrier_predicate", 1) : hidden("barrier_result", 32);
     out.push_back(r);
   } else if (b == "IMAD") {
     if (has("HI")) {
@@ -124,7 +127,8 @@ bool SassLowering::lower_arithmetic(EmuInst& e) {
     alu(SassOp::kIadd3);
     flag("X", kFlagX);
     if (b == "VIADD") {
-      if (has("16")) fail("VIADD.16 (packed 16-bit adds) is not supported by the SASS emulator yet");
+      if (has("16x2")) e.sass.flags |= kFlagPacked16;
+      else if (mods().size() > 0) fail(opcode() + " is not supported by the SASS emulator yet");
       expect(3);
       res(0), src(1), src(2);
       out.push_back(immediate(0));
@@ -191,7 +195,7 @@ bool SassLowering::lower_arithmetic(EmuInst& e) {
     if (has("EX")) src(5);
   } else if (b == "SEL" || b == "FSEL") {
     expect(4);
-    alu(SassOp::kSel);
+    alu(b == "FSEL" ? SassOp::kFsel : SassOp::kSel);
     res(0), src(1), src(2), src(3);
   } else if (b == "PRMT") {
     expect(4);
@@ -302,9 +306,15 @@ bool SassLowering::lower_arithmetic(EmuInst& e) {
     alu(SassOp::kIabs);
     res(0), src(1);
   } else if (b == "IMNMX" || b == "VIMNMX" || b == "VIADDMNMX" || b == "VIMNMX3") {
-    if (has("S16") || has("U16") || has("16x2")) fail(opcode() + ": packed 16-bit min/max is not supported by the SASS emulator yet");
     alu(b == "VIADDMNMX" ? SassOp::kViaddmnmx : b == "VIMNMX3" ? SassOp::kImnmx3 : SassOp::kImnmx);
     flag("U32", kFlagUnsigned);
+    if (has("S16x2") || has("U16x2")) {
+      if (b != "VIMNMX") fail(opcode() + " is not supported by the SASS emulator yet");
+      e.sass.flags |= kFlagPacked16;
+      flag("U16x2", kFlagUnsigned);
+    } else if (has("S16") || has("U16")) {
+      fail(opcode() + ": 16-bit min/max is not supported by the SASS emulator yet");
+    }
     res(0);
     for (size_t i = 1; i < operand_count(); ++i) src(i);
     expect(e.sass.op == SassOp::kImnmx ? 4 : 5);

@@ -18,7 +18,11 @@ enum class SassFlow : uint8_t {
   kBssy,       // BSSY Bn, target: Bn = the group's lanes
   kBsync,      // BSYNC Bn: wait for Bn's live lanes
   kBreak,      // BREAK Bn: the guard's lanes leave Bn
-  kWarpsync,   // WARPSYNC mask (and .COLLECTIVE, .EXCLUSIVE): wait for the mask's live lanes
+  kWarpsync,   // WARPSYNC mask: wait for the mask's live lanes
+  // WARPSYNC.EXCLUSIVE and .COLLECTIVE: the same, then the lanes of each mask run apart from the
+  // others until a BSYNC (a tile's collective sees only its tile)
+  kWarpsyncExclusive,
+  kYield,      // YIELD: the lanes may be passed over by a BSYNC while they spin
   kExit,       // EXIT: the guard's lanes finish
   kCall,       // CALL.REL.NOINC: go to the subroutine
   kRet,        // RET.REL.NODEC Rn: go to the address in Rn

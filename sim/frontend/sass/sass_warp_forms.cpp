@@ -86,7 +86,7 @@ bool SassLowering::lower_warp(EmuInst& e) {
     as_ptx(e, has("ARV") ? "bar.arrive" : "bar.sync", std::move(ops));
     return true;
   }
-  if (b == "NOP" || b == "YIELD") {
+  if (b == "NOP") {
     e.code = EmuOp::kNop;
     return true;
   }
@@ -198,8 +198,12 @@ bool SassLowering::lower_flow(EmuInst& e) {
     if (b == "BREAK") e.sass_results = 1;
     return true;
   }
+  if (b == "YIELD") {
+    flow(F::kYield);
+    return true;
+  }
   if (b == "WARPSYNC") {
-    flow(F::kWarpsync);
+    flow(has("EXCLUSIVE") || has("COLLECTIVE") ? F::kWarpsyncExclusive : F::kWarpsync);
     if (has("ALL")) {
       e.operands = {immediate(0xffffffffu)};
     } else {
