@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/cli_common.h"
+#include "cli/workload_input.h"
 #include "cli/functional_run.h"
 #include "common/error.h"
 #include "config/load_config.h"
@@ -38,7 +39,7 @@ Options)";
 }  // namespace
 
 int bench_command(const std::vector<std::string>& args) {
-  std::string arch = "a100", json_path, launch;
+  std::string arch = "a100", json_path, launch, isa = "auto";
   bool functional = false;
   int host = kHostThreadsUnset;
   SyntheticSpec spec;
@@ -47,7 +48,8 @@ int bench_command(const std::vector<std::string>& args) {
       "ctas", po::value(&spec.ctas), "CTAs in the grid (default 864)")(
       "threads", po::value(&spec.threads_per_cta), "threads per CTA (default 256)")(
       "iterations", po::value(&spec.iterations_per_warp), "loop trips per warp (default 410)")(
-      "launch", po::value(&launch), "time this PTX launch file (emulated) instead of the synthetic kernel")(
+      "launch", po::value(&launch), "time this launch file (emulated) instead of the synthetic kernel")(
+      "isa", po::value(&isa), kIsaHelp)(
       "functional", po::bool_switch(&functional), "with --launch: the emulator alone, without the timing model")(
       "host-threads", po::value(&host), kHostThreadsHelp)(
       "json", po::value(&json_path), "write the result as JSON to FILE");
@@ -69,7 +71,7 @@ int bench_command(const std::vector<std::string>& args) {
   if (launch.empty()) {
     workload = std::make_unique<SyntheticWorkload>(spec);
   } else {
-    workload = std::make_unique<ptx::PtxWorkload>(launch, config.spec);
+    workload = std::make_unique<ptx::PtxWorkload>(launch, config.spec, isa_choice(isa));
   }
   uint64_t insts = 0, cycles = 0, ticks = 0;
   if (functional) {

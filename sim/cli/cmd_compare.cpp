@@ -49,7 +49,7 @@ std::vector<std::string> split_arches(const std::string& text) {
 }  // namespace
 
 int compare_command(const std::vector<std::string>& args) {
-  std::string arches, input, svg_path, json_path, checks = "error", reconvergence;
+  std::string arches, input, svg_path, json_path, checks = "error", reconvergence, isa = "auto";
   std::vector<std::string> sets;
   SamplingOptions sampling;
   int threads = kHostThreadsUnset;
@@ -58,7 +58,8 @@ int compare_command(const std::vector<std::string>& args) {
       "set", po::value(&sets)->composing(), "override a config leaf on every GPU (repeatable)")(
       "svg", po::value(&svg_path), "write a bar chart of the times to FILE")("json", po::value(&json_path), "write the rows as JSON to FILE")(
       "checks", po::value(&checks), "with a launch file: error (default), warn or off")(
-      "reconvergence", po::value(&reconvergence), "with a launch file: stack or independent")(
+      "reconvergence", po::value(&reconvergence), "with a launch file run as PTX: stack or independent")(
+      "isa", po::value(&isa), kIsaHelp)(
       "sample", po::bool_switch(&sampling.enabled), "as warpsim run --sample: time large grids in part and project the rest (docs/sampling.md)")(
       "sample-tolerance", po::value(&sampling.tolerance), "with --sample: as warpsim run's (default 0.02)")(
       "host-threads", po::value(&threads), kHostThreadsHelp)("input", po::value(&input), "workload file");
@@ -78,7 +79,7 @@ int compare_command(const std::vector<std::string>& args) {
     row.arch = config.spec.name;
     row.product = config.spec.product;
     try {
-      WorkloadInput in = open_workload(input, config.spec, LaunchOptions{checks, reconvergence});
+      WorkloadInput in = open_workload(input, config.spec, LaunchOptions{checks, reconvergence, isa});
       Gpu gpu(config.spec);
       gpu.set_sampling(sampling);
       gpu.set_host_threads(host);

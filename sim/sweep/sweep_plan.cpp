@@ -203,6 +203,7 @@ nlohmann::ordered_json SweepPoint::to_json() const {
   nlohmann::ordered_json j{{"index", index}, {"point_id", id},       {"input", input},   {"arch", arch},
                            {"axes", a},      {"set", sets},          {"checks", checks}, {"reconvergence", reconvergence}};
   if (!sample.empty()) j["sample"] = sample;
+  if (!isa.empty()) j["isa"] = isa;
   return j;
 }
 
@@ -218,6 +219,7 @@ SweepPoint SweepPoint::from_json(const nlohmann::ordered_json& j, const SourceLo
     p.checks = j.at("checks").get<std::string>();
     p.reconvergence = j.at("reconvergence").get<std::string>();
     p.sample = j.value("sample", "");  // absent from points files written before sampling
+    p.isa = j.value("isa", "");        // absent from points files written before SASS
   } catch (const nlohmann::json::exception& e) {
     throw InputError(where, std::string("not a sweep point (") + e.what() + "); expected a line written by 'warpsim sweep plan'");
   }
@@ -232,6 +234,7 @@ std::vector<std::string> SweepPoint::run_arguments(const std::string& json_path)
   args.insert(args.end(), {input, "--json", json_path, "--quiet", "--checks", checks});
   if (!reconvergence.empty()) args.insert(args.end(), {"--reconvergence", reconvergence});
   if (!sample.empty()) args.insert(args.end(), {"--sample", "--sample-tolerance", sample});
+  if (!isa.empty()) args.insert(args.end(), {"--isa", isa});
   return args;
 }
 
@@ -253,11 +256,12 @@ std::vector<SweepPoint> plan_sweep(const std::string& sweep_file) {
   }
   const ConfigNode empty;
   const ConfigNode* options = root.find("options");
-  if (options && options->kind != ConfigNode::Kind::kMap) throw InputError(options->where, "options must be a map (checks:, reconvergence:, sample:)");
-  if (options) check_keys(*options, {"checks", "reconvergence", "sample"}, "options");
+  if (options && options->kind != ConfigNode::Kind::kMap) throw InputError(options->where, "options must be a map (checks:, reconvergence:, sample:, isa:)");
+  if (options) check_keys(*options, {"checks", "reconvergence", "sample", "isa"}, "options");
   const std::string checks = option(options ? *options : empty, "checks", {"error", "warn", "off"}, "error");
   const std::string reconvergence = option(options ? *options : empty, "reconvergence", {"stack", "independent"}, "");
   const std::string sample = sample_option(options ? *options : empty);
+  const std::string isa = option(options ? *options : empty, "isa", {"sass", "ptx", "auto"}, "");
 
   const ConfigNode* set_node = root.find("set");
   const std::vector<Override> common = set_node ? overrides_of(*set_node, "set") : std::vector<Override>{};
@@ -293,6 +297,7 @@ std::vector<SweepPoint> plan_sweep(const std::string& sweep_file) {
         p.checks = checks;
         p.reconvergence = reconvergence;
         p.sample = sample;
+        p.isa = isa;
         std::vector<Override> applied = common;
         for (size_t k = 0; k < axes.size(); ++k) {
           const auto& [label, overrides] = axes[k].choices[at[k]];
@@ -306,7 +311,7 @@ std::vector<SweepPoint> plan_sweep(const std::string& sweep_file) {
         }
         read_gpu_spec(resolved, arch);  // range and consistency checks, at the override's line
         p.id = stable_hash("warpsim sweep point v1\n" + input + "\n" + config_json(resolved).dump() + "\n" + checks + "\n" + reconvergence +
-                          (sample.empty() ? "" : "\nsample " + sample));  // unsampled points keep the ids they had
+                          (sample.empty() ? "" : "\nsample " + sample) + (isa.empty() ? "" : "\nisa " + isa));  // points without these keep the ids they had
         points.push_back(std::move(p));
         size_t k = axes.size();
         for (; k > 0; --k) {

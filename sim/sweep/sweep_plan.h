@@ -23,6 +23,7 @@ struct SweepPoint {
   std::vector<std::string> sets;                          // --set overrides, in order
   std::string checks = "error";
   std::string reconvergence;
+  std::string isa;  // "": warpsim run's default (auto)
   std::string sample;    // empty: time every CTA; else --sample-tolerance for --sample
 
   nlohmann::ordered_json to_json() const;

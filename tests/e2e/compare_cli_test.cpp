@@ -44,11 +44,11 @@ TEST(CompareCli, ChecksShowTheirLargestErrorPerGpu) {
   // (docs/tensor-numerics.md), in the table and the JSON.
   const std::string launch = source_path("traces/kernels/fp8_accumulate.launch.yaml");
   // Hopper's FP8 path (wgmma's; its mma.sync runs as FP16: configs/h100.yaml) against Blackwell's.
-  auto r = run_cli({"compare", "--arch", "h100,b200", launch, "--set", "tensor.warp_fp8_via_fp16=false"});
+  auto r = run_cli({"compare", "--arch", "h100,b200", launch, "--isa", "ptx", "--set", "tensor.warp_fp8_via_fp16=false"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("passed (largest error 0.111)"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("passed (largest error 1.53e-05)"), std::string::npos) << r.out;
-  auto j = nlohmann::json::parse(run_cli({"compare", "--arch", "h100,b200", launch, "--set", "tensor.warp_fp8_via_fp16=false", "--json", "-"}).out);
+  auto j = nlohmann::json::parse(run_cli({"compare", "--arch", "h100,b200", launch, "--isa", "ptx", "--set", "tensor.warp_fp8_via_fp16=false", "--json", "-"}).out);
   ASSERT_EQ(j.size(), 2u);
   EXPECT_GT(j[0]["check_error"].get<double>(), 1000 * j[1]["check_error"].get<double>());
 }

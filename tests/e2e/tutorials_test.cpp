@@ -43,7 +43,7 @@ double all_flops(const json& s) {
 
 TEST(Tutorials, Divergence) {
   const std::string kernel = source_path("traces/kernels/divergence.launch.yaml");
-  auto stack = run_cli({"run", "--arch", "h100", kernel, "--view", "warps", "--view-warps", "0"});
+  auto stack = run_cli({"run", "--arch", "h100", "--isa", "ptx", kernel, "--view", "warps", "--view-warps", "0"});
   ASSERT_EQ(stack.exit_code, 0) << stack.err;
   EXPECT_NE(stack.out.find("check: passed"), std::string::npos);
   // The if/else splits the warp into even and odd lanes, which then reconverge.
@@ -99,7 +99,7 @@ TEST(Tutorials, MemoryVsCompute) {
 
 TEST(Tutorials, FlashAttention) {
   auto attention = [](const std::string& variant, const std::vector<std::string>& sets = {}) {
-    std::vector<std::string> args{"run", "--arch", "h100", source_path("traces/kernels/attention_" + variant + ".launch.yaml"), "-q"};
+    std::vector<std::string> args{"run", "--arch", "h100", "--isa", "ptx", source_path("traces/kernels/attention_" + variant + ".launch.yaml"), "-q"};
     for (const auto& s : sets) args.insert(args.end(), {"--set", s});
     json j = run_json(args);
     EXPECT_TRUE(j["check"]["passed"]) << variant;
@@ -212,8 +212,8 @@ TEST(Tutorials, Precision) {
   for (const char* arch : {"a100", "h100", "b200"}) EXPECT_NEAR(time("fp16", arch) / time("fp16_sparse", arch), 2.0, 0.1) << arch;
   // "Try": the sparse HGEMM's multiply beats the dense one on the same matrices, by less than 2x.
   for (const char* arch : {"a100", "h100", "b200"}) {
-    const json sparse = run_json({"run", "--arch", arch, source_path("traces/kernels/hgemm_sparse.launch.yaml"), "-q"});
-    const json dense = run_json({"run", "--arch", arch, source_path("traces/kernels/hgemm_mma.launch.yaml"), "-q"});
+    const json sparse = run_json({"run", "--arch", arch, "--isa", "ptx", source_path("traces/kernels/hgemm_sparse.launch.yaml"), "-q"});
+    const json dense = run_json({"run", "--arch", arch, "--isa", "ptx", source_path("traces/kernels/hgemm_mma.launch.yaml"), "-q"});
     const double ratio = double(dense["kernels"][0]["summary"]["cycles"]) / double(sparse["kernels"][2]["summary"]["cycles"]);
     EXPECT_GT(ratio, 1.4) << arch;
     EXPECT_LT(ratio, 2.0) << arch;
@@ -221,7 +221,7 @@ TEST(Tutorials, Precision) {
   // "What FP8 costs in accuracy": the check line's largest error, H100 against B200, with and
   // without promotion, and the what-if H100 with B200's FP8 accumulation.
   auto largest = [&](const char* arch, const char* file, std::vector<std::string> extra = {}) {
-    std::vector<std::string> args{"run", "--arch", arch, source_path(std::string("traces/kernels/") + file + ".launch.yaml")};
+    std::vector<std::string> args{"run", "--arch", arch, "--isa", "ptx", source_path(std::string("traces/kernels/") + file + ".launch.yaml")};
     args.insert(args.end(), extra.begin(), extra.end());
     const auto r = run_cli(args);
     EXPECT_EQ(r.exit_code, 0) << r.err;
@@ -346,7 +346,7 @@ TEST(Tutorials, KernelBugs) {
   };
   auto words = [&](const std::string& file) { return test::read_words(dir.path(file)); };
   // 1. The race: seven findings, one per unrolled step; the first two across warps.
-  auto r = run_cli({"run", "--arch", "h100", source_path("traces/tutorials/bug_race.launch.yaml"), "-q"});
+  auto r = run_cli({"run", "--arch", "h100", "--isa", "ptx", source_path("traces/tutorials/bug_race.launch.yaml"), "-q"});
   EXPECT_EQ(r.exit_code, 6);
   EXPECT_NE(r.err.find("kernel_bugs.sm_90.ptx:74: thread (32,0,0) of CTA (2,0,0) reads shared 0x180, which thread (96,0,0) of CTA (2,0,0) "
                        "wrote at "),
@@ -358,7 +358,7 @@ TEST(Tutorials, KernelBugs) {
   size_t races = 0;
   for (size_t at = r.err.find("warpsim: race: "); at != std::string::npos; at = r.err.find("warpsim: race: ", at + 1)) ++races;
   EXPECT_EQ(races, 7u) << r.err;
-  r = run_cli({"run", "--arch", "h100", variant("bug_race.launch.yaml", "{scalar: s32, value: 0}", "{scalar: s32, value: 1}"), "--dump-dir",
+  r = run_cli({"run", "--arch", "h100", "--isa", "ptx", variant("bug_race.launch.yaml", "{scalar: s32, value: 0}", "{scalar: s32, value: 1}"), "--dump-dir",
                dir.path(""), "-q"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::string sums = test::read_file(dir.path("out.bin"));
@@ -370,7 +370,7 @@ TEST(Tutorials, KernelBugs) {
   }
   // 2. Bins nobody zeroed: reported; with --checks warn each holds 0xffffffff + 64; zeroed, 64
   // (4096 values i * 7 land evenly in 64 bins, 7 being odd).
-  r = run_cli({"run", "--arch", "h100", source_path("traces/tutorials/bug_uninitialized.launch.yaml"), "-q"});
+  r = run_cli({"run", "--arch", "h100", "--isa", "ptx", source_path("traces/tutorials/bug_uninitialized.launch.yaml"), "-q"});
   EXPECT_EQ(r.exit_code, 6);
   EXPECT_NE(r.err.find("warpsim: uninitialized-global-read: "), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("kernel_bugs.sm_90.ptx:236: thread (0,0,0) of CTA (2,0,0) reads byte 0 of "
@@ -378,14 +378,14 @@ TEST(Tutorials, KernelBugs) {
             std::string::npos)
       << r.err;
   const std::string unzeroed = variant("bug_uninitialized.launch.yaml", "", "");
-  r = run_cli({"run", "--arch", "h100", unzeroed, "--checks", "warn", "--dump-dir", dir.path(""), "-q"});
+  r = run_cli({"run", "--arch", "h100", "--isa", "ptx", unzeroed, "--checks", "warn", "--dump-dir", dir.path(""), "-q"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   for (uint32_t v : words("bins.bin")) EXPECT_EQ(v, 63u);
-  r = run_cli({"run", "--arch", "h100", variant("bug_uninitialized.launch.yaml", "count: 64, init: none", "count: 64, init: zeros"), "--dump-dir", dir.path(""), "-q"});
+  r = run_cli({"run", "--arch", "h100", "--isa", "ptx", variant("bug_uninitialized.launch.yaml", "count: 64, init: none", "count: 64, init: zeros"), "--dump-dir", dir.path(""), "-q"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   for (uint32_t v : words("bins.bin")) EXPECT_EQ(v, 64u);
   // 3. The grid barrier waiting for a ninth block of eight: stopped at once at its poll.
-  r = run_cli({"run", "--arch", "h100", source_path("traces/tutorials/bug_grid_barrier.launch.yaml"), "-q"});
+  r = run_cli({"run", "--arch", "h100", "--isa", "ptx", source_path("traces/tutorials/bug_grid_barrier.launch.yaml"), "-q"});
   EXPECT_EQ(r.exit_code, 3);
   EXPECT_NE(r.err.find("kernel_bugs.sm_90.ptx:275:1: warp 0 of CTA ("), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("waits forever: its loop (lines 275-277) polls byte 0 of buffer 'count' (its 4 bytes hold 8), which nothing in the grid "
@@ -393,7 +393,7 @@ TEST(Tutorials, KernelBugs) {
                        "nothing, 8 at barriers, 0 exited)"),
             std::string::npos)
       << r.err;
-  r = run_cli({"run", "--arch", "h100", variant("bug_grid_barrier.launch.yaml", "value: 9}", "value: 8}"), "--dump-dir", dir.path(""), "-q"});
+  r = run_cli({"run", "--arch", "h100", "--isa", "ptx", variant("bug_grid_barrier.launch.yaml", "value: 9}", "value: 8}"), "--dump-dir", dir.path(""), "-q"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   for (uint32_t v : words("seen.bin")) EXPECT_EQ(v, 8u);
   // Too many blocks to be resident at once (H100 holds 264 of 1024 threads): the right count hangs too.
@@ -401,13 +401,13 @@ TEST(Tutorials, KernelBugs) {
   big.replace(big.find("grid: [8, 1, 1]"), 15, "grid: [300, 1, 1]");
   big.replace(big.find("block: [64, 1, 1]"), 17, "block: [1024, 1, 1]");
   big.replace(big.find("count: 8, init: none"), 20, "count: 300, init: none");
-  r = run_cli({"run", "--arch", "h100", dir.write("big.launch.yaml", big), "-q"});
+  r = run_cli({"run", "--arch", "h100", "--isa", "ptx", dir.write("big.launch.yaml", big), "-q"});
   EXPECT_EQ(r.exit_code, 3);
   EXPECT_NE(r.err.find("the GPU holds 264 of the grid's 300 CTAs at once"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("cannot begin until a resident one exits"), std::string::npos) << r.err;
   // 4. A warp reduction over a 48-thread block: five findings (one per step), the first at lane 0 of
   // the second warp reading lane 16; whole warps (64 threads, the last 16 adding zero) run clean.
-  r = run_cli({"run", "--arch", "h100", source_path("traces/tutorials/bug_shuffle.launch.yaml"), "-q"});
+  r = run_cli({"run", "--arch", "h100", "--isa", "ptx", source_path("traces/tutorials/bug_shuffle.launch.yaml"), "-q"});
   EXPECT_EQ(r.exit_code, 6);
   EXPECT_NE(r.err.find("warpsim: shuffle-from-inactive-lane: "), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("kernel_bugs.sm_90.ptx:341: thread (32,0,0) of CTA (0,0,0) reads lane 16 with shfl.sync.down.b32, but lane 16 is not "
@@ -417,7 +417,7 @@ TEST(Tutorials, KernelBugs) {
   size_t shuffles = 0;
   for (size_t at = r.err.find("shuffle-from-inactive-lane"); at != std::string::npos; at = r.err.find("shuffle-from-inactive-lane", at + 1)) ++shuffles;
   EXPECT_EQ(shuffles, 5u) << r.err;
-  r = run_cli({"run", "--arch", "h100", variant("bug_shuffle.launch.yaml", "block: [48, 1, 1]", "block: [64, 1, 1]"), "--dump-dir", dir.path(""), "-q"});
+  r = run_cli({"run", "--arch", "h100", "--isa", "ptx", variant("bug_shuffle.launch.yaml", "block: [48, 1, 1]", "block: [64, 1, 1]"), "--dump-dir", dir.path(""), "-q"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::string warp_sums = test::read_file(dir.path("sums.bin"));
   ASSERT_EQ(warp_sums.size(), 8u);

@@ -122,7 +122,8 @@ Replay run_and_replay(const std::string& arch, const std::string& launch, const 
     return r;
   }
   r.trace = read_file(dir.path("replay.trace"));
-  r.direct = summary(run_cli({"run", "--arch", arch, launch, "--json", dir.path("direct.json")}), "direct.json");
+  // warpsim trace records the PTX emulation: the direct run it must match is the PTX's.
+  r.direct = summary(run_cli({"run", "--arch", arch, "--isa", "ptx", launch, "--json", dir.path("direct.json")}), "direct.json");
   r.replay = summary(run_cli({"run", "--arch", arch, dir.path("replay.trace"), "--json", dir.path("replay.json")}), "replay.json");
   return r;
 }

@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 seconds=${1:-300}
 shift || true
-targets=("${@:-fuzz_ptx fuzz_trace fuzz_launch fuzz_config fuzz_sweep fuzz_ncu}")
+targets=("${@:-fuzz_ptx fuzz_sass fuzz_trace fuzz_launch fuzz_config fuzz_sweep fuzz_ncu}")
 cmake --preset fuzz >/dev/null
 cmake --build --preset fuzz
 root=build/fuzz
@@ -27,6 +27,7 @@ for f in configs/*.yaml; do seed fuzz_config "$f" '\x00'; done
 mkdir -p $root/corpus/fuzz_config
 printf '\x01memory.l2.size_kib=61440\nmemory.l1.hit_latency=30\n' > $root/corpus/fuzz_config/sets1
 printf '\x01memory.hbm.refresh=all_bank\ntopology.sms=8\nmemory.l1.shared_carveouts_kib=[0, 8, 16]\n' > $root/corpus/fuzz_config/sets2
+for f in traces/kernels/sass/{reduce_sum,softmax,cg_tiles,scan_lookback,mma_8bit}.sm_90a.sass tools/validation/sass/microbench.sm_80.sass; do seed fuzz_sass "$f"; done
 for f in traces/kernels/ptx/*.sm_90*.ptx traces/kernels/ptx/*.sm_100*.ptx tools/validation/ptx/*.sm_90.ptx tools/fuzz/seeds/*.ptx; do seed fuzz_ptx "$f"; done
 mkdir -p $root/corpus/fuzz_launch
 for f in traces/kernels/*.launch.yaml; do

@@ -2,6 +2,7 @@
 // frontend/sass/sass_alu.h from the sources read here), VOTE, and the addresses SASS writes
 // (a register pair, a uniform register added, a scaled index).
 #include <bit>
+#include <cstring>
 
 #include "frontend/ptx/cta_emulator.h"
 
@@ -21,6 +22,14 @@ uint64_t CtaEmulator::sass_source(const WarpState& w, const EmuOperand& o, uint3
         return bits;
       }
       return element(w, o, 0, lane) | (o.regs.size() > 1 ? element(w, o, 1, lane) << 32 : 0);
+    }
+    case EmuOperand::Kind::kAddr: {  // c[bank][Rn + offset]: a word of the constant image
+      const uint64_t a = sass_address(w, o, lane);
+      const auto& bank = launch_.program->constant_bank;
+      if (a + 4 > bank.size()) return 0;  // beyond the banks: reads as zero
+      uint32_t v;
+      std::memcpy(&v, &bank[a], 4);
+      return v;
     }
     default:
       return 0;

@@ -6,8 +6,6 @@
 // all). A group at a BSYNC, WARPSYNC or BAR waits there until the lanes it names arrive.
 #include <algorithm>
 #include <bit>
-#include <cstdio>
-#include <cstdlib>
 
 #include "common/error.h"
 #include "frontend/ptx/cta_emulator.h"
@@ -105,24 +103,16 @@ bool CtaEmulator::step_sass(WarpState& w, Record& out) {
     for (uint32_t l = 0; l < 32; ++l)
       if (group >> l & 1) w.pcs[l] = (taken >> l & 1) ? target : pc + 1;
   };
-  static const bool debug = std::getenv("WARPSIM_SASS_DEBUG") != nullptr;
-  if (debug && w.index == 0 && id_.x == 0 && id_.y == 0) {
-    std::fprintf(stderr, "pc %u %s group %08x exec %08x", pc, in.opcode.c_str(), group, exec);
-  }
   if (in.code != EmuOp::kSassFlow) {
+    // A converged warp runs its SASS in step: what its lanes did before this instruction comes
+    // before it for the race checker, as after a __syncwarp (ptxas drops a __syncwarp it knows
+    // the warp to be converged at, leaving a NOP). Only diverged lanes can race one another.
+    if (group == w.live && in.code != EmuOp::kSass && clocks_.enabled()) clocks_.advance(w.index);
     w.stack.assign(1, StackEntry{pc, end, group});  // what execute() reads the live lanes from
     execute(w, in, exec, out);
-    if (debug && w.index == 0 && id_.x == 0 && id_.y == 0) {
-      for (const auto& o : in.operands) {
-        if (o.kind == EmuOperand::Kind::kReg) std::fprintf(stderr, " %s=%llx", launch_.program->register_names[o.reg].c_str(), (unsigned long long)w.regs.get(o.reg, std::countr_zero(group)));
-        if (o.kind == EmuOperand::Kind::kVector) for (int32_t r : o.regs) if (r >= 0) std::fprintf(stderr, " %s=%llx", launch_.program->register_names[r].c_str(), (unsigned long long)w.regs.get(r, std::countr_zero(group)));
-      }
-      std::fprintf(stderr, "\n");
-    }
     advance(0, 0);
     return true;
   }
-  if (debug && w.index == 0 && id_.x == 0 && id_.y == 0) std::fprintf(stderr, "\n");
   out.inst.active_mask = group;
   auto set_barrier = [&](uint32_t mask) {
     for (uint32_t l = 0; l < 32; ++l) w.regs.set(in.operands[0].reg, l, mask);
@@ -179,6 +169,7 @@ bool CtaEmulator::step_sass(WarpState& w, Record& out) {
       advance(0, 0);
       break;
     case SassFlow::kWarpsyncExclusive:
+      if (clocks_.enabled()) clocks_.advance(w.index);  // as __syncwarp: orders the lanes' accesses for the race checker
       for_lanes(group, [&](uint32_t l) { w.tags[l] = static_cast<uint32_t>(read(w, in.operands[0], l)) | 1u; });
       advance(0, 0);
       break;
@@ -192,6 +183,9 @@ bool CtaEmulator::step_sass(WarpState& w, Record& out) {
       advance(0, 0);
       break;
     case SassFlow::kWarpsync:
+      if (clocks_.enabled()) clocks_.advance(w.index);
+      advance(0, 0);
+      break;
     case SassFlow::kNone:
       advance(0, 0);
       break;

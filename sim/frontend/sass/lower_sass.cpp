@@ -174,7 +174,17 @@ EmuOperand SassLowering::source(size_t i, Slot slot) {
       break;
     }
     case SassOperand::Kind::kConst: {
-      if (o.reg.valid() && !o.reg.zero()) fail("an indexed constant (" + o.text + ") is only read by LDC");
+      if (o.reg.valid() && !o.reg.zero()) {
+        // c[bank][Rn + offset] as a source: read from the constant image when the lane runs
+        // (EmuOperand::Kind::kAddr in a source position; sass_execute.cpp).
+        if (slot == Slot::kPair || slot == Slot::kDoubleHigh) fail("a 64-bit indexed constant source is not supported yet");
+        e.kind = EmuOperand::Kind::kAddr;
+        e.sass_address = true;
+        e.address32 = true;
+        e.bits = constant_base(o.bank) + static_cast<uint64_t>(o.value);
+        (o.reg.file == RegFile::kUR ? e.uniform : e.reg) = reg_id(o.reg);
+        break;
+      }
       const uint32_t bytes = slot == Slot::kPair || slot == Slot::kDoubleHigh ? 8 : 4;
       e = immediate(constant(o.bank, o.value, bytes));
       break;

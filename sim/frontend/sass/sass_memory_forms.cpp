@@ -81,6 +81,9 @@ bool SassLowering::lower_memory(EmuInst& e) {
       value.bits = 0;
     }
     as_ptx(e, mnemonic, load ? std::vector<EmuOperand>{value, addr} : std::vector<EmuOperand>{addr, value});
+    // A strong access at GPU or system scope is served by L2, the point of coherence: the SMs'
+    // L1s are not coherent with each other (__ldcg and volatile accesses compile to these).
+    if (has("STRONG") && (has("GPU") || has("SYS")) && (space == "global." || space.empty())) e.op.bypass_l1 = true;
     return true;
   }
   if (b == "ATOMG" || b == "ATOM" || b == "ATOMS" || b == "RED" || b == "REDG") {

@@ -1,0 +1,136 @@
+// Kernels run from their SASS: the instruction counts the H200 measured (Nsight Compute's
+// smsp__inst_executed.sum, in the committed profile), the PTX emulator as the oracle of every
+// shipped launch file's results, and the --isa choices and their errors.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <regex>
+
+#include "support/test_support.h"
+
+namespace warpsim {
+namespace {
+
+uint64_t warp_instructions(const std::vector<std::string>& args) {
+  const auto r = test::run_cli(args);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  std::smatch m;
+  const std::regex count(R"((?:warp instructions +|functional run \(no timing\): )([0-9]+))");
+  EXPECT_TRUE(std::regex_search(r.out, m, count)) << r.out;
+  return m.empty() ? 0 : std::stoull(m[1]);
+}
+
+// The counts come from NVIDIA_H200-20261204-1333.ncu.csv (the H200 ran harness.cu built for
+// sm_90a, whose SASS for these kernels is the committed listing's, word for word): what the GPU
+// issued, against what warpsim's SASS run issues. The PTX ran 254,976 and 1,072,900.
+TEST(SassRun, IssuesTheInstructionsTheH200Counted) {
+  EXPECT_EQ(warp_instructions({"run", "--arch", "h200", "--isa", "sass", "--functional", test::source_path("traces/kernels/reduce_sum.launch.yaml")}),
+            266240u);
+  EXPECT_EQ(warp_instructions({"run", "--arch", "h200", "--isa", "sass", "--functional",
+                               test::source_path("tools/validation/launch/diverge_1paths.launch.yaml")}),
+            1653696u);
+  EXPECT_EQ(warp_instructions({"run", "--arch", "h200", "--isa", "sass", "--functional",
+                               test::source_path("tools/validation/launch/shared_no_conflict.launch.yaml")}),
+            2720256u);
+}
+
+// Every shipped launch file whose SASS the emulator runs passes its reference from the SASS
+// (EveryShippedKernel runs them with the default, SASS where it runs) and computes what the PTX
+// computes: buffers checked exactly are equal bit for bit. The launch files whose SASS uses an
+// instruction the emulator does not run yet are listed, so that one more (or fewer) shows here.
+TEST(SassRun, AgreesWithThePtxRunOnEveryShippedKernel) {
+  namespace fs = std::filesystem;
+  const std::set<std::string> ptx_only_h100 = {
+      "async_barrier", "async_reduce", "async_store_ring", "bulk_copy", "bulk_store", "cluster_exchange", "cluster_histogram",
+      "device_malloc", "device_printf", "libdevice_math", "dgemm_mma", "dmma_m16", "fp8_convert_sm100a", "function_pointers", "grid_sync", "hgemm_sparse",
+      "mbarrier_pipeline", "mma_sparse_e4m3", "mma_sparse_f16", "mma_sparse_int", "mma_sparse_tf32", "tcgen05_block_scaled", "tcgen05_gemm",
+      "tcgen05_m64", "tcgen05_pair", "textures", "tma_multicast", "tma_tiles", "tma_transpose", "wgmma_gemm", "wide_atomics", "wmma_sm80",
+      "work_stealing"};
+  std::vector<std::string> files;
+  for (const auto& e : fs::directory_iterator(test::source_path("traces/kernels")))
+    if (e.path().string().ends_with(".launch.yaml")) files.push_back(e.path().string());
+  std::sort(files.begin(), files.end());
+#ifdef WARPSIM_SANITIZED
+  files.resize(std::min<size_t>(files.size(), 12));  // a sample under the sanitizers
+#endif
+  std::set<std::string> fell_back;
+  for (const std::string& f : files) {
+    const std::string name = fs::path(f).filename().string().substr(0, fs::path(f).filename().string().find('.'));
+    test::TempDir dir;
+    const auto sass = test::run_cli({"run", "--arch", "h100", "--isa", "sass", "--functional", f, "--dump-dir", dir.path("sass"), "--json", dir.path("s.json")});
+    if (sass.exit_code == 3) {
+      fell_back.insert(name);
+      continue;
+    }
+    EXPECT_EQ(sass.exit_code, 0) << name << "\n" << sass.err;
+    const auto ptx = test::run_cli({"run", "--arch", "h100", "--isa", "ptx", "--functional", f, "--dump-dir", dir.path("ptx")});
+    ASSERT_EQ(ptx.exit_code, 0) << name << "\n" << ptx.err;
+    EXPECT_NE(sass.out.find("isa: sass"), std::string::npos) << name;
+    EXPECT_NE(sass.out.find("check: passed"), std::string::npos) << name << "\n" << sass.out;
+    // Exactly checked buffers (no tolerance in the launch file) agree bit for bit.
+    for (const auto& line : std::vector<std::string>{sass.out}) {
+      std::smatch m;
+      std::string rest = line;
+      const std::regex exact(R"(\n  ([A-Za-z0-9_]+): [0-9]+ elements match \(rtol 0\.000000, atol 0\.000000)");
+      while (std::regex_search(rest, m, exact)) {
+        const std::string buffer = m[1];
+        if (fs::exists(dir.path("ptx/" + buffer + ".bin")))
+          EXPECT_EQ(test::read_file(dir.path("sass/" + buffer + ".bin")), test::read_file(dir.path("ptx/" + buffer + ".bin"))) << name << " " << buffer;
+        rest = m.suffix();
+      }
+    }
+  }
+#ifndef WARPSIM_SANITIZED
+  std::set<std::string> unexpected;
+  for (const auto& n : fell_back)
+    if (!ptx_only_h100.count(n)) unexpected.insert(n);
+  EXPECT_TRUE(unexpected.empty()) << "now PTX only: " << *unexpected.begin();
+  for (const auto& n : ptx_only_h100) EXPECT_TRUE(fell_back.count(n)) << n << " runs from its SASS now: take it off the list";
+#endif
+}
+
+TEST(SassRun, IsaChoicesAndTheirErrors) {
+  const std::string launch = test::source_path("traces/kernels/saxpy.launch.yaml");
+  auto r = test::run_cli({"run", "--arch", "v100", "--isa", "sass", launch, "-q"});
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_NE(r.err.find("no SASS for compute capability 7.0"), std::string::npos) << r.err;
+  r = test::run_cli({"run", "--arch", "v100", launch});  // auto: the PTX, where no SASS exists
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("isa: ptx"), std::string::npos);
+  EXPECT_EQ(test::run_cli({"run", "--arch", "a100", "--isa", "sideways", launch}).exit_code, 2);
+  r = test::run_cli({"run", "--arch", "a100", "--isa", "sass", "--reconvergence", "stack", launch});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--reconvergence applies to PTX"), std::string::npos);
+  r = test::run_cli({"run", "--arch", "a100", launch, "--json", "-"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["isa"][0], "sass");
+  // An instruction the emulator does not run: a located error under --isa sass, one note and
+  // the PTX under auto.
+  const std::string tma = test::source_path("traces/kernels/bulk_copy.launch.yaml");
+  r = test::run_cli({"run", "--arch", "h100", "--isa", "sass", tma, "-q"});
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_TRUE(std::regex_search(r.err, std::regex(R"(bulk_copy\.sm_90a\.sass:[0-9]+:[0-9]+: the SASS emulator cannot run SYNCS)"))) << r.err;
+  r = test::run_cli({"run", "--arch", "h100", tma});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(std::regex_search(r.err, std::regex(R"(warpsim: note: [a-z_]+: running the PTX: .*bulk_copy\.sm_90a\.sass:[0-9]+:[0-9]+: the SASS emulator cannot run SYNCS)"))) << r.err;
+  EXPECT_NE(r.out.find("isa: ptx"), std::string::npos);
+}
+
+// A listing that is not one (or names a kernel it lacks) is a located error at the listing's line.
+TEST(SassRun, ABrokenListingIsALocatedError) {
+  test::TempDir dir;
+  std::string text = test::shipped_launch("saxpy.launch.yaml");
+  const std::string listing = test::read_file(test::source_path("traces/kernels/sass/saxpy.sm_80.sass"));
+  const size_t at = listing.find("/*0010*/", listing.find(".text.saxpy"));
+  ASSERT_NE(at, std::string::npos);
+  dir.write("bad.sass", listing.substr(0, at) + "/*0010*/ IMAD.WIDE R2, R3 Q R4 ; garbage\n" + listing.substr(at));
+  dir.write("k.launch.yaml", "sass: " + dir.path("bad.sass") + "\n" + text);
+  auto r = test::run_cli({"run", "--arch", "a100", "--isa", "sass", dir.path("k.launch.yaml"), "-q"});
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_TRUE(std::regex_search(r.err, std::regex(R"(bad\.sass:[0-9]+:[0-9]+: )"))) << r.err;
+}
+
+}  // namespace
+}  // namespace warpsim
