@@ -140,7 +140,7 @@ Measurements read_measurements(const std::string& input) {
 }  // namespace
 
 int validate_command(const std::vector<std::string>& args) {
-  std::string input, arches, csv_path, svg_path, json_path, only, ncu_path, metrics_csv_path;
+  std::string input, arches, csv_path, svg_path, json_path, only, ncu_path, metrics_csv_path, isa = "auto";
   double max_mape = -1;
   bool no_baseline = false;
   po::options_description opts(kValidateHelp);
@@ -152,6 +152,7 @@ int validate_command(const std::vector<std::string>& args) {
       "max-mape", po::value(&max_mape), "exit with code 7 when the MAPE is above this percentage (the accuracy gate)")(
       "ncu", po::value(&ncu_path), "Nsight Compute CSV of the same kernels (default: <measurements>.ncu.csv when it exists)")(
       "metrics-csv", po::value(&metrics_csv_path), "write the per-launch metric comparison as CSV to FILE")(
+      "isa", po::value(&isa), kIsaHelp)(
       "input", po::value(&input), "measurements JSON");
   po::positional_options_description pos;
   pos.add("input", 1);
@@ -217,7 +218,7 @@ int validate_command(const std::vector<std::string>& args) {
       const std::string launch = find_launch(k.launch_file, input);
       if (launch.empty()) throw InputError(SourceLocation{input, 0, 0}, "kernel " + name + ": no launch file " + k.launch_file);
       try {
-        WorkloadInput in = open_workload(launch, config.spec, LaunchOptions{"off", ""});
+        WorkloadInput in = open_workload(launch, config.spec, LaunchOptions{"off", "", isa});
         Gpu gpu(config.spec);
         SimulationResult r = simulate(gpu, in.workload());
         ValidationPoint p{name, family, config.spec.name, measured, summarize_run(config.spec, gpu.stats(), r.kernels).time_us};

@@ -103,7 +103,7 @@ TEST(FunctionalRun, CtasWaitingOnEachOtherThroughMemoryFinish) {
 // each step's store comes after other warps' unordered loads of the word.
 TEST(FunctionalRun, TheCheckersFindTheSameRaces) {
   const std::string launch = source_path("traces/tutorials/bug_race.launch.yaml");
-  const auto r = run_cli({"run", "--arch", "h100", launch, "--functional", "-q"});
+  const auto r = run_cli({"run", "--arch", "h100", "--isa", "ptx", launch, "--functional", "-q"});
   EXPECT_EQ(r.exit_code, 6);
   size_t races = 0;
   for (size_t at = r.err.find("warpsim: race: "); at != std::string::npos; at = r.err.find("warpsim: race: ", at + 1)) ++races;

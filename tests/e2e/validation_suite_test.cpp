@@ -114,8 +114,10 @@ TEST(ValidationSuite, MeasurementScriptProfilesWithNcuWhenItIsThere) {
 // measurement); with H200's measured 60 MiB L2 54.8%; with 32 B/clk per L2 slice 53.4%; with a
 // 25-cycle shared latency 52.8%; with atomics at their home partition, a sector per update 46.3%;
 // with 64-byte HBM fetches 44.1%; with the atomic unit's rate calibrated on atomic_one_address
-// 43.2%; with store data at 17.5 B per SM-clock toward L2 (calibrated on bw_write) 41.7%.
-constexpr double kH200MapeGate = 42.0;
+// 43.2%; with store data at 17.5 B per SM-clock toward L2 (calibrated on bw_write) 41.7%; running
+// ptxas's SASS instead of the PTX, where the emulator runs every instruction of it (nothing tuned),
+// 29.3%.
+constexpr double kH200MapeGate = 29.5;
 
 TEST(ValidationSuite, AccuracyGateOnTheCommittedH200Measurements) {
   const std::string m = test::source_path("tools/validation/measurements/NVIDIA_H200-20261204-1333.json");
@@ -127,6 +129,14 @@ TEST(ValidationSuite, AccuracyGateOnTheCommittedH200Measurements) {
   EXPECT_EQ(v["kernels"].size(), 65u);
   EXPECT_LE(v["mape"].get<double>(), kH200MapeGate);
   EXPECT_GE(v["pearson_log"].get<double>(), 0.95);
+}
+
+// The PTX path keeps its own gate, where it was when SASS became the default.
+TEST(ValidationSuite, PtxPathAccuracyGate) {
+  const std::string m = test::source_path("tools/validation/measurements/NVIDIA_H200-20261204-1333.json");
+  auto r = test::run_cli({"validate", m, "--arch", "h200", "--isa", "ptx", "--json", "-", "--max-mape", "42.0"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["kernels"].size(), 65u);
 }
 
 // An entry that takes the harness process down (a sticky CUDA error, its watchdog) costs that
