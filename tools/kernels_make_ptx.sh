@@ -18,3 +18,4 @@ for dir in kernels tutorials; do
     done
   done
 done
+echo "kernels_make_ptx: now tools/kernels_make_sass.sh (after tools/setup.sh --sass) for the SASS listings" >&2

@@ -12,3 +12,4 @@ for cu in kernels/*.cu; do
   done
 done
 python3 suite.py
+echo "make_ptx: now tools/kernels_make_sass.sh (after tools/setup.sh --sass) for the SASS listings" >&2

@@ -275,14 +275,9 @@ void evaluate(const SassAlu& a, const uint64_t* s, const uint8_t* m, int n, uint
         r[0] = product + c;
         return;
       }
-      // The high word of the 96-bit sum: the product's high word, the addend's, and the carry.
-      unsigned __int128 wide_sum;
-      if (a.flags & kFlagUnsigned) {
-        wide_sum = static_cast<unsigned __int128>(product) + c;
-      } else {
-        wide_sum = static_cast<unsigned __int128>(static_cast<__int128>(static_cast<int64_t>(product)) + static_cast<__int128>(static_cast<int64_t>(c)));
-      }
-      r[0] = lo32(static_cast<uint64_t>(wide_sum >> 32));
+      // Bits 32-63 of the sum: a carry out of bit 63 does not reach them, so the 64-bit sum
+      // (signed or not, the same bits) is enough.
+      r[0] = lo32((product + c) >> 32);
       return;
     }
     case SassOp::kLea: {

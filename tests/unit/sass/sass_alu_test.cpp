@@ -55,8 +55,10 @@ TEST(SassAlu, MultipliesWideAndHigh) {
     EXPECT_EQ(eval(op(SassOp::kImadWide, kFlagUnsigned), {a, b, c}).r[0], uint64_t{a} * b + c);
     EXPECT_EQ(eval(op(SassOp::kImadWide), {a, b, c}).r[0],
               static_cast<uint64_t>(int64_t{static_cast<int32_t>(a)} * static_cast<int32_t>(b)) + c);
-    const unsigned __int128 full = static_cast<unsigned __int128>(uint64_t{a} * b) + c;
-    EXPECT_EQ(eval(op(SassOp::kImadHi, kFlagUnsigned), {a, b, c}).r[0], static_cast<uint32_t>(full >> 32));
+    // The high word of the 96-bit a * b + c, from 32-bit pieces.
+    const uint64_t p = uint64_t{a} * b, lo = (p & 0xffffffff) + (c & 0xffffffff);
+    const uint64_t high = (p >> 32) + (c >> 32) + (lo >> 32);
+    EXPECT_EQ(eval(op(SassOp::kImadHi, kFlagUnsigned), {a, b, c}).r[0], static_cast<uint32_t>(high));
     EXPECT_EQ(eval(op(SassOp::kImad), {a, b, c & 0xffffffff}).r[0], static_cast<uint32_t>(a * b + c));
   }
 }

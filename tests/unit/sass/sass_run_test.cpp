@@ -76,8 +76,9 @@ TEST(SassRun, AgreesWithThePtxRunOnEveryShippedKernel) {
       const std::regex exact(R"(\n  ([A-Za-z0-9_]+): [0-9]+ elements match \(rtol 0\.000000, atol 0\.000000)");
       while (std::regex_search(rest, m, exact)) {
         const std::string buffer = m[1];
-        if (fs::exists(dir.path("ptx/" + buffer + ".bin")))
+        if (fs::exists(dir.path("ptx/" + buffer + ".bin"))) {
           EXPECT_EQ(test::read_file(dir.path("sass/" + buffer + ".bin")), test::read_file(dir.path("ptx/" + buffer + ".bin"))) << name << " " << buffer;
+        }
         rest = m.suffix();
       }
     }
