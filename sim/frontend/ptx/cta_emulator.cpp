@@ -10,6 +10,7 @@
 
 #include "common/error.h"
 #include "common/half.h"
+#include "frontend/ptx/turn_taking.h"
 #include "frontend/ptx/value_bits.h"
 
 namespace warpsim::ptx {
@@ -151,26 +152,17 @@ bool CtaEmulator::step_independent(WarpState& w, Record& out) {
     if (!seen) order[n++] = w.pcs[l];
   }
   std::sort(order.begin(), order.begin() + n);
-  uint32_t start = 0;
-  const uint32_t followed = w.following & w.live;
-  if (followed && n > 1) {
-    // The group handed the warp keeps it while its lanes stay together.
-    const uint32_t at = w.pcs[std::countr_zero(followed)];
-    bool together = true;
-    for (uint32_t l = 0; l < 32; ++l)
-      if ((followed >> l & 1) && w.pcs[l] != at) together = false;
-    if (together) {
-      while (order[start] != at) ++start;
-    } else {
-      w.following = 0;
-    }
-  } else if (n > 1 && ++w.run_length >= 64) {
-    w.run_length = 0;
-    while (start < n && order[start] <= w.turn) ++start;
-    w.following = ~0u;  // set to the chosen group below
-  } else {
-    w.following = 0;
-  }
+  // The group handed the warp keeps it while its lanes stay together.
+  const uint32_t start = first_group_to_try(
+      TurnTaking{w.following, w.run_length, w.turn}, w.live, n, [&](uint32_t k) { return order[k]; },
+      [&](uint32_t followed) {
+        const uint32_t at = w.pcs[std::countr_zero(followed)];
+        for (uint32_t l = 0; l < 32; ++l)
+          if ((followed >> l & 1) && w.pcs[l] != at) return n;
+        uint32_t k = 0;
+        while (order[k] != at) ++k;
+        return k;
+      });
   uint32_t pc = end, group = 0;
   for (uint32_t i = 0; i < n && pc == end; ++i) {
     uint32_t candidate = order[(start + i) % n], mask = 0;
@@ -196,17 +188,7 @@ bool CtaEmulator::step_independent(WarpState& w, Record& out) {
     out.inst.active_mask = group;
     for (uint32_t l = 0; l < 32; ++l)
       if (group >> l & 1) w.pcs[l] = (exec >> l & 1) ? in.operands.at(0).target : pc + 1;
-    // A spin-wait iteration (a taken backward branch after waiting on memory) that leaves lanes
-    // elsewhere yields: the next step hands the warp on. Any branch ends a hand-over.
-    w.following = 0;
-    const uint32_t target = in.operands.at(0).target;
-    bool elsewhere = false;
-    for (uint32_t l = 0; l < 32; ++l) elsewhere |= (w.live >> l & 1) && w.pcs[l] != target;
-    if (exec && target <= pc && w.waited_on_memory) {
-      if (elsewhere) w.run_length = 63;
-      if (grid_) watch_memory_poll(w, in);
-    }
-    w.waited_on_memory = false;
+    after_branch(w, in, pc, in.operands.at(0).target, exec != 0);
     return true;
   }
   if (in.code == EmuOp::kRet) {
@@ -221,6 +203,19 @@ bool CtaEmulator::step_independent(WarpState& w, Record& out) {
   for (uint32_t l = 0; l < 32; ++l)
     if (group >> l & 1) w.pcs[l] = pc + 1;
   return true;
+}
+
+void CtaEmulator::after_branch(WarpState& w, const EmuInst& in, uint32_t pc, uint32_t target, bool taken) {
+  // A spin-wait iteration (a taken backward branch after waiting on memory) that leaves lanes
+  // elsewhere yields: the next step hands the warp on. Any branch ends a hand-over.
+  w.following = 0;
+  bool elsewhere = false;
+  for (uint32_t l = 0; l < 32; ++l) elsewhere |= (w.live >> l & 1) && w.pcs[l] != target;
+  if (taken && target <= pc && w.waited_on_memory) {
+    if (elsewhere) w.run_length = 63;
+    if (grid_) watch_memory_poll(w, in);
+  }
+  w.waited_on_memory = false;
 }
 
 bool CtaEmulator::step(WarpState& w, Record& out) {

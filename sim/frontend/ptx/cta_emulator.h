@@ -233,6 +233,9 @@ class CtaEmulator : public CtaWork {
   uint64_t sass_address(const WarpState& w, const EmuOperand& o, uint32_t lane) const;
   bool untimed(const Record& r) const { return launch_.program->insts[r.inst.pc].untimed; }
   bool step_independent(WarpState& w, Record& out);
+  // A branch under independent scheduling (PTX or SASS) ends a hand-over, and a taken backward
+  // one after waiting on memory (a spin-wait iteration) hands the warp on at the next step.
+  void after_branch(WarpState& w, const EmuInst& in, uint32_t pc, uint32_t target, bool taken);
   void begin_record(const EmuInst& in, uint32_t exec, Record& out) const;
   static void compress_addresses(Record& out);  // the active mask must be set
   uint32_t guard_lanes(const WarpState& w, const EmuInst& in, uint32_t mask) const;

@@ -28,7 +28,7 @@ const std::set<std::string> kTypeNames = {"b8",  "b16",  "b32",   "b64",    "u8"
                                           "s16", "s32",  "s64",   "f16",    "f16x2", "bf16", "f32", "f64", "pred",
                                           "bf16x2", "s16x2", "u16x2", "b128", "e4m3x2", "e5m2x2", "e2m3x2", "e3m2x2", "e2m1x2", "ue8m0x2"};
 
-// Instructions the emulator runs today (issue 3 extends this list).
+// The PTX instructions the emulator runs (supported_forms.cpp refuses the forms it does not).
 const std::set<std::string> kSupportedOpcodes = {"mov",  "add",  "sub",  "mul",   "mad",  "fma",  "div",  "rem",  "min",  "max",
                                           "abs",  "neg",  "and",  "or",    "xor",  "not",  "shl",  "shr",  "setp", "selp",
                                           "cvt",  "cvta", "ld",   "st",    "atom", "red",  "bar",  "barrier", "membar",

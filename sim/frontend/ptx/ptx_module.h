@@ -1,7 +1,7 @@
 #pragma once
 // The parsed form of a PTX module, as nvcc emits it: module directives, variables, and the
 // functions (.entry kernels and .func callees) with their parameters, register declarations,
-// labels and instructions. Nothing here is executed; the emulator (issue 3) builds on it.
+// labels and instructions. Nothing here is executed: program.h lowers it for the emulator.
 #include <cstdint>
 #include <map>
 #include <optional>

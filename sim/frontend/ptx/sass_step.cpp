@@ -9,6 +9,7 @@
 
 #include "common/error.h"
 #include "frontend/ptx/cta_emulator.h"
+#include "frontend/ptx/turn_taking.h"
 
 namespace warpsim::ptx {
 
@@ -58,26 +59,14 @@ bool CtaEmulator::step_sass(WarpState& w, Record& out) {
   // Forward progress, as for PTX under independent scheduling (step_independent): after 64
   // steps with other groups waiting, or a spin-wait iteration, the next group after the one run
   // last gets the warp until its next branch.
-  uint32_t start = 0;
-  const uint32_t followed = w.following & w.live;
-  if (followed && n > 1) {
-    const auto first = static_cast<uint32_t>(std::countr_zero(followed));
-    const uint64_t at = uint64_t{w.pcs[first]} << 32 | w.tags[first];
-    uint32_t k = 0;
-    while (k < n && (order[k] >> 32) != (at >> 32)) ++k;
-    if (k < n && (lanes_at(order[k]) & followed) == followed) {
-      start = k;
-    } else {
-      w.following = 0;
-    }
-  } else if (n > 1 && ++w.run_length >= 64) {
-    w.run_length = 0;
-    while (start < n && (order[start] >> 32) <= w.turn) ++start;
-    if (start == n) start = 0;
-    w.following = ~0u;
-  } else {
-    w.following = 0;
-  }
+  const uint32_t start = first_group_to_try(
+      TurnTaking{w.following, w.run_length, w.turn}, w.live, n, [&](uint32_t k) { return static_cast<uint32_t>(order[k] >> 32); },
+      [&](uint32_t followed) {
+        const uint32_t at = w.pcs[std::countr_zero(followed)];
+        uint32_t k = 0;
+        while (k < n && (order[k] >> 32) != at) ++k;
+        return k < n && (lanes_at(order[k]) & followed) == followed ? k : n;
+      });
   uint32_t pc = end, group = 0;
   for (uint32_t i = 0; i < n && pc == end; ++i) {
     const uint64_t candidate = order[(start + i) % n];
@@ -130,16 +119,7 @@ bool CtaEmulator::step_sass(WarpState& w, Record& out) {
     case SassFlow::kBra: {
       const uint32_t target = in.operands[0].target;
       advance(taken, target);
-      // A spin-wait iteration (a taken backward branch after waiting on memory) that leaves
-      // lanes elsewhere yields, as in step_independent.
-      w.following = 0;
-      bool elsewhere = false;
-      for (uint32_t l = 0; l < 32; ++l) elsewhere |= (w.live >> l & 1) && w.pcs[l] != target;
-      if (taken && target <= pc && w.waited_on_memory) {
-        if (elsewhere) w.run_length = 63;
-        if (grid_) watch_memory_poll(w, in);
-      }
-      w.waited_on_memory = false;
+      after_branch(w, in, pc, target, taken != 0);
       break;
     }
     case SassFlow::kBraAny:

@@ -314,7 +314,7 @@ EmuInst SassLowering::lower(const SassInstruction& in) {
 // scoreboard tracks.
 void SassLowering::finish(EmuInst& e) {
   const bool own = e.code == EmuOp::kSass || e.code == EmuOp::kSassFlow || e.code == EmuOp::kSassVote || e.code == EmuOp::kNop ||
-                   e.code == EmuOp::kMembar || e.code == EmuOp::kMov;
+                   e.code == EmuOp::kMembar;
   if (own) {
     const SassMapping m = map_sass_opcode(inst().opcode, 0, compute_capability());
     std::string error;

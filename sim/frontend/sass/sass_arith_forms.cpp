@@ -137,8 +137,7 @@ bool SassLowering::lower_arithmetic(EmuInst& e) {
       std::vector<size_t> carries;
       while (i < operand_count() && is_predicate(op(i)) && operand_count() - i > 3) carries.push_back(i++);
       res(0);
-      for (size_t c : carries) res(c);
-      while (e.sass_results < 3) out.insert(out.begin() + e.sass_results, EmuOperand{}), ++e.sass_results;  // sinks
+      for (size_t c : carries) res(c);  // results in evaluate()'s order: the sum, then the carries
       for (size_t k = 0; k < 3; ++k, ++i) src(i);
       for (; i < operand_count(); ++i) src(i);  // .X's carry-ins
     }
@@ -151,7 +150,6 @@ bool SassLowering::lower_arithmetic(EmuInst& e) {
     const bool carry_out = is_predicate(op(1));
     res(0);
     if (carry_out) res(1), i = 2;
-    else out.push_back(EmuOperand{}), ++e.sass_results;  // sink
     src(i), src(i + 1);
     i += 2;
     if (hi && !sx) src(i++);

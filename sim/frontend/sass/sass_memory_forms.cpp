@@ -77,9 +77,6 @@ bool SassLowering::lower_memory(EmuInst& e) {
     }
     const size_t data = load ? 0 : 1;
     EmuOperand value = w.registers > 1 ? (load ? result(data, w.registers) : registers(op(data).reg, w.registers, false)) : load ? result(data) : source(data);
-    if (!load && value.kind == EmuOperand::Kind::kImm) {  // RZ stored: a zero
-      value.bits = 0;
-    }
     as_ptx(e, mnemonic, load ? std::vector<EmuOperand>{value, addr} : std::vector<EmuOperand>{addr, value});
     // A strong access at GPU or system scope is served by L2, the point of coherence: the SMs'
     // L1s are not coherent with each other (__ldcg and volatile accesses compile to these).
@@ -103,7 +100,6 @@ bool SassLowering::lower_memory(EmuInst& e) {
     if (has("POPC") && what == "inc") what = "add";  // ATOMS.POPC.INC: one per active lane, as a warp's aggregated increment adds
     if ((what == "exch" || what == "cas") && type == "u32") type = "b32";
     if ((what == "exch" || what == "cas") && type == "u64") type = "b64";
-    if (what == "min" || what == "max") type = type == "u32" ? "u32" : type;
     const std::string space = b == "ATOMS" ? "shared." : (b == "ATOMG" || b == "REDG") ? "global." : "";
     const bool wide = type == "u64" || type == "b64" || type == "f64";
     const Slot slot = wide ? Slot::kPair : Slot::kWord;

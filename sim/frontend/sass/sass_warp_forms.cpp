@@ -109,36 +109,25 @@ bool SassLowering::lower_warp(EmuInst& e) {
     return true;
   }
   if (b == "HMMA" || b == "IMMA") {
+    // HMMA.16816.F32[.BF16|.TF32] D, A, B, C and IMMA.16832.S8.U8[.SAT]: the mma.sync of that
+    // shape and types, its fragments the runs of registers from each operand.
     if (has("SP")) fail(opcode() + ": sparse MMAs are not supported by the SASS emulator yet");
     uint32_t m = 0, n = 0, k = 0;
     if (mods().empty() || !mma_shape(mods()[0], m, n, k)) fail(opcode() + ": no MMA shape");
-    std::string a = "f16", acc = "f32";
+    if (operand_count() != 4) fail(opcode() + " takes 4 operands");
+    std::string types;  // d.a.b.c
     if (b == "HMMA") {
-      if (has("BF16")) a = "bf16";
-      if (has("TF32")) a = "tf32";
-      acc = has("F32") ? "f32" : "f16";
+      const std::string a = has("BF16") ? "bf16" : has("TF32") ? "tf32" : "f16", acc = has("F32") ? "f32" : "f16";
+      types = acc + "." + a + "." + a + "." + acc;
     } else {
       const std::string t0 = mods().size() > 1 ? lower_case(mods()[1]) : "s8", t1 = mods().size() > 2 ? lower_case(mods()[2]) : t0;
-      a = t0;
-      acc = "s32";
-      const std::string shape = "m" + std::to_string(m) + "n" + std::to_string(n) + "k" + std::to_string(k);
-      const std::string mnemonic = "mma.sync.aligned." + shape + ".row.col" + (has("SAT") ? ".satfinite" : "") + ".s32." + t0 + "." + t1 + ".s32";
-      ptx::MmaSyncForm form;
-      ptx::EmuInst probe;
-      ptx::set_mnemonic(probe, mnemonic);
-      if (const std::string why = ptx::decode_mma_sync(mnemonic, probe.mods, form); !why.empty()) fail(opcode() + ": " + why);
-      if (operand_count() != 4) fail(opcode() + " takes 4 operands");
-      as_ptx(e, mnemonic, {result(0, form.d_registers()), registers(op(1).reg, form.a_registers(), false), registers(op(2).reg, form.b_registers(), false),
-                           registers(op(3).reg, form.c_registers(), false)});
-      return true;
+      types = std::string(has("SAT") ? "satfinite." : "") + "s32." + t0 + "." + t1 + ".s32";
     }
-    const std::string shape = "m" + std::to_string(m) + "n" + std::to_string(n) + "k" + std::to_string(k);
-    const std::string mnemonic = "mma.sync.aligned." + shape + ".row.col." + acc + "." + a + "." + a + "." + acc;
+    const std::string mnemonic = "mma.sync.aligned.m" + std::to_string(m) + "n" + std::to_string(n) + "k" + std::to_string(k) + ".row.col." + types;
     ptx::MmaSyncForm form;
     ptx::EmuInst probe;
     ptx::set_mnemonic(probe, mnemonic);
     if (const std::string why = ptx::decode_mma_sync(mnemonic, probe.mods, form); !why.empty()) fail(opcode() + ": " + why);
-    if (operand_count() != 4) fail(opcode() + " takes 4 operands");
     as_ptx(e, mnemonic, {result(0, form.d_registers()), registers(op(1).reg, form.a_registers(), false), registers(op(2).reg, form.b_registers(), false),
                          registers(op(3).reg, form.c_registers(), false)});
     return true;
