@@ -83,7 +83,7 @@ struct WarpInst {
   uint32_t pc = 0;              // PTX frontend: index of the static instruction (0 for traces)
   uint32_t source_line = 0;     // PTX frontend: CUDA source line from the latest .loc (0 if none)
   uint32_t sleep_ns = 0;        // nanosleep: how long the warp sleeps
-  // SASS: the scheduling bits ptxas wrote (frontend/sass/control_bits.h, as ControlBits::pack
+  // SASS: the scheduling bits ptxas wrote (isa/control_bits.h, as ControlBits::pack
   // packs them); 0 when the frontend has none (PTX, traces), and the scoreboard decides alone.
   uint32_t control = 0;
   MbarrierUse mbar;             // only for OpInfo::mbarrier operations

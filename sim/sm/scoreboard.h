@@ -1,6 +1,7 @@
 #pragma once
 // Per-warp register readiness: the cycle each register's pending write completes, and what kind
-// of producer it waits on (which decides the stall reason reported while waiting).
+// of producer it waits on (which decides the stall reason reported while waiting). A tensor-core
+// result is told apart because SASS timing still waits on it register by register (Sm::classify).
 #include <cstdint>
 #include <vector>
 
@@ -10,11 +11,12 @@
 
 namespace warpsim {
 
-enum class Producer : uint8_t { kFixed, kMio, kMemory };
+enum class Producer : uint8_t { kFixed, kMio, kMemory, kTensor };
 
 inline StallReason stall_for(Producer p) {
   switch (p) {
-    case Producer::kFixed: return StallReason::kWait;
+    case Producer::kFixed:
+    case Producer::kTensor: return StallReason::kWait;
     case Producer::kMio: return StallReason::kShortScoreboard;
     case Producer::kMemory: return StallReason::kLongScoreboard;
   }
@@ -53,6 +55,18 @@ class Scoreboard {
       if (r < regs_.size() && regs_[r].ready() > now) {
         until = regs_[r].ready();
         producer = regs_[r].producer();
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // The same, over only the registers whose pending write comes from `from`.
+  bool first_blocking_from(Producer from, const RegId* regs, int n, Cycle now, Cycle& until) const {
+    for (int i = 0; i < n; ++i) {
+      RegId r = regs[i];
+      if (r < regs_.size() && regs_[r].ready() > now && regs_[r].producer() == from) {
+        until = regs_[r].ready();
         return true;
       }
     }

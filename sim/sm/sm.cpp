@@ -6,6 +6,7 @@
 
 #include "common/bit_count.h"
 #include "common/error.h"
+#include "isa/control_bits.h"
 
 namespace warpsim {
 
@@ -219,7 +220,11 @@ Sm::Verdict Sm::classify(SubPartition& sp, Warp& w, Cycle now) {
   Cycle until;
   Producer producer;
   if (!w.operands_ready) {
-    if (w.scoreboard.first_blocking(w.current_regs, w.current_reg_count, now, until, producer)) return {stall_for(producer), until};
+    if (w.current->control != 0) {
+      if (const std::optional<Verdict> v = sass_dependences(w, now)) return *v;
+    } else if (w.scoreboard.first_blocking(w.current_regs, w.current_reg_count, now, until, producer)) {
+      return {stall_for(producer), until};
+    }
     w.operands_ready = true;
   }
   const Pipe pipe = w.current_pipe;
@@ -242,6 +247,35 @@ Sm::Verdict Sm::classify(SubPartition& sp, Warp& w, Cycle now) {
     }
   }
   return {StallReason::kSelected, now};
+}
+
+// A SASS instruction issues when ptxas's bits allow: the previous instruction's stall count has
+// passed (fixed-latency results, Nsight Compute's "wait" stall) and every dependence barrier of
+// its wait mask is released (variable-latency results: the producer's scoreboard kind names the
+// stall). The register scoreboard is not consulted, with one exception: tensor-core results.
+// ptxas issues dependent HMMAs two cycles apart with no barrier between them (sm_90a listings of
+// traces/kernels/hgemm_mma), so the hardware interlocks MMA results itself.
+std::optional<Sm::Verdict> Sm::sass_dependences(Warp& w, Cycle now) {
+  if (w.issue_after > now) return Verdict{StallReason::kWait, w.issue_after};
+  const sass::ControlBits bits = sass::ControlBits::unpack(w.current->control);
+  Cycle until;
+  Producer producer;
+  if (bits.wait_mask && w.barriers.first_blocking(bits.wait_mask, w.scoreboard, now, until, producer)) return Verdict{stall_for(producer), until};
+  if (w.scoreboard.first_blocking_from(Producer::kTensor, w.current_regs, w.current_reg_count, now, until)) return Verdict{StallReason::kWait, until};
+  return std::nullopt;
+}
+
+// What a SASS instruction's bits ask of the warp once it has issued. Read barriers are released
+// the cycle after issue: the model reads an instruction's operands when it issues and the
+// load/store unit queues values, not register names (assumed; hardware reads a store's data
+// later, which this leaves out).
+void Sm::apply_control(Warp& w, const WarpInst& in, Cycle now) {
+  const sass::ControlBits bits = sass::ControlBits::unpack(in.control);
+  w.issue_after = now + std::max<Cycle>(1, bits.stall);
+  w.yielded = bits.yield;
+  if (bits.write_barrier < DependenceBarriers::kCount)
+    w.barriers.hold(bits.write_barrier, std::span<const RegId>(in.regs, in.num_dst), now + 1, w.scoreboard, now);
+  if (bits.read_barrier < DependenceBarriers::kCount) w.barriers.hold(bits.read_barrier, {}, now + 1, w.scoreboard, now);
 }
 
 void Sm::count_instruction(Warp& w, const WarpInst& in) {
@@ -315,6 +349,7 @@ void Sm::issue(SubPartition& sp, uint32_t slot, Cycle now) {
       for (int i = 0; i < in.num_dst; ++i) w.scoreboard.set(in.dst(i), now + p.latency, producer);
     }
   }
+  if (in.control != 0) apply_control(w, in, now);
   advance(w, slot, now);
 }
 

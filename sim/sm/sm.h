@@ -9,6 +9,7 @@
 #include <array>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <queue>
 #include <vector>
 
@@ -127,6 +128,8 @@ class Sm : public Component, public MemResponder, private LoadStoreClient {
   void take_responses(Cycle now);
   bool issue_stage(SubPartition& sp, Cycle now, Cycle& next);
   Verdict classify(SubPartition& sp, Warp& w, Cycle now);
+  std::optional<Verdict> sass_dependences(Warp& w, Cycle now);  // nullopt: ready to issue
+  void apply_control(Warp& w, const WarpInst& in, Cycle now);
   void issue(SubPartition& sp, uint32_t slot, Cycle now);
   void issue_memory(Warp& w, uint32_t slot, const WarpInst& in, Cycle now);
   void issue_tensor(SubPartition& sp, Warp& w, const WarpInst& in, Cycle now);

@@ -104,7 +104,7 @@ void Sm::issue_tensor(SubPartition& sp, Warp& w, const WarpInst& in, Cycle now) 
   sp.pipe_free[static_cast<int>(Pipe::kTensor)] = now + interval;
   stats_.flops.tensor_flops += flops;
   stats_.tensor_busy_cycles += interval;
-  for (int i = 0; i < in.num_dst; ++i) w.scoreboard.set(in.dst(i), now + spec_.tensor.latency + interval, Producer::kFixed);
+  for (int i = 0; i < in.num_dst; ++i) w.scoreboard.set(in.dst(i), now + spec_.tensor.latency + interval, Producer::kTensor);
 }
 
 // A whole-SM tcgen05 operation: it starts when every sub-partition's tensor pipe is free (their

@@ -3,6 +3,7 @@
 #include <cstdint>
 
 #include "frontend/kernel_source.h"
+#include "sm/dependence_barriers.h"
 #include "sm/scoreboard.h"
 #include "stats/stall_reason.h"
 
@@ -56,6 +57,12 @@ struct alignas(64) Warp {
   Cycle held_until = 0;             // see `held`
   Cycle cluster_writes_done = 0;    // when its stores and atomics into other CTAs' shared memory have landed
   Cycle tensor_done = 0;            // its last tcgen05.mma completes (tcgen05.commit arrives then)
+  // SASS (instructions with control bits, isa/control_bits.h): the first cycle the last issued
+  // instruction's stall count lets the next issue, whether it asked the scheduler to switch to
+  // another warp, and the dependence barriers its instructions set.
+  Cycle issue_after = 0;
+  bool yielded = false;
+  DependenceBarriers barriers;
 };
 
 }  // namespace warpsim

@@ -116,8 +116,9 @@ TEST(ValidationSuite, MeasurementScriptProfilesWithNcuWhenItIsThere) {
 // with 64-byte HBM fetches 44.1%; with the atomic unit's rate calibrated on atomic_one_address
 // 43.2%; with store data at 17.5 B per SM-clock toward L2 (calibrated on bw_write) 41.7%; running
 // ptxas's SASS instead of the PTX, where the emulator runs every instruction of it (nothing tuned),
-// 29.3%.
-constexpr double kH200MapeGate = 29.5;
+// 29.3%; SASS timed by its control bits (stall counts, dependence barriers, yield; nothing tuned)
+// 26.2%.
+constexpr double kH200MapeGate = 26.5;
 
 TEST(ValidationSuite, AccuracyGateOnTheCommittedH200Measurements) {
   const std::string m = test::source_path("tools/validation/measurements/NVIDIA_H200-20261204-1333.json");

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "frontend/sass/control_bits.h"
+#include "isa/control_bits.h"
 
 namespace warpsim::sass {
 

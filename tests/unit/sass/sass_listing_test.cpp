@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "common/error.h"
-#include "frontend/sass/control_bits.h"
+#include "isa/control_bits.h"
 #include "frontend/sass/sass_listing.h"
 #include "frontend/sass/sass_operand.h"
 #include "support/test_support.h"

@@ -20,6 +20,20 @@ TEST(Gto, GreedyWhileEligibleThenOldest) {
   EXPECT_EQ(s->pick(std::vector<uint32_t>{0, 2}, warps), 2u);
 }
 
+// A SASS instruction's yield bit: its warp gives up the greedy turn when another warp is
+// eligible, and keeps issuing when it is the only one.
+TEST(Gto, AYieldingWarpGivesUpItsGreedyTurn) {
+  auto warps = warps_with_ages({5, 1, 3, 0});
+  auto s = make_gto_scheduler();
+  EXPECT_EQ(s->pick(std::vector<uint32_t>{0, 1, 2}, warps), 1u);
+  warps[1].yielded = true;
+  EXPECT_EQ(s->pick(std::vector<uint32_t>{0, 1, 2}, warps), 2u);  // the oldest of the others
+  warps[2].yielded = true;
+  EXPECT_EQ(s->pick(std::vector<uint32_t>{2}, warps), 2u);
+  warps[2].yielded = false;
+  EXPECT_EQ(s->pick(std::vector<uint32_t>{1, 2}, warps), 2u);  // greedy again
+}
+
 TEST(Lrr, RoundRobinFromTheLastIssued) {
   auto warps = warps_with_ages({0, 1, 2, 3});
   auto s = make_lrr_scheduler();
