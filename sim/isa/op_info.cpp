@@ -542,7 +542,7 @@ bool decode_mnemonic(std::string_view mnemonic, OpInfo& out, std::string& error)
 
 std::string_view pipe_name(Pipe p) {
   static constexpr std::array<std::string_view, kNumPipes> kNames{
-      "fma", "alu", "fp16", "fp64", "xu", "tensor", "branch", "lsu", "mio", "none"};
+      "fma", "alu", "fp16", "fp64", "xu", "tensor", "branch", "lsu", "mio", "uniform", "none"};
   return kNames[static_cast<int>(p)];
 }
 

@@ -19,6 +19,7 @@ enum class Pipe : uint8_t {
   kBranch,  // control flow: ncu "adu/cbu"
   kLsu,     // global/local memory and atomics through L1TEX: ncu "lsu"
   kMio,     // shared/constant memory, shuffles: through the MIO queue
+  kUniform, // SASS's uniform datapath (U* opcodes): ncu "uniform"; counted only, timed on the ALU
   kNone,    // barriers, fences, exit: handled by the SM without a math pipe
   kCount
 };
@@ -67,6 +68,10 @@ struct OpInfo {
   std::string mnemonic;
   OpClass op_class = OpClass::kNop;
   Pipe pipe = Pipe::kNone;
+  // The pipe Nsight Compute counts the instruction on (sm__inst_executed_pipe_*): a SASS opcode's
+  // own (frontend/sass/sass_pipes.cpp) where it differs from the pipe that times it; kCount: `pipe`.
+  Pipe counted_pipe = Pipe::kCount;
+  Pipe counted() const { return counted_pipe == Pipe::kCount ? pipe : counted_pipe; }
   MemSpace space = MemSpace::kNone;
   FlopKind flop = FlopKind::kNone;
   uint8_t access_bytes = 0;  // bytes per active lane for memory operations

@@ -62,7 +62,7 @@ std::vector<Metric> ncu_metrics(const GpuSpec& spec, const StatRegistry& st, con
   add("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", sum("shared_store.wavefronts"), "");
   add("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", sum("shared_load.wavefronts") - sum("shared_load.ideal_wavefronts"), "");
   add("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", sum("shared_store.wavefronts") - sum("shared_store.ideal_wavefronts"), "");
-  for (Pipe p : {Pipe::kFma, Pipe::kAlu, Pipe::kFp16, Pipe::kFp64, Pipe::kXu, Pipe::kTensor, Pipe::kLsu}) {
+  for (Pipe p : {Pipe::kFma, Pipe::kAlu, Pipe::kFp16, Pipe::kFp64, Pipe::kXu, Pipe::kTensor, Pipe::kLsu, Pipe::kUniform}) {
     add("sm__inst_executed_pipe_" + std::string(pipe_name(p)) + ".sum", sum("pipe." + std::string(pipe_name(p)) + ".inst_executed"), "inst");
   }
   add("sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_elapsed",

@@ -283,7 +283,7 @@ void Sm::count_instruction(Warp& w, const WarpInst& in) {
   const uint64_t lanes = static_cast<uint64_t>(bit_count(in.active_mask));
   ++stats_.inst_executed;
   stats_.thread_inst_executed += lanes;
-  ++stats_.pipe_inst[static_cast<int>(op.pipe)];
+  ++stats_.pipe_inst[static_cast<int>(op.counted())];
   if (w.after_branch) {
     if (in.active_mask != w.branch_mask) ++stats_.divergent_branches;
     w.after_branch = false;

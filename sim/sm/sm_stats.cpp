@@ -12,7 +12,7 @@ void SmStats::register_with(StatRegistry& r, const std::string& p) const {
   for (int i = 0; i < kNumPipes; ++i) {
     auto pipe = static_cast<Pipe>(i);
     r.add(p + ".pipe." + std::string(pipe_name(pipe)) + ".inst_executed", &pipe_inst[i], "warp instructions",
-          "warp instructions issued to this pipe");
+          "warp instructions issued to this pipe, as Nsight Compute counts them (a SASS opcode on its own pipe)");
   }
   for (int i = 0; i < kNumStallReasons; ++i) {
     auto reason = static_cast<StallReason>(i);

@@ -100,6 +100,12 @@ if [ "${WARPSIM_NCU:-1}" != 0 ] && [ -n "$ncu" ]; then
     smsp__sass_branch_targets_threads_divergent.sum smsp__inst_executed_op_branch.sum
     sm__inst_executed_pipe_fma.sum sm__inst_executed_pipe_alu.sum sm__inst_executed_pipe_fp16.sum sm__inst_executed_pipe_fp64.sum
     sm__inst_executed_pipe_xu.sum sm__inst_executed_pipe_lsu.sum sm__inst_executed_pipe_tensor.sum
+    sm__inst_executed_pipe_uniform.sum sm__inst_executed_pipe_adu.sum sm__inst_executed_pipe_cbu.sum
+    smsp__average_warps_issue_stalled_no_instruction_per_issue_active.ratio
+    smsp__average_warps_issue_stalled_branch_resolving_per_issue_active.ratio
+    smsp__average_warps_issue_stalled_dispatch_stall_per_issue_active.ratio
+    smsp__average_warps_issue_stalled_drain_per_issue_active.ratio smsp__average_warps_issue_stalled_membar_per_issue_active.ratio
+    smsp__average_warps_issue_stalled_sleeping_per_issue_active.ratio smsp__average_warps_issue_stalled_selected_per_issue_active.ratio
     smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio
     smsp__average_warps_issue_stalled_short_scoreboard_per_issue_active.ratio
     smsp__average_warps_issue_stalled_wait_per_issue_active.ratio smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio

@@ -10,6 +10,7 @@
 #include "frontend/ptx/inst_decode.h"
 #include "frontend/ptx/register_file.h"
 #include "frontend/sass/sass_lowering.h"
+#include "frontend/sass/sass_pipes.h"
 
 namespace warpsim::sass {
 
@@ -340,6 +341,15 @@ void SassLowering::finish(EmuInst& e) {
     for (int32_t r : {o.reg_hi, o.uniform, o.uniform_hi})
       if (r >= 0) e.srcs.push_back(static_cast<RegId>(r)), e.timing_regs.push_back(static_cast<RegId>(r));
   }
+  // Arithmetic runs on the pipe its opcode counts on; memory, tensor and control instructions
+  // keep the unit that times them (the LSU's queues, the tensor pipe's rate, the branch unit).
+  const Pipe counted = counted_pipe(inst());
+  if (counted != Pipe::kCount) e.op.counted_pipe = counted;
+  const bool arithmetic = e.op.op_class == OpClass::kFp32 || e.op.op_class == OpClass::kFp16 || e.op.op_class == OpClass::kFp64 ||
+                          e.op.op_class == OpClass::kInt || e.op.op_class == OpClass::kSpecial || e.op.op_class == OpClass::kConvert ||
+                          e.op.op_class == OpClass::kMove;
+  if (arithmetic && (counted == Pipe::kFma || counted == Pipe::kAlu || counted == Pipe::kFp16 || counted == Pipe::kFp64 || counted == Pipe::kXu))
+    e.op.pipe = counted;
   e.op.mnemonic = inst().opcode;
   e.op.from_sass = true;
   e.opcode = inst().opcode;

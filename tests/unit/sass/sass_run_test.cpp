@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <map>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <regex>
@@ -34,6 +35,28 @@ TEST(SassRun, IssuesTheInstructionsTheH200Counted) {
   EXPECT_EQ(warp_instructions({"run", "--arch", "h200", "--isa", "sass", "--functional",
                                test::source_path("tools/validation/launch/shared_no_conflict.launch.yaml")}),
             2720256u);
+}
+
+// Per pipe, as Nsight Compute counted on the H200 (sm__inst_executed_pipe_*, same profile): the
+// SASS opcodes' own pipes (frontend/sass/sass_pipes.cpp), HFMA2.MMA on the tensor pipe, VIADD
+// and IMAD.MOV on the FMA pipe, per-thread S2Rs, shared accesses and LDGDEPBAR on the LSU.
+TEST(SassRun, CountsEachPipeAsTheH200Did) {
+  struct Expected {
+    std::string launch;
+    std::map<std::string, double> pipes;
+  };
+  const std::vector<Expected> cases = {
+      {"traces/kernels/attention_mma.launch.yaml", {{"alu", 13232}, {"fma", 16256}, {"lsu", 4304}, {"xu", 3200}, {"tensor", 4096}}},
+      {"traces/kernels/softmax.launch.yaml", {{"alu", 6208}, {"fma", 8576}, {"lsu", 2752}, {"xu", 2048}, {"tensor", 128}}},
+      {"tools/validation/launch/fp64_throughput.launch.yaml", {{"alu", 42240}, {"fma", 44352}, {"lsu", 4224}, {"xu", 0}, {"tensor", 2112}}},
+  };
+  for (const Expected& c : cases) {
+    const auto r = test::run_cli({"run", "--arch", "h200", "--isa", "sass", test::source_path(c.launch), "-q", "--json", "-"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const nlohmann::json metrics = nlohmann::json::parse(r.out)["kernels"][0]["metrics"];
+    for (const auto& [pipe, count] : c.pipes)
+      EXPECT_EQ(metrics["sm__inst_executed_pipe_" + pipe + ".sum"]["value"].get<double>(), count) << c.launch << " " << pipe;
+  }
 }
 
 // Every shipped launch file whose SASS the emulator runs passes its reference from the SASS
