@@ -58,9 +58,18 @@ namespace {
 
 // One fragment's elements into a matrix: each register read once per lane, its elements taken
 // from the low bits up and put at their places `at` (lane l's i-th element at at[l x elements + i]).
+// A 64-bit element is one 64-bit register (PTX's f64) or, where the fragment lists twice the
+// registers, a pair of 32-bit ones, low word first (SASS's DMMA).
 template <typename T, typename Convert>
 void gather_fragment(const RegisterFile& regs, const std::vector<int32_t>& frag, uint32_t bits, uint32_t elements, const uint16_t* at, T* out,
                      Convert convert) {
+  if (bits == 64 && frag.size() == 2 * size_t{elements}) {
+    for (uint32_t r = 0; r < elements; ++r) {
+      const uint32_t *lo = regs.lanes32(frag[2 * r]), *hi = regs.lanes32(frag[2 * r + 1]);
+      for (uint32_t l = 0; l < 32; ++l) out[at[l * elements + r]] = convert(uint64_t{hi[l]} << 32 | lo[l]);
+    }
+    return;
+  }
   const uint32_t per = bits >= 32 ? 1 : 32 / bits;
   for (uint32_t r = 0; r * per < elements; ++r) {
     const int32_t reg = frag[r];
@@ -204,6 +213,11 @@ void CtaEmulator::mma_sync_exact(WarpState& w, const EmuInst& in) {
         double acc = c[at];
         for (uint32_t k = 0; k < K; ++k) acc = std::fma(ar[k], bc[k * cols], acc);
         bits = std::bit_cast<uint64_t>(acc);
+      }
+      if (fd.size() == 2 * size_t{accumulators} && f.d == MmaElem::kF64) {  // pairs of 32-bit registers (SASS)
+        write(w, fd.at(2 * i), l, bits & 0xffffffffu);
+        write(w, fd.at(2 * i + 1), l, bits >> 32);
+        continue;
       }
       write(w, fd.at(i), l, bits);
     }

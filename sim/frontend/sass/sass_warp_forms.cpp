@@ -132,6 +132,21 @@ bool SassLowering::lower_warp(EmuInst& e) {
                          registers(op(3).reg, form.c_registers(), false)});
     return true;
   }
+  if (b == "DMMA") {
+    // DMMA.884 (Ampere), DMMA.8x8x4 / 16x8x4 / 16x8x8 / 16x8x16 (Hopper) D, A, B, C: mma.sync's
+    // f64 forms, each element a pair of registers, low word first.
+    uint32_t m = 0, n = 0, k = 0;
+    if (mods().empty() || !mma_shape(mods()[0], m, n, k)) fail(opcode() + ": no MMA shape");
+    if (operand_count() != 4) fail(opcode() + " takes 4 operands");
+    const std::string mnemonic = "mma.sync.aligned.m" + std::to_string(m) + "n" + std::to_string(n) + "k" + std::to_string(k) + ".row.col.f64.f64.f64.f64";
+    ptx::MmaSyncForm form;
+    ptx::EmuInst probe;
+    ptx::set_mnemonic(probe, mnemonic);
+    if (const std::string why = ptx::decode_mma_sync(mnemonic, probe.mods, form); !why.empty()) fail(opcode() + ": " + why);
+    as_ptx(e, mnemonic, {result(0, 2 * form.d_registers()), registers(op(1).reg, 2 * form.a_registers(), false),
+                         registers(op(2).reg, 2 * form.b_registers(), false), registers(op(3).reg, 2 * form.c_registers(), false)});
+    return true;
+  }
   return false;
 }
 

@@ -67,9 +67,9 @@ TEST(SassRun, AgreesWithThePtxRunOnEveryShippedKernel) {
   namespace fs = std::filesystem;
   const std::set<std::string> ptx_only_h100 = {
       "async_barrier", "async_reduce", "async_store_ring", "bulk_copy", "bulk_store", "cluster_exchange", "cluster_histogram",
-      "device_malloc", "device_printf", "libdevice_math", "dgemm_mma", "dmma_m16", "fp8_convert_sm100a", "function_pointers", "grid_sync", "hgemm_sparse",
+      "device_malloc", "device_printf", "libdevice_math", "fp8_convert_sm100a", "function_pointers", "grid_sync", "hgemm_sparse",
       "mbarrier_pipeline", "mma_sparse_e4m3", "mma_sparse_f16", "mma_sparse_int", "mma_sparse_tf32", "tcgen05_block_scaled", "tcgen05_gemm",
-      "tcgen05_m64", "tcgen05_pair", "textures", "tma_multicast", "tma_tiles", "tma_transpose", "wgmma_gemm", "wide_atomics", "wmma_sm80",
+      "tcgen05_m64", "tcgen05_pair", "textures", "tma_multicast", "tma_tiles", "tma_transpose", "wgmma_gemm", "wide_atomics",
       "work_stealing"};
   std::vector<std::string> files;
   for (const auto& e : fs::directory_iterator(test::source_path("traces/kernels")))
