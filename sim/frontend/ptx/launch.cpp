@@ -176,7 +176,11 @@ void PtxWorkload::add_launch(MapReader& r, const fs::path& dir) {
   // A cooperative launch gets the driver's grid-barrier workspace (cooperative groups keep an
   // arrival counter in it), zeroed, one per launch.
   if (l->cooperative) l->context.grid_workspace = memory_.allocate("<grid barrier of launch " + std::to_string(l->context.grid_id) + ">", std::vector<uint8_t>(16, 0));
-  if (isa_ != IsaChoice::kPtx) use_sass(*l, r);
+  if (isa_ == IsaChoice::kAuto && pins_ptx_) {
+    notes_.push_back(l->kernel + ": running the PTX: the launch file says `isa: ptx`");
+  } else if (isa_ != IsaChoice::kPtx) {
+    use_sass(*l, r);
+  }
   launches_.push_back(std::move(l));
   launches_.back()->context.program = &launches_.back()->program;
 }
@@ -261,6 +265,7 @@ PtxWorkload::PtxWorkload(const std::string& launch_file, uint32_t cc, IsaChoice 
   size_t sm = ptx.find("{sm}");
   if (sm != std::string::npos) ptx.replace(sm, 4, ptx_target_for(cc));
   spec_.ptx_path = spec_.ptx_named = (dir / ptx).string();
+  pins_ptx_ = r.choice("isa", {"auto", "ptx"}, "auto") == "ptx";
   if (r.has("sass")) {
     std::string sass = r.string("sass");
     if (size_t at = sass.find("{sm}"); at != std::string::npos) sass.replace(at, 4, cc >= 90 ? "90a" : std::to_string(cc / 10 * 10));

@@ -150,6 +150,9 @@ class PtxWorkload : public Workload {
   IsaChoice isa_ = IsaChoice::kPtx;
   uint32_t compute_capability_ = 0;
   std::string sass_path_;  // the launch file's `sass:` (resolved), or empty: next to the PTX
+  // The launch file's `isa: ptx`: `--isa auto` runs the PTX, because the SASS is known to compute
+  // something else than the PTX ISA says (the file's comment says what and how it was measured).
+  bool pins_ptx_ = false;
   std::vector<std::string> notes_;
   std::map<std::string, std::shared_ptr<const sass::SassListing>> listings_;  // by path: read once per launch file
   MmaSumSpecs mma_sums_{};  // set_mma_sums

@@ -343,7 +343,7 @@ void SassLowering::finish(EmuInst& e) {
   }
   // Arithmetic runs on the pipe its opcode counts on; memory, tensor and control instructions
   // keep the unit that times them (the LSU's queues, the tensor pipe's rate, the branch unit).
-  const Pipe counted = counted_pipe(inst());
+  const Pipe counted = counted_pipe(inst(), compute_capability());
   if (counted != Pipe::kCount) e.op.counted_pipe = counted;
   const bool arithmetic = e.op.op_class == OpClass::kFp32 || e.op.op_class == OpClass::kFp16 || e.op.op_class == OpClass::kFp64 ||
                           e.op.op_class == OpClass::kInt || e.op.op_class == OpClass::kSpecial || e.op.op_class == OpClass::kConvert ||

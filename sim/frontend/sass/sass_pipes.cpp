@@ -84,9 +84,13 @@ constexpr std::array kTable{
 
 }  // namespace
 
-Pipe counted_pipe(const SassInstruction& in) {
+Pipe counted_pipe(const SassInstruction& in, uint32_t compute_capability) {
   const std::string_view opcode = in.opcode;
   const std::string_view base = opcode.substr(0, opcode.find('.'));
+  // [NCU] names the FP16 pipe for paired half arithmetic on Volta, Turing and GA100 only; [H200]
+  // on Hopper it counts on the FMA pipe (prune_24: its 128 HADD2.F32 in the FMA count, none on
+  // FP16).
+  if (compute_capability >= 90 && (base == "HADD2" || base == "HMUL2" || base == "HFMA2") && !has_modifier(opcode, "MMA")) return Pipe::kFma;
   // [H200] S2R of a per-thread register (SR_TID.*, SR_LANEID, ...) counts on the LSU, one of a
   // CTA-wide one (SR_CTAID.*, SR_CgaCtaId) on none of the pipes the suite measures: bw_read and
   // shared_stride read one of each and the GPU counts one S2R per warp on the LSU; dfma_streams

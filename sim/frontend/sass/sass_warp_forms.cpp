@@ -110,26 +110,36 @@ bool SassLowering::lower_warp(EmuInst& e) {
   }
   if (b == "HMMA" || b == "IMMA") {
     // HMMA.16816.F32[.BF16|.TF32] D, A, B, C and IMMA.16832.S8.U8[.SAT]: the mma.sync of that
-    // shape and types, its fragments the runs of registers from each operand.
-    if (has("SP")) fail(opcode() + ": sparse MMAs are not supported by the SASS emulator yet");
+    // shape and types, its fragments the runs of registers from each operand. With .SP, the 2:4
+    // structured-sparse form (HMMA.SP.16832.F32 D, A, B, C, E, selector): PTX's mma.sp with the
+    // metadata register E and the sparsity selector, the shape the logical (uncompressed) one.
+    const bool sparse = has("SP");
+    const size_t at = sparse ? 1 : 0;  // where the shape is among the modifiers
     uint32_t m = 0, n = 0, k = 0;
-    if (mods().empty() || !mma_shape(mods()[0], m, n, k)) fail(opcode() + ": no MMA shape");
-    if (operand_count() != 4) fail(opcode() + " takes 4 operands");
+    if (mods().size() <= at || !mma_shape(mods()[at], m, n, k)) fail(opcode() + ": no MMA shape");
+    if (operand_count() != (sparse ? 6u : 4u)) fail(opcode() + " takes " + (sparse ? "6" : "4") + " operands");
     std::string types;  // d.a.b.c
     if (b == "HMMA") {
       const std::string a = has("BF16") ? "bf16" : has("TF32") ? "tf32" : "f16", acc = has("F32") ? "f32" : "f16";
       types = acc + "." + a + "." + a + "." + acc;
     } else {
-      const std::string t0 = mods().size() > 1 ? lower_case(mods()[1]) : "s8", t1 = mods().size() > 2 ? lower_case(mods()[2]) : t0;
+      const std::string t0 = mods().size() > at + 1 ? lower_case(mods()[at + 1]) : "s8", t1 = mods().size() > at + 2 ? lower_case(mods()[at + 2]) : t0;
       types = std::string(has("SAT") ? "satfinite." : "") + "s32." + t0 + "." + t1 + ".s32";
     }
-    const std::string mnemonic = "mma.sync.aligned.m" + std::to_string(m) + "n" + std::to_string(n) + "k" + std::to_string(k) + ".row.col." + types;
+    const std::string mnemonic = std::string(sparse ? "mma.sp" : "mma") + ".sync.aligned.m" + std::to_string(m) + "n" + std::to_string(n) + "k" +
+                                 std::to_string(k) + ".row.col." + types;
     ptx::MmaSyncForm form;
     ptx::EmuInst probe;
     ptx::set_mnemonic(probe, mnemonic);
     if (const std::string why = ptx::decode_mma_sync(mnemonic, probe.mods, form); !why.empty()) fail(opcode() + ": " + why);
-    as_ptx(e, mnemonic, {result(0, form.d_registers()), registers(op(1).reg, form.a_registers(), false), registers(op(2).reg, form.b_registers(), false),
-                         registers(op(3).reg, form.c_registers(), false)});
+    std::vector<EmuOperand> operands = {result(0, form.d_registers()), registers(op(1).reg, form.a_registers(), false),
+                                        registers(op(2).reg, form.b_registers(), false), registers(op(3).reg, form.c_registers(), false)};
+    if (sparse) {
+      if (op(5).kind != SassOperand::Kind::kImm) fail(opcode() + ": the sparsity selector must be an immediate");
+      operands.push_back(source(4));
+      operands.push_back(immediate(control_immediate(5)));
+    }
+    as_ptx(e, mnemonic, std::move(operands));
     return true;
   }
   if (b == "DMMA") {
