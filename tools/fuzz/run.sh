@@ -61,12 +61,18 @@ printf '%s\n' -1 0 1 -2147483648 2147483647 4294967295 -9223372036854775808 9223
 cat $root/dict/fuzz_ptx.dict >> $root/dict/fuzz_trace.dict  # trace lines name PTX mnemonics
 cat configs/*.yaml | grep -oE '^\s*[a-z_0-9]+:' | tr -d ' ' | words > $root/dict/fuzz_config.dict
 cat traces/kernels/*.launch.yaml | grep -oE '[a-z_]+:' | words > $root/dict/fuzz_launch.dict
+# SASS: the listings' opcode parts, register and special-register names.
+{ cat traces/kernels/sass/*.sass tools/validation/sass/*.sass | grep -oE '^ +/\*[0-9a-f]{4}\*/ +(@!?U?P[0-9T] +)?[A-Z][A-Z0-9_.]+' \
+    | sed -E 's#.*\*/ +(@[^ ]+ +)?##' | tr '.' '\n' | sed 's/^/./'; printf 'SR_TID.X\nSR_CTAID.X\nSR_LANEID\nURZ\nRZ\nPT\nc[0x0]\ndesc[UR4]\n'; } \
+  | words > $root/dict/fuzz_sass.dict
 { cat traces/sweeps/*.yaml | grep -oE '[a-z_.]+:'; printf 'x2\nx0.5\n"point_id":\n"axes":\n"set":\n'; } | words > $root/dict/fuzz_sweep.dict
 cat $root/dict/fuzz_config.dict >> $root/dict/fuzz_sweep.dict  # sweeps name config keys
 { printf '"ID"\n"Kernel Name"\n"Grid Size"\n"Metric Name"\n"Metric Value"\n"Metric Unit"\nn/a\n==PROF==\n'; \
   grep -oE '[a-z0-9_]+__[a-z0-9_.]+' tools/validation/run_on_gpu.sh; } | words > $root/dict/fuzz_ncu.dict
 
 for t in ${targets[@]}; do
+  # libFuzzer refuses to start without its dictionary, and the filter below would hide that.
+  [ -s "$root/dict/$t.dict" ] || { echo "run.sh: no dictionary for $t ($root/dict/$t.dict)" >&2; exit 1; }
   echo "== $t (${seconds}s)"
   mkdir -p "$root/findings/$t"
   "$root/tools/fuzz/$t" "$root/corpus/$t" -max_total_time="$seconds" -max_len=65536 -timeout=20 -rss_limit_mb=6000 \
