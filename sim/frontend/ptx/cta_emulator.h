@@ -174,6 +174,10 @@ class CtaEmulator : public CtaWork {
     // for (a spinning lane would otherwise hold a barrier its lock holder must pass).
     std::array<uint32_t, 32> tags{};
     uint32_t yielded = 0;
+    // SASS: lanes that executed a BSYNC and wait at it for the rest of its barrier. Each group
+    // that reaches a BSYNC issues it, so a region that splits a warp into k groups issues its
+    // BSYNC k times, as the H200's instruction counts show (docs/validation.md).
+    uint32_t parked = 0;
     uint32_t live = 0;               // lanes that have not exited
     uint32_t turn = 0;               // the PC last run
     uint32_t run_length = 0;         // steps the lowest-PC group has run without a turn for others
@@ -224,6 +228,8 @@ class CtaEmulator : public CtaWork {
   bool step_sass(WarpState& w, Record& out);
   // The lanes a group at `in` still waits for (BSYNC, WARPSYNC, BAR); 0 when it can run.
   uint32_t sass_group_waits(const WarpState& w, const EmuInst& in, uint32_t group) const;
+  // The lanes of the BSYNC `in`'s barrier that are neither in `group` nor parked at it.
+  uint32_t sass_bsync_missing(const WarpState& w, const EmuInst& in, uint32_t group) const;
   // sass_execute.cpp: SASS's arithmetic and VOTE, and the addresses it writes.
   void sass_alu(WarpState& w, const EmuInst& in, uint32_t exec);
   void sass_vote(WarpState& w, const EmuInst& in, uint32_t exec);
@@ -283,6 +289,16 @@ class CtaEmulator : public CtaWork {
     static uint64_t token(uint32_t phase, uint32_t pending_before, bool no_complete) {
       return phase | uint64_t{pending_before & 0xfffffu} << 43 | uint64_t{no_complete} << 63;
     }
+    // The hardware's 64-bit word, as ptxas's SASS shows it (SYNCS.EXCH.64 initialises a barrier
+    // of n arrivals with (2^20 - n) << 1 | (2^20 - n) << 43): the count to reload at bits 1-20,
+    // the arrivals still to come as 2^20 minus them at bits 43-62, counting up, so that the
+    // arrival completing the phase carries into bit 63, the phase's parity. An arrive returns
+    // this word; a SASS wait (SYNCS.PHASECHK) compares bit 63 of it (bit 31 of its high word).
+    // The transaction count's bits are not modelled (0 here).
+    static uint64_t hardware_word(uint32_t phase, uint32_t pending, uint32_t expected) {
+      constexpr uint32_t kWrap = 1u << 20;
+      return uint64_t{phase & 1} << 63 | uint64_t{(kWrap - pending) & (kWrap - 1)} << 43 | uint64_t{(kWrap - expected) & (kWrap - 1)} << 1;
+    }
     static uint32_t token_phase(uint64_t token) { return static_cast<uint32_t>(token); }
     static uint32_t token_pending(uint64_t token) { return static_cast<uint32_t>(token >> 43) & 0xfffffu; }
     static bool token_no_complete(uint64_t token) { return token >> 63; }
@@ -341,6 +357,7 @@ class CtaEmulator : public CtaWork {
   void run_others_until(const WarpState& waiting, const std::function<bool()>& done, uint64_t max_steps = uint64_t{1} << 22,
                         bool greedy = false);
   bool wait_satisfied(const WarpState& w, const EmuInst& in, uint32_t exec) const;
+  uint64_t wait_operand(const WarpState& w, const EmuInst& in, uint32_t lane) const;  // the phase or parity a wait names
   bool blocked_on_wait(const WarpState& w) const;
   bool yielding_ = false;
   // stuck_waits.cpp: a failing (or passing) poll of an mbarrier; reports a phase that can never complete.

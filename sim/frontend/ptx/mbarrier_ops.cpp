@@ -13,6 +13,11 @@
 #include "frontend/ptx/cta_emulator.h"
 
 namespace warpsim::ptx {
+uint64_t CtaEmulator::wait_operand(const WarpState& w, const EmuInst& in, uint32_t lane) const {
+  const uint64_t operand = read(w, in.operands.at(2), lane);
+  return in.sass_async ? operand >> 31 & 1 : operand;  // SYNCS.PHASECHK: the parity in bit 31
+}
+
 bool CtaEmulator::wait_satisfied(const WarpState& w, const EmuInst& in, uint32_t exec) const {
   const EmuOperand& addr = in.operands.at(1);
   const bool parity = in.has("parity");
@@ -21,7 +26,7 @@ bool CtaEmulator::wait_satisfied(const WarpState& w, const EmuInst& in, uint32_t
     const uint64_t a = address(w, addr, l);
     auto it = mbarriers_.find(a);
     if (it == mbarriers_.end()) return;  // reported when the wait executes
-    const uint64_t operand = read(w, in.operands.at(2), l);
+    const uint64_t operand = wait_operand(w, in, l);
     ok = ok && (parity ? (it->second.phase & 1) != (operand & 1) : Mbarrier::token_phase(operand) < it->second.phase);
   });
   return ok;
@@ -110,7 +115,15 @@ void CtaEmulator::mbarrier_op(WarpState& w, const EmuInst& in, uint32_t exec, Re
     if (!remote) check_shared(w, l, a, 8, true, true, in);  // an atomic update: never a race
     if (kind == MbarrierOp::kInit) {
       memory_at(MemSpace::kShared, a, 8, w, l, in);
-      const auto count = static_cast<uint32_t>(read(w, ops.at(1), l));
+      auto count = static_cast<uint32_t>(read(w, ops.at(1), l));
+      if (in.sass_async) {  // SYNCS.EXCH.64 of the word a fresh barrier holds
+        const uint64_t word = read(w, ops.at(1), l);
+        count = (1u << 20) - static_cast<uint32_t>(word >> 1 & 0xfffff);
+        if (word != Mbarrier::hardware_word(0, count, count)) {
+          fault(in, w, l, "SYNCS.EXCH.64 writes " + hex(word) + " to the mbarrier at shared " + hex(a) +
+                              ", not a fresh barrier's word ((2^20 - n) << 1 | (2^20 - n) << 43 for n arrivals), the only exchange the SASS emulator models");
+        }
+      }
       if (count == 0 || count >= (1u << 20)) fault(in, w, l, "mbarrier.init with expected count " + std::to_string(count) + "; the PTX ISA allows 1 to 2^20 - 1");
       mbarriers_[a] = Mbarrier{count, count, 0, 0, {}, {}};
       use.arrivals = count;
@@ -147,7 +160,12 @@ void CtaEmulator::mbarrier_op(WarpState& w, const EmuInst& in, uint32_t exec, Re
                             std::to_string(b.pending) + " of its phase are pending");
       }
       const bool no_complete = in.has("noComplete");
-      if (!after_copies) write(w, ops.at(0).kind == EmuOperand::Kind::kReg ? ops[0].reg : -1, l, Mbarrier::token(b.phase, b.pending, no_complete));
+      if (in.sass_async && ops.at(0).kind == EmuOperand::Kind::kVector) {  // SASS: the word, into a register pair
+        const uint64_t word = Mbarrier::hardware_word(b.phase, b.pending, b.expected);
+        write(w, ops[0].regs.at(0), l, word & 0xffffffffu), write(w, ops[0].regs.at(1), l, word >> 32);
+      } else if (!after_copies) {
+        write(w, ops.at(0).kind == EmuOperand::Kind::kReg ? ops[0].reg : -1, l, Mbarrier::token(b.phase, b.pending, no_complete));
+      }
       b.pending -= count;
       if (in.op.arrive_drop) b.expected -= count;  // and leaves: later phases expect fewer (expected >= pending)
       // .noComplete: the PTX ISA leaves it undefined if this arrive completes the phase.
@@ -161,7 +179,7 @@ void CtaEmulator::mbarrier_op(WarpState& w, const EmuInst& in, uint32_t exec, Re
     }
     // try_wait / test_wait: with .parity the operand is the parity of the phase waited for,
     // else the state token arrive returned (the phase it arrived on).
-    const uint64_t operand = read(w, ops.at(2), l);
+    const uint64_t operand = wait_operand(w, in, l);
     const bool parity = in.has("parity");
     const bool done = parity ? (b.phase & 1) != (operand & 1) : Mbarrier::token_phase(operand) < b.phase;
     write(w, ops.at(0).kind == EmuOperand::Kind::kReg ? ops[0].reg : -1, l, done ? 1 : 0);
@@ -203,7 +221,7 @@ void CtaEmulator::bulk_copy(WarpState& w, const EmuInst& in, uint32_t exec, Reco
   bool first = true;
   for_lanes(exec, [&](uint32_t l) {
     const uint64_t d = address(w, dst, l) & kClusterOffsetMask, s = address(w, src, l), m = address(w, bar, l) & kClusterOffsetMask;
-    const auto size = static_cast<uint32_t>(read(w, ops.at(2), l));
+    const auto size = static_cast<uint32_t>(read(w, ops.at(2), l)) * (in.sass_async ? 16 : 1);
     if (size == 0 || size % 16 != 0 || d % 16 != 0 || s % 16 != 0) {
       fault(in, w, l, "cp.async.bulk of " + std::to_string(size) + " bytes from " + hex(s) + " to shared " + hex(d) +
                           ": the PTX ISA requires addresses and size that are multiples of 16");
@@ -227,7 +245,7 @@ void CtaEmulator::bulk_store(WarpState& w, const EmuInst& in, uint32_t exec, Rec
   bool first = true;
   for_lanes(exec, [&](uint32_t l) {
     const uint64_t d = address(w, ops.at(0), l), s = address(w, ops.at(1), l);
-    const auto size = static_cast<uint32_t>(read(w, ops.at(2), l));
+    const auto size = static_cast<uint32_t>(read(w, ops.at(2), l)) * (in.sass_async ? 16 : 1);
     if (size == 0 || size % 16 != 0 || d % 16 != 0 || s % 16 != 0) {
       fault(in, w, l, "cp.async.bulk of " + std::to_string(size) + " bytes from shared " + hex(s) + " to " + hex(d) +
                           ": the PTX ISA requires addresses and size that are multiples of 16");

@@ -194,6 +194,13 @@ struct EmuInst {
   uint8_t sass_results = 0;
   bool uniform_result = false;
   uint32_t control = 0;
+  // Hopper's asynchronous units as SASS drives them (SYNCS, UBLKCP): an mbarrier's state and
+  // the tokens its arrives return are the hardware's 64-bit word (CtaEmulator::Mbarrier), a
+  // wait's operand carries the parity it waits on in bit 31, and bulk copy sizes count 16-byte
+  // units. `once_per_warp`: a uniform-datapath instruction with effects (UBLKCP), which acts
+  // once for the warp whichever lanes are active.
+  bool sass_async = false;
+  bool once_per_warp = false;
 
   // The text, for lowering and messages.
   std::string opcode;

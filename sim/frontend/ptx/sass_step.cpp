@@ -1,9 +1,10 @@
 // One step of a warp running SASS: Volta's independent thread scheduling with the convergence
 // barriers ptxas places (frontend/sass/sass_flow.h). Each lane has its own PC; the warp runs
 // one group of lanes that share a PC at a time, the lowest PC first, so divergent paths run one
-// after the other and meet where a BSYNC waits for them, as the GPU's count of executed
-// instructions shows (each path's instructions issue once for its lanes, the BSYNC once for
-// all). A group at a BSYNC, WARPSYNC or BAR waits there until the lanes it names arrive.
+// after the other. A group that reaches a BSYNC issues it at once and parks there until the
+// rest of the barrier's lanes arrive (each group issues the BSYNC, which is what the GPU's count
+// of executed instructions shows: a region split k ways issues its BSYNC k times). A group at
+// a WARPSYNC or BAR waits there, without issuing, until the lanes it names arrive.
 #include <algorithm>
 #include <bit>
 
@@ -15,11 +16,24 @@ namespace warpsim::ptx {
 
 using sass::SassFlow;
 
+uint32_t CtaEmulator::sass_bsync_missing(const WarpState& w, const EmuInst& in, uint32_t group) const {
+  const auto lane = static_cast<uint32_t>(std::countr_zero(group));
+  const auto pc = w.pcs[lane];
+  uint32_t parked_here = 0;
+  for_lanes(w.parked, [&](uint32_t l) {
+    if (w.pcs[l] == pc) parked_here |= 1u << l;
+  });
+  const auto barrier = static_cast<uint32_t>(w.regs.get(in.operands[0].reg, lane));
+  return barrier & w.live & ~w.yielded & ~group & ~parked_here;  // exited and spinning lanes are not waited for
+}
+
 uint32_t CtaEmulator::sass_group_waits(const WarpState& w, const EmuInst& in, uint32_t group) const {
   const auto lane = static_cast<uint32_t>(std::countr_zero(group));
   uint32_t need = 0;
   if (in.code == EmuOp::kBar) need = w.live;  // a CTA barrier: the whole warp arrives at once
-  if (in.code == EmuOp::kSassFlow && in.flow == SassFlow::kBsync) need = static_cast<uint32_t>(w.regs.get(in.operands[0].reg, lane)) & ~w.yielded;
+  // A group arriving at a BSYNC issues it whatever is missing; a parked one goes on only when
+  // nothing is (its missing lanes exited or began to spin).
+  if (in.code == EmuOp::kSassFlow && in.flow == SassFlow::kBsync && (w.parked & group)) need = sass_bsync_missing(w, in, group);
   if (in.code == EmuOp::kSassFlow && (in.flow == SassFlow::kWarpsync || in.flow == SassFlow::kWarpsyncExclusive)) {
     need = static_cast<uint32_t>(read(w, in.operands[0], lane));
   }
@@ -36,13 +50,15 @@ bool CtaEmulator::step_sass(WarpState& w, Record& out) {
     warp_finished();
     return false;
   }
-  // Groups: lanes at one PC with one tag (a BSYNC gathers every tag at its PC), lowest PC first.
+  // Groups: lanes at one PC with one tag, the lanes parked at a BSYNC a group of their own;
+  // lowest PC first.
+  constexpr uint32_t kParkedTag = ~0u;
+  auto tag_of = [&](uint32_t l) { return (w.parked >> l & 1) ? kParkedTag : w.tags[l]; };
   std::array<uint64_t, 32> order{};  // pc << 32 | tag
   uint32_t n = 0;
   for (uint32_t l = 0; l < 32; ++l) {
     if (!(w.live >> l & 1)) continue;
-    const bool gathers = insts[std::min(w.pcs[l], end - 1)].flow == SassFlow::kBsync;
-    const uint64_t key = uint64_t{w.pcs[l]} << 32 | (gathers ? 0 : w.tags[l]);
+    const uint64_t key = uint64_t{w.pcs[l]} << 32 | tag_of(l);
     bool seen = false;
     for (uint32_t k = 0; k < n; ++k) seen |= order[k] == key;
     if (!seen) order[n++] = key;
@@ -50,10 +66,9 @@ bool CtaEmulator::step_sass(WarpState& w, Record& out) {
   std::sort(order.begin(), order.begin() + n);
   auto lanes_at = [&](uint64_t key) {
     const auto pc = static_cast<uint32_t>(key >> 32), tag = static_cast<uint32_t>(key);
-    const bool gathers = insts[std::min(pc, end - 1)].flow == SassFlow::kBsync;
     uint32_t mask = 0;
     for (uint32_t l = 0; l < 32; ++l)
-      if ((w.live >> l & 1) && w.pcs[l] == pc && (gathers || w.tags[l] == tag)) mask |= 1u << l;
+      if ((w.live >> l & 1) && w.pcs[l] == pc && tag_of(l) == tag) mask |= 1u << l;
     return mask;
   };
   // Forward progress, as for PTX under independent scheduling (step_independent): after 64
@@ -68,6 +83,16 @@ bool CtaEmulator::step_sass(WarpState& w, Record& out) {
         return k < n && (lanes_at(order[k]) & followed) == followed ? k : n;
       });
   uint32_t pc = end, group = 0;
+  // A group that has just reached a BSYNC issues it before anything else runs, so that it is
+  // not merged with a group that reaches the same BSYNC later.
+  for (uint32_t k = 0; k < n && pc == end; ++k) {
+    const auto at = static_cast<uint32_t>(order[k] >> 32);
+    if (static_cast<uint32_t>(order[k]) == kParkedTag || at >= end || insts[at].flow != SassFlow::kBsync ||
+        insts[at].code != EmuOp::kSassFlow)
+      continue;
+    pc = at;
+    group = lanes_at(order[k]);
+  }
   for (uint32_t i = 0; i < n && pc == end; ++i) {
     const uint64_t candidate = order[(start + i) % n];
     const uint32_t mask = lanes_at(candidate);
@@ -84,7 +109,8 @@ bool CtaEmulator::step_sass(WarpState& w, Record& out) {
   w.turn = pc;
   if (w.following == ~0u) w.following = group;
   const EmuInst& in = insts[pc];
-  const uint32_t exec = guard_lanes(w, in, group);
+  uint32_t exec = guard_lanes(w, in, group);
+  if (in.once_per_warp) exec &= -exec;  // a uniform-datapath instruction acts once, as its first lane
   if (!in.register_only && exec) count_effects(in);
   if (!w.timed.empty()) track_timed(w, in);
   begin_record(in, exec, out);
@@ -157,11 +183,23 @@ bool CtaEmulator::step_sass(WarpState& w, Record& out) {
       set_barrier(static_cast<uint32_t>(w.regs.get(in.operands[0].reg, lane)) & ~exec);
       advance(0, 0);
       break;
-    case SassFlow::kBsync:
-      for_lanes(group, [&](uint32_t l) { w.tags[l] = 0; });
-      w.yielded &= ~group;
-      advance(0, 0);
+    case SassFlow::kBsync: {
+      if (sass_bsync_missing(w, in, group)) {
+        w.parked |= group;
+        break;
+      }
+      uint32_t released = group;
+      for_lanes(w.parked, [&](uint32_t l) {
+        if (w.pcs[l] == pc) released |= 1u << l;
+      });
+      for_lanes(released, [&](uint32_t l) {
+        w.tags[l] = 0;
+        w.pcs[l] = pc + 1;
+      });
+      w.parked &= ~released;
+      w.yielded &= ~released;
       break;
+    }
     case SassFlow::kWarpsync:
       if (clocks_.enabled()) clocks_.advance(w.index);
       advance(0, 0);

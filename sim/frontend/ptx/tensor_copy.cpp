@@ -139,10 +139,10 @@ void CtaEmulator::land_copy(WarpState& w, const EmuInst& in, uint32_t l, std::sp
   for (uint32_t rank = 0; ctas >> rank; ++rank) {
     if (!(ctas >> rank & 1)) continue;
     const uint64_t cta = uint64_t{rank + 1} << kClusterRankShift;
-    if (swizzle == 0) {
-      std::memcpy(cluster_shared_at(cta | d, size, w, l, in), bytes.data(), size);
-    } else {
-      for (uint32_t b = 0; b < size; b += 16) std::memcpy(cluster_shared_at(cta | swizzled(d + b, swizzle), 16, w, l, in), bytes.data() + b, 16);
+    // In 16-byte pieces, the alignment a bulk copy's destination has (PTX ISA, cp.async.bulk).
+    for (uint32_t b = 0; b < size; b += 16) {
+      const uint64_t at = swizzle == 0 ? d + b : swizzled(d + b, swizzle);
+      std::memcpy(cluster_shared_at(cta | at, 16, w, l, in), bytes.data() + b, 16);
     }
     // Into this CTA, the checker sees the copy as a write by the issuing warp that completes on
     // the mbarrier: a warp that waited for the phase is ordered after it, and the copy after

@@ -303,7 +303,7 @@ EmuInst SassLowering::lower(const SassInstruction& in) {
       e.guard_negated = negated;
     }
   }
-  if (!(lower_flow(e) || lower_arithmetic(e) || lower_memory(e) || lower_warp(e))) {
+  if (!(lower_flow(e) || lower_arithmetic(e) || lower_memory(e) || lower_warp(e) || lower_async(e))) {
     fail("the SASS emulator cannot run " + in.opcode + " yet (run with --isa ptx, or --isa auto to fall back to the PTX)");
   }
   finish(e);

@@ -26,6 +26,7 @@ class SassLowering {
   bool lower_memory(ptx::EmuInst& e);      // sass_memory_forms.cpp
   bool lower_warp(ptx::EmuInst& e);        // sass_warp_forms.cpp: shuffles, votes, barriers, MMAs
   bool lower_flow(ptx::EmuInst& e);        // sass_flow_forms.cpp
+  bool lower_async(ptx::EmuInst& e);       // sass_async_forms.cpp: mbarriers, bulk copies, ELECT
 
   // The instruction being lowered.
   const SassInstruction& inst() const { return *in_; }

@@ -139,7 +139,14 @@ bool SassLowering::lower_memory(EmuInst& e) {
   if (b == "DEPBAR") {
     // DEPBAR.LE SB0, n: wait until at most n groups of cp.async copies are outstanding.
     if (operand_count() != 2 || op(0).name != "SB0") fail(opcode() + ": only DEPBAR.LE SB0, n (cp.async groups) is supported by the SASS emulator");
-    as_ptx(e, "cp.async.wait_group", {immediate(control_immediate(1))});
+    // SB0 counts the groups of cp.async copies (LDGSTS) and those of bulk stores (UBLKCP.G.S,
+    // UTMASTG); a kernel with bulk stores and no LDGSTS waits for its stores.
+    bool copies = false, bulk_stores = false;
+    for (const SassInstruction& other : function().insts) {
+      copies |= other.opcode.starts_with("LDGSTS");
+      bulk_stores |= other.opcode.starts_with("UBLKCP.G.S") || other.opcode.starts_with("UTMASTG");
+    }
+    as_ptx(e, bulk_stores && !copies ? "cp.async.bulk.wait_group" : "cp.async.wait_group", {immediate(control_immediate(1))});
     return true;
   }
   if (b == "MEMBAR" || b == "FENCE" || b == "ERRBAR" || b == "CGAERRBAR" || b == "CCTL") {

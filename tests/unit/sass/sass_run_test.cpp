@@ -3,6 +3,7 @@
 // shipped launch file's results, and the --isa choices and their errors.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <map>
@@ -36,6 +37,20 @@ TEST(SassRun, IssuesTheInstructionsTheH200Counted) {
   EXPECT_EQ(warp_instructions({"run", "--arch", "h200", "--isa", "sass", "--functional",
                                test::source_path("tools/validation/launch/shared_no_conflict.launch.yaml")}),
             2720256u);
+  // Divergent regions: each group that reaches a BSYNC issues it, so the region of diverge_paths
+  // that splits each warp in two issues its BSYNC twice, and lane_trips' loop, which the lanes
+  // leave in 16 groups, issues its BSYNC 16 times (one BSYNC per region: 1,797,310 and 436,128).
+  EXPECT_EQ(warp_instructions({"run", "--arch", "h200", "--isa", "sass", "--functional",
+                               test::source_path("tools/validation/launch/diverge_2paths.launch.yaml")}),
+            1814208u);
+  EXPECT_EQ(warp_instructions({"run", "--arch", "h200", "--isa", "sass", "--functional",
+                               test::source_path("tools/validation/launch/lane_trips.launch.yaml")}),
+            453024u);
+  // Transaction barriers and bulk copies (SYNCS, UBLKCP), each issued as the GPU counted.
+  EXPECT_EQ(warp_instructions({"run", "--arch", "h200", "--isa", "sass", "--functional", test::source_path("traces/kernels/bulk_copy.launch.yaml")}),
+            19360u);
+  EXPECT_EQ(warp_instructions({"run", "--arch", "h200", "--isa", "sass", "--functional", test::source_path("traces/kernels/bulk_store.launch.yaml")}),
+            888u);
 }
 
 // Where ptxas's SASS computes something else than the PTX ISA says, the SASS run computes what
@@ -86,8 +101,8 @@ TEST(SassRun, CountsEachPipeAsTheH200Did) {
 TEST(SassRun, AgreesWithThePtxRunOnEveryShippedKernel) {
   namespace fs = std::filesystem;
   const std::set<std::string> ptx_only_h100 = {
-      "async_barrier", "async_reduce", "async_store_ring", "bulk_copy", "bulk_store", "cluster_exchange", "cluster_histogram",
-      "device_malloc", "device_printf", "libdevice_math", "fp8_convert_sm100a", "function_pointers", "grid_sync", "mbarrier_pipeline",
+      "async_reduce", "async_store_ring", "cluster_exchange", "cluster_histogram",
+      "device_malloc", "device_printf", "libdevice_math", "fp8_convert_sm100a", "function_pointers", "grid_sync",
       "tcgen05_block_scaled", "tcgen05_gemm", "tcgen05_m64", "tcgen05_pair", "textures", "tma_multicast",
       "tma_tiles", "tma_transpose", "wgmma_gemm", "wide_atomics", "work_stealing"};
   std::vector<std::string> files;
@@ -158,13 +173,13 @@ TEST(SassRun, IsaChoicesAndTheirErrors) {
   EXPECT_EQ(nlohmann::json::parse(r.out)["isa"][0], "sass");
   // An instruction the emulator does not run: a located error under --isa sass, one note and
   // the PTX under auto.
-  const std::string tma = test::source_path("traces/kernels/bulk_copy.launch.yaml");
-  r = test::run_cli({"run", "--arch", "h100", "--isa", "sass", tma, "-q"});
+  const std::string wgmma = test::source_path("traces/kernels/wgmma_gemm.launch.yaml");
+  r = test::run_cli({"run", "--arch", "h100", "--isa", "sass", wgmma, "-q"});
   EXPECT_EQ(r.exit_code, 3);
-  EXPECT_TRUE(std::regex_search(r.err, std::regex(R"(bulk_copy\.sm_90a\.sass:[0-9]+:[0-9]+: the SASS emulator cannot run SYNCS)"))) << r.err;
-  r = test::run_cli({"run", "--arch", "h100", tma});
+  EXPECT_TRUE(std::regex_search(r.err, std::regex(R"(wgmma_gemm\.sm_90a\.sass:[0-9]+:[0-9]+: the SASS emulator cannot run WARPGROUP)"))) << r.err;
+  r = test::run_cli({"run", "--arch", "h100", wgmma});
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_TRUE(std::regex_search(r.err, std::regex(R"(warpsim: note: [a-z_]+: running the PTX: .*bulk_copy\.sm_90a\.sass:[0-9]+:[0-9]+: the SASS emulator cannot run SYNCS)"))) << r.err;
+  EXPECT_TRUE(std::regex_search(r.err, std::regex(R"(warpsim: note: [a-z_]+: running the PTX: .*wgmma_gemm\.sm_90a\.sass:[0-9]+:[0-9]+: the SASS emulator cannot run WARPGROUP)"))) << r.err;
   EXPECT_NE(r.out.find("isa: ptx"), std::string::npos);
 }
 
@@ -180,6 +195,30 @@ TEST(SassRun, ABrokenListingIsALocatedError) {
   auto r = test::run_cli({"run", "--arch", "a100", "--isa", "sass", dir.path("k.launch.yaml"), "-q"});
   EXPECT_EQ(r.exit_code, 3);
   EXPECT_TRUE(std::regex_search(r.err, std::regex(R"(bad\.sass:[0-9]+:[0-9]+: )"))) << r.err;
+}
+
+// The mbarrier's word as SASS handles it: ptxas's SYNCS.EXCH.64 of a fresh barrier's word runs
+// (async_barrier passes from its SASS in AgreesWithThePtxRunOnEveryShippedKernel); any other
+// word, or an arrive form the emulator does not know, is an error at the listing's line.
+TEST(SassRun, MbarrierWordsItDoesNotModelAreLocatedErrors) {
+  const std::string listing = test::read_file(test::source_path("traces/kernels/sass/async_barrier.sm_90a.sass"));
+  const std::string launch = test::shipped_launch("async_barrier.launch.yaml");
+  struct Edit {
+    std::string from, to, message;
+  };
+  for (const Edit& e : {Edit{"SYNCS.EXCH.64 URZ, [UR6], UR4", "SYNCS.EXCH.64 URZ, [UR6], UR8", "not a fresh barrier's word"},
+                        Edit{"SYNCS.ARRIVE.TRANS64.A1T0", "SYNCS.ARRIVE.TRANS64.A2T0", "an arrive form the SASS emulator does not know"}}) {
+    test::TempDir dir;
+    const size_t at = listing.find(e.from);
+    ASSERT_NE(at, std::string::npos) << e.from;
+    const auto line = std::count(listing.begin(), listing.begin() + static_cast<std::ptrdiff_t>(at), '\n') + 1;
+    dir.write("bad.sass", listing.substr(0, at) + e.to + listing.substr(at + e.from.size()));
+    dir.write("k.launch.yaml", "sass: " + dir.path("bad.sass") + "\n" + launch);
+    const auto r = test::run_cli({"run", "--arch", "h100", "--isa", "sass", dir.path("k.launch.yaml"), "-q"});
+    EXPECT_NE(r.exit_code, 0);
+    EXPECT_NE(r.err.find("bad.sass:" + std::to_string(line) + ":"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(e.message), std::string::npos) << r.err;
+  }
 }
 
 }  // namespace

@@ -1,0 +1,135 @@
+// Hopper's asynchronous units as SASS drives them: the transaction barriers (SYNCS on an
+// mbarrier's 64-bit word, ARRIVES for cp.async copies), bulk copies (UBLKCP) with their store
+// groups (UTMACMDFLUSH), and ELECT, which picks the lane that issues them. Each is lowered to the
+// PTX instruction with the same meaning (mbarrier, cp.async.bulk, elect.sync), marked
+// EmuInst::sass_async where SASS encodes an operand differently (program.h says how).
+//
+// The SYNCS forms, from ptxas's output for the PTX in traces/kernels (the PTX's mbarrier
+// instruction beside the SASS it became):
+//   SYNCS.EXCH.64 URZ, [a], UR(pair)          mbarrier.init (the pair: the barrier's first word)
+//   SYNCS.ARRIVE.TRANS64.A1T0 Rd, [a], RZ      mbarrier.arrive (one arrival; Rd:Rd+1 the word before)
+//   SYNCS.ARRIVE.TRANS64 Rd, [a], Rtx          mbarrier.arrive.expect_tx
+//   SYNCS.ARRIVE.TRANS64.RED.A0TR RZ, [a], R   mbarrier.expect_tx (no arrival; .RED: no result)
+//   SYNCS.ARRIVE.TRANS64.RED.A0T1 RZ, [a], RZ  expect one transaction: cp.async.mbarrier.arrive's
+//                                               increment, which ARRIVES.LDGSTSBAR.64.TRANSCNT
+//                                               completes when the thread's copies have landed
+//   SYNCS.PHASECHK.TRANS64[.TRYWAIT] P, [a], R mbarrier.test_wait/try_wait.parity (parity in bit 31)
+#include "frontend/sass/sass_lowering.h"
+
+namespace warpsim::sass {
+
+using ptx::EmuInst;
+using ptx::EmuOp;
+using ptx::EmuOperand;
+
+namespace {
+
+bool is_zero_register(const SassOperand& o) { return o.kind == SassOperand::Kind::kReg && o.reg.zero(); }
+
+}  // namespace
+
+bool SassLowering::lower_async(EmuInst& e) {
+  const std::string& b = base();
+  // A result pair for an arrive's word, or nothing for RZ.
+  auto word_result = [&](size_t i) {
+    if (is_zero_register(op(i))) {
+      EmuOperand sink;
+      sink.kind = EmuOperand::Kind::kSink;
+      return sink;
+    }
+    return result(i, 2);
+  };
+  if (b == "SYNCS") {
+    if (operand_count() != 3) fail(opcode() + " takes 3 operands");
+    if (has("EXCH") && has("64")) {
+      if (!is_zero_register(op(0))) fail(opcode() + " with a result: only the exchange that initialises an mbarrier (into URZ or RZ) is supported by the SASS emulator");
+      as_ptx(e, "mbarrier.init.shared.b64", {address(1), source(2, Slot::kPair)});
+    } else if (has("ARRIVE") && has("TRANS64")) {
+      const bool red = has("RED");
+      if (red && !is_zero_register(op(0))) fail(opcode() + ": a .RED arrive returns nothing, so its result must be RZ");
+      if (has("A1T0")) {
+        as_ptx(e, "mbarrier.arrive.shared::cta.b64", {word_result(0), address(1)});
+      } else if (has("A0TR")) {
+        as_ptx(e, "mbarrier.expect_tx.relaxed.cta.shared::cta.b64", {address(1), source(2)});
+      } else if (has("A0T1")) {
+        as_ptx(e, "mbarrier.expect_tx.relaxed.cta.shared::cta.b64", {address(1), immediate(1)});
+      } else if (mods().size() == 2 || (red && mods().size() == 3)) {
+        as_ptx(e, "mbarrier.arrive.expect_tx.release.cta.shared::cta.b64", {word_result(0), address(1), source(2)});
+      } else {
+        fail(opcode() + ": an arrive form the SASS emulator does not know (A1T0, A0TR, A0T1 or none)");
+      }
+    } else if (has("PHASECHK") && has("TRANS64")) {
+      as_ptx(e, has("TRYWAIT") ? "mbarrier.try_wait.parity.shared::cta.b64" : "mbarrier.test_wait.parity.shared::cta.b64",
+             {result(0), address(1), source(2)});
+    } else {
+      fail("the SASS emulator cannot run " + opcode() + " yet (run with --isa ptx, or --isa auto to fall back to the PTX)");
+    }
+    e.sass_async = true;
+    return true;
+  }
+  if (b == "ARRIVES") {
+    if (!(has("LDGSTSBAR") && has("64") && has("TRANSCNT")) || operand_count() != 1) {
+      fail(opcode() + ": only ARRIVES.LDGSTSBAR.64.TRANSCNT [mbarrier] (cp.async.mbarrier.arrive) is supported by the SASS emulator");
+    }
+    as_ptx(e, "mbarrier.complete_tx.relaxed.cta.shared::cta.b64", {address(0), immediate(1)});
+    e.op.after_async_copies = true;  // the timing model holds it until the thread's copies land
+    e.sass_async = true;
+    return true;
+  }
+  if (b == "UBLKCP") {
+    // UBLKCP.S.G [URd], [URs], URn: global to shared, completing on the mbarrier whose address is
+    // in the register after URd; UBLKCP.G.S [URd], [URs], URn: shared to global, in the warp's
+    // bulk group. URn counts 16-byte units; a global address is a uniform register pair.
+    if (operand_count() != 3) fail(opcode() + " takes 3 operands");
+    const bool to_shared = has("S") && mods().size() == 2 && mods()[0] == "S";
+    const bool to_global = mods().size() == 2 && mods()[0] == "G" && mods()[1] == "S";
+    if (!to_shared && !to_global) fail(opcode() + ": only UBLKCP.S.G and UBLKCP.G.S are supported by the SASS emulator");
+    // [URn] (printed with URn as the address's uniform part): the register alone, no offset.
+    auto single = [&](size_t i) {
+      const SassOperand& o = op(i);
+      if (o.kind != SassOperand::Kind::kAddress || o.reg.valid() || !o.uniform.valid() || o.uniform.zero() || o.value != 0) {
+        fail("operand " + std::to_string(i + 1) + " of " + opcode() + " must be [URn]");
+      }
+      return o.uniform;
+    };
+    auto at = [&](SassReg r, bool pair) {
+      EmuOperand a;
+      a.kind = EmuOperand::Kind::kAddr;
+      a.sass_address = true;
+      a.uniform = reg_id(r);
+      if (pair) a.uniform_hi = reg_id(SassReg{r.file, r.index + 1});
+      a.address32 = !pair;
+      return a;
+    };
+    if (to_shared) {
+      const SassReg d = single(0);
+      as_ptx(e, "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes",
+             {at(d, false), at(single(1), true), source(2), at(SassReg{d.file, d.index + 1}, false)});
+    } else {
+      as_ptx(e, "cp.async.bulk.global.shared::cta.bulk_group", {at(single(0), true), at(single(1), false), source(2)});
+    }
+    e.sass_async = true;
+    e.once_per_warp = true;
+    return true;
+  }
+  if (b == "UTMACMDFLUSH") {
+    as_ptx(e, "cp.async.bulk.commit_group", {});
+    return true;
+  }
+  if (b == "ELECT") {
+    // ELECT Pd, URd, Pm: of the active lanes where Pm holds, the lowest leads (Pd true there);
+    // URd gets its lane number.
+    if (operand_count() != 3) fail(opcode() + " takes 3 operands");
+    if (!is_zero_register(op(1))) fail(opcode() + " writing the leader's lane to a uniform register is not supported by the SASS emulator yet");
+    if (!is_zero_register(op(2)) || op(2).invert) fail(opcode() + " with a member predicate other than PT is not supported by the SASS emulator yet");
+    EmuOperand d;
+    d.kind = EmuOperand::Kind::kVector;
+    d.regs = {-1, result(0).reg};
+    d.immediates = {0, 0};
+    as_ptx(e, "elect.sync", {d, immediate(0xffffffffu)});
+    return true;
+  }
+  return false;
+}
+
+}  // namespace warpsim::sass
