@@ -206,7 +206,7 @@ SassMapping map_sass_opcode(std::string_view opcode, uint32_t mem_width, uint32_
   if (is({"EXIT", "KILL"})) return {"exit", true};
   // No timing effect modelled: convergence-barrier bookkeeping, cache control, dependency
   // barriers of asynchronous copies (their data dependency is not in the trace format).
-  if (is({"NOP", "BSSY", "BSYNC", "WARPSYNC", "BMOV", "YIELD", "BREAK", "DEPBAR", "LDGDEPBAR", "ERRBAR", "CCTL", "CCTLL",
+  if (is({"NOP", "BSSY", "BSYNC", "WARPSYNC", "BMOV", "YIELD", "BREAK", "DEPBAR", "LDGDEPBAR", "ERRBAR", "CGAERRBAR", "CCTL", "CCTLL",
           "CCTLT", "ARRIVES", "SYNCS", "ELECT", "BPT", "PMTRIG", "UCGABAR_ARV", "UCGABAR_WAIT", "ACQBULK"}))
     return {"nop", true};
   if (is({"NANOSLEEP"})) return {"nanosleep", true};

@@ -49,6 +49,7 @@ void PtxWorkload::use_sass(Launch& l, MapReader& r) {
   launch.grid = l.grid;
   launch.block = l.block;
   launch.cluster = l.context.cluster;
+  launch.explicit_cluster = l.context.explicit_cluster;
   launch.params = l.context.params;
   launch.compute_capability = compute_capability_;
   launch.static_shared_bytes = l.program.static_shared_bytes;

@@ -68,6 +68,10 @@ struct EmuOperand {
   bool predicate_bits = false;
   uint8_t scale = 1;
   int32_t reg_hi = -1, uniform = -1, uniform_hi = -1;
+  // A SASS address of shared memory (32-bit, or 64-bit inside the generic shared window) whose
+  // bits 24-31 name a CTA of the cluster by its rank (SR_CgaCtaId), which the emulator turns into
+  // its own encoding (op_info.h: rank + 1, or none for the CTA itself).
+  bool cluster_window = false;
 };
 
 // What the emulator does, decided once at lowering so execution never compares strings.

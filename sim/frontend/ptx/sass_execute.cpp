@@ -119,7 +119,13 @@ uint64_t CtaEmulator::sass_address(const WarpState& w, const EmuOperand& o, uint
   uint64_t uniform = o.uniform >= 0 ? w.regs.get(o.uniform, lane) : 0;
   if (o.uniform_hi >= 0) uniform |= w.regs.get(o.uniform_hi, lane) << 32;
   const uint64_t a = base * o.scale + uniform + o.bits;
-  return o.address32 ? static_cast<uint32_t>(a) : a;
+  if (!o.cluster_window) return o.address32 ? static_cast<uint32_t>(a) : a;
+  auto ranked = [&](uint64_t x) {
+    const uint64_t rank = x >> kClusterRankShift, offset = x & kClusterOffsetMask;
+    return rank == rank_ ? offset : (rank + 1) << kClusterRankShift | offset;
+  };
+  if (o.address32) return ranked(static_cast<uint32_t>(a));
+  return a - kGenericSharedBase < kGenericSharedSize ? kGenericSharedBase + ranked(a - kGenericSharedBase) : a;
 }
 
 }  // namespace warpsim::ptx

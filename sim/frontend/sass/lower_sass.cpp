@@ -66,6 +66,11 @@ void SassLowering::build_constant_image() {
   put32(0x0, b.x), put32(0x4, b.y), put32(0x8, b.z);
   put32(0xc, g.x), put32(0x10, g.y), put32(0x14, g.z);
   put32(0x28, 0x10000 + f_.frame_bytes);
+  // The cluster, where ptxas reads it from (its SASS for traces/kernels/cluster.cu and
+  // async_store.cu): %is_explicit_cluster at 0x140 (barrier.cluster becomes UCGABAR when it is
+  // 1, a CTA barrier when not) and %cluster_nctarank at 0x188.
+  put32(0x140, launch_.explicit_cluster ? 1 : 0);
+  put32(0x188, launch_.cluster.x * launch_.cluster.y * launch_.cluster.z);
   if (f_.param_offset + launch_.params.size() > kBankBytes) fail("the parameters do not fit in constant bank 0");
   if (f_.param_bytes && launch_.params.size() < f_.param_bytes) {
     fail("the kernel's " + std::to_string(f_.param_bytes) + " bytes of parameters (EIATTR_PARAM_CBANK) are more than the launch's " +
@@ -250,6 +255,9 @@ EmuOperand SassLowering::address(size_t i) {
     if (o.wide && !o.reg.valid()) e.uniform_hi = reg_id(SassReg{o.uniform.file, o.uniform.index + 1});
   }
   e.address32 = !o.wide;
+  // Every address but a thread's local memory's may name shared memory, by CTA rank in bits
+  // 24-31 (global addresses lie outside the shared window, where nothing is changed).
+  e.cluster_window = base() != "LDL" && base() != "STL";
   return e;
 }
 
@@ -353,6 +361,17 @@ void SassLowering::finish(EmuInst& e) {
   e.op.mnemonic = inst().opcode;
   e.op.from_sass = true;
   e.opcode = inst().opcode;
+  // A generic access times as the space its addresses turn out to name; each of those counts on
+  // the opcode's pipe too.
+  if (e.space_ops) {
+    auto ops = std::make_shared<std::array<OpInfo, 3>>(*e.space_ops);
+    for (OpInfo& o : *ops) {
+      if (counted != Pipe::kCount) o.counted_pipe = counted;
+      o.mnemonic = inst().opcode;
+      o.from_sass = true;
+    }
+    e.space_ops = std::move(ops);
+  }
 }
 
 ptx::Program SassLowering::run() {

@@ -19,6 +19,7 @@ namespace warpsim::sass {
 // What one launch puts in the constant banks and the shared window.
 struct SassLaunch {
   Dim3 grid, block, cluster{1, 1, 1};
+  bool explicit_cluster = false;     // launched with clusters (%is_explicit_cluster)
   std::vector<uint8_t> params;       // the parameter buffer (the PTX's layout, which is the ABI's)
   uint32_t compute_capability = 90;  // x10
   uint64_t static_shared_bytes = 0;  // the kernel's own shared variables (from its PTX)

@@ -1,6 +1,8 @@
 // Hopper's asynchronous units as SASS drives them: the transaction barriers (SYNCS on an
 // mbarrier's 64-bit word, ARRIVES for cp.async copies), bulk copies (UBLKCP) with their store
-// groups (UTMACMDFLUSH), and ELECT, which picks the lane that issues them. Each is lowered to the
+// groups (UTMACMDFLUSH), stores and reductions into a CTA of the cluster (STAS, REDAS), the
+// cluster's barrier (UCGABAR), and ELECT, which picks the lane that
+// issues them. Each is lowered to the
 // PTX instruction with the same meaning (mbarrier, cp.async.bulk, elect.sync), marked
 // EmuInst::sass_async where SASS encodes an operand differently (program.h says how).
 //
@@ -14,6 +16,8 @@
 //                                               increment, which ARRIVES.LDGSTSBAR.64.TRANSCNT
 //                                               completes when the thread's copies have landed
 //   SYNCS.PHASECHK.TRANS64[.TRYWAIT] P, [a], R mbarrier.test_wait/try_wait.parity (parity in bit 31)
+#include <map>
+
 #include "frontend/sass/sass_lowering.h"
 
 namespace warpsim::sass {
@@ -99,6 +103,7 @@ bool SassLowering::lower_async(EmuInst& e) {
       a.uniform = reg_id(r);
       if (pair) a.uniform_hi = reg_id(SassReg{r.file, r.index + 1});
       a.address32 = !pair;
+      a.cluster_window = true;
       return a;
     };
     if (to_shared) {
@@ -110,6 +115,50 @@ bool SassLowering::lower_async(EmuInst& e) {
     }
     e.sass_async = true;
     e.once_per_warp = true;
+    return true;
+  }
+  if (b == "STAS" || b == "REDAS") {
+    // STAS[.64|.128] [Ra.64], Rv / REDAS.op[.type] [Ra.64], Rv: st.async / red.async into a CTA of
+    // the cluster, completing the bytes on the mbarrier whose address is in Ra+1 (both shared
+    // addresses with the CTA's rank in bits 24-31).
+    if (operand_count() != 2) fail(opcode() + " takes 2 operands");
+    const SassOperand& a = op(0);
+    if (a.kind != SassOperand::Kind::kAddress || !a.wide || !a.reg.valid() || a.uniform.valid()) fail("operand 1 of " + opcode() + " must be [Rn.64]");
+    auto word = [&](SassReg r, int64_t offset) {
+      EmuOperand x;
+      x.kind = EmuOperand::Kind::kAddr;
+      x.sass_address = true;
+      x.reg = reg_id(r);
+      x.bits = static_cast<uint64_t>(offset);
+      x.address32 = true;
+      x.cluster_window = true;
+      return x;
+    };
+    const EmuOperand data = word(a.reg, a.value), bar = word(SassReg{a.reg.file, a.reg.index + 1}, 0);
+    const std::string prefix = "mbarrier::complete_tx::bytes.";
+    if (b == "STAS") {
+      const uint32_t words = has("128") ? 4 : has("64") ? 2 : 1;
+      const std::string type = words == 4 ? "v4.b32" : words == 2 ? "v2.b32" : "b32";
+      as_ptx(e, "st.async.weak.shared::cluster." + prefix + type, {data, words > 1 ? registers(op(1).reg, words, false) : source(1), bar});
+    } else {
+      static const std::map<std::string, std::string> kOps = {{"ADD", "add"}, {"MIN", "min"}, {"MAX", "max"}, {"INC", "inc"},
+                                                            {"DEC", "dec"}, {"AND", "and"}, {"OR", "or"},   {"XOR", "xor"}};
+      std::string what, type = "u32";
+      for (const auto& m : mods()) {
+        if (kOps.count(m) && what.empty()) what = kOps.at(m);
+        if (m == "S32") type = "s32";
+        if (m == "64") type = "u64";
+      }
+      if (what.empty()) fail(opcode() + ": unknown reduction");
+      if (what == "and" || what == "or" || what == "xor") type = type == "u64" ? "b64" : "b32";
+      as_ptx(e, "red.async.relaxed.cluster.shared::cluster." + prefix + what + "." + type,
+             {data, type.ends_with("64") ? source(1, Slot::kPair) : source(1), bar});
+    }
+    return true;
+  }
+  if (b == "UCGABAR_ARV" || b == "UCGABAR_WAIT") {  // the cluster's barrier, once per warp as the PTX's is
+    if (operand_count() != 0) fail(opcode() + " takes no operands");
+    as_ptx(e, b == "UCGABAR_ARV" ? "barrier.cluster.arrive.relaxed" : "barrier.cluster.wait", {});
     return true;
   }
   if (b == "UTMACMDFLUSH") {
