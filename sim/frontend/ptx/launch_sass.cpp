@@ -51,6 +51,7 @@ void PtxWorkload::use_sass(Launch& l, MapReader& r) {
   launch.cluster = l.context.cluster;
   launch.explicit_cluster = l.context.explicit_cluster;
   launch.params = l.context.params;
+  for (const Variable& v : l.program.param_vars) launch.param_fields.emplace_back(l.program.params.at(v.name), v.size_bytes());
   launch.compute_capability = compute_capability_;
   launch.static_shared_bytes = l.program.static_shared_bytes;
   launch.addresses = global_addresses_;
@@ -71,6 +72,7 @@ void PtxWorkload::use_sass(Launch& l, MapReader& r) {
     program.param_vars = l.program.param_vars;
     program.param_bytes = l.program.param_bytes;
     program.reads_envreg = l.program.reads_envreg;
+    if (!program.sass_params.empty()) l.context.params = program.sass_params;  // the param space in the listing's layout
     l.program = std::move(program);
     l.sass = true;
     l.context.file = l.file = path;

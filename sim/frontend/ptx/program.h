@@ -198,11 +198,12 @@ struct EmuInst {
   uint8_t sass_results = 0;
   bool uniform_result = false;
   uint32_t control = 0;
-  // Hopper's asynchronous units as SASS drives them (SYNCS, UBLKCP): an mbarrier's state and
-  // the tokens its arrives return are the hardware's 64-bit word (CtaEmulator::Mbarrier), a
-  // wait's operand carries the parity it waits on in bit 31, and bulk copy sizes count 16-byte
-  // units. `once_per_warp`: a uniform-datapath instruction with effects (UBLKCP), which acts
-  // once for the warp whichever lanes are active.
+  // Hopper's asynchronous units as SASS drives them (SYNCS, UBLKCP, UTMALDG): an mbarrier's
+  // state and the tokens its arrives return are the hardware's 64-bit word
+  // (CtaEmulator::Mbarrier), a wait's operand carries the parity it waits on in bit 31, bulk
+  // copy sizes count 16-byte units, and a multicast's CTA mask is in bits 16-31 of its
+  // register. `once_per_warp`: a uniform-datapath instruction with effects (UBLKCP, UTMALDG),
+  // which acts once for the warp whichever lanes are active.
   bool sass_async = false;
   bool once_per_warp = false;
 
@@ -234,6 +235,9 @@ struct Program {
   uint64_t static_local_bytes = 0;      // .local arrays and call-site .param variables, per thread; alloca's stack starts above
   uint64_t dynamic_shared_offset = 0;   // where extern .shared starts
   std::vector<uint8_t> constant_bank;   // module .const variables, initialised
+  // SASS: the parameters as the listing places them (EIATTR_KPARAM_INFO), which a kernel reading
+  // a __grid_constant__ parameter through its generic address (c[0x0][0x198]) sees.
+  std::vector<uint8_t> sass_params;
   std::map<std::string, std::pair<uint64_t, uint64_t>> constant_symbols;  // name -> offset, bytes
   std::map<uint32_t, std::string> source_files;  // the module's .file index → path, for messages
   bool reads_envreg = false;  // reads %envreg1/2: cooperative groups' grid-wide sync (a cooperative launch)

@@ -124,7 +124,7 @@ std::vector<uint8_t> CtaEmulator::shared_box(const WarpState& w, const EmuInst& 
 uint16_t CtaEmulator::copy_destinations(WarpState& w, const EmuInst& in, size_t mask_operand, uint32_t l) {
   const uint64_t own = uint64_t{1} << rank_;
   if (!in.has("multicast::cluster")) return static_cast<uint16_t>(own);
-  const uint64_t mask = read(w, in.operands.at(mask_operand), l) & 0xffff, ctas = cluster_ ? cluster_->ctas.size() : 1;
+  const uint64_t mask = read(w, in.operands.at(mask_operand), l) >> (in.sass_async ? 16 : 0) & 0xffff, ctas = cluster_ ? cluster_->ctas.size() : 1;
   if (mask == 0 || mask >> ctas) {
     fault(in, w, l, "multicast CTA mask " + hex(mask) + " for a cluster of " + std::to_string(ctas) + " CTA" + (ctas == 1 ? "" : "s"));
   }

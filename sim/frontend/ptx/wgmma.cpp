@@ -106,7 +106,8 @@ void CtaEmulator::wgmma(WarpState& w, const EmuInst& in, uint32_t exec) {
   // Operands: D, A (descriptor or registers), B descriptor, scale-d, then (floating-point types)
   // imm-scale-a, imm-scale-b [, imm-trans-a, imm-trans-b] (16-bit types; 1 reads that operand
   // MN-major).
-  const bool a_in_registers = ops.at(1).kind == EmuOperand::Kind::kVector;
+  // A register pair (SASS's descriptor in URa:URa+1) is a descriptor; A's fragment is four registers.
+  const bool a_in_registers = ops.at(1).kind == EmuOperand::Kind::kVector && ops[1].regs.size() > 2;
   const bool a_mn_major = !a_in_registers && ops.size() > 6 && ops[6].bits == 1;
   const bool b_mn_major = ops.size() > 6 && ops.back().bits == 1;
   const bool accumulate = (read(w, ops.at(3), lane0) & 1) != 0;

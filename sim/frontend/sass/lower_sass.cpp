@@ -71,12 +71,33 @@ void SassLowering::build_constant_image() {
   // 1, a CTA barrier when not) and %cluster_nctarank at 0x188.
   put32(0x140, launch_.explicit_cluster ? 1 : 0);
   put32(0x188, launch_.cluster.x * launch_.cluster.y * launch_.cluster.z);
-  if (f_.param_offset + launch_.params.size() > kBankBytes) fail("the parameters do not fit in constant bank 0");
-  if (f_.param_bytes && launch_.params.size() < f_.param_bytes) {
-    fail("the kernel's " + std::to_string(f_.param_bytes) + " bytes of parameters (EIATTR_PARAM_CBANK) are more than the launch's " +
-         std::to_string(launch_.params.size()) + " (is the listing compiled from another PTX?)");
+  // The generic address of the parameters (cvta.param's base, ptxas's SASS for tma_*.cu reads it
+  // at 0x198): the emulator's parameter space starts at 0.
+  put32(0x198, 0), put32(0x19c, 0);
+  if (f_.param_offset + std::max<uint64_t>(f_.param_bytes, launch_.params.size()) > kBankBytes) fail("the parameters do not fit in constant bank 0");
+  if (!f_.param_places.empty() && !launch_.param_fields.empty()) {
+    // Each parameter where the listing puts it.
+    if (f_.param_places.size() != launch_.param_fields.size()) {
+      fail("the kernel's listing has " + std::to_string(f_.param_places.size()) + " parameters (EIATTR_KPARAM_INFO), its PTX " +
+           std::to_string(launch_.param_fields.size()) + " (is the listing compiled from another PTX?)");
+    }
+    uint32_t ordinal = 0;
+    for (const auto& [offset, bytes] : launch_.param_fields) {
+      const auto place = f_.param_places.find(ordinal++);
+      if (place == f_.param_places.end() || place->second + bytes > f_.param_bytes || offset + bytes > launch_.params.size()) {
+        fail("parameter " + std::to_string(ordinal - 1) + " (" + std::to_string(bytes) + " bytes) has no place in the listing's " +
+             std::to_string(f_.param_bytes) + " bytes of parameters (is the listing compiled from another PTX?)");
+      }
+      std::copy_n(launch_.params.begin() + static_cast<ptrdiff_t>(offset), bytes, image.begin() + f_.param_offset + place->second);
+    }
+    p_.sass_params.assign(image.begin() + f_.param_offset, image.begin() + f_.param_offset + f_.param_bytes);
+  } else {
+    if (f_.param_bytes && launch_.params.size() < f_.param_bytes) {
+      fail("the kernel's " + std::to_string(f_.param_bytes) + " bytes of parameters (EIATTR_PARAM_CBANK) are more than the launch's " +
+           std::to_string(launch_.params.size()) + " (is the listing compiled from another PTX?)");
+    }
+    std::copy(launch_.params.begin(), launch_.params.end(), image.begin() + f_.param_offset);
   }
-  std::copy(launch_.params.begin(), launch_.params.end(), image.begin() + f_.param_offset);
   if (launch_.constants.size() > kBankBytes) fail("__constant__ data beyond 64 KiB");
   std::copy(launch_.constants.begin(), launch_.constants.end(), image.begin() + kBankBytes);
   for (const auto& [offset, name] : listing_.address_slots) {
@@ -311,7 +332,7 @@ EmuInst SassLowering::lower(const SassInstruction& in) {
       e.guard_negated = negated;
     }
   }
-  if (!(lower_flow(e) || lower_arithmetic(e) || lower_memory(e) || lower_warp(e) || lower_async(e))) {
+  if (!(lower_flow(e) || lower_arithmetic(e) || lower_memory(e) || lower_warp(e) || lower_async(e) || lower_warpgroup(e))) {
     fail("the SASS emulator cannot run " + in.opcode + " yet (run with --isa ptx, or --isa auto to fall back to the PTX)");
   }
   finish(e);

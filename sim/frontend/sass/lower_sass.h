@@ -7,6 +7,7 @@
 // timing (pipe by opcode, the control bits).
 #include <cstdint>
 #include <map>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -20,7 +21,9 @@ namespace warpsim::sass {
 struct SassLaunch {
   Dim3 grid, block, cluster{1, 1, 1};
   bool explicit_cluster = false;     // launched with clusters (%is_explicit_cluster)
-  std::vector<uint8_t> params;       // the parameter buffer (the PTX's layout, which is the ABI's)
+  std::vector<uint8_t> params;       // the parameter buffer, in the PTX's layout
+  // Each parameter's (offset, bytes) in `params`, in order: the listing places them itself.
+  std::vector<std::pair<uint64_t, uint64_t>> param_fields;
   uint32_t compute_capability = 90;  // x10
   uint64_t static_shared_bytes = 0;  // the kernel's own shared variables (from its PTX)
   // Constant bank 3, the module's __constant__ variables as the launch sets them (the listing's

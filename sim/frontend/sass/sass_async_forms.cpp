@@ -1,6 +1,6 @@
 // Hopper's asynchronous units as SASS drives them: the transaction barriers (SYNCS on an
-// mbarrier's 64-bit word, ARRIVES for cp.async copies), bulk copies (UBLKCP) with their store
-// groups (UTMACMDFLUSH), stores and reductions into a CTA of the cluster (STAS, REDAS), the
+// mbarrier's 64-bit word, ARRIVES for cp.async copies), bulk and tensor copies (UBLKCP, UTMALDG,
+// UTMASTG) with their store groups (UTMACMDFLUSH), stores and reductions into a CTA of the cluster (STAS, REDAS), the
 // cluster's barrier (UCGABAR), and ELECT, which picks the lane that
 // issues them. Each is lowered to the
 // PTX instruction with the same meaning (mbarrier, cp.async.bulk, elect.sync), marked
@@ -17,6 +17,8 @@
 //                                               completes when the thread's copies have landed
 //   SYNCS.PHASECHK.TRANS64[.TRYWAIT] P, [a], R mbarrier.test_wait/try_wait.parity (parity in bit 31)
 #include <map>
+#include <string>
+#include <vector>
 
 #include "frontend/sass/sass_lowering.h"
 
@@ -42,6 +44,24 @@ bool SassLowering::lower_async(EmuInst& e) {
       return sink;
     }
     return result(i, 2);
+  };
+  // [URn] (printed with URn as the address's uniform part): the register alone, no offset.
+  auto single = [&](size_t i) {
+    const SassOperand& o = op(i);
+    if (o.kind != SassOperand::Kind::kAddress || o.reg.valid() || !o.uniform.valid() || o.uniform.zero() || o.value != 0) {
+      fail("operand " + std::to_string(i + 1) + " of " + opcode() + " must be [URn]");
+    }
+    return o.uniform;
+  };
+  auto at = [&](SassReg r, bool pair) {
+    EmuOperand a;
+    a.kind = EmuOperand::Kind::kAddr;
+    a.sass_address = true;
+    a.uniform = reg_id(r);
+    if (pair) a.uniform_hi = reg_id(SassReg{r.file, r.index + 1});
+    a.address32 = !pair;
+    a.cluster_window = true;
+    return a;
   };
   if (b == "SYNCS") {
     if (operand_count() != 3) fail(opcode() + " takes 3 operands");
@@ -88,24 +108,6 @@ bool SassLowering::lower_async(EmuInst& e) {
     const bool to_shared = has("S") && mods().size() == 2 && mods()[0] == "S";
     const bool to_global = mods().size() == 2 && mods()[0] == "G" && mods()[1] == "S";
     if (!to_shared && !to_global) fail(opcode() + ": only UBLKCP.S.G and UBLKCP.G.S are supported by the SASS emulator");
-    // [URn] (printed with URn as the address's uniform part): the register alone, no offset.
-    auto single = [&](size_t i) {
-      const SassOperand& o = op(i);
-      if (o.kind != SassOperand::Kind::kAddress || o.reg.valid() || !o.uniform.valid() || o.uniform.zero() || o.value != 0) {
-        fail("operand " + std::to_string(i + 1) + " of " + opcode() + " must be [URn]");
-      }
-      return o.uniform;
-    };
-    auto at = [&](SassReg r, bool pair) {
-      EmuOperand a;
-      a.kind = EmuOperand::Kind::kAddr;
-      a.sass_address = true;
-      a.uniform = reg_id(r);
-      if (pair) a.uniform_hi = reg_id(SassReg{r.file, r.index + 1});
-      a.address32 = !pair;
-      a.cluster_window = true;
-      return a;
-    };
     if (to_shared) {
       const SassReg d = single(0);
       as_ptx(e, "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes",
@@ -154,6 +156,40 @@ bool SassLowering::lower_async(EmuInst& e) {
       as_ptx(e, "red.async.relaxed.cluster.shared::cluster." + prefix + what + "." + type,
              {data, type.ends_with("64") ? source(1, Slot::kPair) : source(1), bar});
     }
+    return true;
+  }
+  if (b == "UTMALDG" || b == "UTMASTG") {
+    // UTMALDG.nD [URb], [URm]: a box of the tensor whose map is at URm:URm+1 (a generic address,
+    // the parameter's own for a __grid_constant__ map) into shared memory at URb, completing on
+    // the mbarrier at URb+1, at the coordinates in URb+2 on; .MULTICAST adds a register whose
+    // bits 16-31 are the CTAs to fill. UTMASTG.nD [URb], [URm]: the box at shared URb to the
+    // tensor, the coordinates in URb+1 on, in the warp's bulk group.
+    const bool load = b == "UTMALDG", multicast = has("MULTICAST");
+    uint32_t rank = 0;
+    for (uint32_t r = 1; r <= 5; ++r)
+      if (has((std::to_string(r) + "D").c_str())) rank = r;
+    if (rank == 0 || mods().size() != (multicast ? 2u : 1u) || (multicast && !load)) {
+      fail(opcode() + ": only UTMALDG.nD[.MULTICAST] and UTMASTG.nD (tile mode) are supported by the SASS emulator");
+    }
+    if (operand_count() != (multicast ? 3u : 2u)) fail(opcode() + " takes " + std::to_string(multicast ? 3 : 2) + " operands");
+    const SassReg box = single(0);
+    EmuOperand tensor = at(single(1), true);
+    const uint32_t first = load ? 2 : 1;
+    for (uint32_t k = 0; k < rank; ++k) {
+      tensor.regs.push_back(reg_id(SassReg{box.file, box.index + first + k}));
+      tensor.immediates.push_back(0);
+    }
+    const std::string dims = std::to_string(rank) + "d";
+    if (load) {
+      std::vector<EmuOperand> operands = {at(box, false), tensor, at(SassReg{box.file, box.index + 1}, false)};
+      if (multicast) operands.push_back(source(2));
+      as_ptx(e, "cp.async.bulk.tensor." + dims + ".shared::cluster.global.tile.mbarrier::complete_tx::bytes" + (multicast ? ".multicast::cluster" : ""),
+             std::move(operands));
+    } else {
+      as_ptx(e, "cp.async.bulk.tensor." + dims + ".global.shared::cta.tile.bulk_group", {tensor, at(box, false)});
+    }
+    e.sass_async = true;
+    e.once_per_warp = true;
     return true;
   }
   if (b == "UCGABAR_ARV" || b == "UCGABAR_WAIT") {  // the cluster's barrier, once per warp as the PTX's is

@@ -239,6 +239,9 @@ class Reader {
       SassFunction* f = named(info_function_);
       f->param_offset = static_cast<uint32_t>(value(4));
       f->param_bytes = static_cast<uint32_t>(value(5));
+    } else if (attribute_ == "EIATTR_KPARAM_INFO" && !info_function_.empty()) {
+      // [3] an index, [4] the ordinal, [5] the offset, then its size and flags.
+      named(info_function_)->param_places[static_cast<uint32_t>(value(4))] = static_cast<uint32_t>(value(5));
     } else if (attribute_ == "EIATTR_REGCOUNT" || attribute_ == "EIATTR_FRAME_SIZE") {
       const std::string fn = indexed_name(3);
       if (!fn.empty()) {
@@ -308,6 +311,7 @@ class Reader {
         if (attrs.param_bytes) f.param_offset = attrs.param_offset, f.param_bytes = attrs.param_bytes;
         if (attrs.registers) f.registers = attrs.registers;
         if (attrs.frame_bytes) f.frame_bytes = attrs.frame_bytes;
+        if (!attrs.param_places.empty()) f.param_places = attrs.param_places;
       }
     }
   }

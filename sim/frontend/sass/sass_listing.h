@@ -33,6 +33,10 @@ struct SassFunction {
   std::map<std::string, uint32_t> labels;  // ".L_x_3" and subroutine names -> address
   uint32_t param_offset = 0;               // EIATTR_PARAM_CBANK: where parameters start in bank 0
   uint32_t param_bytes = 0;
+  // EIATTR_KPARAM_INFO: each parameter's place (from param_offset) by its ordinal. ptxas aligns
+  // each to its .align within the bank, not within the parameters (a 128-byte-aligned
+  // CUtensorMap passed by value starts at 0x70 when they begin at 0x210).
+  std::map<uint32_t, uint32_t> param_places;
   uint32_t registers = 0;                  // EIATTR_REGCOUNT
   uint32_t frame_bytes = 0;                // EIATTR_FRAME_SIZE: the stack frame per thread
   uint32_t line = 0;                       // the section header's line in the listing

@@ -27,6 +27,7 @@ class SassLowering {
   bool lower_warp(ptx::EmuInst& e);        // sass_warp_forms.cpp: shuffles, votes, barriers, MMAs
   bool lower_flow(ptx::EmuInst& e);        // sass_flow_forms.cpp
   bool lower_async(ptx::EmuInst& e);       // sass_async_forms.cpp: mbarriers, bulk copies, ELECT
+  bool lower_warpgroup(ptx::EmuInst& e);   // sass_warpgroup_forms.cpp: HGMMA, WARPGROUP
 
   // The instruction being lowered.
   const SassInstruction& inst() const { return *in_; }

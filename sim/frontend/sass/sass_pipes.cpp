@@ -45,7 +45,6 @@ constexpr std::array kTable{
     Entry{"BFE", Pipe::kAlu}, Entry{"BFI", Pipe::kAlu}, Entry{"FSETP", Pipe::kAlu}, Entry{"FSET", Pipe::kAlu},
     Entry{"FMNMX", Pipe::kAlu}, Entry{"FSEL", Pipe::kAlu}, Entry{"F2FP", Pipe::kAlu},
     Entry{"CS2R", Pipe::kAlu}, Entry{"I2FP", Pipe::kAlu}, Entry{"VOTE", Pipe::kAlu},
-    Entry{"POPC", Pipe::kAlu}, Entry{"FLO", Pipe::kAlu}, Entry{"BREV", Pipe::kAlu},
     // [NCU] fp16
     Entry{"HFMA2", Pipe::kFp16}, Entry{"HADD2", Pipe::kFp16}, Entry{"HMUL2", Pipe::kFp16}, Entry{"HSETP2", Pipe::kFp16},
     Entry{"HSET2", Pipe::kFp16}, Entry{"HMNMX2", Pipe::kFp16},
@@ -55,6 +54,10 @@ constexpr std::array kTable{
     // [NCU] xu
     Entry{"MUFU", Pipe::kXu}, Entry{"F2F", Pipe::kXu}, Entry{"F2I", Pipe::kXu}, Entry{"I2F", Pipe::kXu},
     Entry{"FRND", Pipe::kXu}, Entry{"F2IP", Pipe::kXu},
+    // [H200] FLO, BREV and POPC count on the XU: scan_lookback's only XU-capable opcodes are its
+    // BREV and FLO (1,316 on the XU, none elsewhere of that kind), grid_stencil's its FLO and
+    // POPC (144).
+    Entry{"FLO", Pipe::kXu}, Entry{"BREV", Pipe::kXu}, Entry{"POPC", Pipe::kXu},
     // [H200] FCHK (the range check before a division): softmax's 512 count on the XU.
     Entry{"FCHK", Pipe::kXu},
     // [NCU] lsu
