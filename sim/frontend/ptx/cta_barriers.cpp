@@ -31,11 +31,15 @@ void CtaEmulator::barrier_op(WarpState& w, const EmuInst& in, uint32_t exec, Rec
     });
     return v;
   };
-  const uint64_t id = uniform(ops.at(a_at), "barriers");
+  uint64_t id = uniform(ops.at(a_at), "barriers");
+  // SASS's BAR.SYNC Rn, Rn: one word, the thread count in bits 16 on (0: the whole CTA) and the
+  // barrier in bits 0-3.
+  const uint64_t word_threads = in.barrier_word ? id >> 16 : 0;
+  if (in.barrier_word) id &= 0xf;
   if (id > 15) fault(in, w, lane, "barrier " + std::to_string(id) + ": the PTX ISA names a CTA's barriers 0 to 15");
   uint32_t expected = 0;  // every warp that has not exited
-  if (given >= 2) {
-    const uint64_t threads = uniform(ops.at(a_at + 1), "thread counts");
+  if (in.barrier_word ? word_threads != 0 : given >= 2) {
+    const uint64_t threads = in.barrier_word ? word_threads : uniform(ops.at(a_at + 1), "thread counts");
     if (threads == 0 || threads % 32 != 0) {
       fault(in, w, lane, "barrier thread count " + std::to_string(threads) + ": the PTX ISA requires a non-zero multiple of the warp size (32)");
     }

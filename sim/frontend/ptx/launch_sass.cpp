@@ -50,6 +50,7 @@ void PtxWorkload::use_sass(Launch& l, MapReader& r) {
   launch.block = l.block;
   launch.cluster = l.context.cluster;
   launch.explicit_cluster = l.context.explicit_cluster;
+  launch.grid_workspace = l.context.grid_workspace;
   launch.params = l.context.params;
   for (const Variable& v : l.program.param_vars) launch.param_fields.emplace_back(l.program.params.at(v.name), v.size_bytes());
   launch.compute_capability = compute_capability_;

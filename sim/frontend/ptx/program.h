@@ -206,6 +206,8 @@ struct EmuInst {
   // which acts once for the warp whichever lanes are active.
   bool sass_async = false;
   bool once_per_warp = false;
+  // BAR.SYNC Rn, Rn: the barrier and its thread count in one register (cta_barriers.cpp).
+  bool barrier_word = false;
 
   // The text, for lowering and messages.
   std::string opcode;

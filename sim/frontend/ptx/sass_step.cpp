@@ -9,6 +9,7 @@
 #include <bit>
 
 #include "common/error.h"
+#include "common/format.h"
 #include "frontend/ptx/cta_emulator.h"
 #include "frontend/ptx/turn_taking.h"
 
@@ -102,9 +103,16 @@ bool CtaEmulator::step_sass(WarpState& w, Record& out) {
     group = mask;
   }
   if (pc == end) {
+    std::string groups;
+    for (uint32_t k = 0; k < n; ++k) {
+      const auto at = static_cast<uint32_t>(order[k] >> 32);
+      groups += (k ? ", " : "") + std::string("lanes ") + hex(lanes_at(order[k])) + " at line " + std::to_string(insts[std::min(at, end - 1)].line) +
+                (static_cast<uint32_t>(order[k]) == kParkedTag ? " (issued its BSYNC)" : "");
+    }
     throw InputError(SourceLocation{launch_.file, insts[order[0] >> 32].line, 1},
                      "warp " + std::to_string(w.index) + " of CTA " + id_.str() +
-                         " cannot go on: each group of its lanes waits at a convergence barrier (BSYNC, WARPSYNC or BAR) for lanes that wait elsewhere");
+                         " cannot go on: each group of its lanes waits at a convergence barrier (BSYNC, WARPSYNC or BAR) for lanes that wait elsewhere (" +
+                         groups + ")");
   }
   w.turn = pc;
   if (w.following == ~0u) w.following = group;
@@ -129,8 +137,12 @@ bool CtaEmulator::step_sass(WarpState& w, Record& out) {
     return true;
   }
   out.inst.active_mask = group;
-  auto set_barrier = [&](uint32_t mask) {
-    for (uint32_t l = 0; l < 32; ++l) w.regs.set(in.operands[0].reg, l, mask);
+  // Each lane keeps its own copy of a convergence barrier register: a BSSY sets it for the
+  // group that runs it, and lanes that leave a barrier (BREAK, or released by a BSYNC that did
+  // not wait for spinning lanes) leave every lane's copy, so that a lane still in the region
+  // does not wait for them, and a new region they open does not change its copy.
+  auto leave_barrier = [&](uint32_t lanes) {
+    for (uint32_t l = 0; l < 32; ++l) w.regs.set(in.operands[0].reg, l, w.regs.get(in.operands[0].reg, l) & ~uint64_t{lanes});
   };
   const auto lane = static_cast<uint32_t>(std::countr_zero(group));
   // BRA P, target: only the lanes whose P holds (besides the guard) go.
@@ -166,7 +178,7 @@ bool CtaEmulator::step_sass(WarpState& w, Record& out) {
       break;
     }
     case SassFlow::kBssy:
-      set_barrier(group);
+      for_lanes(group, [&](uint32_t l) { w.regs.set(in.operands[0].reg, l, group); });
       w.yielded &= ~group;
       advance(0, 0);
       break;
@@ -180,7 +192,7 @@ bool CtaEmulator::step_sass(WarpState& w, Record& out) {
       advance(0, 0);
       break;
     case SassFlow::kBreak:
-      set_barrier(static_cast<uint32_t>(w.regs.get(in.operands[0].reg, lane)) & ~exec);
+      leave_barrier(exec);
       advance(0, 0);
       break;
     case SassFlow::kBsync: {
@@ -198,6 +210,8 @@ bool CtaEmulator::step_sass(WarpState& w, Record& out) {
       });
       w.parked &= ~released;
       w.yielded &= ~released;
+      // Lanes the BSYNC did not wait for (spinning ones) meet the barrier later without these.
+      leave_barrier(released);
       break;
     }
     case SassFlow::kWarpsync:

@@ -71,6 +71,11 @@ void SassLowering::build_constant_image() {
   // 1, a CTA barrier when not) and %cluster_nctarank at 0x188.
   put32(0x140, launch_.explicit_cluster ? 1 : 0);
   put32(0x188, launch_.cluster.x * launch_.cluster.y * launch_.cluster.z);
+  // %envreg1 and %envreg2, the high and low words of a cooperative launch's grid-barrier
+  // workspace, at 0x40 + 4n on Hopper and 0x88 + 4n on Ampere (ptxas's SASS for grid_sync.cu
+  // reads c[0x0][0x44] and [0x48], or [0x8c] and [0x90], where its PTX reads them).
+  const uint32_t envregs = launch_.compute_capability >= 90 ? 0x40 : 0x88;
+  put32(envregs + 4, static_cast<uint32_t>(launch_.grid_workspace >> 32)), put32(envregs + 8, static_cast<uint32_t>(launch_.grid_workspace));
   // The generic address of the parameters (cvta.param's base, ptxas's SASS for tma_*.cu reads it
   // at 0x198): the emulator's parameter space starts at 0.
   put32(0x198, 0), put32(0x19c, 0);

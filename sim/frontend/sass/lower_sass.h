@@ -21,6 +21,7 @@ namespace warpsim::sass {
 struct SassLaunch {
   Dim3 grid, block, cluster{1, 1, 1};
   bool explicit_cluster = false;     // launched with clusters (%is_explicit_cluster)
+  uint64_t grid_workspace = 0;       // a cooperative launch's grid-barrier workspace (%envreg1:%envreg2)
   std::vector<uint8_t> params;       // the parameter buffer, in the PTX's layout
   // Each parameter's (offset, bytes) in `params`, in order: the listing places them itself.
   std::vector<std::pair<uint64_t, uint64_t>> param_fields;

@@ -80,6 +80,14 @@ bool SassLowering::lower_warp(EmuInst& e) {
       as_ptx(e, popc ? "bar.red.popc.u32" : has("AND") ? "bar.red.and.pred" : "bar.red.or.pred", std::move(ops));
       return true;
     }
+    // BAR.SYNC Rn, Rn: the barrier in bits 0-3 of Rn, the thread count in bits 16 on (ptxas's
+    // collective fallback for __syncthreads in grid_sync.cu builds it so, 0 for the whole CTA).
+    if (operand_count() == 2 && op(0).kind == SassOperand::Kind::kReg && op(1).kind == SassOperand::Kind::kReg &&
+        op(0).reg.file == op(1).reg.file && op(0).reg.index == op(1).reg.index && !has("ARV")) {
+      as_ptx(e, "bar.sync", {source(0)});
+      e.barrier_word = true;
+      return true;
+    }
     std::vector<EmuOperand> ops;
     for (size_t i = 0; i < operand_count(); ++i) ops.push_back(word(i));
     if (ops.empty()) fail(opcode() + " names no barrier");
@@ -228,6 +236,10 @@ bool SassLowering::lower_flow(EmuInst& e) {
   }
   if (b == "ENDCOLLECTIVE") {
     e.code = EmuOp::kNop;  // the collective's lanes ran together from its WARPSYNC.COLLECTIVE
+    return true;
+  }
+  if (b == "BPT" && has("TRAP")) {  // the PTX's trap (ptxas's own checks branch around it)
+    as_ptx(e, "trap", {});
     return true;
   }
   if (b == "EXIT" || b == "KILL") {

@@ -111,7 +111,7 @@ TEST(SassRun, CountsEachPipeAsTheH200Did) {
 TEST(SassRun, AgreesWithThePtxRunOnEveryShippedKernel) {
   namespace fs = std::filesystem;
   const std::set<std::string> ptx_only_h100 = {
-      "device_malloc", "device_printf", "libdevice_math", "fp8_convert_sm100a", "function_pointers", "grid_sync",
+      "device_malloc", "device_printf", "libdevice_math", "fp8_convert_sm100a", "function_pointers",
       "tcgen05_block_scaled", "tcgen05_gemm", "tcgen05_m64", "tcgen05_pair", "textures", "wide_atomics", "work_stealing"};
   std::vector<std::string> files;
   for (const auto& e : fs::directory_iterator(test::source_path("traces/kernels")))
@@ -181,13 +181,13 @@ TEST(SassRun, IsaChoicesAndTheirErrors) {
   EXPECT_EQ(nlohmann::json::parse(r.out)["isa"][0], "sass");
   // An instruction the emulator does not run: a located error under --isa sass, one note and
   // the PTX under auto.
-  const std::string trap = test::source_path("traces/kernels/grid_sync.launch.yaml");
-  r = test::run_cli({"run", "--arch", "h100", "--isa", "sass", trap, "-q"});
+  const std::string textures = test::source_path("traces/kernels/textures.launch.yaml");
+  r = test::run_cli({"run", "--arch", "h100", "--isa", "sass", textures, "-q"});
   EXPECT_EQ(r.exit_code, 3);
-  EXPECT_TRUE(std::regex_search(r.err, std::regex(R"(grid_sync\.sm_90a\.sass:[0-9]+:[0-9]+: the SASS emulator cannot run BPT\.TRAP)"))) << r.err;
-  r = test::run_cli({"run", "--arch", "h100", trap});
+  EXPECT_TRUE(std::regex_search(r.err, std::regex(R"(textures\.sm_90a\.sass:[0-9]+:[0-9]+: the SASS emulator cannot run )"))) << r.err;
+  r = test::run_cli({"run", "--arch", "h100", textures});
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_TRUE(std::regex_search(r.err, std::regex(R"(warpsim: note: [a-z_]+: running the PTX: .*grid_sync\.sm_90a\.sass:[0-9]+:[0-9]+: the SASS emulator cannot run BPT\.TRAP)"))) << r.err;
+  EXPECT_TRUE(std::regex_search(r.err, std::regex(R"(warpsim: note: [a-z_]+: running the PTX: .*textures\.sm_90a\.sass:[0-9]+:[0-9]+: the SASS emulator cannot run )"))) << r.err;
   EXPECT_NE(r.out.find("isa: ptx"), std::string::npos);
 }
 
