@@ -44,12 +44,20 @@ void CtaEmulator::atomic(WarpState& w, const EmuInst& in, uint32_t exec, Record&
     if (space == MemSpace::kSharedCluster) check_remote_shared(w, l, a, bytes, true, in);
     bool lane_changed = false;
     if (wide) {  // two 64-bit halves, low first, compared and replaced together
-      std::array<uint64_t, 2> old, v = {w.regs.get(value.regs[0], l), w.regs.get(value.regs[1], l)}, r = v;
+      // A .b128 register's two 64-bit halves, or (SASS) four 32-bit registers, lowest word first.
+      auto half = [&](const EmuOperand& o, uint32_t i) {
+        return o.regs.size() == 4 ? (w.regs.get(o.regs[2 * i], l) & 0xffffffffu) | w.regs.get(o.regs[2 * i + 1], l) << 32 : w.regs.get(o.regs[i], l);
+      };
+      std::array<uint64_t, 2> old, v = {half(value, 0), half(value, 1)}, r = v;
       std::memcpy(old.data(), p, 16);
-      if (op == "cas") r = old == v ? std::array<uint64_t, 2>{w.regs.get(ops.at(3).regs[0], l), w.regs.get(ops[3].regs[1], l)} : old;
+      if (op == "cas") r = old == v ? std::array<uint64_t, 2>{half(ops.at(3), 0), half(ops[3], 1)} : old;
       lane_changed = r != old;
       std::memcpy(p, r.data(), 16);
-      if (returns) write(w, ops[0].regs[0], l, old[0]), write(w, ops[0].regs[1], l, old[1]);
+      if (returns && ops[0].regs.size() == 4) {
+        for (uint32_t i = 0; i < 4; ++i) write(w, ops[0].regs[i], l, old[i / 2] >> (32 * (i % 2)) & 0xffffffffu);
+      } else if (returns) {
+        write(w, ops[0].regs[0], l, old[0]), write(w, ops[0].regs[1], l, old[1]);
+      }
     }
     for (uint32_t k = 0; k < elements && !wide; ++k) {
       uint8_t* q = p + k * size;

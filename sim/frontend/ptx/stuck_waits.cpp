@@ -75,14 +75,18 @@ void CtaEmulator::track_timed(WarpState& w, const EmuInst& in) {
         if (r >= 0 && r < registers) f(r);
   };
   bool timed = reads_clock(in) || (in.guard >= 0 && w.timed[w.regs.slot(in.guard) >> 1] != 0);
+  // The results: a SASS instruction's first sass_results operands (IADD3's carry predicate
+  // among them), a PTX one's first operand.
   const bool writes = in.op.writes_destination && !in.operands.empty() && in.operands[0].kind != EmuOperand::Kind::kAddr;
-  for (size_t i = writes ? 1 : 0; i < in.operands.size(); ++i)
+  const size_t results = in.sass_results ? std::min<size_t>(in.sass_results, in.operands.size()) : writes ? 1 : 0;
+  for (size_t i = results; i < in.operands.size(); ++i)
     each_register(in.operands[i], [&](int32_t r) { timed = timed || w.timed[w.regs.slot(r) >> 1] != 0; });
-  if (!writes) return;
-  each_register(in.operands[0], [&](int32_t r) {
-    const uint32_t slot = w.regs.slot(r);
-    w.timed[slot >> 1] = timed ? static_cast<uint8_t>((slot & 1 ? 64 : 32) + 1) : 0;
-  });
+  for (size_t i = 0; i < results; ++i) {
+    each_register(in.operands[i], [&](int32_t r) {
+      const uint32_t slot = w.regs.slot(r);
+      w.timed[slot >> 1] = timed ? static_cast<uint8_t>((slot & 1 ? 64 : 32) + 1) : 0;
+    });
+  }
 }
 
 // Everything a warp's next steps depend on besides memory and the time: its registers (less the

@@ -94,21 +94,26 @@ bool SassLowering::lower_memory(EmuInst& e) {
       if (m == "64") type = "u64";
       if (m == "F32") type = "f32";
       if (m == "F64") type = "f64";
-      if (m == "128" || m == "F32x2" || m == "F32x4" || m == "F16x2" || m == "BF16x2") fail(opcode() + ": this atomic's width is not supported by the SASS emulator yet");
+      if (m == "128") type = "b128";
+      if (m == "F32x2" || m == "F32x4") type = m == "F32x2" ? "v2.f32" : "v4.f32";
+      if (m == "F16x2" || m == "BF16x2") fail(opcode() + ": this atomic's width is not supported by the SASS emulator yet");
     }
     if (what.empty()) fail(opcode() + ": unknown atomic operation");
     if (has("POPC") && what == "inc") what = "add";  // ATOMS.POPC.INC: one per active lane, as a warp's aggregated increment adds
     if ((what == "exch" || what == "cas") && type == "u32") type = "b32";
     if ((what == "exch" || what == "cas") && type == "u64") type = "b64";
     const std::string space = b == "ATOMS" ? "shared." : (b == "ATOMG" || b == "REDG") ? "global." : "";
-    const bool wide = type == "u64" || type == "b64" || type == "f64";
+    // Registers per value: a pair for 64 bits, four for 128 bits (CAS.128, EXCH.128) and for
+    // F32x4, two for F32x2.
+    const uint32_t words = type == "b128" || type == "v4.f32" ? 4 : type == "u64" || type == "b64" || type == "f64" || type == "v2.f32" ? 2 : 1;
+    const bool wide = words > 1;
     const Slot slot = wide ? Slot::kPair : Slot::kWord;
     std::vector<EmuOperand> operands;
     size_t i = 0;
     if (returns) {
       // ATOMG's first operand is a predicate (PT in every listing here), then the old value.
       if (operand_count() > 0 && op(0).kind == SassOperand::Kind::kReg && op(0).reg.file == RegFile::kP) ++i;
-      operands.push_back(wide ? result(i, 2) : result(i));
+      operands.push_back(wide ? result(i, words) : result(i));
       ++i;
     }
     operands.push_back(b == "ATOMS" ? address(i) : global_address(i));
@@ -116,9 +121,9 @@ bool SassLowering::lower_memory(EmuInst& e) {
     if (has("POPC")) {
       operands.push_back(immediate(1));
     } else {
-      operands.push_back(wide ? registers(op(i).reg, 2, false) : source(i, slot));
+      operands.push_back(wide ? registers(op(i).reg, words, false) : source(i, slot));
       ++i;
-      if (what == "cas") operands.push_back(wide ? registers(op(i).reg, 2, false) : source(i, slot)), ++i;
+      if (what == "cas") operands.push_back(wide ? registers(op(i).reg, words, false) : source(i, slot)), ++i;
     }
     if (i != operand_count()) fail(opcode() + " has " + std::to_string(operand_count()) + " operands, not the " + std::to_string(i) + " its form takes");
     const std::string scope = b == "ATOMS" ? "" : has("SYS") ? "sys." : "gpu.";

@@ -112,7 +112,7 @@ TEST(SassRun, AgreesWithThePtxRunOnEveryShippedKernel) {
   namespace fs = std::filesystem;
   const std::set<std::string> ptx_only_h100 = {
       "device_malloc", "device_printf", "libdevice_math", "fp8_convert_sm100a", "function_pointers",
-      "tcgen05_block_scaled", "tcgen05_gemm", "tcgen05_m64", "tcgen05_pair", "textures", "wide_atomics", "work_stealing"};
+      "tcgen05_block_scaled", "tcgen05_gemm", "tcgen05_m64", "tcgen05_pair", "textures", "work_stealing"};
   std::vector<std::string> files;
   for (const auto& e : fs::directory_iterator(test::source_path("traces/kernels")))
     if (e.path().string().ends_with(".launch.yaml")) files.push_back(e.path().string());
