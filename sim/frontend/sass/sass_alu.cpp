@@ -220,10 +220,10 @@ uint64_t shift_funnel(const SassAlu& a, uint64_t lo, uint64_t shift, uint64_t hi
 }
 
 void fsetp(const SassAlu& a, double x, double y, const uint64_t* src, uint64_t* result) {
+  const bool c = src[2] & 1;
   const bool unordered = std::isnan(x) || std::isnan(y);
   const int order = x < y ? -1 : x > y ? 1 : 0;
   const bool t = compare_result(a.cmp, order, unordered);
-  const bool c = src[2] & 1;
   result[0] = combine(a.boolop, t, c);
   result[1] = combine(a.boolop, !t, c);
 }
@@ -273,6 +273,7 @@ void evaluate(const SassAlu& a, const uint64_t* s, const uint8_t* m, int n, uint
       const uint64_t c = int_source64(s[2], m[2]);
       if (a.op == SassOp::kImadWide) {
         r[0] = product + c;
+        r[1] = r[0] < c;  // the carry out of bit 63 (unsigned)
         return;
       }
       // Bits 32-63 of the sum: a carry out of bit 63 does not reach them, so the 64-bit sum

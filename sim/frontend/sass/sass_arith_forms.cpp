@@ -111,6 +111,13 @@ bool SassLowering::lower_arithmetic(EmuInst& e) {
       alu(SassOp::kImadHi);
       flag("U32", kFlagUnsigned);
       res(0), src(1), src(2), src(3, Slot::kPair);
+    } else if (has("WIDE") && operand_count() == 5 && is_predicate(op(1))) {
+      // IMAD.WIDE.U32 Rd, P, a, b, c: also the carry out of the 64-bit sum (which IMAD.X adds
+      // into the bits above; libdevice's 64 x 64-bit products).
+      if (!has("U32")) fail(opcode() + " with a carry out: only the unsigned form is supported by the SASS emulator");
+      alu(SassOp::kImadWide);
+      flag("U32", kFlagUnsigned);
+      res(0, 2), res(1), src(2), src(3), src(4, Slot::kPair);
     } else if (has("WIDE")) {
       expect(4);
       alu(SassOp::kImadWide);

@@ -53,6 +53,11 @@ TEST(SassAlu, MultipliesWideAndHigh) {
     const uint32_t a = static_cast<uint32_t>(rng()), b = static_cast<uint32_t>(rng());
     const uint64_t c = rng();
     EXPECT_EQ(eval(op(SassOp::kImadWide, kFlagUnsigned), {a, b, c}).r[0], uint64_t{a} * b + c);
+    // The carry out of the 64-bit sum, bit 64 of the exact 128-bit a * b + c.
+    const uint64_t product = uint64_t{a} * b;
+    const uint64_t low_carry = ((product & 0xffffffff) + (c & 0xffffffff)) >> 32;
+    const uint64_t carry = (low_carry + (product >> 32) + (c >> 32)) >> 32;
+    EXPECT_EQ(eval(op(SassOp::kImadWide, kFlagUnsigned), {a, b, c}).r[1], carry);
     EXPECT_EQ(eval(op(SassOp::kImadWide), {a, b, c}).r[0],
               static_cast<uint64_t>(int64_t{static_cast<int32_t>(a)} * static_cast<int32_t>(b)) + c);
     // The high word of the 96-bit a * b + c, from 32-bit pieces.
