@@ -230,6 +230,7 @@ class CtaEmulator : public CtaWork {
   uint32_t sass_group_waits(const WarpState& w, const EmuInst& in, uint32_t group) const;
   // The lanes of the BSYNC `in`'s barrier that are neither in `group` nor parked at it.
   uint32_t sass_bsync_missing(const WarpState& w, const EmuInst& in, uint32_t group) const;
+  static uint32_t parked_at(const WarpState& w, uint32_t pc);  // the lanes that issued the BSYNC at pc and wait there
   // sass_execute.cpp: SASS's arithmetic and VOTE, and the addresses it writes.
   void sass_alu(WarpState& w, const EmuInst& in, uint32_t exec);
   void sass_vote(WarpState& w, const EmuInst& in, uint32_t exec);

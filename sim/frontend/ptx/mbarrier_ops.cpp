@@ -115,14 +115,12 @@ void CtaEmulator::mbarrier_op(WarpState& w, const EmuInst& in, uint32_t exec, Re
     if (!remote) check_shared(w, l, a, 8, true, true, in);  // an atomic update: never a race
     if (kind == MbarrierOp::kInit) {
       memory_at(MemSpace::kShared, a, 8, w, l, in);
-      auto count = static_cast<uint32_t>(read(w, ops.at(1), l));
-      if (in.sass_async) {  // SYNCS.EXCH.64 of the word a fresh barrier holds
-        const uint64_t word = read(w, ops.at(1), l);
-        count = (1u << 20) - static_cast<uint32_t>(word >> 1 & 0xfffff);
-        if (word != Mbarrier::hardware_word(0, count, count)) {
-          fault(in, w, l, "SYNCS.EXCH.64 writes " + hex(word) + " to the mbarrier at shared " + hex(a) +
-                              ", not a fresh barrier's word ((2^20 - n) << 1 | (2^20 - n) << 43 for n arrivals), the only exchange the SASS emulator models");
-        }
+      const uint64_t value = read(w, ops.at(1), l);
+      // SYNCS.EXCH.64 writes the word a fresh barrier holds; mbarrier.init names the count.
+      const auto count = in.sass_async ? (1u << 20) - static_cast<uint32_t>(value >> 1 & 0xfffff) : static_cast<uint32_t>(value);
+      if (in.sass_async && value != Mbarrier::hardware_word(0, count, count)) {
+        fault(in, w, l, "SYNCS.EXCH.64 writes " + hex(value) + " to the mbarrier at shared " + hex(a) +
+                            ", not a fresh barrier's word ((2^20 - n) << 1 | (2^20 - n) << 43 for n arrivals), the only exchange the SASS emulator models");
       }
       if (count == 0 || count >= (1u << 20)) fault(in, w, l, "mbarrier.init with expected count " + std::to_string(count) + "; the PTX ISA allows 1 to 2^20 - 1");
       mbarriers_[a] = Mbarrier{count, count, 0, 0, {}, {}};

@@ -17,15 +17,17 @@ namespace warpsim::ptx {
 
 using sass::SassFlow;
 
+uint32_t CtaEmulator::parked_at(const WarpState& w, uint32_t pc) {
+  uint32_t lanes = 0;
+  for (uint32_t l = 0; l < 32; ++l)
+    if ((w.parked >> l & 1) && w.pcs[l] == pc) lanes |= 1u << l;
+  return lanes;
+}
+
 uint32_t CtaEmulator::sass_bsync_missing(const WarpState& w, const EmuInst& in, uint32_t group) const {
   const auto lane = static_cast<uint32_t>(std::countr_zero(group));
-  const auto pc = w.pcs[lane];
-  uint32_t parked_here = 0;
-  for_lanes(w.parked, [&](uint32_t l) {
-    if (w.pcs[l] == pc) parked_here |= 1u << l;
-  });
   const auto barrier = static_cast<uint32_t>(w.regs.get(in.operands[0].reg, lane));
-  return barrier & w.live & ~w.yielded & ~group & ~parked_here;  // exited and spinning lanes are not waited for
+  return barrier & w.live & ~w.yielded & ~group & ~parked_at(w, w.pcs[lane]);  // exited and spinning lanes are not waited for
 }
 
 uint32_t CtaEmulator::sass_group_waits(const WarpState& w, const EmuInst& in, uint32_t group) const {
@@ -88,9 +90,7 @@ bool CtaEmulator::step_sass(WarpState& w, Record& out) {
   // not merged with a group that reaches the same BSYNC later.
   for (uint32_t k = 0; k < n && pc == end; ++k) {
     const auto at = static_cast<uint32_t>(order[k] >> 32);
-    if (static_cast<uint32_t>(order[k]) == kParkedTag || at >= end || insts[at].flow != SassFlow::kBsync ||
-        insts[at].code != EmuOp::kSassFlow)
-      continue;
+    if (static_cast<uint32_t>(order[k]) == kParkedTag || insts[at].flow != SassFlow::kBsync) continue;
     pc = at;
     group = lanes_at(order[k]);
   }
@@ -200,10 +200,7 @@ bool CtaEmulator::step_sass(WarpState& w, Record& out) {
         w.parked |= group;
         break;
       }
-      uint32_t released = group;
-      for_lanes(w.parked, [&](uint32_t l) {
-        if (w.pcs[l] == pc) released |= 1u << l;
-      });
+      const uint32_t released = group | parked_at(w, pc);
       for_lanes(released, [&](uint32_t l) {
         w.tags[l] = 0;
         w.pcs[l] = pc + 1;

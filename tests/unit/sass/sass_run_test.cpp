@@ -29,38 +29,27 @@ uint64_t warp_instructions(const std::vector<std::string>& args) {
 // sm_90a, whose SASS for these kernels is the committed listing's, word for word): what the GPU
 // issued, against what warpsim's SASS run issues. The PTX ran 254,976 and 1,072,900.
 TEST(SassRun, IssuesTheInstructionsTheH200Counted) {
-  EXPECT_EQ(warp_instructions({"run", "--arch", "h200", "--isa", "sass", "--functional", test::source_path("traces/kernels/reduce_sum.launch.yaml")}),
-            266240u);
-  EXPECT_EQ(warp_instructions({"run", "--arch", "h200", "--isa", "sass", "--functional",
-                               test::source_path("tools/validation/launch/diverge_1paths.launch.yaml")}),
-            1653696u);
-  EXPECT_EQ(warp_instructions({"run", "--arch", "h200", "--isa", "sass", "--functional",
-                               test::source_path("tools/validation/launch/shared_no_conflict.launch.yaml")}),
-            2720256u);
+  auto issued = [](const std::string& launch) {
+    return warp_instructions({"run", "--arch", "h200", "--isa", "sass", "--functional", test::source_path(launch)});
+  };
+  EXPECT_EQ(issued("traces/kernels/reduce_sum.launch.yaml"), 266240u);
+  EXPECT_EQ(issued("tools/validation/launch/diverge_1paths.launch.yaml"), 1653696u);
+  EXPECT_EQ(issued("tools/validation/launch/shared_no_conflict.launch.yaml"), 2720256u);
   // Divergent regions: each group that reaches a BSYNC issues it, so the region of diverge_paths
   // that splits each warp in two issues its BSYNC twice, and lane_trips' loop, which the lanes
-  // leave in 16 groups, issues its BSYNC 16 times (one BSYNC per region: 1,797,310 and 436,128).
-  EXPECT_EQ(warp_instructions({"run", "--arch", "h200", "--isa", "sass", "--functional",
-                               test::source_path("tools/validation/launch/diverge_2paths.launch.yaml")}),
-            1814208u);
-  EXPECT_EQ(warp_instructions({"run", "--arch", "h200", "--isa", "sass", "--functional",
-                               test::source_path("tools/validation/launch/lane_trips.launch.yaml")}),
-            453024u);
+  // leave in 16 groups, issues its BSYNC 16 times (one BSYNC per region: 1,797,312 and 436,128).
+  EXPECT_EQ(issued("tools/validation/launch/diverge_2paths.launch.yaml"), 1814208u);
+  EXPECT_EQ(issued("tools/validation/launch/lane_trips.launch.yaml"), 453024u);
   // Transaction barriers and bulk copies (SYNCS, UBLKCP), issued as the GPU counted them.
-  EXPECT_EQ(warp_instructions({"run", "--arch", "h200", "--isa", "sass", "--functional", test::source_path("traces/kernels/bulk_copy.launch.yaml")}),
-            19360u);
-  EXPECT_EQ(warp_instructions({"run", "--arch", "h200", "--isa", "sass", "--functional", test::source_path("traces/kernels/bulk_store.launch.yaml")}),
-            888u);
+  EXPECT_EQ(issued("traces/kernels/bulk_copy.launch.yaml"), 19360u);
+  EXPECT_EQ(issued("traces/kernels/bulk_store.launch.yaml"), 888u);
   // Clusters: the cluster barrier (UCGABAR), distributed shared memory by CTA rank, and stores
   // that complete on another CTA's mbarrier (STAS).
-  EXPECT_EQ(warp_instructions({"run", "--arch", "h200", "--isa", "sass", "--functional", test::source_path("traces/kernels/cluster_exchange.launch.yaml")}),
-            4288u);
-  EXPECT_EQ(warp_instructions({"run", "--arch", "h200", "--isa", "sass", "--functional", test::source_path("traces/kernels/async_store_ring.launch.yaml")}),
-            3104u);
+  EXPECT_EQ(issued("traces/kernels/cluster_exchange.launch.yaml"), 4288u);
+  EXPECT_EQ(issued("traces/kernels/async_store_ring.launch.yaml"), 3104u);
   // Tensor copies with multicast into a cluster (UTMALDG.2D.MULTICAST), the map a
   // __grid_constant__ parameter placed where the listing says (EIATTR_KPARAM_INFO).
-  EXPECT_EQ(warp_instructions({"run", "--arch", "h200", "--isa", "sass", "--functional", test::source_path("traces/kernels/tma_multicast.launch.yaml")}),
-            14512u);
+  EXPECT_EQ(issued("traces/kernels/tma_multicast.launch.yaml"), 14512u);
 }
 
 // Where ptxas's SASS computes something else than the PTX ISA says, the SASS run computes what
