@@ -19,11 +19,12 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 # Keeps the sections warpsim reads: the code, its per-kernel attributes (.nv.info.*: parameter
-# bank and sizes), the module's __constant__ bank (.nv.constant3), the addresses of its __device__
+# bank and sizes), each kernel's own constants (.nv.constant2.<kernel>: ptxas's literal pool on
+# sm_80), the module's __constant__ bank (.nv.constant3), the addresses of its __device__
 # variables and functions (.nv.constant4) and the symbol list.
 keep_sections() {
   awk '
-    /^\/\/-+ [^ ]+ +-+$/ { name = $2; keep = (name ~ /^\.text\./ || name ~ /^\.nv\.info/ || name ~ /^\.nv\.constant[34]/ || name ~ /^\.nv\.shared/ || name == "SYMBOLS") }
+    /^\/\/-+ [^ ]+ +-+$/ { name = $2; keep = (name ~ /^\.text\./ || name ~ /^\.nv\.info/ || name ~ /^\.nv\.constant[234]/ || name ~ /^\.nv\.shared/ || name == "SYMBOLS") }
     /^\/\/-+ SYMBOLS -+$/ { keep = 1 }
     NR <= 3 || keep { print }
   '

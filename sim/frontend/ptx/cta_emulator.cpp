@@ -517,6 +517,7 @@ void CtaEmulator::execute_op(WarpState& w, const EmuInst& in, uint32_t exec, Rec
     case EmuOp::kMalloc:
     case EmuOp::kFree:
     case EmuOp::kBadIndirectCall:
+    case EmuOp::kSassRuntimeCall:
       runtime_op(w, in, exec);
       return;
     default:

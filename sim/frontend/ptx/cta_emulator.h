@@ -23,6 +23,7 @@
 #include "frontend/kernel_source.h"
 #include "frontend/ptx/device_heap.h"
 #include "frontend/ptx/device_memory.h"
+#include "frontend/ptx/function_addresses.h"
 #include "frontend/ptx/grid_state.h"
 #include "frontend/ptx/mma_block_sum.h"
 #include "frontend/ptx/program.h"
@@ -314,6 +315,7 @@ class CtaEmulator : public CtaWork {
   [[gnu::cold]] void report_outside_membermask(const WarpState& w, const EmuInst& in, uint32_t lane, uint32_t mask) const;
   // isspacep, alloca and the stack, trap, and the CUDA runtime's vprintf and __assertfail (runtime_ops.cpp).
   void runtime_op(WarpState& w, const EmuInst& in, uint32_t exec);
+  uint64_t call_runtime(RuntimeFunction f, WarpState& w, const EmuInst& in, uint32_t lane, const std::array<uint64_t, 5>& args);
   // A byte at a generic address (global, or this lane's shared or local memory), for printf.
   uint8_t generic_byte(uint64_t address, const WarpState& w, uint32_t lane, const EmuInst& in);
   // texture_ops.cpp: tex, tld4, txq, suld, sust on the objects launch files make.

@@ -4,6 +4,20 @@
 
 namespace warpsim::ptx {
 
+RuntimeFunction runtime_function_named(const std::string& name) {
+  if (name == "vprintf") return RuntimeFunction::kVprintf;
+  if (name == "malloc") return RuntimeFunction::kMalloc;
+  if (name == "free") return RuntimeFunction::kFree;
+  if (name == "__assertfail") return RuntimeFunction::kAssertFail;
+  return RuntimeFunction::kNone;
+}
+
+RuntimeFunction runtime_function_at(uint64_t address) {
+  for (auto f : {RuntimeFunction::kVprintf, RuntimeFunction::kMalloc, RuntimeFunction::kFree, RuntimeFunction::kAssertFail})
+    if (address == runtime_function_address(f)) return f;
+  return RuntimeFunction::kNone;
+}
+
 std::optional<uint64_t> function_address(const Module& module, const std::string& name) {
   for (size_t k = 0; k < module.functions.size(); ++k) {
     const Function& f = module.functions[k];

@@ -14,6 +14,15 @@ namespace warpsim::ptx {
 
 inline constexpr uint64_t kFunctionAddressBase = uint64_t{1} << 44;
 
+// The CUDA runtime's device functions a kernel calls: by name from PTX, and from SASS through
+// the addresses the driver puts in constant bank 4 (CALL.ABS), which here are addresses of their
+// own, 2^40 bytes above the module's functions.
+enum class RuntimeFunction : uint8_t { kNone, kVprintf, kMalloc, kFree, kAssertFail };
+inline constexpr uint64_t kRuntimeFunctionBase = kFunctionAddressBase + (uint64_t{1} << 40);
+RuntimeFunction runtime_function_named(const std::string& name);  // kNone: not one of them
+inline uint64_t runtime_function_address(RuntimeFunction f) { return kRuntimeFunctionBase + 16 * static_cast<uint64_t>(f); }
+RuntimeFunction runtime_function_at(uint64_t address);  // kNone: no runtime function there
+
 // The address of the .func `name` of `module`, or nothing if the module has no such function.
 std::optional<uint64_t> function_address(const Module& module, const std::string& name);
 

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "common/error.h"
+#include "frontend/ptx/function_addresses.h"
 #include "frontend/ptx/launch.h"
 #include "frontend/sass/lower_sass.h"
 
@@ -56,6 +57,9 @@ void PtxWorkload::use_sass(Launch& l, MapReader& r) {
   launch.compute_capability = compute_capability_;
   launch.static_shared_bytes = l.program.static_shared_bytes;
   launch.addresses = global_addresses_;
+  for (const Function& f : module_.functions)
+    if (!f.is_declaration)
+      if (const auto address = function_address(module_, f.name)) launch.functions[f.name] = *address;
   // Bank 3: the listing's bytes, with each __constant__ variable's value as the PTX program
   // holds it (its initializer and the launch file's `constants:`).
   launch.constants = listing->constant_bank;

@@ -87,6 +87,7 @@ enum class EmuOp : uint8_t {
   kSass,       // SASS arithmetic (EmuInst::sass; sass_execute.cpp)
   kSassVote,   // SASS VOTE/VOTEU: a ballot and its any/all predicate
   kSassFlow,   // SASS control flow (EmuInst::flow; sass_step.cpp)
+  kSassRuntimeCall,  // SASS CALL.ABS into the CUDA runtime (runtime_ops.cpp)
 };
 
 // What a tcgen05 instruction does (EmuOp::kTcgen05).
@@ -244,6 +245,9 @@ struct Program {
   std::map<uint32_t, std::string> source_files;  // the module's .file index → path, for messages
   bool reads_envreg = false;  // reads %envreg1/2: cooperative groups' grid-wide sync (a cooperative launch)
   bool sass = false;          // lowered from SASS (frontend/sass/lower_sass.h): run by the convergence-barrier model
+  // SASS: where a call through a function pointer goes (CALL.REL.NOINC Rn): the function's
+  // address (function_addresses.h) and the instruction its subroutine starts at.
+  std::map<uint64_t, uint32_t> sass_call_targets;
 };
 
 // Splits a PTX-style mnemonic ("ld.global.v2.b32") into e.opcode, e.base, e.mods and e.types, as

@@ -237,6 +237,24 @@ bool CtaEmulator::step_sass(WarpState& w, Record& out) {
       advance(exec, in.operands[0].target);
       w.following = 0;
       break;
+    case SassFlow::kCallIndirect: {
+      const auto& targets = launch_.program->sass_call_targets;
+      for (uint32_t l = 0; l < 32; ++l) {
+        if (!(group >> l & 1)) continue;
+        if (!(exec >> l & 1)) {
+          w.pcs[l] = pc + 1;
+          continue;
+        }
+        const uint64_t address = read(w, in.operands[0], l);
+        const auto it = targets.find(address);
+        if (it == targets.end()) {
+          fault(in, w, l, "indirect call to " + hex(address) + ", which is not the address of a function of this module that the kernel's SASS has (on a GPU the launch fails)");
+        }
+        w.pcs[l] = it->second;
+      }
+      w.following = 0;
+      break;
+    }
     case SassFlow::kRet:
       for (uint32_t l = 0; l < 32; ++l) {
         if (!(group >> l & 1)) continue;

@@ -38,7 +38,7 @@ bool keeps_to_registers(const EmuInst& in) {
     case EmuOp::kCpAsync: case EmuOp::kCpAsyncCommit: case EmuOp::kCpAsyncWait: case EmuOp::kBulkCopy:
     case EmuOp::kWmmaLoad: case EmuOp::kWmmaStore: case EmuOp::kClusterArrive: case EmuOp::kClusterWait: case EmuOp::kWgmma:
     case EmuOp::kTcgen05: case EmuOp::kTrap: case EmuOp::kPrintf: case EmuOp::kAssertFail: case EmuOp::kMalloc: case EmuOp::kFree:
-    case EmuOp::kBadIndirectCall:
+    case EmuOp::kBadIndirectCall: case EmuOp::kSassRuntimeCall:
     case EmuOp::kAlloca: case EmuOp::kStackSave: case EmuOp::kStackRestore:
     case EmuOp::kTexture:  // reads global memory, or (sust) writes it
       return false;

@@ -7,6 +7,7 @@
 
 #include "common/error.h"
 #include "frontend/accelsim/sass_opcodes.h"
+#include "frontend/ptx/function_addresses.h"
 #include "frontend/ptx/inst_decode.h"
 #include "frontend/ptx/register_file.h"
 #include "frontend/sass/sass_lowering.h"
@@ -48,24 +49,32 @@ uint32_t SassLowering::constant_base(uint32_t bank) const {
   if (bank == 0) return 0;
   if (bank == 3) return kBankBytes;
   if (bank == 4) return 2 * kBankBytes;
-  fail("constant bank " + std::to_string(bank) + " is not one the emulator fills (bank 0: the launch and its parameters; bank 3: __constant__ data; bank 4: addresses)");
+  if (bank == 2 && listing_.kernel_constants.count(f_.name)) return 3 * kBankBytes;
+  fail("constant bank " + std::to_string(bank) + " is not one the emulator fills (bank 0: the launch and its parameters; bank 2: the kernel's own constants, " +
+       (bank == 2 ? "which the listing has none of for " + f_.name : std::string("when the listing has them")) + "; bank 3: __constant__ data; bank 4: addresses)");
 }
 
-// Bank 0 as the driver fills it for these kernels: blockDim at 0x0, gridDim at 0xc, the initial
-// stack pointer at 0x28 (each thread's local memory is its own, so any address above the deepest
+// Bank 0 as the driver fills it for these kernels: blockDim at 0x0, gridDim at 0xc, the local
+// window at 0x20, the initial stack pointer at 0x28 (each thread's local memory is its own, so any address above the deepest
 // frame works), the parameters where EIATTR_PARAM_CBANK puts them. The other words the listings
 // read (the global memory descriptor at 0x208 on sm_90, 0x118 on sm_80) the emulator ignores.
 void SassLowering::build_constant_image() {
   std::vector<uint8_t>& image = p_.constant_bank;
   uint32_t slots = 0;
   for (const auto& [offset, name] : listing_.address_slots) slots = std::max(slots, offset + 8);
-  image.assign(2 * kBankBytes + slots, 0);
+  const auto own = listing_.kernel_constants.find(f_.name);
+  image.assign(own == listing_.kernel_constants.end() ? 2 * kBankBytes + slots : 3 * kBankBytes + own->second.size(), 0);
+  if (own != listing_.kernel_constants.end()) std::copy(own->second.begin(), own->second.end(), image.begin() + 3 * kBankBytes);
   auto put32 = [&](uint32_t at, uint32_t v) { std::memcpy(&image[at], &v, 4); };
   const Dim3& b = launch_.block;
   const Dim3& g = launch_.grid;
   put32(0x0, b.x), put32(0x4, b.y), put32(0x8, b.z);
   put32(0xc, g.x), put32(0x10, g.y), put32(0x14, g.z);
   put32(0x28, 0x10000 + f_.frame_bytes);
+  // The generic address of local memory at 0x20 (low word) and 0x24: ptxas adds it to the stack
+  // pointer where a local address escapes as a generic pointer (printf's argument buffer, an
+  // object on the stack whose method is called through a pointer).
+  put32(0x20, static_cast<uint32_t>(ptx::kGenericLocalBase)), put32(0x24, static_cast<uint32_t>(ptx::kGenericLocalBase >> 32));
   // The cluster, where ptxas reads it from (its SASS for traces/kernels/cluster.cu and
   // async_store.cu): %is_explicit_cluster at 0x140 (barrier.cluster becomes UCGABAR when it is
   // 1, a CTA barrier when not) and %cluster_nctarank at 0x188.
@@ -105,10 +114,14 @@ void SassLowering::build_constant_image() {
   }
   if (launch_.constants.size() > kBankBytes) fail("__constant__ data beyond 64 KiB");
   std::copy(launch_.constants.begin(), launch_.constants.end(), image.begin() + kBankBytes);
+  // Bank 4: the addresses of __device__ variables, of the CUDA runtime's functions (a CALL.ABS
+  // through them runs the emulator's own) and of the module's functions.
   for (const auto& [offset, name] : listing_.address_slots) {
-    const auto it = launch_.addresses.find(name);
-    if (it == launch_.addresses.end()) continue;  // a function's: an indirect call through it is refused where it is made
-    std::memcpy(&image[2 * kBankBytes + offset], &it->second, 8);
+    uint64_t address = 0;
+    if (const auto it = launch_.addresses.find(name); it != launch_.addresses.end()) address = it->second;
+    else if (const ptx::RuntimeFunction r = ptx::runtime_function_named(name); r != ptx::RuntimeFunction::kNone) address = ptx::runtime_function_address(r);
+    else if (const auto fn = launch_.functions.find(name); fn != launch_.functions.end()) address = fn->second;
+    std::memcpy(&image[2 * kBankBytes + offset], &address, 8);
   }
 }
 
@@ -349,7 +362,7 @@ EmuInst SassLowering::lower(const SassInstruction& in) {
 // scoreboard tracks.
 void SassLowering::finish(EmuInst& e) {
   const bool own = e.code == EmuOp::kSass || e.code == EmuOp::kSassFlow || e.code == EmuOp::kSassVote || e.code == EmuOp::kNop ||
-                   e.code == EmuOp::kMembar;
+                   e.code == EmuOp::kMembar || e.code == EmuOp::kSassRuntimeCall;
   if (own) {
     const SassMapping m = map_sass_opcode(inst().opcode, 0, compute_capability());
     std::string error;
@@ -413,6 +426,11 @@ ptx::Program SassLowering::run() {
   p_.static_shared_bytes = reserved_shared_bytes(launch_.compute_capability) + launch_.static_shared_bytes;
   p_.dynamic_shared_offset = p_.static_shared_bytes;
   for (size_t i = 1; i < listing_.source_files.size(); ++i) p_.source_files[static_cast<uint32_t>(i)] = listing_.source_files[i];
+  const std::string clone = "$" + f_.name + "$";  // ptxas's name for its copy of a function in this kernel
+  for (const auto& [label, address] : f_.labels) {
+    const std::string name = label.rfind(clone, 0) == 0 ? label.substr(clone.size()) : label;
+    if (const auto it = launch_.functions.find(name); it != launch_.functions.end()) p_.sass_call_targets[it->second] = address / 16;
+  }
   return std::move(p_);
 }
 

@@ -32,6 +32,10 @@ struct SassLaunch {
   std::vector<uint8_t> constants;
   // Device addresses of the module's __device__ variables, for the slots of constant bank 4.
   std::map<std::string, uint64_t> addresses;
+  // The addresses of the module's device functions (ptx/function_addresses.h), which function
+  // pointers in memory hold: a call through one goes to the listing's subroutine of that name
+  // (ptxas copies each into the kernel's code as `$kernel$name`).
+  std::map<std::string, uint64_t> functions;
 };
 
 // Bytes at the bottom of a CTA's shared window that the driver keeps (ptxas adds them to every

@@ -90,11 +90,13 @@ bool SassLowering::lower_arithmetic(EmuInst& e) {
     res(0, has("32") ? 1 : 2);
     src(1);
   } else if (b == "LEPC") {
-    expect(2);
+    // LEPC Rd, label (sm_90) reads the label's address, LEPC Rd (sm_80) its own: the code
+    // addresses a call into the CUDA runtime returns to.
+    if (operand_count() != 1) expect(2);
     alu(SassOp::kMov);
     e.sass.flags |= kFlag64;
     res(0, 2);
-    out.push_back(immediate(uint64_t{target_of(1)} * 16));
+    out.push_back(immediate(uint64_t{operand_count() == 1 ? inst().address : target_of(1) * 16}));
   } else if (b == "B2R") {
     // B2R.RESULT Rd: BAR.RED.POPC's count; B2R.RESULT RZ, Pd: BAR.RED.AND/OR's predicate.
     alu(SassOp::kMov);

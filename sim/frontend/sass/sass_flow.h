@@ -25,6 +25,7 @@ enum class SassFlow : uint8_t {
   kYield,      // YIELD: the lanes may be passed over by a BSYNC while they spin
   kExit,       // EXIT: the guard's lanes finish
   kCall,       // CALL.REL.NOINC: go to the subroutine
+  kCallIndirect,  // CALL.REL.NOINC Rn: go to the subroutine of the function whose address Rn holds
   kRet,        // RET.REL.NODEC Rn: go to the address in Rn
 };
 

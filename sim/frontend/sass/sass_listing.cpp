@@ -60,7 +60,8 @@ class Reader {
       switch (kind_) {
         case Kind::kText: text_line(raw, s); break;
         case Kind::kInfo: info_line(s); break;
-        case Kind::kConstant: constant_line(s); break;
+        case Kind::kConstant: constant_line(s, listing_.constant_bank, true); break;
+        case Kind::kKernelConstants: constant_line(s, listing_.kernel_constants[kernel_constants_of_], false); break;
         case Kind::kAddresses: address_line(s); break;
         case Kind::kOther: break;
       }
@@ -72,7 +73,7 @@ class Reader {
   }
 
  private:
-  enum class Kind { kOther, kText, kInfo, kConstant, kAddresses };
+  enum class Kind { kOther, kText, kInfo, kConstant, kKernelConstants, kAddresses };
 
   [[noreturn]] void fail(uint32_t column, const std::string& message) const {
     throw InputError(SourceLocation{listing_.file, line_, column}, message);
@@ -102,6 +103,9 @@ class Reader {
       kind_ = Kind::kConstant;
     } else if (name == ".nv.constant4") {
       kind_ = Kind::kAddresses;
+    } else if (name.rfind(".nv.constant2.", 0) == 0) {
+      kind_ = Kind::kKernelConstants;
+      kernel_constants_of_ = name.substr(14);
     }
   }
 
@@ -176,7 +180,9 @@ class Reader {
     if (in.opcode.empty() || !std::isupper(static_cast<unsigned char>(in.opcode[0]))) fail(in.column, "expected an opcode, got '" + body + "'");
     if (sp != std::string::npos) in.operands = split_operands(body.substr(sp + 1));
     // RET.REL.NODEC R4 `(kernel): the function it returns within, which the emulator does not need.
-    if (in.opcode.rfind("RET", 0) == 0 && !in.operands.empty()) in.operands.back() = in.operands.back().substr(0, in.operands.back().find(" `"));
+    // CALL.REL.NOINC R6 `(kernel): likewise for a call through a register.
+    if ((in.opcode.rfind("RET", 0) == 0 || in.opcode.rfind("CALL", 0) == 0) && !in.operands.empty() && in.operands.back().rfind("`", 0) != 0)
+      in.operands.back() = in.operands.back().substr(0, in.operands.back().find(" `"));
     in.source_file = source_file_;
     in.source_line = source_line_;
     function().insts.push_back(std::move(in));
@@ -253,10 +259,12 @@ class Reader {
     values_.clear();
   }
 
-  // .nv.constant3: labels name variables at the offset that follows; data lines give their bytes.
-  void constant_line(const std::string& s) {
+  // .nv.constant3 (and a kernel's .nv.constant2, into `bank`): data lines give the bytes; in bank
+  // 3, labels name variables at the offset that follows.
+  void constant_line(const std::string& s, std::vector<uint8_t>& bank, bool symbols) {
     if (s.back() == ':' && s[0] != '.') {
-      listing_.constants[s.substr(0, s.size() - 1)] = ConstantSymbol{static_cast<uint32_t>(listing_.constant_bank.size()), 0};
+      if (!symbols) return;
+      listing_.constants[s.substr(0, s.size() - 1)] = ConstantSymbol{static_cast<uint32_t>(bank.size()), 0};
       symbol_order_.push_back(s.substr(0, s.size() - 1));
       return;
     }
@@ -266,7 +274,7 @@ class Reader {
       if (close == std::string::npos) fail(1, "malformed offset comment");
       const uint64_t offset = std::strtoull(s.c_str() + 2, nullptr, 16);
       if (offset > (1u << 16)) fail(1, "constant bank offset beyond 64 KiB");
-      if (listing_.constant_bank.size() < offset) listing_.constant_bank.resize(offset, 0);
+      if (bank.size() < offset) bank.resize(offset, 0);
       body = trim(s.substr(close + 2));
     }
     std::istringstream data(body);
@@ -275,14 +283,17 @@ class Reader {
     std::getline(data, rest);
     const int width = directive == ".byte" ? 1 : directive == ".short" ? 2 : directive == ".word" ? 4 : directive == ".dword" ? 8 : 0;
     if (directive == ".zero") {
-      listing_.constant_bank.resize(listing_.constant_bank.size() + std::strtoul(rest.c_str(), nullptr, 0), 0);
+      const uint64_t n = std::strtoull(rest.c_str(), nullptr, 0);
+      if (bank.size() + n > (1u << 16)) fail(1, "constant bank beyond 64 KiB");
+      bank.resize(bank.size() + n, 0);
       return;
     }
     if (width == 0) return;
     for (const std::string& item : split_operands(rest)) {
       const uint64_t v = std::strtoull(item.c_str(), nullptr, 0);  // a relocation (a symbol) reads as 0
-      for (int b = 0; b < width; ++b) listing_.constant_bank.push_back(static_cast<uint8_t>(v >> (8 * b)));
+      for (int b = 0; b < width; ++b) bank.push_back(static_cast<uint8_t>(v >> (8 * b)));
     }
+    if (bank.size() > (1u << 16)) fail(1, "constant bank beyond 64 KiB");
   }
 
   // .nv.constant4: `/*0008*/ .dword name`, a slot for name's address.
@@ -317,6 +328,7 @@ class Reader {
   }
 
   SassListing listing_;
+  std::string kernel_constants_of_;  // the kernel whose .nv.constant2 is being read
   uint32_t line_ = 0;
   Kind kind_ = Kind::kOther;
   bool in_function_ = false, pending_high_ = false;

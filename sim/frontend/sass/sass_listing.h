@@ -51,6 +51,9 @@ struct SassListing {
   std::vector<SassFunction> functions;
   std::vector<uint8_t> constant_bank;                 // .nv.constant3: the module's __constant__ data
   std::map<std::string, ConstantSymbol> constants;   // its variables
+  // .nv.constant2.<kernel>: constants ptxas keeps for one kernel (sm_80's 64-bit immediates and
+  // libdevice's coefficient tables), by kernel name.
+  std::map<std::string, std::vector<uint8_t>> kernel_constants;
   // .nv.constant4: 64-bit slots the driver fills with the addresses of the module's __device__
   // variables and functions, by offset.
   std::map<uint32_t, std::string> address_slots;

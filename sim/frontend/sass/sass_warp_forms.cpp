@@ -247,10 +247,21 @@ bool SassLowering::lower_flow(EmuInst& e) {
     return true;
   }
   if (b == "CALL") {
-    if (has("ABS")) fail("CALL.ABS (a call into the CUDA runtime, such as printf or malloc) is not supported by the SASS emulator yet");
     if (operand_count() != 1) fail("CALL takes a target");
-    flow(F::kCall);
-    e.operands = {label(0)};
+    const bool through_register = op(0).kind == SassOperand::Kind::kReg && op(0).reg.file == RegFile::kR;
+    if (has("ABS")) {
+      // A call into the CUDA runtime (printf, malloc, free, assert) at the address constant
+      // bank 4 gives: its arguments from R4 on, its result in R4 (R4:R5), ret (runtime_ops.cpp).
+      if (!through_register) fail("CALL.ABS takes the register pair holding the function's address");
+      e.code = EmuOp::kSassRuntimeCall;
+      e.operands = {registers(SassReg{RegFile::kR, 4}, 2, true), source(0, Slot::kPair), registers(SassReg{RegFile::kR, 4}, 10, false)};
+      e.sass_results = 1;
+      return true;
+    }
+    // CALL.REL.NOINC Rn: a call through a function pointer (its address as the module's
+    // function_addresses.h gives it), to the subroutine the listing has for that function.
+    flow(through_register ? F::kCallIndirect : F::kCall);
+    e.operands = {through_register ? source(0, Slot::kPair) : label(0)};
     return true;
   }
   if (b == "RET") {
