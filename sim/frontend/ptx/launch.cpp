@@ -491,7 +491,7 @@ CheckResult PtxWorkload::check() const {
         first.push_back("  " + ex.buffer + "[" + std::to_string(k) + "] = " + std::to_string(got) + ", expected " + std::to_string(want));
       }
     }
-    std::string tol = "rtol " + std::to_string(ex.rtol) + ", atol " + std::to_string(ex.atol) + "; largest |error| " + fmt("%.3g", worst);
+    std::string tol = "rtol " + fmt("%g", ex.rtol) + ", atol " + fmt("%g", ex.atol) + "; largest |error| " + fmt("%.3g", worst);
     result.lines.push_back(ex.buffer + ": " + (bad ? std::to_string(bad) + " of " + std::to_string(arg->count) + " elements differ" : std::to_string(arg->count) + " elements match") + " (" + tol + ")");
     result.lines.insert(result.lines.end(), first.begin(), first.end());
     if (bad) result.passed = false;

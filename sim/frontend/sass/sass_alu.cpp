@@ -97,6 +97,8 @@ bool compare_result(Cmp c, int order, bool unordered) {
     case Cmp::kGtu: return unordered || order > 0;
     case Cmp::kNeu: return unordered || order != 0;
     case Cmp::kGeu: return unordered || order >= 0;
+    case Cmp::kMin:
+    case Cmp::kMax: return false;  // fsetp's own
   }
   return false;
 }
@@ -221,6 +223,19 @@ uint64_t shift_funnel(const SassAlu& a, uint64_t lo, uint64_t shift, uint64_t hi
 
 void fsetp(const SassAlu& a, double x, double y, const uint64_t* src, uint64_t* result) {
   const bool c = src[2] & 1;
+  if (a.cmp == Cmp::kMin || a.cmp == Cmp::kMax) {
+    // DSETP.MIN/MAX P, Q, a, b: P whether the min (max) is a, Q whether it is a NaN (ptxas's
+    // SASS for fmin of doubles selects a's words where P holds, b's quieted where Q does): as
+    // PTX's min/max, a NaN loses to a number, and -0 is below +0.
+    const bool a_nan = std::isnan(x), b_nan = std::isnan(y);
+    const bool below = x < y || (x == y && std::signbit(x) && !std::signbit(y));
+    const bool above = x > y || (x == y && !std::signbit(x) && std::signbit(y));
+    const bool same = x == y && std::signbit(x) == std::signbit(y);
+    const bool takes_a = !a_nan && (b_nan || same || (a.cmp == Cmp::kMin ? below : above));
+    result[0] = combine(a.boolop, takes_a, c);
+    result[1] = combine(a.boolop, a_nan && b_nan, c);
+    return;
+  }
   const bool unordered = std::isnan(x) || std::isnan(y);
   const int order = x < y ? -1 : x > y ? 1 : 0;
   const bool t = compare_result(a.cmp, order, unordered);

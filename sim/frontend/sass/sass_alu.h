@@ -66,7 +66,8 @@ enum SourceMod : uint8_t {
 };
 
 // Comparisons of ISETP, FSETP, DSETP (SASS spells the unordered ones with a U).
-enum class Cmp : uint8_t { kF, kLt, kEq, kLe, kGt, kNe, kGe, kNum, kNan, kLtu, kEqu, kLeu, kGtu, kNeu, kGeu, kT };
+// kMin/kMax: DSETP.MIN/MAX, the predicates of a min or max (fsetp in sass_alu.cpp).
+enum class Cmp : uint8_t { kF, kLt, kEq, kLe, kGt, kNe, kGe, kNum, kNan, kLtu, kEqu, kLeu, kGtu, kNeu, kGeu, kT, kMin, kMax };
 enum class BoolOp : uint8_t { kAnd, kOr, kXor };
 
 struct SassAlu {

@@ -20,7 +20,8 @@ Cmp comparison(const std::string& m, bool& found) {
   static const std::map<std::string, Cmp> kCmp = {{"F", Cmp::kF},     {"LT", Cmp::kLt},   {"EQ", Cmp::kEq},   {"LE", Cmp::kLe},
                                                   {"GT", Cmp::kGt},   {"NE", Cmp::kNe},   {"GE", Cmp::kGe},   {"NUM", Cmp::kNum},
                                                   {"NAN", Cmp::kNan}, {"LTU", Cmp::kLtu}, {"EQU", Cmp::kEqu}, {"LEU", Cmp::kLeu},
-                                                  {"GTU", Cmp::kGtu}, {"NEU", Cmp::kNeu}, {"GEU", Cmp::kGeu}, {"T", Cmp::kT}};
+                                                  {"GTU", Cmp::kGtu}, {"NEU", Cmp::kNeu}, {"GEU", Cmp::kGeu}, {"T", Cmp::kT},
+                                                  {"MIN", Cmp::kMin}, {"MAX", Cmp::kMax}};
   const auto it = kCmp.find(m);
   found = it != kCmp.end();
   return found ? it->second : Cmp::kF;
@@ -197,7 +198,7 @@ bool SassLowering::lower_arithmetic(EmuInst& e) {
     flag("EX", kFlagEx);
     flag("FTZ", kFlagFtz);
     expect(has("EX") ? 6 : 5);
-    const Slot s = b == "DSETP" ? Slot::kPair : Slot::kWord;
+    const Slot s = b == "DSETP" ? Slot::kDoubleHigh : Slot::kWord;  // an f64 immediate is its high word
     res(0), res(1), src(2, s), src(3, s), src(4);
     if (has("EX")) src(5);
   } else if (b == "SEL" || b == "FSEL") {

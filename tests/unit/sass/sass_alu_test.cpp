@@ -197,6 +197,27 @@ TEST(SassAlu, FloatComparesKnowUnorderedOperands) {
   EXPECT_EQ(eval(a, {f2u(-3.0f), f2u(2.0f), 0}).r[0], 0u);  // and-ed with a false predicate
 }
 
+// DSETP.MIN/MAX P, Q, a, b: P whether a is the min (max), Q whether both are NaN; as PTX's
+// min/max, a NaN loses to a number and -0 is below +0.
+TEST(SassAlu, MinMaxPredicatesPickAsPtxMinMaxDoes) {
+  auto d = [](double v) { return std::bit_cast<uint64_t>(v); };
+  SassAlu a = op(SassOp::kDsetp);
+  a.cmp = Cmp::kMin;
+  EXPECT_EQ(eval(a, {d(1.0), d(2.0), 1}).r[0], 1u);
+  EXPECT_EQ(eval(a, {d(3.0), d(2.0), 1}).r[0], 0u);
+  EXPECT_EQ(eval(a, {d(NAN), d(2.0), 1}).r[0], 0u);
+  EXPECT_EQ(eval(a, {d(1.0), d(NAN), 1}).r[0], 1u);
+  EXPECT_EQ(eval(a, {d(-0.0), d(0.0), 1}).r[0], 1u);
+  EXPECT_EQ(eval(a, {d(0.0), d(-0.0), 1}).r[0], 0u);
+  EXPECT_EQ(eval(a, {d(1.0), d(NAN), 1}).r[1], 0u);
+  EXPECT_EQ(eval(a, {d(NAN), d(NAN), 1}).r[1], 1u);
+  a.cmp = Cmp::kMax;
+  EXPECT_EQ(eval(a, {d(3.0), d(2.0), 1}).r[0], 1u);
+  EXPECT_EQ(eval(a, {d(1.0), d(2.0), 1}).r[0], 0u);
+  EXPECT_EQ(eval(a, {d(0.0), d(-0.0), 1}).r[0], 1u);
+  EXPECT_EQ(eval(a, {d(NAN), d(2.0), 1}).r[0], 0u);
+}
+
 TEST(SassAlu, FloatArithmeticAndSelection) {
   EXPECT_EQ(eval(op(SassOp::kFfma), {f2u(1.5f), f2u(2.0f), f2u(0.25f)}).r[0], f2u(3.25f));
   EXPECT_EQ(eval(op(SassOp::kFadd), {f2u(1.0f), f2u(0.5f)}, {kModNeg, 0}).r[0], f2u(-0.5f));
