@@ -44,6 +44,11 @@ struct ControlBits {
            uint32_t{reuse} << 17;
   }
   static ControlBits unpack(uint32_t word) { return decode(uint64_t{word & ~kPresent} << 41); }
+  ControlBits with_wait(uint8_t barriers) const {
+    ControlBits b = *this;
+    b.wait_mask |= barriers;
+    return b;
+  }
 };
 
 }  // namespace warpsim::sass

@@ -125,7 +125,8 @@ void CtaEmulator::texture_op(WarpState& w, const EmuInst& in, uint32_t exec, Rec
   const uint32_t rank = in.has("3d") ? 3 : in.has("2d") || in.has("a2d") ? 2 : 1;
   const uint32_t first_coordinate = layered ? 1 : 0;  // a layered fetch's vector starts with the layer
   const bool float_coords = in.types.back() == "f32";
-  const bool float_result = in.types.at(in.types.size() - 2) == "f32";
+  // SASS names no result type: the texture's own (the object's read mode) is the one.
+  const bool declared_float = in.types.at(in.types.size() - 2) == "f32";
   const uint32_t component = gather ? static_cast<uint32_t>(std::string("rgba").find(in.mods.at(0)[0])) : 0;
   const EmuOperand& coords = ops.at(1);
   uint32_t timing_bytes = 0;
@@ -149,6 +150,7 @@ void CtaEmulator::texture_op(WarpState& w, const EmuInst& in, uint32_t exec, Rec
         layer = t.layers - 1;
       }
     }
+    const bool float_result = in.op.from_sass ? t.returns_float() : declared_float;
     if (t.returns_float() != float_result) {
       fault(in, w, l, std::string("a .") + in.types.at(in.types.size() - 2) + " fetch from a texture that returns " +
                           (t.returns_float() ? "floats (use .f32)" : "integers (use .s32 or .u32)"));
@@ -279,7 +281,10 @@ void CtaEmulator::timed_access(const WarpState& w, const EmuInst& in, uint32_t b
   // A pitch beyond 32 bits (a 4 GiB row) is not timed as a footprint: the row is left out.
   if (row_bytes > UINT32_MAX) row_bytes = 0;
   if (slice_bytes > UINT32_MAX) slice_bytes = 0;
-  const std::string mnemonic = in.opcode + ".texel" + std::to_string(bytes) + (row_bytes ? ".row" + std::to_string(row_bytes) : "") +
+  // A SASS instruction's opcode is the SASS one: the PTX form it was lowered to names the access.
+  std::string form = in.base;
+  for (const std::string& m : in.mods) form += "." + m;
+  const std::string mnemonic = (in.op.from_sass ? form : in.opcode) + ".texel" + std::to_string(bytes) + (row_bytes ? ".row" + std::to_string(row_bytes) : "") +
                                (slice_bytes ? ".slice" + std::to_string(slice_bytes) : "");
   auto& cache = *launch_.run_time_ops;
   auto it = cache.find(mnemonic);
@@ -287,6 +292,7 @@ void CtaEmulator::timed_access(const WarpState& w, const EmuInst& in, uint32_t b
     OpInfo op;
     std::string error;
     if (!decode_mnemonic(mnemonic, op, error)) fault(in, w, 0, error);
+    if (in.op.from_sass) op.mnemonic = in.op.mnemonic, op.from_sass = true, op.counted_pipe = in.op.counted_pipe;
     it = cache.emplace(mnemonic, std::move(op)).first;
   }
   out.inst.op = &it->second;

@@ -350,7 +350,7 @@ EmuInst SassLowering::lower(const SassInstruction& in) {
       e.guard_negated = negated;
     }
   }
-  if (!(lower_flow(e) || lower_arithmetic(e) || lower_memory(e) || lower_warp(e) || lower_async(e) || lower_warpgroup(e))) {
+  if (!(lower_flow(e) || lower_arithmetic(e) || lower_memory(e) || lower_warp(e) || lower_async(e) || lower_warpgroup(e) || lower_texture(e))) {
     fail("the SASS emulator cannot run " + in.opcode + " yet (run with --isa ptx, or --isa auto to fall back to the PTX)");
   }
   finish(e);

@@ -28,6 +28,7 @@ class SassLowering {
   bool lower_flow(ptx::EmuInst& e);        // sass_flow_forms.cpp
   bool lower_async(ptx::EmuInst& e);       // sass_async_forms.cpp: mbarriers, bulk copies, ELECT
   bool lower_warpgroup(ptx::EmuInst& e);   // sass_warpgroup_forms.cpp: HGMMA, WARPGROUP
+  bool lower_texture(ptx::EmuInst& e);     // sass_texture_forms.cpp: TEX, TLD, TLD4, SULD, SUST
 
   // The instruction being lowered.
   const SassInstruction& inst() const { return *in_; }

@@ -141,9 +141,19 @@ bool SassLowering::lower_memory(EmuInst& e) {
     as_ptx(e, "cp.async.commit_group", {});
     return true;
   }
+  if (b == "DEPBAR" && operand_count() == 2 && op(0).name.size() == 3 && op(0).name.starts_with("SB") && op(0).name[2] >= '1' && op(0).name[2] <= '5') {
+    // DEPBAR.LE SBk, n: wait until at most n of the variable-latency instructions that release
+    // dependence barrier k are outstanding (ptxas's SASS for textures.cu waits so for the first
+    // of eight surface loads). Nothing to do for the emulator, whose results are there at once;
+    // the timing model waits for all of them (its barriers count none apart), at most the
+    // latency of the last minus that of the first.
+    e.code = EmuOp::kNop;
+    e.control = ControlBits::unpack(e.control).with_wait(1u << (op(0).name[2] - '0')).pack();
+    return true;
+  }
   if (b == "DEPBAR") {
     // DEPBAR.LE SB0, n: wait until at most n groups of cp.async copies are outstanding.
-    if (operand_count() != 2 || op(0).name != "SB0") fail(opcode() + ": only DEPBAR.LE SB0, n (cp.async groups) is supported by the SASS emulator");
+    if (operand_count() != 2 || op(0).name != "SB0") fail(opcode() + ": only DEPBAR.LE SBk, n is supported by the SASS emulator");
     // SB0 counts the groups of cp.async copies (LDGSTS) and those of bulk stores (UBLKCP.G.S,
     // UTMASTG); a kernel with bulk stores and no LDGSTS waits for its stores.
     bool copies = false, bulk_stores = false;
