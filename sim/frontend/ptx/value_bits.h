@@ -96,10 +96,26 @@ inline bool combine_predicate(std::string_view op, bool t, bool c) { return op =
 // Instructions"): bit h of the result is half h's, each half flushed first when `flush` (.ftz).
 uint32_t compare_halves(CmpOp cmp, ValueType t, uint64_t a, uint64_t b, bool flush);
 
+// An arrival on an mbarrier as Ampere keeps it in shared memory (its SASS: mbarrier.init stores
+// {0x40000000 - n, 0x80000000 - n} for n expected arrivals; cp.async.mbarrier.arrive adds minus
+// the warp's lane count to the high word, ARRIVES.LDGSTSBAR.64 and ATOMS.ARRIVE.64 arrive;
+// test_wait compares the high word's bit 31 with the arrive's token): the high word counts up
+// by `arrivals`, and when its bit 31 flips the phase is complete and the next phase's count,
+// the low word plus 0x40000000, is loaded below that bit. ptxas's SASS for
+// traces/kernels/async_barrier.cu is where this layout was read; it is not documented.
+inline uint64_t ampere_mbarrier_arrive(uint64_t word, uint64_t arrivals) {
+  const auto low = static_cast<uint32_t>(word), high = static_cast<uint32_t>(word >> 32);
+  uint32_t next = high + static_cast<uint32_t>(arrivals);
+  if ((next ^ high) & 0x80000000u) next = (next & 0x80000000u) | ((low + 0x40000000u) & 0x7fffffffu);
+  return uint64_t{next} << 32 | low;
+}
+inline constexpr std::string_view kAmpereArrive = "arrive.sm80";  // atom_op for the above
+
 // An atomic's or a reduction's new value: op (add, min, max, exch, and, or, xor, inc, dec; PTX
-// ISA "atom") applied to the old value and the operand, in the element type (f16 and bf16 sums
-// rounded back to 16 bits). cas is the caller's.
+// ISA "atom"; kAmpereArrive) applied to the old value and the operand, in the element type (f16
+// and bf16 sums rounded back to 16 bits). cas is the caller's.
 inline uint64_t combine_bits(std::string_view op, ValueType type, uint64_t old, uint64_t v) {
+  if (op == kAmpereArrive) return ampere_mbarrier_arrive(old, v);
   if (type.kind == 'f' || type.kind == 'h') {
     const bool brain = type.kind == 'h';
     const double x = as_float(old, type.bits, brain), y = as_float(v, type.bits, brain);

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "frontend/ptx/value_bits.h"
 #include "frontend/sass/sass_lowering.h"
 
 namespace warpsim::sass {
@@ -91,9 +92,17 @@ bool SassLowering::lower_async(EmuInst& e) {
     e.sass_async = true;
     return true;
   }
+  if (b == "ARRIVES" && has("LDGSTSBAR") && has("64") && !has("TRANSCNT") && operand_count() == 1) {
+    // Ampere: an arrival on the mbarrier's word in shared memory once the thread's copies have
+    // landed (ptx/value_bits.h, ampere_mbarrier_arrive); the emulator's copies land at once.
+    // The timing model takes it as the shared atomic it is, not held for the copies.
+    as_ptx(e, "red.shared.add.u64", {address(0), immediate(1)});
+    e.atom_op = std::string(ptx::kAmpereArrive);
+    return true;
+  }
   if (b == "ARRIVES") {
     if (!(has("LDGSTSBAR") && has("64") && has("TRANSCNT")) || operand_count() != 1) {
-      fail(opcode() + ": only ARRIVES.LDGSTSBAR.64.TRANSCNT [mbarrier] (cp.async.mbarrier.arrive) is supported by the SASS emulator");
+      fail(opcode() + ": only ARRIVES.LDGSTSBAR.64[.TRANSCNT] [mbarrier] (cp.async.mbarrier.arrive) is supported by the SASS emulator");
     }
     as_ptx(e, "mbarrier.complete_tx.relaxed.cta.shared::cta.b64", {address(0), immediate(1)});
     e.op.after_async_copies = true;  // the timing model holds it until the thread's copies land

@@ -1,6 +1,7 @@
 // SASS loads, stores, atomics and asynchronous copies, each lowered to the PTX instruction with
 // the same meaning (ld, st, atom, red, cp.async), so that memory, its faults and the kernel
 // checkers exist once.
+#include "frontend/ptx/value_bits.h"
 #include "frontend/sass/sass_lowering.h"
 
 namespace warpsim::sass {
@@ -42,6 +43,21 @@ std::string strength(const std::vector<std::string>& mods) {
   return "";
 }
 
+// Whether the shared load at `address` reads the high word of an mbarrier that `f` arrives on
+// the Ampere way (ATOMS.ARRIVE.64, ARRIVES.LDGSTSBAR.64 at the same base, 4 bytes below): that is
+// mbarrier.test_wait's poll on sm_80, an acquire of what the arrivals released.
+bool polls_ampere_mbarrier(const SassFunction& f, const SassOperand& address) {
+  for (const SassInstruction& other : f.insts) {
+    if (!(other.opcode.starts_with("ATOMS.ARRIVE.64") || other.opcode == "ARRIVES.LDGSTSBAR.64") || other.operands.empty()) continue;
+    std::string why;
+    const auto bar = parse_operand(other.operands.back(), why);
+    if (!bar || bar->kind != SassOperand::Kind::kAddress) continue;
+    auto named = [](SassReg r) { return r.valid() && !r.zero() ? static_cast<int>(r.file) << 8 | static_cast<int>(r.index) : -1; };
+    if (named(bar->reg) == named(address.reg) && named(bar->uniform) == named(address.uniform) && bar->value + 4 == address.value) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 bool SassLowering::lower_memory(EmuInst& e) {
@@ -78,9 +94,18 @@ bool SassLowering::lower_memory(EmuInst& e) {
     const size_t data = load ? 0 : 1;
     EmuOperand value = w.registers > 1 ? (load ? result(data, w.registers) : registers(op(data).reg, w.registers, false)) : load ? result(data) : source(data);
     as_ptx(e, mnemonic, load ? std::vector<EmuOperand>{value, addr} : std::vector<EmuOperand>{addr, value});
+    if (b == "LDS" && polls_ampere_mbarrier(function(), op(1))) e.strong = true;
     // A strong access at GPU or system scope is served by L2, the point of coherence: the SMs'
     // L1s are not coherent with each other (__ldcg and volatile accesses compile to these).
     if (has("STRONG") && (has("GPU") || has("SYS")) && (space == "global." || space.empty())) e.op.bypass_l1 = true;
+    return true;
+  }
+  if (b == "ATOMS" && has("ARRIVE")) {
+    // Ampere's mbarrier.arrive (ATOMS.ARRIVE.64 Rd, [a]): one arrival on the mbarrier's word in
+    // shared memory (ptx/value_bits.h, ampere_mbarrier_arrive), the old word (the token) in a pair.
+    if (!has("64") || operand_count() != 2) fail(opcode() + ": only ATOMS.ARRIVE.64 Rd, [a] is supported by the SASS emulator");
+    as_ptx(e, "atom.shared.add.u64", {result(0, 2), address(1), immediate(1)});
+    e.atom_op = std::string(ptx::kAmpereArrive);
     return true;
   }
   if (b == "ATOMG" || b == "ATOM" || b == "ATOMS" || b == "RED" || b == "REDG") {
