@@ -191,6 +191,23 @@ TEST(SassRun, IsaChoicesAndTheirErrors) {
   EXPECT_NE(r.out.find("isa: ptx"), std::string::npos);
 }
 
+// A call through a pointer that holds no function's address stops the run at the CALL, as the
+// GPU's launch fails: function_pointers' SASS with the pointer's load replaced by a copy of the
+// table's own address.
+TEST(SassRun, ACallThroughAPointerToNoFunctionIsAFault) {
+  test::TempDir dir;
+  std::string listing = test::read_file(test::source_path("traces/kernels/sass/function_pointers.sm_90a.sass"));
+  const std::string load = "LDG.E.64 R6, desc[UR36][R6.64] ;";
+  const size_t at = listing.find(load);
+  ASSERT_NE(at, std::string::npos);
+  listing.replace(at, load.size(), "MOV R6, R6 ;");
+  dir.write("fp.sass", listing);
+  dir.write("k.launch.yaml", "sass: " + dir.path("fp.sass") + "\n" + test::shipped_launch("function_pointers.launch.yaml"));
+  const auto r = test::run_cli({"run", "--arch", "h100", "--isa", "sass", dir.path("k.launch.yaml"), "-q"});
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_TRUE(std::regex_search(r.err, std::regex(R"(fp\.sass:[0-9]+:[0-9]+: indirect call to 0x[0-9a-f]+, which is not the address of a function)"))) << r.err;
+}
+
 // A listing that is not one (or names a kernel it lacks) is a located error at the listing's line.
 TEST(SassRun, ABrokenListingIsALocatedError) {
   test::TempDir dir;
