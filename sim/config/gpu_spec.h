@@ -177,6 +177,12 @@ struct ClusterSpec {
   bool supported() const { return max_size > 0; }
 };
 
+// The CTA scheduler: how fast it hands CTAs to SMs, GPU-wide. 0: a grid's first wave lands at
+// once (and each replacement as a CTA retires).
+struct CtaSchedulerSpec {
+  double dispatch_cycles = 0;  // SM cycles between two CTAs it hands out
+};
+
 // A published figure the derived peaks are checked against (warpsim arch show).
 struct DatasheetFigure {
   double value = 0;
@@ -202,6 +208,7 @@ struct GpuSpec {
   TensorSpec tensor;
   MemorySpec memory;
   ClusterSpec clusters;
+  CtaSchedulerSpec cta_scheduler;
   DatasheetSpec datasheet;
 
   const PipeSpec& pipe(Pipe p) const { return pipes[static_cast<int>(p)]; }

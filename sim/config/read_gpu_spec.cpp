@@ -198,6 +198,13 @@ void read_memory(MapReader& root, GpuSpec& s) {
   m.finish();
 }
 
+void read_cta_scheduler(MapReader& root, GpuSpec& s) {
+  if (!root.has("cta_scheduler")) return;
+  MapReader r = root.section("cta_scheduler");
+  s.cta_scheduler.dispatch_cycles = r.number("dispatch_cycles", 0, 100000);
+  r.finish();
+}
+
 void read_clusters(MapReader& root, GpuSpec& s) {
   if (!root.has("clusters")) return;
   MapReader r = root.section("clusters");
@@ -324,6 +331,7 @@ GpuSpec read_gpu_spec(const ConfigNode& node, const std::string& source_file) {
   read_tensor(root, s);
   read_memory(root, s);
   read_clusters(root, s);
+  read_cta_scheduler(root, s);
   read_datasheet(root, s);
   check_consistency(root, s);
   root.finish();

@@ -64,6 +64,7 @@ KernelRun Gpu::run_source(KernelSource& kernel) {
     sampler_.emplace(options, ctas_total_, resident, run.start);
   }
   last_retire_ = run.start;
+  next_dispatch_ = static_cast<double>(run.start);
   const auto before = stats_.snapshot();
   run.l2_dirty_bytes_start = memory_.l2_dirty_bytes();
   if (observer_) observer_->kernel_started(run.info, run.start);
@@ -164,7 +165,16 @@ void Gpu::launch(uint32_t sm, std::unique_ptr<CtaWork> cta, const CtaFootprint& 
     sms_[sm]->start_kernel(spec_.memory.l1.unified_bytes - carveout, carveout);
     sm_split_for_[sm] = f.kernel_index;
   }
-  sms_[sm]->launch_cta(std::move(cta), f, now);
+  // The CTA scheduler hands out one CTA every dispatch_cycles: calibrated on the H200's empty
+  // grids (configs/h200.yaml), where a grid's first wave of empty CTAs takes that long per CTA.
+  const double interval = spec_.cta_scheduler.dispatch_cycles;
+  Cycle start = now;
+  if (interval > 0) {
+    next_dispatch_ = std::max(next_dispatch_, static_cast<double>(now));
+    start = static_cast<Cycle>(std::ceil(next_dispatch_));
+    next_dispatch_ += interval;
+  }
+  sms_[sm]->launch_cta(std::move(cta), f, now, start);
 }
 
 void Gpu::cta_done(const Sm::CtaEnd& end) {

@@ -93,6 +93,8 @@ class Gpu {
 
  private:
   KernelRun run_source(KernelSource& kernel);  // run_kernel, once it chose how to read the kernel
+  // Places `cta` on `sm` now; its warps start when the CTA scheduler gets to it
+  // (GpuSpec::cta_scheduler: one CTA every dispatch_cycles, GPU-wide).
   void launch(uint32_t sm, std::unique_ptr<CtaWork> cta, const CtaFootprint& f, Cycle now);
   void cta_done(const Sm::CtaEnd& end);
   CtaFootprint footprint(const KernelInfo& info, const Occupancy& o);  // numbers the kernel too
@@ -130,6 +132,7 @@ class Gpu {
   uint64_t ctas_total_ = 0;
   uint64_t ctas_cancelled_ = 0;  // over all kernels (gpu.ctas_cancelled)
   Cycle last_retire_ = 0;
+  double next_dispatch_ = 0;  // the earliest cycle the CTA scheduler hands out its next CTA
   std::vector<std::unique_ptr<CtaWork>> pending_;  // a cluster waiting for a GPC with room
   uint32_t next_gpc_ = 0;
   bool grid_done_ = false;

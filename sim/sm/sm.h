@@ -50,7 +50,8 @@ class Sm : public Component, public MemResponder, private LoadStoreClient {
   // counts the shared memory the kernel's own carve-out gives it.
   uint32_t room_for(const CtaFootprint& f) const;
   bool fits(const CtaFootprint& f) const { return room_for(f) > 0; }
-  void launch_cta(std::unique_ptr<CtaWork> cta, const CtaFootprint& f, Cycle now);
+  // The CTA holds its room from `now`; its warps take part from `start` (>= now) on.
+  void launch_cta(std::unique_ptr<CtaWork> cta, const CtaFootprint& f, Cycle now, Cycle start);
   // The first cycle a CTA launched now would take part in: the next one during this SM's tick.
   Cycle first_cycle_of_launch(Cycle now) const { return in_tick_ || finishing_ ? now + 1 : now; }
   bool idle() const { return resident_ctas_ == 0; }

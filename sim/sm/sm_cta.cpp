@@ -8,7 +8,7 @@
 
 namespace warpsim {
 
-void Sm::launch_cta(std::unique_ptr<CtaWork> work, const CtaFootprint& f, Cycle now) {
+void Sm::launch_cta(std::unique_ptr<CtaWork> work, const CtaFootprint& f, Cycle now, Cycle start) {
   if (!fits(f)) throw SimulationError(name() + ": no room for a CTA of '" + f.kernel->name + "' (occupancy bookkeeping is broken)");
   uint32_t c = 0;
   while (ctas_[c].work) ++c;
@@ -43,7 +43,8 @@ void Sm::launch_cta(std::unique_ptr<CtaWork> work, const CtaFootprint& f, Cycle 
   // Launched during (or right after) a tick, the CTA's warps begin next cycle.
   const bool ticked_now = first_cycle_of_launch(now) != now;
   if (!ticked_now) credit_population(now);
-  if (resident_warps_ == 0) busy_since_ = ticked_now ? now + 1 : now;
+  const Cycle first = std::max(ticked_now ? now + 1 : now, start);
+  if (resident_warps_ == 0) busy_since_ = first;
   for (uint32_t i = 0; i < n; ++i) {
     Warp& w = warps_[cta.warps[i]];
     w = Warp{};
@@ -51,7 +52,7 @@ void Sm::launch_cta(std::unique_ptr<CtaWork> work, const CtaFootprint& f, Cycle 
     w.cta_slot = c;
     w.warp_in_cta = i;
     w.age = next_age_++;
-    w.first_cycle = ticked_now ? now + 1 : now;
+    w.first_cycle = first;
     w.stream = &cta.work->warp(i);
     if (observer_) observer_->warp_launched(id_, cta.warps[i], kernel, cta.work->id(), i, w.first_cycle);
     ++resident_warps_;
@@ -70,7 +71,7 @@ void Sm::launch_cta(std::unique_ptr<CtaWork> work, const CtaFootprint& f, Cycle 
   if (in_tick_ || finishing_) {
     woke_work_ = true;
   } else {
-    engine_.wake(*this, ticked_ && last_tick_ >= now ? last_tick_ + 1 : now);
+    engine_.wake(*this, std::max(first, ticked_ && last_tick_ >= now ? last_tick_ + 1 : now));
   }
 }
 

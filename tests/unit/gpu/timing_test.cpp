@@ -425,5 +425,28 @@ TEST(Timing, WarpStateCyclesAddUpToResidentWarpCycles) {
   }
 }
 
+// The CTA scheduler hands out one CTA every cta_scheduler.dispatch_cycles GPU-wide: a grid of n
+// CTAs that only exit ends (n - 1) x that later than one CTA (the last starts then, and each
+// runs the same), whether they share SMs or not; without it the first wave starts at once.
+TEST(Timing, TheCtaSchedulerHandsOutOneCtaPerDispatchInterval) {
+  auto grid = [](unsigned n) {
+    std::string t = test::kernel_header("k", n, 32);
+    for (unsigned c = 0; c < n; ++c) t += ".cta " + std::to_string(c) + " 0 0\n.warp 0\nexit\n";
+    return t;
+  };
+  for (const char* arch : {"a100", "h100"}) {
+    for (const double d : {3.0, 2.5, 1.26}) {
+      const std::string set = "cta_scheduler.dispatch_cycles=" + std::to_string(d);
+      const uint64_t one = test::simulate_text(arch, grid(1), {set}).kernels.at(0).cycles;
+      for (const unsigned n : {8u, 200u, 400u}) {  // fewer than the SMs, about as many, more
+        const uint64_t all = test::simulate_text(arch, grid(n), {set}).kernels.at(0).cycles;
+        EXPECT_EQ(all - one, static_cast<uint64_t>(std::ceil((n - 1) * d))) << arch << " " << n << " CTAs, " << d;
+      }
+    }
+    const uint64_t one = test::simulate_text(arch, grid(1), {"cta_scheduler.dispatch_cycles=0"}).kernels.at(0).cycles;
+    EXPECT_EQ(test::simulate_text(arch, grid(100), {"cta_scheduler.dispatch_cycles=0"}).kernels.at(0).cycles, one) << arch;
+  }
+}
+
 }  // namespace
 }  // namespace warpsim
