@@ -118,9 +118,8 @@ TEST(ValidationSuite, MeasurementScriptProfilesWithNcuWhenItIsThere) {
 // ptxas's SASS instead of the PTX, where the emulator runs every instruction of it (nothing tuned),
 // 29.3%; SASS timed by its control bits (stall counts, dependence barriers, yield; nothing tuned)
 // 26.2%; arithmetic on the pipe each SASS opcode counts on (Nsight's pipe table) 26.4%; DMMA run
-// from SASS (dgemm_mma) 25.3%; sparse HMMA/IMMA run from SASS 23.1%; the CTA scheduler's
-// dispatch rate (fitted on the empty grids) 22.3%.
-constexpr double kH200MapeGate = 22.7;
+// from SASS (dgemm_mma) 25.3%; sparse HMMA/IMMA run from SASS 23.1%.
+constexpr double kH200MapeGate = 23.5;
 
 TEST(ValidationSuite, AccuracyGateOnTheCommittedH200Measurements) {
   const std::string m = test::source_path("tools/validation/measurements/NVIDIA_H200-20261204-1333.json");
@@ -134,11 +133,10 @@ TEST(ValidationSuite, AccuracyGateOnTheCommittedH200Measurements) {
   EXPECT_GE(v["pearson_log"].get<double>(), 0.95);
 }
 
-// The PTX path keeps its own gate, where it was when SASS became the default (41.7%), lowered
-// with the CTA scheduler's dispatch rate (41.1%).
+// The PTX path keeps its own gate, where it was when SASS became the default.
 TEST(ValidationSuite, PtxPathAccuracyGate) {
   const std::string m = test::source_path("tools/validation/measurements/NVIDIA_H200-20261204-1333.json");
-  auto r = test::run_cli({"validate", m, "--arch", "h200", "--isa", "ptx", "--json", "-", "--max-mape", "41.5"});
+  auto r = test::run_cli({"validate", m, "--arch", "h200", "--isa", "ptx", "--json", "-", "--max-mape", "42.0"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(nlohmann::json::parse(r.out)["kernels"].size(), 65u);
 }
