@@ -165,8 +165,8 @@ void Gpu::launch(uint32_t sm, std::unique_ptr<CtaWork> cta, const CtaFootprint& 
     sms_[sm]->start_kernel(spec_.memory.l1.unified_bytes - carveout, carveout);
     sm_split_for_[sm] = f.kernel_index;
   }
-  // The CTA scheduler hands out one CTA every dispatch_cycles: calibrated on the H200's empty
-  // grids (configs/h200.yaml), where a grid's first wave of empty CTAs takes that long per CTA.
+  // The CTA scheduler hands out one CTA every dispatch_cycles GPU-wide (configs/h100.yaml says
+  // what the H200's empty grids measured).
   const double interval = spec_.cta_scheduler.dispatch_cycles;
   Cycle start = now;
   if (interval > 0) {

@@ -282,9 +282,12 @@ void CtaEmulator::timed_access(const WarpState& w, const EmuInst& in, uint32_t b
   if (row_bytes > UINT32_MAX) row_bytes = 0;
   if (slice_bytes > UINT32_MAX) slice_bytes = 0;
   // A SASS instruction's opcode is the SASS one: the PTX form it was lowered to names the access.
-  std::string form = in.base;
-  for (const std::string& m : in.mods) form += "." + m;
-  const std::string mnemonic = (in.op.from_sass ? form : in.opcode) + ".texel" + std::to_string(bytes) + (row_bytes ? ".row" + std::to_string(row_bytes) : "") +
+  std::string form = in.opcode;
+  if (in.op.from_sass) {
+    form = in.base;
+    for (const std::string& m : in.mods) form += "." + m;
+  }
+  const std::string mnemonic = form + ".texel" + std::to_string(bytes) + (row_bytes ? ".row" + std::to_string(row_bytes) : "") +
                                (slice_bytes ? ".slice" + std::to_string(slice_bytes) : "");
   auto& cache = *launch_.run_time_ops;
   auto it = cache.find(mnemonic);

@@ -115,7 +115,6 @@ inline constexpr std::string_view kAmpereArrive = "arrive.sm80";  // atom_op for
 // ISA "atom"; kAmpereArrive) applied to the old value and the operand, in the element type (f16
 // and bf16 sums rounded back to 16 bits). cas is the caller's.
 inline uint64_t combine_bits(std::string_view op, ValueType type, uint64_t old, uint64_t v) {
-  if (op == kAmpereArrive) return ampere_mbarrier_arrive(old, v);
   if (type.kind == 'f' || type.kind == 'h') {
     const bool brain = type.kind == 'h';
     const double x = as_float(old, type.bits, brain), y = as_float(v, type.bits, brain);
@@ -136,6 +135,7 @@ inline uint64_t combine_bits(std::string_view op, ValueType type, uint64_t old, 
   if (op == "xor") return uo ^ uv;
   if (op == "inc") return uo >= uv ? 0 : uo + 1;
   if (op == "dec") return (uo == 0 || uo > uv) ? uv : uo - 1;
+  if (op == kAmpereArrive) return ampere_mbarrier_arrive(old, uv);
   return old;
 }
 

@@ -55,8 +55,8 @@ uint32_t SassLowering::constant_base(uint32_t bank) const {
 }
 
 // Bank 0 as the driver fills it for these kernels: blockDim at 0x0, gridDim at 0xc, the local
-// window at 0x20, the initial stack pointer at 0x28 (each thread's local memory is its own, so any address above the deepest
-// frame works), the parameters where EIATTR_PARAM_CBANK puts them. The other words the listings
+// window at 0x20, the initial stack pointer at 0x28 (each thread's local memory is its own, so
+// any address above the deepest frame works), the parameters where EIATTR_PARAM_CBANK puts them. The other words the listings
 // read (the global memory descriptor at 0x208 on sm_90, 0x118 on sm_80) the emulator ignores.
 void SassLowering::build_constant_image() {
   std::vector<uint8_t>& image = p_.constant_bank;

@@ -3,6 +3,7 @@
 // family of instructions: registers numbered densely as they are first named, the constant
 // banks, and the instruction being lowered with its parsed operands.
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -57,6 +58,7 @@ class SassLowering {
   uint32_t compute_capability() const { return launch_.compute_capability; }
   const SassFunction& function() const { return f_; }
   uint32_t target_of(size_t i) const;  // a label operand's instruction index
+  bool polls_ampere_mbarrier(const SassOperand& address);  // sass_memory_forms.cpp
 
  private:
   ptx::EmuInst lower(const SassInstruction& in);
@@ -74,6 +76,7 @@ class SassLowering {
   std::string base_;
   std::vector<std::string> mods_;
   int data_immediates_ = 0;  // immediates lowered from the encoding so far (only one lives there)
+  std::optional<std::vector<SassOperand>> ampere_mbarriers_;  // polls_ampere_mbarrier's, once gathered
 };
 
 }  // namespace warpsim::sass

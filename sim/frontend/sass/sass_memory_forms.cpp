@@ -43,22 +43,27 @@ std::string strength(const std::vector<std::string>& mods) {
   return "";
 }
 
-// Whether the shared load at `address` reads the high word of an mbarrier that `f` arrives on
+}  // namespace
+
+// Whether the shared load at `address` reads the high word of an mbarrier the kernel arrives on
 // the Ampere way (ATOMS.ARRIVE.64, ARRIVES.LDGSTSBAR.64 at the same base, 4 bytes below): that is
-// mbarrier.test_wait's poll on sm_80, an acquire of what the arrivals released.
-bool polls_ampere_mbarrier(const SassFunction& f, const SassOperand& address) {
-  for (const SassInstruction& other : f.insts) {
-    if (!(other.opcode.starts_with("ATOMS.ARRIVE.64") || other.opcode == "ARRIVES.LDGSTSBAR.64") || other.operands.empty()) continue;
-    std::string why;
-    const auto bar = parse_operand(other.operands.back(), why);
-    if (!bar || bar->kind != SassOperand::Kind::kAddress) continue;
-    auto named = [](SassReg r) { return r.valid() && !r.zero() ? static_cast<int>(r.file) << 8 | static_cast<int>(r.index) : -1; };
-    if (named(bar->reg) == named(address.reg) && named(bar->uniform) == named(address.uniform) && bar->value + 4 == address.value) return true;
+// mbarrier.test_wait's poll on sm_80, an acquire of what the arrivals released. The arrivals'
+// addresses are gathered once per kernel.
+bool SassLowering::polls_ampere_mbarrier(const SassOperand& address) {
+  if (!ampere_mbarriers_) {
+    ampere_mbarriers_.emplace();
+    for (const SassInstruction& other : f_.insts) {
+      if (!(other.opcode.starts_with("ATOMS.ARRIVE.64") || other.opcode == "ARRIVES.LDGSTSBAR.64") || other.operands.empty()) continue;
+      std::string why;
+      const auto bar = parse_operand(other.operands.back(), why);
+      if (bar && bar->kind == SassOperand::Kind::kAddress) ampere_mbarriers_->push_back(*bar);
+    }
   }
+  auto named = [](SassReg r) { return r.valid() && !r.zero() ? static_cast<int>(r.file) << 8 | static_cast<int>(r.index) : -1; };
+  for (const SassOperand& bar : *ampere_mbarriers_)
+    if (named(bar.reg) == named(address.reg) && named(bar.uniform) == named(address.uniform) && bar.value + 4 == address.value) return true;
   return false;
 }
-
-}  // namespace
 
 bool SassLowering::lower_memory(EmuInst& e) {
   const std::string& b = base();
@@ -94,7 +99,7 @@ bool SassLowering::lower_memory(EmuInst& e) {
     const size_t data = load ? 0 : 1;
     EmuOperand value = w.registers > 1 ? (load ? result(data, w.registers) : registers(op(data).reg, w.registers, false)) : load ? result(data) : source(data);
     as_ptx(e, mnemonic, load ? std::vector<EmuOperand>{value, addr} : std::vector<EmuOperand>{addr, value});
-    if (b == "LDS" && polls_ampere_mbarrier(function(), op(1))) e.strong = true;
+    if (b == "LDS" && polls_ampere_mbarrier(op(1))) e.strong = true;
     // A strong access at GPU or system scope is served by L2, the point of coherence: the SMs'
     // L1s are not coherent with each other (__ldcg and volatile accesses compile to these).
     if (has("STRONG") && (has("GPU") || has("SYS")) && (space == "global." || space.empty())) e.op.bypass_l1 = true;
